@@ -1,0 +1,11 @@
+import { API_BASE } from '@/lib/http/endpoint';
+import { buildOpenApi, endpointsOf } from '@/lib/http/openapi';
+import { routeModules } from '@/lib/http/route-manifest';
+
+// GET /openapi.json – this service's own OpenAPI document, generated from its zod schemas
+let cached: string | undefined;
+
+export async function GET(): Promise<Response> {
+  cached ??= JSON.stringify(buildOpenApi(endpointsOf(routeModules), API_BASE));
+  return new Response(cached, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+}

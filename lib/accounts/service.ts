@@ -1,0 +1,89 @@
+import { newId } from '../ids';
+import { now } from '../clock';
+import { currencyAmount, currencyInfo } from '../currencies';
+import { db, type Tx } from '../db';
+import { notFound } from '../http/errors';
+import { decodeCursor, toPage } from '../http/pagination';
+import * as ledger from '../ledger/service';
+import { fundingInstructions } from './instructions';
+import * as repo from './repository';
+
+// Internal accounts: held at the service, one per currency the customer (or the platform) uses.
+// Their balances are read from the ledger buckets, never stored on the account.
+export type InternalAccountType = 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET';
+
+export function typeFor(currency: string): InternalAccountType {
+  return currencyInfo(currency)?.crypto ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+}
+
+async function open(platformId: string, customerId: string | null, specs: { currency: string; type: InternalAccountType }[], tx: Tx) {
+  const at = now();
+  const rows: repo.InternalAccountRow[] = specs.map((s) => ({
+    id: newId('InternalAccount'),
+    platformId,
+    customerId,
+    type: s.type,
+    status: 'ACTIVE',
+    currency: s.currency,
+    privateEnabled: s.type === 'EMBEDDED_WALLET' ? false : null,
+    createdAt: at,
+    updatedAt: at,
+  }));
+  await repo.insertMany(rows, tx);
+  for (const r of rows) await ledger.openBuckets(platformId, r.id, r.currency, tx);
+  return rows;
+}
+
+/** The platform's own holding accounts, one per supported currency (idempotent). */
+export async function openPlatformAccounts(platformId: string, currencies: string[], tx: Tx) {
+  const existing = new Set((await repo.platformAccounts(platformId, tx)).map((a) => a.currency));
+  const missing = [...new Set(currencies)].filter((c) => !existing.has(c));
+  return open(platformId, null, missing.map((currency) => ({ currency, type: typeFor(currency) })), tx);
+}
+
+/**
+ * Accounts opened with a new customer: one holding account per currency, and an Embedded
+ * Wallet (USD) when the platform offers embedded wallets.
+ */
+export async function openCustomerAccounts(platformId: string, customerId: string, currencies: string[], withEmbeddedWallet: boolean, tx: Tx) {
+  const specs: { currency: string; type: InternalAccountType }[] = [...new Set(currencies)].map((currency) => ({ currency, type: typeFor(currency) }));
+  if (withEmbeddedWallet) specs.push({ currency: 'USD', type: 'EMBEDDED_WALLET' });
+  return open(platformId, customerId, specs, tx);
+}
+
+export function toInternalAccount(row: repo.InternalAccountRow, b: ledger.Balances) {
+  return {
+    id: row.id,
+    ...(row.customerId ? { customerId: row.customerId } : {}),
+    type: row.type,
+    status: row.status,
+    balance: currencyAmount(b.available, row.currency),
+    totalBalance: currencyAmount(b.available + b.held + b.pending, row.currency),
+    fundingPaymentInstructions: row.type === 'EMBEDDED_WALLET' ? [] : fundingInstructions(row.currency, row.id, row.customerId === null),
+    ...(row.type === 'EMBEDDED_WALLET' ? { privateEnabled: row.privateEnabled ?? false } : {}),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+export type InternalAccount = ReturnType<typeof toInternalAccount>;
+
+export async function present(rows: repo.InternalAccountRow[], tx?: Tx): Promise<InternalAccount[]> {
+  const balances = await ledger.balances(rows.map((r) => r.id), tx);
+  return rows.map((r) => toInternalAccount(r, balances.get(r.id)!));
+}
+
+export async function get(platformId: string, id: string, tx?: Tx): Promise<InternalAccount> {
+  const row = await repo.findById(platformId, id, tx);
+  if (!row) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${id}`);
+  return (await present([row], tx))[0];
+}
+
+export async function list(platformId: string, filter: repo.InternalAccountFilter, limit: number, cursor?: string) {
+  const { rows, total } = await repo.list(platformId, filter, limit, decodeCursor(cursor));
+  const shown = rows.slice(0, limit);
+  const presented = new Map((await present(shown)).map((a) => [a.id, a]));
+  return toPage(rows, limit, total, (r) => presented.get(r.id)!);
+}
+
+export const findRow = (platformId: string, id: string, tx: Tx = db()) => repo.findById(platformId, id, tx);
+export const customerAccounts = repo.forCustomer;

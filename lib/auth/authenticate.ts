@@ -1,0 +1,64 @@
+import type { Permission, Principal } from '../context';
+import { ApiError } from '../http/errors';
+import * as tokens from '../tokens/repository';
+import { secretMatches } from './secrets';
+
+// Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
+// `Authorization: Bearer <agent access token>`, resolved by the resolver the agents domain
+// registers, scoped to the agent's customer.
+export type AuthMode = 'platform' | 'agent';
+
+export type AgentResolver = (accessToken: string) => Promise<Extract<Principal, { kind: 'agent' }> | null>;
+let agentResolver: AgentResolver | null = null;
+
+/** Called by the agents domain at import time to plug bearer-token resolution in. */
+export function registerAgentResolver(resolver: AgentResolver): void {
+  agentResolver = resolver;
+}
+
+const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
+
+function parseBasic(header: string): { username: string; secret: string } | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  // Split at the last colon: a token id (`Token:<uuid>`) contains colons, a secret never does.
+  const at = decoded.lastIndexOf(':');
+  if (at <= 0 || at === decoded.length - 1) return null;
+  return { username: decoded.slice(0, at), secret: decoded.slice(at + 1) };
+}
+
+export async function authenticate(req: Request, mode: AuthMode): Promise<Principal> {
+  const header = req.headers.get('authorization');
+  if (!header) throw unauthorized('Missing Authorization header: use HTTP Basic with your API client id and secret');
+
+  if (mode === 'agent') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw unauthorized('Agent endpoints take an agent access token: Authorization: Bearer <token>');
+    const principal = agentResolver ? await agentResolver(m[1]) : null;
+    if (!principal) throw unauthorized('Agent access token is invalid, expired or revoked');
+    return principal;
+  }
+
+  const creds = parseBasic(header);
+  if (!creds) throw unauthorized('Malformed Authorization header: expected Basic base64(<client id>:<client secret>)');
+  const token = await tokens.findForAuth(creds.username);
+  if (!token || !secretMatches(creds.secret, token.secretHash)) throw unauthorized('Invalid API client id or secret');
+  return {
+    kind: 'platform',
+    platformId: token.platformId,
+    tokenId: token.id,
+    permissions: token.permissions as Permission[],
+    clockOffsetMs: token.platform.clockOffsetMs,
+  };
+}
+
+export function requirePermission(principal: Principal, permission: Permission | undefined): void {
+  if (!permission || principal.kind !== 'platform') return;
+  if (!principal.permissions.includes(permission)) {
+    throw new ApiError('FORBIDDEN', `This API token lacks the ${permission} permission required for this operation`, {
+      requiredPermission: permission,
+      tokenPermissions: principal.permissions,
+    });
+  }
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { authenticate, requirePermission, type AuthMode } from '../auth/authenticate';
+import { runAs, type Permission, type Principal } from '../context';
+import { isUniqueViolation } from '../db';
+import { readJsonBody, readMultipartBody } from './body';
+import { ApiError } from './errors';
+import * as idempotency from './idempotency';
+import { stringifyJson } from './json';
+import { parseOrThrow } from './validation';
+
+// The one wrapper every route handler goes through: authenticate, check the permission, parse
+// and validate input with zod, apply Idempotency-Key, run the handler as the caller, map errors
+// to the error table, serialize losslessly. Route files stay thin: a definition and a handler.
+export const API_BASE = '/api/2025-10-13';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  headers?: Record<string, string>;
+}
+
+export interface EndpointDef<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: Method;
+  /** Path below the base, in the reference's spelling, e.g. `/customers/{customerId}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Who may call: platform API tokens (default), agents, or anyone. */
+  auth?: AuthMode | 'none';
+  permission?: Permission;
+  sandboxOnly?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  bodyType?: 'json' | 'multipart';
+  idempotent?: boolean;
+  /** Extra request headers the operation reads (documentation only). */
+  headers?: Record<string, string>;
+  responses: Record<number, ResponseDoc>;
+  /** Our own extension of the interface, flagged in the served OpenAPI document. */
+  extension?: boolean;
+}
+
+export interface HandlerInput<P, Q, B> {
+  req: Request;
+  params: P;
+  query: Q;
+  body: B;
+  /** Exact body text (JSON bodies), for signature binding. */
+  rawBody: string;
+  principal: Principal;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, headers });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const accepted = (body: unknown): Reply => ({ status: 202, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
+export type Endpoint = RouteHandler & { def: EndpointDef<z.ZodType, z.ZodType, z.ZodType> };
+
+export function isSandbox(): boolean {
+  return (process.env.CORRIDOR_MODE ?? 'sandbox') !== 'production';
+}
+
+function jsonResponse(status: number, text: string | null, headers: Record<string, string> = {}): Response {
+  if (status === 204 || text === null) return new Response(null, { status, headers });
+  return new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+export function errorResponse(err: ApiError): Response {
+  return jsonResponse(err.status, stringifyJson(err.body()), err.headers);
+}
+
+function toApiError(err: unknown, req: Request): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isUniqueViolation(err)) return new ApiError('CONFLICT', 'The request conflicts with an existing record');
+  console.error(`[corridor] ${req.method} ${new URL(req.url).pathname} failed:`, err);
+  return new ApiError('INTERNAL_ERROR', 'Internal error; the request was not completed');
+}
+
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    out[key] = all.length === 1 ? all[0] : all;
+  }
+  return out;
+}
+
+function multipartObject(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of form.entries()) out[k] = v;
+  return out;
+}
+
+export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = AnyObject, B extends z.ZodType = z.ZodUndefined>(
+  def: EndpointDef<P, Q, B>,
+  handler: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply>,
+): Endpoint {
+  const run: RouteHandler = async (req, ctx) => {
+    let principal: Principal | undefined;
+    let idemKey: string | undefined;
+    try {
+      if (def.sandboxOnly && !isSandbox()) throw new ApiError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
+      principal = def.auth === 'none' ? { kind: 'system', platformId: '', clockOffsetMs: 0n } : await authenticate(req, def.auth ?? 'platform');
+      requirePermission(principal, def.permission);
+      const p = principal;
+      return await runAs(p, async () => {
+        const url = new URL(req.url);
+        const rawParams = await ctx.params;
+        const params = def.params ? parseOrThrow(def.params, rawParams, 'path parameter') : rawParams;
+        const query = def.query ? parseOrThrow(def.query, queryObject(url), 'query parameter') : {};
+        let body: unknown = undefined;
+        let rawBody = '';
+        if (def.bodyType === 'multipart') {
+          body = parseOrThrow(def.body ?? z.any(), multipartObject(await readMultipartBody(req)), 'form field');
+        } else if (def.body) {
+          const read = await readJsonBody(req);
+          rawBody = read.text;
+          body = parseOrThrow(def.body, read.value, 'request body');
+        }
+        const keyHeader = def.idempotent ? req.headers.get('idempotency-key') : null;
+        if (keyHeader !== null) {
+          idemKey = idempotency.validateKey(keyHeader);
+          const hash = idempotency.requestHash(req.method, url.pathname, rawBody);
+          const replay = await idempotency.begin(p.platformId, idemKey, hash);
+          if (replay) {
+            idemKey = undefined; // not ours to finish
+            return jsonResponse(replay.status, replay.status === 204 ? null : replay.body, { 'idempotent-replayed': 'true' });
+          }
+        }
+        let reply: Reply;
+        try {
+          reply = await handler({ req, params, query, body, rawBody, principal: p } as HandlerInput<z.output<P>, z.output<Q>, z.output<B>>);
+        } catch (err) {
+          const apiErr = toApiError(err, req);
+          if (idemKey) await idempotency.finish(p.platformId, idemKey, apiErr.status, stringifyJson(apiErr.body()));
+          idemKey = undefined;
+          throw apiErr;
+        }
+        const text = reply.status === 204 || reply.body === undefined ? null : stringifyJson(reply.body);
+        if (idemKey) await idempotency.finish(p.platformId, idemKey, reply.status, text ?? '');
+        idemKey = undefined;
+        return jsonResponse(reply.status, text, reply.headers);
+      });
+    } catch (err) {
+      if (idemKey && principal) await idempotency.abandon(principal.platformId, idemKey).catch(() => {});
+      return errorResponse(toApiError(err, req));
+    }
+  };
+  return Object.assign(run, { def: def as unknown as EndpointDef<z.ZodType, z.ZodType, z.ZodType> });
+}
+
+function methodNotAllowed(allowed: Method[]): RouteHandler {
+  return async (req) =>
+    errorResponse(new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not supported here; allowed: ${allowed.join(', ')}`, undefined, { allow: allowed.join(', ') }));
+}
+
+/** A route file's exports: its endpoints by method, and a JSON 405 for every other method. */
+export function routes(...endpoints: Endpoint[]): Record<Method, RouteHandler> {
+  const allowed = endpoints.map((e) => e.def.method);
+  return Object.fromEntries(METHODS.map((m) => [m, endpoints.find((e) => e.def.method === m) ?? methodNotAllowed(allowed)])) as Record<Method, RouteHandler>;
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { idPattern, type IdKind } from '../ids';
+
+// Field types shared by every domain's schemas. Money is an integer in the smallest unit:
+// the body parser yields a number when it is safe and a bigint beyond that; both become bigint.
+export const INT64_MAX = 9223372036854775807n;
+
+export const money = (opts: { min?: bigint; max?: bigint } = {}) => {
+  const min = opts.min ?? 0n;
+  const max = opts.max ?? INT64_MAX;
+  return z
+    .union([z.number().int(), z.bigint()])
+    .transform((v) => BigInt(v))
+    .refine((v) => v >= min, { message: `must be >= ${min}` })
+    .refine((v) => v <= max, { message: `must be <= ${max}` })
+    .meta({ type: 'integer', format: 'int64' } as Record<string, unknown>);
+};
+
+/** ISO 4217 code, or a crypto ticker such as USDC or BTC. */
+export const currencyCode = z.string().regex(/^[A-Z][A-Z0-9]{2,9}$/, 'must be an uppercase currency code such as USD');
+/** ISO 3166-1 alpha-2. */
+export const countryCode = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as US');
+export const isoDate = z.iso.date();
+export const isoDateTime = z.iso.datetime({ offset: true });
+export const email = z.email();
+export const phoneNumber = z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +14155550100');
+export const nonEmpty = (max = 255) => z.string().trim().min(1).max(max);
+
+export const recordId = (kind: IdKind) =>
+  z.string().regex(idPattern(kind), `must be an identifier of the form ${kind}:<uuid>`);
+
+/** Query-string boolean: only the literal words true and false. */
+export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const address = z.object({
+  line1: z.string().min(1).max(255),
+  line2: z.string().max(255).optional(),
+  city: z.string().max(255).optional(),
+  state: z.string().max(255).optional(),
+  postalCode: z.string().min(1).max(32),
+  country: countryCode,
+});
+export type Address = z.infer<typeof address>;

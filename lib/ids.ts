@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+
+// Record identifiers are `<Kind>:<uuid>` (interface spec, Conventions).
+export type IdKind =
+  | 'Platform' | 'Token' | 'Customer' | 'InternalAccount' | 'ExternalAccount' | 'Verification'
+  | 'BeneficialOwner' | 'Document' | 'BulkCustomerImportJob' | 'Quote' | 'Transaction' | 'Lookup'
+  | 'AuthMethod' | 'Session' | 'Request' | 'DelegatedKey' | 'Webhook' | 'Job' | 'LedgerEntry'
+  | 'LedgerAccount' | 'LedgerTransfer' | 'Invitation' | 'Agent' | 'Card' | 'Stablecoin' | 'Refund' | 'Challenge';
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+export function newId(kind: IdKind): string {
+  return `${kind}:${randomUUID()}`;
+}
+
+export function idPattern(kind: IdKind): RegExp {
+  return new RegExp(`^${kind}:${UUID}$`, 'i');
+}
+
+export function isId(kind: IdKind, value: string): boolean {
+  return idPattern(kind).test(value);
+}

@@ -1,0 +1,53 @@
+import { newId } from '../ids';
+import { now } from '../clock';
+import { runAs } from '../context';
+import type { Prisma, Tx } from '../db';
+import * as repo from './repository';
+
+// The database-polled job queue: timed transitions (sandbox delays, expiries), background
+// imports and webhook delivery. A job is written in the same transaction as the change that
+// schedules it, so it exists exactly when the change does.
+export type JobHandler = (payload: Prisma.JsonValue, job: { id: string; platformId: string; attempts: number }) => Promise<void>;
+
+const handlers = new Map<string, JobHandler>();
+const MAX_ATTEMPTS = 8;
+
+export function registerJob(kind: string, handler: JobHandler): void {
+  handlers.set(kind, handler);
+}
+
+export async function enqueue(tx: Tx, job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Promise<string> {
+  const id = newId('Job');
+  const at = now();
+  await repo.insert({ id, platformId: job.platformId, kind: job.kind, payload: job.payload, runAt: job.runAt ?? at, createdAt: at }, tx);
+  return id;
+}
+
+/** Runs every job due now; returns how many ran. Safe to call from several processes. */
+export async function runDueJobs(opts: { limit?: number; platformId?: string } = {}): Promise<number> {
+  await import('./handlers'); // every domain's job kinds, registered on import
+  let total = 0;
+  for (;;) {
+    const batch = await repo.claimDue(new Date(), opts.limit ?? 20, opts.platformId);
+    for (const job of batch) {
+      const handler = handlers.get(job.kind);
+      await runAs({ kind: 'system', platformId: job.platformId, clockOffsetMs: BigInt(job.clockOffsetMs) }, async () => {
+        try {
+          if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
+          await handler(job.payload, { id: job.id, platformId: job.platformId, attempts: job.attempts });
+          await repo.markDone(job.id, now());
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          if (job.attempts >= MAX_ATTEMPTS) {
+            console.error(`[corridor] job ${job.kind} ${job.id} failed for good:`, message);
+            await repo.markFailed(job.id, now(), message);
+          } else {
+            await repo.markRetry(job.id, new Date(now().getTime() + 1000 * 2 ** job.attempts), message);
+          }
+        }
+      });
+    }
+    total += batch.length;
+    if (batch.length < (opts.limit ?? 20)) return total;
+  }
+}

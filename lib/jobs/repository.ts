@@ -1,0 +1,52 @@
+import { Prisma, db, type Tx } from '../db';
+
+export interface JobRow {
+  id: string;
+  platformId: string;
+  kind: string;
+  payload: Prisma.JsonValue;
+  runAt: Date;
+  attempts: number;
+  clockOffsetMs: bigint;
+}
+
+export async function insert(
+  row: { id: string; platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt: Date; createdAt: Date },
+  tx: Tx,
+): Promise<void> {
+  await tx.job.create({ data: row });
+}
+
+/**
+ * Claims up to `limit` due jobs. "Due" is judged on each platform's own sandbox clock, so a
+ * platform that fast-forwards time sees its timers fire. SKIP LOCKED lets several app
+ * processes poll the same table without taking the same job.
+ */
+export async function claimDue(wallNow: Date, limit: number, platformId?: string): Promise<JobRow[]> {
+  const staleBefore = new Date(wallNow.getTime() - 5 * 60_000);
+  return db().$queryRaw<JobRow[]>`
+    UPDATE "Job" j SET "state" = 'RUNNING', "lockedAt" = ${wallNow}, "attempts" = j."attempts" + 1
+    FROM (
+      SELECT j2."id", p."clockOffsetMs" FROM "Job" j2 JOIN "Platform" p ON p."id" = j2."platformId"
+      WHERE (j2."state" = 'PENDING' OR (j2."state" = 'RUNNING' AND j2."lockedAt" < ${staleBefore}))
+        AND j2."runAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond')
+        ${platformId ? Prisma.sql`AND j2."platformId" = ${platformId}` : Prisma.empty}
+      ORDER BY j2."runAt", j2."id"
+      LIMIT ${limit}
+      FOR UPDATE OF j2 SKIP LOCKED
+    ) due
+    WHERE j."id" = due."id"
+    RETURNING j."id", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs"`;
+}
+
+export async function markDone(id: string, at: Date): Promise<void> {
+  await db().job.update({ where: { id }, data: { state: 'DONE', doneAt: at, lockedAt: null } });
+}
+
+export async function markRetry(id: string, runAt: Date, error: string): Promise<void> {
+  await db().job.update({ where: { id }, data: { state: 'PENDING', runAt, lastError: error.slice(0, 2000), lockedAt: null } });
+}
+
+export async function markFailed(id: string, at: Date, error: string): Promise<void> {
+  await db().job.update({ where: { id }, data: { state: 'FAILED', doneAt: at, lastError: error.slice(0, 2000), lockedAt: null } });
+}

@@ -1,0 +1,71 @@
+import type { Prisma } from '../generated/prisma/client';
+import { db, type Tx } from '../db';
+
+const withConfig = {
+  currencies: { orderBy: { position: 'asc' as const } },
+  feeConfigs: { orderBy: [{ feeType: 'asc' as const }, { sourceCurrency: 'asc' as const }] },
+};
+
+export type PlatformWithConfig = Prisma.PlatformGetPayload<{ include: typeof withConfig }>;
+
+export function findWithConfig(id: string, tx: Tx = db()): Promise<PlatformWithConfig | null> {
+  return tx.platform.findUnique({ where: { id }, include: withConfig });
+}
+
+export function findFirst() {
+  return db().platform.findFirst({ orderBy: { createdAt: 'asc' } });
+}
+
+export async function insert(data: Prisma.PlatformCreateInput, tx: Tx = db()) {
+  return tx.platform.create({ data });
+}
+
+export async function update(id: string, data: Prisma.PlatformUpdateInput, tx: Tx) {
+  return tx.platform.update({ where: { id }, data });
+}
+
+export interface CurrencyRow {
+  currencyCode: string;
+  minAmount: bigint;
+  maxAmount: bigint;
+  requiredCounterpartyFields: Prisma.InputJsonValue;
+  enabledTransactionTypes: string[];
+}
+
+export async function replaceCurrencies(platformId: string, rows: CurrencyRow[], tx: Tx) {
+  await tx.platformCurrency.deleteMany({ where: { platformId } });
+  await tx.platformCurrency.createMany({ data: rows.map((r, position) => ({ ...r, platformId, position })) });
+}
+
+export function findCurrency(platformId: string, currencyCode: string, tx: Tx = db()) {
+  return tx.platformCurrency.findUnique({ where: { platformId_currencyCode: { platformId, currencyCode } } });
+}
+
+export function listCurrencies(platformId: string, tx: Tx = db()) {
+  return tx.platformCurrency.findMany({ where: { platformId }, orderBy: { position: 'asc' } });
+}
+
+export async function upsertFee(
+  platformId: string,
+  fee: { feeType: string; sourceCurrency: string; variableFeeBps: number; fixedFeeAmount: bigint; fixedFeeCurrency: string },
+  at: Date,
+  tx: Tx,
+) {
+  await tx.feeConfig.upsert({
+    where: { platformId_feeType_sourceCurrency: { platformId, feeType: fee.feeType, sourceCurrency: fee.sourceCurrency } },
+    create: { platformId, ...fee, createdAt: at, updatedAt: at },
+    update: { variableFeeBps: fee.variableFeeBps, fixedFeeAmount: fee.fixedFeeAmount, fixedFeeCurrency: fee.fixedFeeCurrency, updatedAt: at },
+  });
+}
+
+export async function deleteFee(platformId: string, feeType: string, sourceCurrency: string, tx: Tx) {
+  await tx.feeConfig.deleteMany({ where: { platformId, feeType, sourceCurrency } });
+}
+
+export function findFee(platformId: string, feeType: string, sourceCurrency: string, tx: Tx = db()) {
+  return tx.feeConfig.findUnique({ where: { platformId_feeType_sourceCurrency: { platformId, feeType, sourceCurrency } } });
+}
+
+export async function setClockOffset(id: string, offsetMs: bigint, tx: Tx = db()) {
+  await tx.platform.update({ where: { id }, data: { clockOffsetMs: offsetMs } });
+}

@@ -1,0 +1,156 @@
+import { newId } from '../ids';
+import { now } from '../clock';
+import { transaction, type Tx } from '../db';
+import { ApiError, notFound } from '../http/errors';
+import { currencyInfo } from '../currencies';
+import { openPlatformAccounts } from '../accounts/service';
+import * as repo from './repository';
+import type { ConfigUpdate } from './schema';
+
+// Platform configuration: GET/PATCH /config, and creation of sandbox platforms.
+export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'MXN', 'USDC'];
+
+export function sandboxUmaDomain(): string {
+  return process.env.CORRIDOR_SANDBOX_UMA_DOMAIN || 'sandbox.uma.money';
+}
+
+/** Default single-transaction maximum: ten million major units of the currency. */
+function defaultMax(code: string): bigint {
+  return 10_000_000n * 10n ** BigInt(currencyInfo(code)?.decimals ?? 2);
+}
+
+export function toConfig(p: repo.PlatformWithConfig) {
+  return {
+    id: p.id,
+    umaDomain: p.umaDomain,
+    ...(p.proxyUmaSubdomain ? { proxyUmaSubdomain: p.proxyUmaSubdomain } : {}),
+    ...(p.webhookEndpoint ? { webhookEndpoint: p.webhookEndpoint } : {}),
+    supportedCurrencies: p.currencies.map((c) => ({
+      currencyCode: c.currencyCode,
+      minAmount: c.minAmount,
+      maxAmount: c.maxAmount,
+      requiredCounterpartyFields: c.requiredCounterpartyFields as { name: string; mandatory: boolean }[],
+      enabledTransactionTypes: c.enabledTransactionTypes,
+    })),
+    isRegulatedFinancialInstitution: p.isRegulatedFinancialInstitution,
+    ...(p.embeddedWalletConfig ? { embeddedWalletConfig: p.embeddedWalletConfig } : {}),
+    ...(p.cardTokenization2faConfig ? { cardTokenization2faConfig: p.cardTokenization2faConfig } : {}),
+    feeConfigs: p.feeConfigs.map((f) => ({
+      feeType: f.feeType,
+      sourceCurrency: f.sourceCurrency,
+      variableFeeBps: f.variableFeeBps,
+      fixedFee: { amount: f.fixedFeeAmount, currency: f.fixedFeeCurrency },
+    })),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+export async function getConfig(platformId: string) {
+  const p = await repo.findWithConfig(platformId);
+  if (!p) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
+  return toConfig(p);
+}
+
+export interface NewPlatform {
+  name: string;
+  umaDomain?: string;
+  currencies?: string[];
+  embeddedWallet?: boolean;
+}
+
+export async function createPlatform(input: NewPlatform, tx?: Tx): Promise<string> {
+  const work = async (t: Tx) => {
+    const at = now();
+    const id = newId('Platform');
+    await repo.insert(
+      {
+        id,
+        name: input.name,
+        umaDomain: input.umaDomain ?? sandboxUmaDomain(),
+        createdAt: at,
+        updatedAt: at,
+        ...(input.embeddedWallet === false ? {} : { embeddedWalletConfig: { appName: input.name, otpLength: 6, expirationSeconds: 300 } }),
+      },
+      t,
+    );
+    const codes = input.currencies ?? DEFAULT_CURRENCIES;
+    await repo.replaceCurrencies(
+      id,
+      codes.map((code) => ({
+        currencyCode: code,
+        minAmount: 1n,
+        maxAmount: defaultMax(code),
+        requiredCounterpartyFields: [],
+        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+      })),
+      t,
+    );
+    await openPlatformAccounts(id, codes, t);
+    return id;
+  };
+  return tx ? work(tx) : transaction(work);
+}
+
+function mergeObject<T extends Record<string, unknown>>(current: unknown, patch: T): Record<string, unknown> {
+  const base = (current && typeof current === 'object' ? current : {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) ? mergeObject(base[k], v as Record<string, unknown>) : v;
+  }
+  return out;
+}
+
+export async function updateConfig(platformId: string, patch: ConfigUpdate) {
+  for (const [i, fee] of (patch.feeConfigs ?? []).entries()) {
+    // The reference: only USD-sourced fee configs exist today; others answer NOT_IMPLEMENTED.
+    if (fee.sourceCurrency !== 'USD') {
+      throw new ApiError('NOT_IMPLEMENTED', `Fee configs are only supported for sourceCurrency USD (feeConfigs[${i}] has ${fee.sourceCurrency})`);
+    }
+  }
+  return transaction(async (tx) => {
+    const current = await repo.findWithConfig(platformId, tx);
+    if (!current) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
+    const at = now();
+    await repo.update(
+      platformId,
+      {
+        updatedAt: at,
+        ...(patch.umaDomain !== undefined ? { umaDomain: patch.umaDomain.toLowerCase() } : {}),
+        ...(patch.webhookEndpoint !== undefined ? { webhookEndpoint: patch.webhookEndpoint || null } : {}),
+        ...(patch.embeddedWalletConfig ? { embeddedWalletConfig: mergeObject(current.embeddedWalletConfig, patch.embeddedWalletConfig) as object } : {}),
+        ...(patch.cardTokenization2faConfig
+          ? { cardTokenization2faConfig: mergeObject(current.cardTokenization2faConfig, patch.cardTokenization2faConfig) as object }
+          : {}),
+      },
+      tx,
+    );
+    if (patch.supportedCurrencies) {
+      for (const [i, c] of patch.supportedCurrencies.entries()) {
+        if (!currencyInfo(c.currencyCode)) {
+          throw new ApiError('INVALID_CURRENCY', `Unsupported currency ${c.currencyCode}`, {
+            errors: [{ field: `supportedCurrencies[${i}].currencyCode`, message: 'is not a currency this service carries' }],
+          });
+        }
+      }
+      await repo.replaceCurrencies(platformId, patch.supportedCurrencies, tx);
+      await openPlatformAccounts(platformId, patch.supportedCurrencies.map((c) => c.currencyCode), tx);
+    }
+    for (const fee of patch.feeConfigs ?? []) {
+      // Merge by (feeType, sourceCurrency); all-zero fees deactivate the config.
+      if (fee.variableFeeBps === 0 && fee.fixedFee.amount === 0n) {
+        await repo.deleteFee(platformId, fee.feeType, fee.sourceCurrency, tx);
+      } else {
+        await repo.upsertFee(
+          platformId,
+          { feeType: fee.feeType, sourceCurrency: fee.sourceCurrency, variableFeeBps: fee.variableFeeBps, fixedFeeAmount: fee.fixedFee.amount, fixedFeeCurrency: fee.fixedFee.currency },
+          at,
+          tx,
+        );
+      }
+    }
+    const updated = await repo.findWithConfig(platformId, tx);
+    return toConfig(updated!);
+  });
+}

@@ -1,0 +1,63 @@
+import type { Tx } from '../db';
+import { db } from '../db';
+import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+
+export interface TokenRow {
+  id: string;
+  platformId: string;
+  name: string;
+  permissions: string[];
+  clientId: string;
+  secretHash: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export async function insert(row: TokenRow, tx: Tx = db()): Promise<TokenRow> {
+  return tx.apiToken.create({ data: row });
+}
+
+/** The credential lookup of every authenticated request: token and its platform's clock. */
+export function findForAuth(username: string) {
+  return db().apiToken.findFirst({
+    where: { OR: [{ clientId: username }, { id: username }], deletedAt: null },
+    select: { id: true, platformId: true, permissions: true, secretHash: true, platform: { select: { clockOffsetMs: true } } },
+  });
+}
+
+export function findById(platformId: string, id: string) {
+  return db().apiToken.findFirst({ where: { platformId, id, deletedAt: null } });
+}
+
+export interface TokenFilter {
+  name?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+}
+
+function where(platformId: string, f: TokenFilter) {
+  return {
+    platformId,
+    deletedAt: null,
+    ...(f.name ? { name: f.name } : {}),
+    createdAt: { ...(f.createdAfter ? { gte: f.createdAfter } : {}), ...(f.createdBefore ? { lte: f.createdBefore } : {}) },
+    updatedAt: { ...(f.updatedAfter ? { gte: f.updatedAfter } : {}), ...(f.updatedBefore ? { lte: f.updatedBefore } : {}) },
+  };
+}
+
+export async function list(platformId: string, f: TokenFilter, limit: number, cursor?: Cursor) {
+  const base = where(platformId, f);
+  const [rows, total] = await Promise.all([
+    db().apiToken.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
+    db().apiToken.count({ where: base }),
+  ]);
+  return { rows, total };
+}
+
+/** Soft delete: the row stays for audit, the credential stops working at once. */
+export async function softDelete(platformId: string, id: string, at: Date): Promise<boolean> {
+  const n = await db().apiToken.updateMany({ where: { platformId, id, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
+  return n.count === 1;
+}

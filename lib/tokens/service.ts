@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '../ids';
+import { now } from '../clock';
+import type { Permission } from '../context';
+import type { Tx } from '../db';
+import { invalidInput, notFound } from '../http/errors';
+import { decodeCursor, toPage } from '../http/pagination';
+import { generateSecret, sha256Hex } from '../auth/secrets';
+import * as repo from './repository';
+
+// API tokens: Basic credentials for a platform. The secret is shown once, at creation.
+function present(row: repo.TokenRow, clientSecret?: string) {
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: row.permissions as Permission[],
+    clientId: row.clientId,
+    ...(clientSecret ? { clientSecret } : {}),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export interface IssueOptions {
+  /** Known credentials for automation (CORRIDOR_CLIENT_ID / CORRIDOR_CLIENT_SECRET at bootstrap). */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export async function issue(platformId: string, name: string, permissions: Permission[], opts: IssueOptions = {}, tx?: Tx) {
+  const at = now();
+  const clientSecret = opts.clientSecret ?? generateSecret();
+  const row = await repo.insert(
+    {
+      id: newId('Token'),
+      platformId,
+      name,
+      permissions,
+      clientId: opts.clientId ?? randomBytes(16).toString('hex'),
+      secretHash: sha256Hex(clientSecret),
+      createdAt: at,
+      updatedAt: at,
+    },
+    tx,
+  );
+  return present(row, clientSecret);
+}
+
+export async function get(platformId: string, id: string) {
+  const row = await repo.findById(platformId, id);
+  if (!row) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
+  return present(row);
+}
+
+export async function list(platformId: string, filter: repo.TokenFilter, limit: number, cursor?: string) {
+  const { rows, total } = await repo.list(platformId, filter, limit, decodeCursor(cursor));
+  return toPage(rows, limit, total, (r) => present(r));
+}
+
+export async function revoke(platformId: string, id: string, callerTokenId: string | undefined) {
+  // Deleting the credential the request is authenticated with would lock the caller out mid-call.
+  if (id === callerTokenId) throw invalidInput('A token cannot delete itself; authenticate with another token to delete this one');
+  if (!(await repo.softDelete(platformId, id, now()))) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
+}

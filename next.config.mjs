@@ -1,0 +1,7 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Packages with native/wasm parts or dynamic requires stay outside the server bundle.
+  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-socket', 'pg', '@prisma/adapter-pg'],
+  poweredByHeader: false,
+};
+export default nextConfig;

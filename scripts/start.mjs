@@ -1,0 +1,56 @@
+// `npm start`: build if there is no build yet, start the database (embedded PGlite under
+// CORRIDOR_DATA_DIR unless DATABASE_URL names PostgreSQL), apply migrations, then run the
+// Next.js server on PORT. The server bootstraps the sandbox platform and prints credentials.
+// `npm run dev` does the same with `next dev`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveDatabase } from './embedded-db.mjs';
+import { migrate } from './migrate.mjs';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dev = process.argv.includes('--dev');
+const port = process.env.PORT || '3000';
+const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  console.log('[corridor] no build found: building once (npm run build)...');
+  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+let database;
+try {
+  database = await resolveDatabase();
+  const applied = await migrate(database.url, { log: (m) => console.log(`[corridor] ${m}`) });
+  console.log(`[corridor] database: ${database.embedded ? `embedded (${path.resolve(process.env.CORRIDOR_DATA_DIR || './data')})` : 'PostgreSQL'}; ${applied.length} migration(s) applied`);
+} catch (err) {
+  console.error(`[corridor] cannot start: ${err.message}`);
+  await database?.stop();
+  process.exit(1);
+}
+
+const child = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '-p', port], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATABASE_URL: database.url,
+    CORRIDOR_EMBEDDED: database.embedded ? '1' : '0',
+    PORT: port,
+  },
+});
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  child.kill(signal);
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+child.on('exit', async (code, signal) => {
+  await database.stop();
+  process.exit(code ?? (signal ? 0 : 1));
+});

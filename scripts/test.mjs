@@ -1,0 +1,45 @@
+// `npm test`: type check, then the whole suite on the embedded database and, when a PostgreSQL
+// server is reachable (TEST_DATABASE_URL, default 127.0.0.1:5432/test), on PostgreSQL too.
+// With CI set, PostgreSQL is required. Extra arguments go to vitest (e.g. a file filter).
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
+
+const args = process.argv.slice(2);
+const run = (cmd, cmdArgs, env = {}) => spawnSync(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+
+async function postgresReachable(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (err) {
+    return err.message;
+  }
+}
+
+let status = run('npm', ['run', 'gen', '--silent']);
+if (status === 0 && !process.env.SKIP_TYPECHECK) status = run('npx', ['tsc', '--noEmit', '-p', '.']);
+if (status !== 0) process.exit(status);
+
+const only = process.env.CORRIDOR_TEST_DB;
+const results = [];
+if (!only || only === 'embedded') {
+  console.log('\n=== test suite on the embedded database (PGlite) ===');
+  results.push(['embedded', run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'embedded' })]);
+}
+if (!only || only === 'postgres') {
+  const url = process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+  const reachable = await postgresReachable(url);
+  if (reachable === true) {
+    console.log(`\n=== test suite on PostgreSQL (${url.replace(/:[^:@/]*@/, ':***@')}) ===`);
+    results.push(['postgres', run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'postgres', TEST_DATABASE_URL: url })]);
+  } else if (process.env.CI) {
+    console.error(`PostgreSQL at ${url} is required in CI but not reachable: ${reachable}`);
+    results.push(['postgres', 1]);
+  } else {
+    console.warn(`\nPostgreSQL not reachable at ${url} (${reachable}); the PostgreSQL run was skipped.`);
+  }
+}
+console.log('\n' + results.map(([db, s]) => `${db}: ${s === 0 ? 'passed' : 'FAILED'}`).join(', '));
+process.exit(results.some(([, s]) => s !== 0) ? 1 : 0);

@@ -1,0 +1,123 @@
+import { expect } from 'vitest';
+import { parseJson, stringifyJson } from '@/lib/http/json';
+import { API_BASE } from '@/lib/http/endpoint';
+import { createPlatform, type NewPlatform } from '@/lib/platform/service';
+import * as tokens from '@/lib/tokens/service';
+import type { Permission } from '@/lib/context';
+import { checkResponse } from './conformance';
+import { matchRoute } from './router';
+
+// HTTP-level test client: builds real Requests with real auth headers, dispatches them to the
+// real route handlers, parses bodies losslessly, and validates each response against the reference.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Send this exact text as the body (for malformed-input tests). */
+  rawBody?: string | Uint8Array;
+  /** Override or drop (null) the Authorization header. */
+  authorization?: string | null;
+}
+
+const modules = new Map<string, Promise<Record<string, unknown>>>();
+
+export function basic(c: Credentials): string {
+  return `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
+}
+
+export async function dispatch(req: Request): Promise<{ res: Response; template: string }> {
+  const url = new URL(req.url);
+  if (!url.pathname.startsWith(API_BASE + '/')) throw new Error(`not an API path: ${url.pathname}`);
+  const match = matchRoute(url.pathname.slice(API_BASE.length));
+  if (!match) throw new Error(`no route for ${url.pathname}`);
+  let mod = modules.get(match.route.file);
+  if (!mod) modules.set(match.route.file, (mod = import(match.route.file)));
+  const handler = (await mod)[req.method] as ((r: Request, c: unknown) => Promise<Response>) | undefined;
+  if (!handler) return { res: new Response(null, { status: 405 }), template: match.route.template };
+  return { res: await handler(req, { params: Promise.resolve(match.params) }), template: match.route.template };
+}
+
+export class Api {
+  constructor(readonly credentials?: Credentials) {}
+
+  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = new URL(`http://localhost${API_BASE}${path}`);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.authorization !== undefined) {
+      if (opts.authorization !== null) headers.authorization = opts.authorization;
+    } else if (this.credentials) headers.authorization = basic(this.credentials);
+    let body: BodyInit | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody as BodyInit;
+    else if (opts.body instanceof FormData) body = opts.body;
+    else if (opts.body !== undefined) {
+      body = stringifyJson(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const { res, template } = await dispatch(new Request(url, { method, headers, body }));
+    const text = await res.text();
+    const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? parseJson(text) : undefined;
+    if (template !== '/*') checkResponse(method, template, res.status, parsed ?? {});
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('GET', path, opts);
+  }
+  post<T = any>(path: string, body?: unknown, opts: RequestOptions = {}) {
+    return this.request<T>('POST', path, { ...opts, body });
+  }
+  patch<T = any>(path: string, body?: unknown, opts: RequestOptions = {}) {
+    return this.request<T>('PATCH', path, { ...opts, body });
+  }
+  put<T = any>(path: string, body?: unknown, opts: RequestOptions = {}) {
+    return this.request<T>('PUT', path, { ...opts, body });
+  }
+  delete<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('DELETE', path, opts);
+  }
+}
+
+export interface TestPlatform {
+  platformId: string;
+  api: Api;
+  credentials: Credentials;
+  /** A client for a new token of this platform with only these permissions. */
+  withPermissions(...permissions: Permission[]): Promise<Api>;
+}
+
+/** A fresh sandbox platform with an all-permission token: each test file gets its own tenant. */
+export async function newPlatform(opts: Partial<NewPlatform> = {}): Promise<TestPlatform> {
+  const platformId = await createPlatform({ name: opts.name ?? 'Test platform', ...opts });
+  const t = await tokens.issue(platformId, 'test', ['VIEW', 'TRANSACT', 'MANAGE']);
+  const credentials = { clientId: t.clientId, clientSecret: t.clientSecret! };
+  return {
+    platformId,
+    api: new Api(credentials),
+    credentials,
+    async withPermissions(...permissions) {
+      const x = await tokens.issue(platformId, `test ${permissions.join('+')}`, permissions);
+      return new Api({ clientId: x.clientId, clientSecret: x.clientSecret! });
+    },
+  };
+}
+
+/** Asserts an error response in the specification's error shape. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.body).toMatchObject({ status, code });
+  expect(typeof res.body.message).toBe('string');
+}

@@ -1,0 +1,117 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+
+// Validates every response body the suite sees against the reference document's schema for
+// that operation and status (../shared/reference/openapi.yaml). Required when CI is set.
+const REFERENCE = process.env.CORRIDOR_REFERENCE_OPENAPI || path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'openapi.yaml');
+
+type Json = Record<string, unknown>;
+let doc: Json | null | undefined;
+let ajv: Ajv2020;
+const validators = new Map<string, ValidateFunction | null>();
+const seenPairs = new Set<string>();
+const extensions = new Set<string>();
+let validated = 0;
+
+// The reference uses OpenAPI's `discriminator`, which plain JSON Schema ignores; rewriting it as
+// if/then on the discriminator value makes oneOf branches that overlap validate precisely.
+function rewrite(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewrite);
+  if (!node || typeof node !== 'object') return node;
+  const o = node as Json;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'example' || k === 'examples') continue;
+    if (k === '$ref' && typeof v === 'string') out[k] = v.replace(/^#\//, 'ref#/');
+    else out[k] = rewrite(v);
+  }
+  const disc = o.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
+  if (disc?.mapping && Array.isArray(o.oneOf)) {
+    const p = disc.propertyName;
+    delete out.oneOf;
+    delete out.discriminator;
+    out.required = [...new Set([...((out.required as string[]) ?? []), p])];
+    out.properties = { ...((out.properties as Json) ?? {}), [p]: { enum: Object.keys(disc.mapping) } };
+    out.allOf = [
+      ...((out.allOf as unknown[]) ?? []),
+      ...Object.entries(disc.mapping).map(([value, ref]) => ({
+        if: { properties: { [p]: { const: value } }, required: [p] },
+        then: { $ref: ref.replace(/^#\//, 'ref#/') },
+      })),
+    ];
+  } else if (disc) {
+    delete out.discriminator;
+  }
+  return out;
+}
+
+function load(): Json | null {
+  if (doc !== undefined) return doc;
+  if (!existsSync(REFERENCE)) {
+    if (process.env.CI) throw new Error(`conformance: reference document not found at ${REFERENCE} (required when CI is set)`);
+    doc = null;
+    return doc;
+  }
+  doc = YAML.parse(readFileSync(REFERENCE, 'utf8')) as Json;
+  ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'ref', components: rewrite(doc.components) });
+  return doc;
+}
+
+function validatorFor(method: string, template: string, status: number): ValidateFunction | null | 'extension' {
+  const key = `${method} ${template} ${status}`;
+  if (validators.has(key)) return validators.get(key)!;
+  const d = load();
+  if (!d) return null;
+  const pathItem = (d.paths as Json)[template] as Json | undefined;
+  const op = pathItem?.[method.toLowerCase()] as Json | undefined;
+  if (!op) return 'extension';
+  const responses = op.responses as Record<string, Json>;
+  let schema = (responses[String(status)]?.content as Json | undefined)?.['application/json'] as Json | undefined;
+  let fn: ValidateFunction | null = null;
+  if (schema?.schema) {
+    fn = ajv.compile(rewrite(schema.schema) as Json);
+  } else if (!responses[String(status)] && status >= 400) {
+    // A status this operation does not list (e.g. 403 for a missing permission): the generic
+    // error schema for that status still applies.
+    const generic = (d.components as { schemas: Json }).schemas[`Error${status}`];
+    if (generic) fn = ajv.compile({ $ref: `ref#/components/schemas/Error${status}` });
+  }
+  validators.set(key, fn);
+  return fn;
+}
+
+/** Throws when `body` does not match the reference; returns whether it was checked. */
+export function checkResponse(method: string, template: string, status: number, body: unknown): boolean {
+  const v = validatorFor(method, template, status);
+  if (v === 'extension') {
+    extensions.add(`${method} ${template}`);
+    return false;
+  }
+  if (!v) return false;
+  // bigints validate as integers: a plain number copy is enough for schema purposes.
+  const plain = JSON.parse(JSON.stringify(body, (_k, val) => (typeof val === 'bigint' ? Number(val) : val)));
+  if (!v(plain)) {
+    const problems = (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    throw new Error(`conformance: ${method} ${template} ${status} does not match the reference:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(plain).slice(0, 1500)}`);
+  }
+  validated++;
+  seenPairs.add(`${method} ${template} ${status}`);
+  return true;
+}
+
+let flushes = 0;
+export function flushConformance(dir: string) {
+  if (!validated && !extensions.size) return;
+  writeFileSync(
+    path.join(dir, `${process.pid}-${++flushes}-${Date.now()}.json`),
+    JSON.stringify({ responses: validated, pairs: [...seenPairs], extensions: [...extensions] }),
+  );
+  validated = 0;
+  seenPairs.clear();
+  extensions.clear();
+}
