@@ -7,6 +7,7 @@ import { decodeCursor, toPage } from '../http/pagination';
 import * as ledger from '../ledger/service';
 import { fundingInstructions } from './instructions';
 import * as repo from './repository';
+import { insertEmailOtp } from '../wallet-auth/repository';
 
 // Internal accounts: held at the service, one per currency the customer (or the platform) uses.
 // Their balances are read from the ledger buckets, never stored on the account.
@@ -43,12 +44,24 @@ export async function openPlatformAccounts(platformId: string, currencies: strin
 
 /**
  * Accounts opened with a new customer: one holding account per currency, and an Embedded
- * Wallet (USD) when the platform offers embedded wallets.
+ * Wallet (USD) when the platform offers embedded wallets and the customer has an email, since
+ * the wallet starts with one EMAIL_OTP credential tied to that email (spec, rule 4).
  */
-export async function openCustomerAccounts(platformId: string, customerId: string, currencies: string[], withEmbeddedWallet: boolean, tx: Tx) {
+export async function openCustomerAccounts(
+  platformId: string,
+  customerId: string,
+  currencies: string[],
+  wallet: { email: string } | null,
+  tx: Tx,
+) {
   const specs: { currency: string; type: InternalAccountType }[] = [...new Set(currencies)].map((currency) => ({ currency, type: typeFor(currency) }));
-  if (withEmbeddedWallet) specs.push({ currency: 'USD', type: 'EMBEDDED_WALLET' });
-  return open(platformId, customerId, specs, tx);
+  if (wallet) specs.push({ currency: 'USD', type: 'EMBEDDED_WALLET' });
+  const rows = await open(platformId, customerId, specs, tx);
+  const walletRow = rows.find((r) => r.type === 'EMBEDDED_WALLET');
+  if (walletRow && wallet) {
+    await insertEmailOtp({ id: newId('AuthMethod'), platformId, accountId: walletRow.id, email: wallet.email, createdAt: walletRow.createdAt }, tx);
+  }
+  return rows;
 }
 
 export function toInternalAccount(row: repo.InternalAccountRow, b: ledger.Balances) {

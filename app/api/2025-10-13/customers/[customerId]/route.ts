@@ -1,0 +1,49 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { customer, customerIdParams, customerUpdate } from '@/lib/customers/schema';
+import * as customers from '@/lib/customers/service';
+
+// GET /customers/{customerId} – one customer (deleted ones show isDeleted: true)
+const getCustomer = endpoint(
+  {
+    method: 'GET',
+    path: '/customers/{customerId}',
+    summary: 'Get customer by ID',
+    tags: ['Customers'],
+    permission: 'VIEW',
+    params: customerIdParams,
+    responses: { 200: { description: 'Successful operation', schema: customer }, ...errors(401, 403, 404) },
+  },
+  async ({ principal, params }) => ok(await customers.get(principal.platformId, params.customerId)),
+);
+
+// PATCH /customers/{customerId} – update profile fields, contact, currencies, UMA address
+const updateCustomer = endpoint(
+  {
+    method: 'PATCH',
+    path: '/customers/{customerId}',
+    summary: 'Update customer by ID',
+    tags: ['Customers'],
+    permission: 'MANAGE',
+    params: customerIdParams,
+    body: customerUpdate,
+    responses: { 200: { description: 'Customer updated', schema: customer }, ...errors(400, 401, 403, 404, 409) },
+  },
+  async ({ principal, params, body }) => ok(await customers.update(principal.platformId, params.customerId, body)),
+);
+
+// DELETE /customers/{customerId} – mark deleted, close its internal accounts
+const deleteCustomer = endpoint(
+  {
+    method: 'DELETE',
+    path: '/customers/{customerId}',
+    summary: 'Delete customer by ID',
+    tags: ['Customers'],
+    permission: 'MANAGE',
+    params: customerIdParams,
+    responses: { 200: { description: 'Customer deleted', schema: customer }, ...errors(401, 403, 404, 410) },
+  },
+  async ({ principal, params }) => ok(await customers.remove(principal.platformId, params.customerId)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(getCustomer, updateCustomer, deleteCustomer);

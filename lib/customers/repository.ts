@@ -1,0 +1,70 @@
+import { Prisma, db, type Tx } from '../db';
+import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+
+export type CustomerRow = Prisma.CustomerGetPayload<object>;
+
+export async function insert(row: Prisma.CustomerUncheckedCreateInput, tx: Tx): Promise<CustomerRow> {
+  return tx.customer.create({ data: row });
+}
+
+/** Any customer of the platform, deleted ones included. */
+export function findById(platformId: string, id: string, tx: Tx = db()): Promise<CustomerRow | null> {
+  return tx.customer.findFirst({ where: { platformId, id } });
+}
+
+/** The customer row locked for update, so concurrent changes to one customer serialize. */
+export async function lock(platformId: string, id: string, tx: Tx): Promise<CustomerRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId} FOR UPDATE`;
+  return rows.length ? tx.customer.findUnique({ where: { id } }) : null;
+}
+
+export function findActiveByPlatformCustomerId(platformId: string, platformCustomerId: string, tx: Tx = db()) {
+  return tx.customer.findFirst({ where: { platformId, platformCustomerId, deletedAt: null }, select: { id: true } });
+}
+
+export async function umaAddressTaken(umaAddress: string, exceptId: string | null, tx: Tx = db()): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Customer" WHERE lower("umaAddress") = lower(${umaAddress}) AND "deletedAt" IS NULL
+    ${exceptId ? Prisma.sql`AND "id" <> ${exceptId}` : Prisma.empty} LIMIT 1`;
+  return rows.length > 0;
+}
+
+export async function update(id: string, data: Prisma.CustomerUncheckedUpdateInput, tx: Tx): Promise<CustomerRow> {
+  return tx.customer.update({ where: { id }, data });
+}
+
+export interface CustomerFilter {
+  platformCustomerId?: string;
+  customerType?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+  region?: string;
+  currency?: string;
+  umaAddress?: string;
+  includeDeleted?: boolean;
+}
+
+function where(platformId: string, f: CustomerFilter): Prisma.CustomerWhereInput {
+  return {
+    platformId,
+    ...(f.includeDeleted ? {} : { deletedAt: null }),
+    ...(f.platformCustomerId ? { platformCustomerId: f.platformCustomerId } : {}),
+    ...(f.customerType ? { customerType: f.customerType } : {}),
+    ...(f.region ? { region: f.region } : {}),
+    ...(f.currency ? { currencies: { has: f.currency } } : {}),
+    ...(f.umaAddress ? { umaAddress: { equals: f.umaAddress, mode: 'insensitive' as const } } : {}),
+    createdAt: { ...(f.createdAfter ? { gte: f.createdAfter } : {}), ...(f.createdBefore ? { lte: f.createdBefore } : {}) },
+    updatedAt: { ...(f.updatedAfter ? { gte: f.updatedAfter } : {}), ...(f.updatedBefore ? { lte: f.updatedBefore } : {}) },
+  };
+}
+
+export async function list(platformId: string, f: CustomerFilter, limit: number, cursor?: Cursor) {
+  const base = where(platformId, f);
+  const [rows, total] = await Promise.all([
+    db().customer.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
+    db().customer.count({ where: base }),
+  ]);
+  return { rows, total };
+}
