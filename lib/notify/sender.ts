@@ -1,0 +1,47 @@
+import { now } from '../clock';
+
+// Outbound messages (OTP codes, contact verification) go through this port. No email or SMS
+// provider is connected in this installation, so the development sender keeps the messages in an
+// in-memory outbox that tests and the admin console read. It is deliberately never persisted or
+// logged: messages carry one-time codes, which must not rest in the clear.
+export interface OutboundMessage {
+  platformId: string;
+  channel: 'EMAIL' | 'SMS';
+  to: string;
+  subject?: string;
+  text: string;
+  /** What the message is for, e.g. CONTACT_VERIFICATION or WALLET_OTP. */
+  purpose: string;
+  sentAt: Date;
+}
+
+export interface Sender {
+  send(message: Omit<OutboundMessage, 'sentAt'>): Promise<void>;
+}
+
+const OUTBOX_LIMIT = 500;
+const globalOutbox = globalThis as unknown as { __corridorOutbox?: OutboundMessage[] };
+const outbox = (globalOutbox.__corridorOutbox ??= []);
+
+export const developmentSender: Sender = {
+  async send(message) {
+    outbox.push({ ...message, sentAt: now() });
+    if (outbox.length > OUTBOX_LIMIT) outbox.splice(0, outbox.length - OUTBOX_LIMIT);
+  },
+};
+
+let active: Sender = developmentSender;
+
+/** Lets a deployment plug a real provider in. */
+export function setSender(sender: Sender): void {
+  active = sender;
+}
+
+export function sendMessage(message: Omit<OutboundMessage, 'sentAt'>): Promise<void> {
+  return active.send(message);
+}
+
+/** Messages the development sender holds for a platform, newest last. */
+export function outboxOf(platformId: string, to?: string): OutboundMessage[] {
+  return outbox.filter((m) => m.platformId === platformId && (to === undefined || m.to === to));
+}
