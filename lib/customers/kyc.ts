@@ -1,22 +1,12 @@
-import { isSandbox } from '../http/endpoint';
+import { kycProvider, type KycStatus } from '../verifications/provider';
 
-// KYC decisions sit behind this port. Sandbox: the specification's table, by the last three
-// characters of an individual's fullName. Outside sandbox no vendor is connected yet, so every
-// customer starts UNVERIFIED and waits for verification.
-export type KycDecision = 'PENDING' | 'REJECTED' | 'UNVERIFIED' | 'APPROVED';
+// KYC decisions sit behind the provider port (lib/verifications/provider.ts). Sandbox: the
+// specification's table, by the last three characters of an individual's fullName. Outside
+// sandbox no vendor is connected yet, so every customer starts UNVERIFIED and waits for verification.
+export type KycDecision = KycStatus;
 
 export function initialKycStatus(fullName: string | undefined): KycDecision {
-  if (!isSandbox() || !fullName) return 'UNVERIFIED';
-  switch (fullName.slice(-3)) {
-    case '001':
-      return 'PENDING';
-    case '002':
-      return 'REJECTED';
-    case '003':
-      return 'UNVERIFIED';
-    default:
-      return 'APPROVED';
-  }
+  return kycProvider().initialKycStatus(fullName);
 }
 
 /** The webhook announcing a KYC/KYB status, when there is one for it. */

@@ -1,0 +1,34 @@
+import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { beneficialOwner, beneficialOwnerList, ownerCreate, ownerListQuery } from '@/lib/beneficial-owners/schema';
+import * as owners from '@/lib/beneficial-owners/service';
+
+// POST /beneficial-owners – declare an owner, director or officer of a business customer
+const createOwner = endpoint(
+  {
+    method: 'POST',
+    path: '/beneficial-owners',
+    summary: 'Create a beneficial owner',
+    tags: ['KYC/KYB Verifications'],
+    permission: 'MANAGE',
+    body: ownerCreate,
+    responses: { 201: { description: 'Beneficial owner created successfully', schema: beneficialOwner }, ...errors(400, 401, 403, 404) },
+  },
+  async ({ principal, body }) => created(await owners.create(principal.platformId, body)),
+);
+
+// GET /beneficial-owners – the owners of one business customer, newest first
+const listOwners = endpoint(
+  {
+    method: 'GET',
+    path: '/beneficial-owners',
+    summary: 'List beneficial owners',
+    tags: ['KYC/KYB Verifications'],
+    permission: 'VIEW',
+    query: ownerListQuery,
+    responses: { 200: { description: 'Successful operation', schema: beneficialOwnerList }, ...errors(400, 401, 403, 404) },
+  },
+  async ({ principal, query }) => ok(await owners.list(principal.platformId, query.customerId, query.limit, query.cursor)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(createOwner, listOwners);

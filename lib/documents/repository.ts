@@ -1,0 +1,44 @@
+import { Prisma, db, type Tx } from '../db';
+import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+
+// Document rows without their file: the bytes are read only when the file itself is wanted.
+export type DocumentRow = Omit<Prisma.DocumentGetPayload<object>, 'content'>;
+const withoutContent = { content: true } as const;
+
+export function insert(row: Prisma.DocumentUncheckedCreateInput, tx: Tx): Promise<DocumentRow> {
+  return tx.document.create({ data: row, omit: withoutContent });
+}
+
+export function findById(platformId: string, id: string, tx: Tx = db()): Promise<DocumentRow | null> {
+  return tx.document.findFirst({ where: { platformId, id }, omit: withoutContent });
+}
+
+/** Every document of a customer: its own and its beneficial owners', oldest first. */
+export function ofCustomer(platformId: string, customerId: string, tx: Tx = db()): Promise<DocumentRow[]> {
+  return tx.document.findMany({ where: { platformId, customerId }, omit: withoutContent, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** Replaces file and metadata unless the document was submitted; returns whether it did. */
+export async function replaceUnlessSubmitted(platformId: string, id: string, data: Prisma.DocumentUncheckedUpdateManyInput, tx: Tx): Promise<boolean> {
+  const { count } = await tx.document.updateMany({ where: { platformId, id, submittedAt: null }, data });
+  return count === 1;
+}
+
+export async function deleteUnlessSubmitted(platformId: string, id: string, tx: Tx): Promise<boolean> {
+  const { count } = await tx.document.deleteMany({ where: { platformId, id, submittedAt: null } });
+  return count === 1;
+}
+
+/** The customer's documents become evidence of a submitted verification. */
+export async function markSubmitted(platformId: string, customerId: string, at: Date, tx: Tx): Promise<void> {
+  await tx.document.updateMany({ where: { platformId, customerId, submittedAt: null }, data: { submittedAt: at } });
+}
+
+export async function list(platformId: string, documentHolder: string | undefined, limit: number, cursor?: Cursor) {
+  const base = { platformId, ...(documentHolder ? { documentHolder } : {}) };
+  const [rows, total] = await Promise.all([
+    db().document.findMany({ where: { AND: [base, afterCursor(cursor)] }, omit: withoutContent, orderBy: newestFirst, take: limit + 1 }),
+    db().document.count({ where: base }),
+  ]);
+  return { rows, total };
+}
