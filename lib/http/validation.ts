@@ -43,6 +43,11 @@ function describe(issue: z.core.$ZodIssue): Pick<FieldError, 'message' | 'constr
     }
     case 'unrecognized_keys':
       return { message: `unknown field(s): ${issue.keys.join(', ')}` };
+    case 'custom': {
+      // Cross-field refinements may name the constraint they enforce in params.constraint.
+      const constraint = (issue.params as { constraint?: FieldError['constraint'] } | undefined)?.constraint;
+      return { message: issue.message, ...(constraint ? { constraint } : {}) };
+    }
     default:
       return { message: issue.message };
   }

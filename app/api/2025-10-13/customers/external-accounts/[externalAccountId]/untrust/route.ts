@@ -1,0 +1,20 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { beneficiaryTrustStart, externalAccountIdParams } from '@/lib/external-accounts/schema';
+import * as trust from '@/lib/external-accounts/trust';
+
+// POST /customers/external-accounts/{externalAccountId}/untrust – start untrusting a beneficiary: issues the SCA challenge
+const startBeneficiaryUntrust = endpoint(
+  {
+    method: 'POST',
+    path: '/customers/external-accounts/{externalAccountId}/untrust',
+    summary: 'Start untrusting a beneficiary',
+    tags: ['Strong Customer Authentication'],
+    permission: 'MANAGE',
+    params: externalAccountIdParams,
+    responses: { 200: { description: 'Beneficiary untrust started; the SCA challenge is returned.', schema: beneficiaryTrustStart }, ...errors(400, 401, 403, 404, 409, 503) },
+  },
+  async ({ principal, params }) => ok(await trust.start(principal.platformId, params.externalAccountId, 'UNTRUST')),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(startBeneficiaryUntrust);

@@ -1,0 +1,116 @@
+import { isSandbox } from '../http/endpoint';
+import type { BeneficiaryVerificationStatus } from './schema';
+import { verifyWalletSignature } from './signatures';
+
+// The outside world of external accounts, behind two ports: the payment rail that checks an
+// account and matches its holder's name when the account is added, and the provider that proves
+// who controls a self-custody wallet. Today's implementations are the sandbox simulations the
+// specification describes; a real adapter replaces them through setAccountRail/setOwnershipProvider.
+export interface AccountCheckRequest {
+  accountType: string;
+  currency: string;
+  /** Account number, IBAN, CLABE, phone, wallet address... */
+  primaryIdentifier: string;
+  /** The holder name to match: beneficiary fullName/legalName, or the owning customer's name. */
+  beneficiaryName: string | null;
+}
+
+export type AccountCheck =
+  | { valid: false; reason: string }
+  | { valid: true; beneficiaryVerificationStatus: BeneficiaryVerificationStatus; verifiedName?: string };
+
+export interface AccountRail {
+  checkAccount(req: AccountCheckRequest): Promise<AccountCheck>;
+}
+
+export interface LivenessSession {
+  verificationLink: string;
+  token?: string;
+  /** Sandbox only: the simulated outcome and when it arrives. */
+  simulated?: { passed: boolean; afterSeconds: number };
+}
+
+export interface OwnershipProvider {
+  /** Whether `signature` is the wallet's own signature of `message` (EIP-191, Ed25519, Bitcoin message...). */
+  verifySignature(req: { accountType: string; address: string; message: string; signature: string; scheme: string }): boolean;
+  /** Opens a hosted biometric check; null when no liveness provider is connected. */
+  startLiveness(req: { challengeId: string; externalAccountId: string }): Promise<LivenessSession | null>;
+}
+
+/**
+ * Sandbox name check by the last 3 characters of the identifier's user part (before any `@`):
+ * 102 NOT_MATCHED, 103 PARTIAL_MATCH, 104 PENDING, 105 invalid account, 106 UNSUPPORTED,
+ * 107 CHECKED_BY_RECEIVING_FI, anything else MATCHED.
+ */
+export function sandboxSuffix(identifier: string): string {
+  const at = identifier.lastIndexOf('@');
+  return (at > 0 ? identifier.slice(0, at) : identifier).slice(-3);
+}
+
+/** The name a rail reports for a close-but-not-exact match: the given names as initials. */
+function partialName(name: string): string {
+  const words = name.trim().split(/\s+/);
+  return words.length > 1 ? [...words.slice(0, -1).map((w) => `${w[0].toUpperCase()}.`), words[words.length - 1]].join(' ') : name.toUpperCase();
+}
+
+export const sandboxRail: AccountRail = {
+  async checkAccount({ primaryIdentifier, beneficiaryName }) {
+    switch (sandboxSuffix(primaryIdentifier)) {
+      case '102':
+        return { valid: true, beneficiaryVerificationStatus: 'NOT_MATCHED' };
+      case '103':
+        return { valid: true, beneficiaryVerificationStatus: 'PARTIAL_MATCH', ...(beneficiaryName ? { verifiedName: partialName(beneficiaryName) } : {}) };
+      case '104':
+        return { valid: true, beneficiaryVerificationStatus: 'PENDING' };
+      case '105':
+        return { valid: false, reason: 'the receiving institution reports that this account does not exist or cannot receive payments' };
+      case '106':
+        return { valid: true, beneficiaryVerificationStatus: 'UNSUPPORTED' };
+      case '107':
+        return { valid: true, beneficiaryVerificationStatus: 'CHECKED_BY_RECEIVING_FI' };
+      default:
+        return { valid: true, beneficiaryVerificationStatus: 'MATCHED', ...(beneficiaryName ? { verifiedName: beneficiaryName } : {}) };
+    }
+  },
+};
+
+/** Outside the sandbox with no rail connected, no name check is available. */
+const unconnectedRail: AccountRail = {
+  async checkAccount() {
+    return { valid: true, beneficiaryVerificationStatus: 'UNSUPPORTED' };
+  },
+};
+
+const SANDBOX_LIVENESS_SECONDS = 30;
+
+export const sandboxOwnershipProvider: OwnershipProvider = {
+  verifySignature: ({ accountType, address, message, signature }) => verifyWalletSignature(accountType, address, message, signature),
+  async startLiveness({ challengeId }) {
+    const base = process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`;
+    // The sandbox has no biometric flow: the check passes by itself after a short delay.
+    return { verificationLink: `${base}/sandbox/liveness/${encodeURIComponent(challengeId)}`, simulated: { passed: true, afterSeconds: SANDBOX_LIVENESS_SECONDS } };
+  },
+};
+
+const signatureOnlyProvider: OwnershipProvider = {
+  verifySignature: sandboxOwnershipProvider.verifySignature,
+  async startLiveness() {
+    return null;
+  },
+};
+
+let rail: AccountRail | null = null;
+let ownership: OwnershipProvider | null = null;
+
+export function setAccountRail(r: AccountRail | null): void {
+  rail = r;
+}
+export function setOwnershipProvider(p: OwnershipProvider | null): void {
+  ownership = p;
+}
+export function accountRail(): AccountRail {
+  return rail ?? (isSandbox() ? sandboxRail : unconnectedRail);
+}
+export function ownershipProvider(): OwnershipProvider {
+  return ownership ?? (isSandbox() ? sandboxOwnershipProvider : signatureOnlyProvider);
+}

@@ -1,0 +1,115 @@
+import { Prisma, db, type Tx } from '../db';
+import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+
+export type ExternalAccountRow = Prisma.ExternalAccountGetPayload<object>;
+export type OwnershipChallengeRow = Prisma.ExternalAccountOwnershipChallengeGetPayload<object>;
+export type TrustChallengeRow = Prisma.BeneficiaryTrustChallengeGetPayload<object>;
+
+/** Whose accounts a call may see: a customer's (any customer when customerId is omitted) or the platform's. */
+export type Owner = { kind: 'customers'; customerId?: string } | { kind: 'platform' } | { kind: 'any' };
+
+function ownerWhere(owner: Owner): Prisma.ExternalAccountWhereInput {
+  if (owner.kind === 'any') return {};
+  if (owner.kind === 'platform') return { customerId: null };
+  return { customerId: owner.customerId ?? { not: null } };
+}
+
+export async function insert(row: Prisma.ExternalAccountUncheckedCreateInput, tx: Tx): Promise<ExternalAccountRow> {
+  return tx.externalAccount.create({ data: row });
+}
+
+/** A live (not deleted) account of this owner kind. */
+export function findLive(platformId: string, id: string, owner: Owner, tx: Tx = db()): Promise<ExternalAccountRow | null> {
+  return tx.externalAccount.findFirst({ where: { platformId, id, deletedAt: null, ...ownerWhere(owner) } });
+}
+
+/** The live account locked for update, so changes to one account serialize. */
+export async function lockLive(platformId: string, id: string, owner: Owner, tx: Tx): Promise<ExternalAccountRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "ExternalAccount" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL FOR UPDATE`;
+  return rows.length ? findLive(platformId, id, owner, tx) : null;
+}
+
+export function findDuplicate(platformId: string, customerId: string | null, currency: string, identityKey: string, tx: Tx = db()) {
+  return tx.externalAccount.findFirst({ where: { platformId, customerId, currency, identityKey, deletedAt: null }, select: { id: true } });
+}
+
+export function findDefault(platformId: string, customerId: string, tx: Tx = db()): Promise<ExternalAccountRow | null> {
+  return tx.externalAccount.findFirst({ where: { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: null } });
+}
+
+export async function clearDefault(platformId: string, customerId: string, at: Date, tx: Tx): Promise<void> {
+  await tx.externalAccount.updateMany({ where: { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: null }, data: { defaultUmaDepositAccount: false, updatedAt: at } });
+}
+
+/** The one guarded status transition: applies only when the account is live and in one of `from`. */
+export async function setStatus(id: string, from: string[], to: string, at: Date, tx: Tx): Promise<ExternalAccountRow | null> {
+  const n = await tx.externalAccount.updateMany({ where: { id, deletedAt: null, status: { in: from } }, data: { status: to, updatedAt: at } });
+  return n.count === 1 ? tx.externalAccount.findUnique({ where: { id } }) : null;
+}
+
+export async function update(id: string, data: Prisma.ExternalAccountUncheckedUpdateInput, tx: Tx): Promise<ExternalAccountRow> {
+  return tx.externalAccount.update({ where: { id }, data });
+}
+
+export interface ExternalAccountFilter {
+  owner: Owner;
+  currency?: string;
+}
+
+export async function list(platformId: string, f: ExternalAccountFilter, limit: number, cursor?: Cursor) {
+  const base: Prisma.ExternalAccountWhereInput = { platformId, deletedAt: null, ...ownerWhere(f.owner), ...(f.currency ? { currency: f.currency } : {}) };
+  const [rows, total] = await Promise.all([
+    db().externalAccount.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
+    db().externalAccount.count({ where: base }),
+  ]);
+  return { rows, total };
+}
+
+// Ownership challenges.
+export async function abandonPendingOwnership(externalAccountId: string, at: Date, tx: Tx): Promise<void> {
+  await tx.externalAccountOwnershipChallenge.updateMany({ where: { externalAccountId, state: 'PENDING' }, data: { state: 'ABANDONED', completedAt: at } });
+}
+
+export async function insertOwnershipChallenge(row: Prisma.ExternalAccountOwnershipChallengeUncheckedCreateInput, tx: Tx): Promise<OwnershipChallengeRow> {
+  return tx.externalAccountOwnershipChallenge.create({ data: row });
+}
+
+export function pendingOwnership(externalAccountId: string, tx: Tx = db()): Promise<OwnershipChallengeRow | null> {
+  return tx.externalAccountOwnershipChallenge.findFirst({ where: { externalAccountId, state: 'PENDING' } });
+}
+
+export function findOwnershipChallenge(id: string, tx: Tx = db()): Promise<OwnershipChallengeRow | null> {
+  return tx.externalAccountOwnershipChallenge.findUnique({ where: { id } });
+}
+
+/** Ends a PENDING challenge; false when it was no longer pending (a concurrent call ended it). */
+export async function completeOwnership(id: string, state: 'SUCCEEDED' | 'FAILED', at: Date, tx: Tx): Promise<boolean> {
+  const n = await tx.externalAccountOwnershipChallenge.updateMany({ where: { id, state: 'PENDING' }, data: { state, completedAt: at } });
+  return n.count === 1;
+}
+
+// Beneficiary trust challenges.
+export async function abandonPendingTrust(externalAccountId: string, at: Date, tx: Tx): Promise<void> {
+  await tx.beneficiaryTrustChallenge.updateMany({ where: { externalAccountId, state: 'PENDING' }, data: { state: 'ABANDONED', completedAt: at } });
+}
+
+export async function insertTrustChallenge(row: Prisma.BeneficiaryTrustChallengeUncheckedCreateInput, tx: Tx): Promise<TrustChallengeRow> {
+  return tx.beneficiaryTrustChallenge.create({ data: row });
+}
+
+export function pendingTrust(externalAccountId: string, tx: Tx): Promise<TrustChallengeRow | null> {
+  return tx.beneficiaryTrustChallenge.findFirst({ where: { externalAccountId, state: 'PENDING' } });
+}
+
+export async function recordTrustAttempt(id: string, failedForGood: boolean, at: Date, tx: Tx): Promise<void> {
+  await tx.beneficiaryTrustChallenge.update({
+    where: { id },
+    data: { attempts: { increment: 1 }, ...(failedForGood ? { state: 'FAILED', completedAt: at } : {}) },
+  });
+}
+
+export async function confirmTrust(id: string, at: Date, tx: Tx): Promise<boolean> {
+  const n = await tx.beneficiaryTrustChallenge.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'CONFIRMED', completedAt: at } });
+  return n.count === 1;
+}

@@ -1,0 +1,191 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+
+// Proof that whoever asks controls a self-custody wallet: the wallet signs our exact message with
+// its own key, in each chain's standard message-signing format, and we check the signature
+// against the account's address. Nothing here trusts the caller: the key comes from the address
+// (Solana, Spark) or is recovered from the signature and hashed into the address (EVM, Tron).
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const concat = (...parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function hexBytes(hex: string): Uint8Array | null {
+  const h = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
+  if (!/^([0-9a-fA-F]{2})*$/.test(h)) return null;
+  return Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+}
+
+const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+export function base58Decode(s: string): Uint8Array | null {
+  if (!s || s.length > 200) return null;
+  let n = 0n;
+  for (const ch of s) {
+    const d = B58.indexOf(ch);
+    if (d < 0) return null;
+    n = n * 58n + BigInt(d);
+  }
+  const bytes: number[] = [];
+  while (n > 0n) {
+    bytes.unshift(Number(n % 256n));
+    n /= 256n;
+  }
+  for (const ch of s) {
+    if (ch !== '1') break;
+    bytes.unshift(0);
+  }
+  return Uint8Array.from(bytes);
+}
+
+export function base58Encode(bytes: Uint8Array): string {
+  let n = bytes.reduce((acc, b) => acc * 256n + BigInt(b), 0n);
+  let out = '';
+  while (n > 0n) {
+    out = B58[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  for (const b of bytes) {
+    if (b !== 0) break;
+    out = '1' + out;
+  }
+  return out;
+}
+
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+function bech32Polymod(values: number[]): number {
+  const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  let chk = 1;
+  for (const v of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ v;
+    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i];
+  }
+  return chk >>> 0;
+}
+
+/** Decodes bech32 or bech32m (checksum either way) into its human part and 8-bit payload. */
+export function bech32Decode(s: string): { hrp: string; data: Uint8Array } | null {
+  const lower = s.toLowerCase();
+  if (s !== lower && s !== s.toUpperCase()) return null;
+  const sep = lower.lastIndexOf('1');
+  if (sep < 1 || sep + 7 > lower.length || lower.length > 1023) return null;
+  const hrp = lower.slice(0, sep);
+  const words = [...lower.slice(sep + 1)].map((c) => BECH32.indexOf(c));
+  if (words.some((w) => w < 0)) return null;
+  const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
+  const check = bech32Polymod([...expanded, ...words]);
+  if (check !== 1 && check !== 0x2bc830a3) return null;
+  let acc = 0;
+  let bits = 0;
+  const out: number[] = [];
+  for (const w of words.slice(0, -6)) {
+    acc = (acc << 5) | w;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+  }
+  return { hrp, data: Uint8Array.from(out) };
+}
+
+/** 65-byte r‖s‖v (v 27/28 or 0/1) over `hash` → the signer's uncompressed public key (without 0x04). */
+function recoverEcdsa(sig: Uint8Array, hash: Uint8Array): Uint8Array | null {
+  if (sig.length !== 65) return null;
+  const v = sig[64] >= 27 ? sig[64] - 27 : sig[64];
+  if (v > 1) return null;
+  const recovered = secp256k1.Signature.fromBytes(concat(Uint8Array.of(v), sig.subarray(0, 64)), 'recovered').recoverPublicKey(hash);
+  return recovered.toBytes(false).subarray(1);
+}
+
+/** EIP-191 personal_sign, as EVM wallets sign messages; the address is checked case-insensitively. */
+export function verifyEvm(address: string, message: string, signature: string): boolean {
+  const want = hexBytes(address);
+  const sig = hexBytes(signature);
+  if (!want || want.length !== 20 || !sig) return false;
+  const body = utf8(message);
+  const hash = keccak_256(concat(utf8(`\x19Ethereum Signed Message:\n${body.length}`), body));
+  const pub = recoverEcdsa(sig, hash);
+  return !!pub && equal(keccak_256(pub).subarray(12), want);
+}
+
+/** TronWeb signMessageV2: EIP-191 with the TRON prefix; the address is base58check(0x41 ‖ 20 bytes). */
+export function verifyTron(address: string, message: string, signature: string): boolean {
+  const decoded = base58Decode(address);
+  const sig = hexBytes(signature);
+  if (!decoded || decoded.length !== 25 || decoded[0] !== 0x41 || !sig) return false;
+  if (!equal(sha256(sha256(decoded.subarray(0, 21))).subarray(0, 4), decoded.subarray(21))) return false;
+  const body = utf8(message);
+  const hash = keccak_256(concat(utf8(`\x19TRON Signed Message:\n${body.length}`), body));
+  const pub = recoverEcdsa(sig, hash);
+  return !!pub && equal(keccak_256(pub).subarray(12), decoded.subarray(1, 21));
+}
+
+/** Solana wallets sign the raw message bytes with the Ed25519 key that is the address. */
+export function verifySolana(address: string, message: string, signature: string): boolean {
+  const pub = base58Decode(address);
+  const sig = base58Decode(signature);
+  if (!pub || pub.length !== 32 || !sig || sig.length !== 64) return false;
+  return ed25519.verify(sig, utf8(message), pub);
+}
+
+function varint(n: number): Uint8Array {
+  if (n < 0xfd) return Uint8Array.of(n);
+  return Uint8Array.of(0xfd, n & 0xff, n >> 8);
+}
+
+/** The Bitcoin signed-message digest (BIP-137 and Electrum share it). */
+export function bitcoinMessageHash(message: string): Uint8Array {
+  const prefix = utf8('Bitcoin Signed Message:\n');
+  const body = utf8(message);
+  return sha256(sha256(concat(varint(prefix.length), prefix, varint(body.length), body)));
+}
+
+/**
+ * Spark addresses are bech32m of a protobuf whose field 1 is the wallet's 33-byte identity key;
+ * the wallet signs in Bitcoin message format (base64: header ‖ r ‖ s, recovery id in the header,
+ * encoded the same way by BIP-137 and Electrum for the key types Spark uses).
+ */
+export function verifySpark(address: string, message: string, signature: string): boolean {
+  const decoded = bech32Decode(address);
+  if (!decoded || !decoded.hrp.startsWith('sp')) return false;
+  const d = decoded.data;
+  if (d.length < 35 || d[0] !== 0x0a || d[1] !== 33) return false;
+  const identityKey = d.subarray(2, 35);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
+  const sig = Buffer.from(signature, 'base64');
+  if (sig.length !== 65 || sig[0] < 27 || sig[0] > 42) return false;
+  const recid = (sig[0] - 27) & 3;
+  const point = secp256k1.Signature.fromBytes(concat(Uint8Array.of(recid), sig.subarray(1)), 'recovered').recoverPublicKey(bitcoinMessageHash(message));
+  return equal(point.toBytes(true), identityKey);
+}
+
+const VERIFIERS: Record<string, (address: string, message: string, signature: string) => boolean> = {
+  BASE_WALLET: verifyEvm,
+  ETHEREUM_WALLET: verifyEvm,
+  POLYGON_WALLET: verifyEvm,
+  PLASMA_WALLET: verifyEvm,
+  TRON_WALLET: verifyTron,
+  SOLANA_WALLET: verifySolana,
+  SPARK_WALLET: verifySpark,
+};
+
+/** Whether `signature` is the wallet's signature of `message`; malformed input is simply false. */
+export function verifyWalletSignature(accountType: string, address: string, message: string, signature: string): boolean {
+  const verify = VERIFIERS[accountType];
+  if (!verify) return false;
+  try {
+    return verify(address.trim(), message, signature.trim());
+  } catch {
+    return false;
+  }
+}
