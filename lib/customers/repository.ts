@@ -33,6 +33,11 @@ export async function update(id: string, data: Prisma.CustomerUncheckedUpdateInp
   return tx.customer.update({ where: { id }, data });
 }
 
+/** Writes only the contact verification state (and the update time); used by lib/contact-verification. */
+export async function setContactVerification(id: string, contactVerification: Prisma.InputJsonValue, updatedAt: Date, tx: Tx): Promise<CustomerRow> {
+  return tx.customer.update({ where: { id }, data: { contactVerification, updatedAt } });
+}
+
 export interface CustomerFilter {
   platformCustomerId?: string;
   customerType?: string;
@@ -67,4 +72,10 @@ export async function list(platformId: string, f: CustomerFilter, limit: number,
     db().customer.count({ where: base }),
   ]);
   return { rows, total };
+}
+
+/** Active customers (of any platform) with this UMA address; at most one by the unique index. */
+export function customersByUmaAddress(umaAddress: string, tx: Tx = db()) {
+  return tx.$queryRaw<{ id: string; platformId: string; platformCustomerId: string }[]>`
+    SELECT "id", "platformId", "platformCustomerId" FROM "Customer" WHERE lower("umaAddress") = lower(${umaAddress}) AND "deletedAt" IS NULL LIMIT 1`;
 }

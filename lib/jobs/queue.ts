@@ -10,7 +10,8 @@ import * as repo from './repository';
 export type JobHandler = (payload: Prisma.JsonValue, job: { id: string; platformId: string; attempts: number }) => Promise<void>;
 
 const handlers = new Map<string, JobHandler>();
-const MAX_ATTEMPTS = 8;
+/** Runs a job gets before it is marked FAILED; a handler sees `attempts` reach it on its last run. */
+export const MAX_ATTEMPTS = 8;
 
 export function registerJob(kind: string, handler: JobHandler): void {
   handlers.set(kind, handler);

@@ -1,0 +1,22 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { customer, customerIdParams } from '@/lib/customers/schema';
+import { confirmBody } from '@/lib/contact-verification/schema';
+import * as contactVerification from '@/lib/contact-verification/service';
+
+// POST /customers/{customerId}/verify-email/confirm – check the code received by email; the email becomes VERIFIED
+const confirmEmailVerification = endpoint(
+  {
+    method: 'POST',
+    path: '/customers/{customerId}/verify-email/confirm',
+    summary: "Confirm a customer's email verification code",
+    tags: ['Contact Verification'],
+    permission: 'MANAGE',
+    params: customerIdParams,
+    body: confirmBody,
+    responses: { 200: { description: 'Email verified.', schema: customer }, ...errors(400, 401, 403, 404, 409) },
+  },
+  async ({ principal, params, body }) => ok(await contactVerification.confirm(principal.platformId, params.customerId, 'EMAIL', body.code)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmEmailVerification);

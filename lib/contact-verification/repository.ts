@@ -1,0 +1,47 @@
+import { Prisma, db, type Tx } from '../db';
+
+export type Channel = 'EMAIL' | 'PHONE';
+export type CodeRow = Prisma.ContactVerificationCodeGetPayload<object>;
+
+export async function insert(
+  row: { id: string; platformId: string; customerId: string; channel: Channel; targetHash: string; codeHash: string; createdAt: Date; expiresAt: Date },
+  tx: Tx,
+): Promise<void> {
+  await tx.contactVerificationCode.create({ data: row });
+}
+
+/** Retires the live code of this channel, if any (a new one is about to be sent). */
+export async function supersedeActive(customerId: string, channel: Channel, tx: Tx): Promise<void> {
+  await tx.contactVerificationCode.updateMany({ where: { customerId, channel, state: 'ACTIVE' }, data: { state: 'SUPERSEDED' } });
+}
+
+/** Codes sent on this channel since `since`, oldest first (for the resend limits). */
+export function sentSince(customerId: string, channel: Channel, since: Date, tx: Tx) {
+  return tx.contactVerificationCode.findMany({
+    where: { customerId, channel, createdAt: { gte: since } },
+    orderBy: { createdAt: 'asc' },
+    select: { createdAt: true, targetHash: true },
+  });
+}
+
+export function findActive(customerId: string, channel: Channel, tx: Tx = db()): Promise<CodeRow | null> {
+  return tx.contactVerificationCode.findFirst({ where: { customerId, channel, state: 'ACTIVE' } });
+}
+
+export async function lock(id: string, tx: Tx): Promise<CodeRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "ContactVerificationCode" WHERE "id" = ${id} FOR UPDATE`;
+  return rows.length ? tx.contactVerificationCode.findUnique({ where: { id } }) : null;
+}
+
+export async function recordWrongAttempt(id: string, attempts: number, exhausted: boolean, tx: Tx): Promise<void> {
+  await tx.contactVerificationCode.update({ where: { id }, data: { attempts, ...(exhausted ? { state: 'EXHAUSTED' } : {}) } });
+}
+
+export async function markUsed(id: string, at: Date, tx: Tx): Promise<void> {
+  await tx.contactVerificationCode.update({ where: { id }, data: { state: 'USED', usedAt: at } });
+}
+
+/** Removes a code that could not be delivered, so it neither works nor counts against resends. */
+export async function discard(id: string): Promise<void> {
+  await db().contactVerificationCode.deleteMany({ where: { id, state: 'ACTIVE' } });
+}
