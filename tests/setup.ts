@@ -5,5 +5,8 @@ import { flushConformance } from './support/conformance';
 process.env.DATABASE_URL = inject('databaseUrl');
 process.env.CORRIDOR_EMBEDDED = inject('embedded') ? '1' : '0';
 process.env.CORRIDOR_MODE = 'sandbox';
+// A fixed test-only master key (lib/auth/master-key.ts): without it the first GET /config
+// would write ./data/secret.key into the working tree.
+process.env.CORRIDOR_SECRET_KEY ??= '7e57'.repeat(16);
 
 afterAll(() => flushConformance(inject('conformanceDir')));

@@ -1,4 +1,5 @@
 import { purgeExpired } from '../http/idempotency-repository';
+import { deliverDueWebhooks } from '../webhooks/service';
 import { runDueJobs } from './queue';
 
 // The in-process worker started with the server: polls the job table and does housekeeping.
@@ -6,8 +7,24 @@ import { runDueJobs } from './queue';
 let timer: NodeJS.Timeout | undefined;
 let running = false;
 let lastHousekeeping = 0;
+let delivering = false;
+
+// Webhook sends wait on other people's servers (up to the attempt timeout), so they run beside
+// the job pass rather than in it: a slow receiver never delays timed transitions.
+async function deliverWebhooks() {
+  if (delivering) return;
+  delivering = true;
+  try {
+    await deliverDueWebhooks();
+  } catch (err) {
+    console.error('[corridor] webhook delivery pass failed:', err instanceof Error ? err.message : err);
+  } finally {
+    delivering = false;
+  }
+}
 
 async function tick() {
+  void deliverWebhooks();
   if (running) return;
   running = true;
   try {

@@ -92,6 +92,8 @@ export const platformConfig = z.object({
   umaDomain: z.string(),
   proxyUmaSubdomain: z.string().optional(),
   webhookEndpoint: z.string().optional(),
+  // Our addition: the SPKI PEM public key that verifies X-Grid-Signature on this platform's webhooks.
+  webhookSigningPublicKey: z.string().optional(),
   supportedCurrencies: z.array(
     z.object({
       currencyCode: z.string(),

@@ -4,6 +4,8 @@ import { transaction, type Tx } from '../db';
 import { ApiError, notFound } from '../http/errors';
 import { currencyInfo } from '../currencies';
 import { openPlatformAccounts } from '../accounts/service';
+import { recordEvent } from '../events/outbox';
+import { signingPublicKeyPem } from '../webhooks/keys';
 import * as repo from './repository';
 import type { ConfigUpdate } from './schema';
 
@@ -19,12 +21,13 @@ function defaultMax(code: string): bigint {
   return 10_000_000n * 10n ** BigInt(currencyInfo(code)?.decimals ?? 2);
 }
 
-export function toConfig(p: repo.PlatformWithConfig) {
+export function toConfig(p: repo.PlatformWithConfig, webhookSigningPublicKey?: string) {
   return {
     id: p.id,
     umaDomain: p.umaDomain,
     ...(p.proxyUmaSubdomain ? { proxyUmaSubdomain: p.proxyUmaSubdomain } : {}),
     ...(p.webhookEndpoint ? { webhookEndpoint: p.webhookEndpoint } : {}),
+    ...(webhookSigningPublicKey ? { webhookSigningPublicKey } : {}),
     supportedCurrencies: p.currencies.map((c) => ({
       currencyCode: c.currencyCode,
       minAmount: c.minAmount,
@@ -49,7 +52,7 @@ export function toConfig(p: repo.PlatformWithConfig) {
 export async function getConfig(platformId: string) {
   const p = await repo.findWithConfig(platformId);
   if (!p) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
-  return toConfig(p);
+  return toConfig(p, await signingPublicKeyPem(platformId));
 }
 
 export interface NewPlatform {
@@ -150,7 +153,10 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
         );
       }
     }
+    // The reference's test webhook "is sent when you configure or update your platform settings
+    // with a webhook URL": queued in the outbox, delivered by the worker like any event.
+    if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) await recordEvent(tx, platformId, 'TEST', {});
     const updated = await repo.findWithConfig(platformId, tx);
-    return toConfig(updated!);
+    return toConfig(updated!, await signingPublicKeyPem(platformId, tx));
   });
 }

@@ -1,0 +1,128 @@
+import { Prisma, db, type Tx } from '../db';
+
+// Webhook delivery persistence: signing keys, claiming due outbox events, recording attempts.
+
+export function findSigningKey(platformId: string, tx: Tx = db()) {
+  return tx.webhookSigningKey.findUnique({ where: { platformId } });
+}
+
+/** Inserts unless the platform already has a key (a concurrent first use may win the race). */
+export async function insertSigningKeyIfAbsent(row: { platformId: string; publicKeyPem: string; encryptedPrivateKey: string; createdAt: Date }, tx: Tx = db()) {
+  await tx.webhookSigningKey.createMany({ data: [row], skipDuplicates: true });
+}
+
+export interface DueEvent {
+  id: string;
+  platformId: string;
+  type: string;
+  payload: string;
+  /** The attempt number this claim is for (1 = first try). */
+  attempts: number;
+  createdAt: Date;
+  clockOffsetMs: bigint;
+  webhookEndpoint: string;
+}
+
+/**
+ * Events of platforms without an endpoint are not kept waiting: they are SKIPPED when they come
+ * due (see service.ts). Events claimed right now (leased, nextAttemptAt in the future) are left.
+ */
+export async function skipWithoutEndpoint(wallNow: Date, platformId?: string): Promise<number> {
+  return db().$executeRaw`
+    UPDATE "Event" e SET "status" = 'SKIPPED', "nextAttemptAt" = NULL
+    FROM "Platform" p
+    WHERE p."id" = e."platformId" AND p."webhookEndpoint" IS NULL AND e."status" = 'PENDING'
+      AND (e."nextAttemptAt" IS NULL OR e."nextAttemptAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond'))
+      ${platformId ? Prisma.sql`AND e."platformId" = ${platformId}` : Prisma.empty}`;
+}
+
+/**
+ * Claims up to `limit` due events with an endpoint to send to. "Due" is judged on each
+ * platform's own sandbox clock (as the job queue does). The claim is a lease, not a held lock:
+ * it counts the attempt and moves nextAttemptAt `leaseMs` ahead, so no transaction stays open
+ * during the HTTP call and an attempt lost with its process is taken up again after the lease.
+ * SKIP LOCKED keeps several processes from claiming the same event.
+ */
+export async function claimDue(wallNow: Date, limit: number, leaseMs: number, platformId?: string): Promise<DueEvent[]> {
+  return db().$queryRaw<DueEvent[]>`
+    UPDATE "Event" e
+    SET "attempts" = e."attempts" + 1,
+        "nextAttemptAt" = ${wallNow}::timestamp + ((due."clockOffsetMs" + ${leaseMs}) * interval '1 millisecond')
+    FROM (
+      SELECT e2."id", p."clockOffsetMs", p."webhookEndpoint"
+      FROM "Event" e2 JOIN "Platform" p ON p."id" = e2."platformId"
+      WHERE e2."status" = 'PENDING' AND p."webhookEndpoint" IS NOT NULL
+        AND (e2."nextAttemptAt" IS NULL OR e2."nextAttemptAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond'))
+        ${platformId ? Prisma.sql`AND e2."platformId" = ${platformId}` : Prisma.empty}
+      ORDER BY e2."nextAttemptAt" NULLS FIRST, e2."createdAt", e2."id"
+      LIMIT ${limit}
+      FOR UPDATE OF e2 SKIP LOCKED
+    ) due
+    WHERE e."id" = due."id"
+    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", due."clockOffsetMs", due."webhookEndpoint"`;
+}
+
+export interface AttemptRow {
+  id: string;
+  platformId: string;
+  eventId: string;
+  attempt: number;
+  url: string;
+  startedAt: Date;
+  responseStatus: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+  succeeded: boolean;
+}
+
+export type EventOutcome = { status: 'DELIVERED'; deliveredAt: Date } | { status: 'FAILED' } | { status: 'PENDING'; nextAttemptAt: Date };
+
+/**
+ * Records an attempt and the event's new state together. The event is only moved if it is still
+ * at this attempt (a process that lost its lease must not overwrite a newer attempt's outcome).
+ */
+export async function finishAttempt(attempt: AttemptRow, outcome: EventOutcome, tx: Tx): Promise<void> {
+  await tx.webhookAttempt.create({ data: attempt });
+  await tx.event.updateMany({
+    where: { id: attempt.eventId, attempts: attempt.attempt, status: 'PENDING' },
+    data:
+      outcome.status === 'PENDING'
+        ? { nextAttemptAt: outcome.nextAttemptAt }
+        : { status: outcome.status, nextAttemptAt: null, ...(outcome.status === 'DELIVERED' ? { deliveredAt: outcome.deliveredAt } : {}) },
+  });
+}
+
+/** A sandbox test send: the TEST event and its one attempt, written after the attempt ran. */
+export async function insertTestEvent(
+  event: { id: string; platformId: string; payload: string; createdAt: Date; delivered: boolean },
+  attempt: AttemptRow,
+  tx: Tx,
+): Promise<void> {
+  await tx.event.create({
+    data: {
+      id: event.id,
+      platformId: event.platformId,
+      type: 'TEST',
+      payload: event.payload,
+      createdAt: event.createdAt,
+      status: event.delivered ? 'DELIVERED' : 'FAILED',
+      attempts: 1,
+      deliveredAt: event.delivered ? attempt.startedAt : null,
+    },
+  });
+  await tx.webhookAttempt.create({ data: attempt });
+}
+
+export function findEndpoint(platformId: string) {
+  return db().platform.findUnique({ where: { id: platformId }, select: { webhookEndpoint: true } });
+}
+
+/** Attempts of one event, oldest first (tests; the console later). */
+export function attemptsOf(eventId: string) {
+  return db().webhookAttempt.findMany({ where: { eventId }, orderBy: { attempt: 'asc' } });
+}
+
+export function findEvent(id: string) {
+  return db().event.findUnique({ where: { id } });
+}

@@ -1,0 +1,153 @@
+import { now } from '../clock';
+import { runAs } from '../context';
+import { transaction } from '../db';
+import { ApiError } from '../http/errors';
+import { stringifyJson } from '../http/json';
+import { newId } from '../ids';
+import { answerToPendingWebhook } from '../uma/receive';
+import { signBody } from './keys';
+import * as repo from './repository';
+import { postSigned, type SendOptions, type SendResult } from './transport';
+
+// Webhook delivery from the outbox (model Event). The worker calls deliverDueWebhooks(); it
+// signs each event's stored body, POSTs it to the platform's webhookEndpoint and records the
+// attempt. Delivery never runs inside the API request that caused the event.
+//
+// Retry policy (issue 3, "as the reference": retried for up to 7 days, at most 30 minutes
+// between attempts). Exponential backoff on the attempt number: 15 s, 30 s, 1 min, ... doubling
+// (plus up to 10% jitter so a recovering receiver is not hit by every event at once), capped at
+// 30 minutes. The window counts from the event's creation on the platform's clock: the last
+// attempt is made at the 7-day mark at the latest, and an event still failing then is FAILED.
+//
+// A platform without a webhook endpoint: its events are SKIPPED when they come due (kept, never
+// sent). Setting an endpoint later starts delivery from then on rather than replaying a backlog
+// of stale events, and a platform that never configures webhooks does not grow a pending queue
+// the worker has to scan forever. Removing the endpoint likewise skips events still retrying.
+//
+// Acknowledged = any 2xx, or 409, which the reference defines for webhook receivers as "already
+// processed (duplicate id)": delivery is at-least-once, and a receiver that already has the event
+// must not be retried for 7 days.
+export const FIRST_RETRY_DELAY_MS = 15_000;
+export const MAX_RETRY_DELAY_MS = 30 * 60_000;
+export const RETRY_WINDOW_MS = 7 * 24 * 60 * 60_000;
+/** How long a claimed event stays reserved for the process sending it (well above the timeout). */
+const LEASE_MS = 2 * 60_000;
+const CONCURRENCY = 8;
+
+/** Delay before attempt n+1 after attempt n failed. */
+export function retryDelayMs(attempt: number, jitter = Math.random()): number {
+  const base = FIRST_RETRY_DELAY_MS * 2 ** Math.min(attempt - 1, 20);
+  return Math.min(MAX_RETRY_DELAY_MS, Math.round(base * (1 + 0.1 * jitter)));
+}
+
+export function isAcknowledged(status: number | undefined): boolean {
+  return status !== undefined && ((status >= 200 && status < 300) || status === 409);
+}
+
+/** What becomes of an event whose attempt `attempt` failed at `at`. */
+export function afterFailure(createdAt: Date, attempt: number, at: Date): repo.EventOutcome {
+  const deadline = createdAt.getTime() + RETRY_WINDOW_MS;
+  if (at.getTime() >= deadline) return { status: 'FAILED' };
+  return { status: 'PENDING', nextAttemptAt: new Date(Math.min(at.getTime() + retryDelayMs(attempt), deadline)) };
+}
+
+export interface DeliverySummary {
+  skipped: number;
+  attempted: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+/**
+ * Sends every due event (of one platform, or all) once. Safe to run in several processes at
+ * once: events are claimed with SKIP LOCKED and leased. Returns what happened, for tests and logs.
+ */
+export async function deliverDueWebhooks(opts: { platformId?: string; limit?: number; send?: SendOptions } = {}): Promise<DeliverySummary> {
+  const limit = opts.limit ?? 20;
+  const summary: DeliverySummary = { skipped: 0, attempted: 0, delivered: 0, retrying: 0, failed: 0 };
+  summary.skipped = await repo.skipWithoutEndpoint(new Date(), opts.platformId);
+  for (;;) {
+    const batch = await repo.claimDue(new Date(), limit, LEASE_MS, opts.platformId);
+    let next = 0;
+    const lane = async () => {
+      while (next < batch.length) {
+        const event = batch[next++];
+        summary.attempted++;
+        try {
+          const outcome = await runAs({ kind: 'system', platformId: event.platformId, clockOffsetMs: BigInt(event.clockOffsetMs) }, () => deliverOne(event, opts.send));
+          summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
+        } catch (err) {
+          // Recording failed (database trouble): the lease runs out and the event is tried again.
+          console.error(`[corridor] webhook ${event.id} attempt ${event.attempts} not recorded:`, err instanceof Error ? err.message : err);
+          summary.retrying++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, batch.length) }, lane));
+    if (batch.length < limit) return summary;
+  }
+}
+
+async function signedPost(platformId: string, endpoint: string, body: string, send?: SendOptions): Promise<SendResult> {
+  let signature: string;
+  try {
+    signature = await signBody(platformId, body);
+  } catch (err) {
+    console.error(`[corridor] cannot sign webhooks for ${platformId}:`, err instanceof Error ? err.message : err);
+    return { error: 'the webhook signing key is unavailable (master key mismatch?)', latencyMs: 0, body: '' };
+  }
+  return postSigned(endpoint, body, signature, send);
+}
+
+function attemptRow(platformId: string, eventId: string, attempt: number, url: string, startedAt: Date, r: SendResult, succeeded: boolean): repo.AttemptRow {
+  return {
+    id: newId('WebhookAttempt'),
+    platformId,
+    eventId,
+    attempt,
+    url,
+    startedAt,
+    responseStatus: r.status ?? null,
+    error: r.error?.slice(0, 1000) ?? null,
+    latencyMs: r.latencyMs,
+    responseExcerpt: r.body || null,
+    succeeded,
+  };
+}
+
+async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<repo.EventOutcome['status']> {
+  const startedAt = now();
+  const result = await signedPost(event.platformId, event.webhookEndpoint, event.payload, send);
+  const succeeded = isAcknowledged(result.status);
+  const outcome: repo.EventOutcome = succeeded ? { status: 'DELIVERED', deliveredAt: now() } : afterFailure(event.createdAt, event.attempts, now());
+  await transaction(async (tx) => {
+    await repo.finishAttempt(attemptRow(event.platformId, event.id, event.attempts, event.webhookEndpoint, startedAt, result, succeeded), outcome, tx);
+    // An incoming payment waits on the platform's answer to this webhook.
+    if (event.type === 'INCOMING_PAYMENT.PENDING') await answerToPendingWebhook(tx, event.payload, result.status, result.body);
+  });
+  return outcome.status;
+}
+
+/**
+ * POST /sandbox/webhooks/test: a TEST webhook sent now to the configured endpoint, answered with
+ * the receiver's status and body. Recorded as a TEST event with its one attempt; not retried.
+ */
+export async function sendTestWebhook(platformId: string, send?: SendOptions) {
+  const endpoint = (await repo.findEndpoint(platformId))?.webhookEndpoint;
+  if (!endpoint) throw new ApiError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured; set webhookEndpoint with PATCH /config');
+  const id = newId('Webhook');
+  const at = now();
+  const payload = stringifyJson({ id, type: 'TEST', timestamp: at, data: {} });
+  const result = await signedPost(platformId, endpoint, payload, send);
+  const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
+  await transaction((tx) =>
+    repo.insertTestEvent({ id, platformId, payload, createdAt: at, delivered }, attemptRow(platformId, id, 1, endpoint, at, result, delivered), tx),
+  );
+  const answer = { url: endpoint, ...(result.status !== undefined ? { response_status: result.status, response_body: result.body } : {}) };
+  if (!delivered) {
+    const why = result.status !== undefined ? `answered HTTP ${result.status}` : `could not be reached: ${result.error}`;
+    throw new ApiError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint ${why}`, { ...answer, ...(result.error ? { error: result.error } : {}) });
+  }
+  return answer as { url: string; response_status: number; response_body: string };
+}
