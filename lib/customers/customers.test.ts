@@ -132,10 +132,12 @@ describe('customers', () => {
     expect((await p.api.post('/customers', individual('Reborn', { platformCustomerId: 'mut-1' }))).status).toBe(201);
   });
 
-  it('refuses to change an email tied to an EMAIL_OTP credential outside the signed flow', async () => {
+  it('changes an email tied to an EMAIL_OTP credential only through the signed flow (first call 202)', async () => {
     const made = await p.api.post('/customers', individual('Wallet Owner', { email: 'owner@example.com' }));
     const res = await p.api.patch(`/customers/${made.body.id}`, { customerType: 'INDIVIDUAL', email: 'new@example.com' });
-    expectError(res, 409, 'CONFLICT');
+    expect(res.status, res.text).toBe(202);
+    expect(res.body).toMatchObject({ payloadToSign: expect.any(String), requestId: expect.stringMatching(/^Request:/), expiresAt: expect.any(String) });
+    // Without the wallet holder's signed retry (lib/wallet-auth/contact-sync.test.ts) nothing changes.
     expect((await p.api.get(`/customers/${made.body.id}`)).body.email).toBe('owner@example.com');
     // A customer without a wallet credential changes email freely.
     const plain = await p.api.post('/customers', individual('No Wallet'));

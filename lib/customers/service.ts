@@ -8,7 +8,9 @@ import { recordEvent } from '../events/outbox';
 import * as platforms from '../platform/repository';
 import { openCustomerAccounts, customerAccounts, present as presentAccounts } from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
-import { activeOtpCredentialsOfCustomer } from '../wallet-auth/repository';
+import { guardContactChange } from '../wallet-auth/contact-sync';
+import type { Challenge } from '../auth/signed-retry';
+import { ownersByCustomer } from '../beneficial-owners/presenter';
 import { initialKycStatus, statusEvent } from './kyc';
 import { requiresContactVerification } from './regions';
 import * as repo from './repository';
@@ -24,13 +26,6 @@ export function endUserTerms() {
 }
 
 type Profile = Record<string, unknown>;
-
-// Presenters for beneficial owners are registered by the KYB domain, which owns that table.
-type OwnersLoader = (platformId: string, customerIds: string[], tx?: Tx) => Promise<Map<string, unknown[]>>;
-let loadOwners: OwnersLoader = async () => new Map();
-export function registerBeneficialOwnersLoader(loader: OwnersLoader) {
-  loadOwners = loader;
-}
 
 export function toCustomer(row: repo.CustomerRow, owners?: unknown[]) {
   const profile = row.profile as Profile;
@@ -59,7 +54,7 @@ export type Customer = ReturnType<typeof toCustomer>;
 /** Customers as the API shows them; pass `tx` when called inside a transaction. */
 export async function present(platformId: string, rows: repo.CustomerRow[], tx?: Tx): Promise<Customer[]> {
   const businessIds = rows.filter((r) => r.customerType === 'BUSINESS').map((r) => r.id);
-  const owners = businessIds.length ? await loadOwners(platformId, businessIds, tx) : new Map<string, unknown[]>();
+  const owners = businessIds.length ? await ownersByCustomer(platformId, businessIds, tx) : new Map<string, unknown[]>();
   return rows.map((r) => toCustomer(r, owners.get(r.id)));
 }
 
@@ -185,7 +180,13 @@ export async function list(platformId: string, filter: repo.CustomerFilter, limi
   return toPage(rows, limit, total, (r) => byId.get(r.id)!);
 }
 
-export async function update(platformId: string, id: string, input: CustomerUpdate): Promise<Customer> {
+/**
+ * Updates a customer. A change of email (phone number) tied to the EMAIL_OTP (SMS_OTP) credentials
+ * of the customer's embedded wallets is wallet-signed (lib/wallet-auth/contact-sync.ts): the first
+ * call answers with the signed-retry challenge, the signed retry updates customer and credentials
+ * together. `request` is the HTTP request (its headers and exact body) for that flow.
+ */
+export async function update(platformId: string, id: string, input: CustomerUpdate, request: { req: Request; rawBody: string }): Promise<Customer | Challenge> {
   checkTerms(input.endUserTermsConsent);
   let umaAddress = '';
   try {
@@ -195,14 +196,6 @@ export async function update(platformId: string, id: string, input: CustomerUpda
       if (row.customerType !== input.customerType) {
         throw fieldError('customerType', `customerType cannot change (this customer is ${row.customerType})`, { enum: [row.customerType] });
       }
-      if (input.email !== undefined && input.email.toLowerCase() !== (row.email ?? '').toLowerCase()) {
-        const tied = await activeOtpCredentialsOfCustomer(platformId, id, 'EMAIL_OTP', tx);
-        if (tied.length) {
-          throw conflict('This email is tied to an EMAIL_OTP credential of the customer\'s embedded wallet; changing it requires the wallet-signed update flow', {
-            tiedCredentialIds: tied.map((t) => t.id),
-          });
-        }
-      }
       const platform = await platforms.findWithConfig(platformId, tx);
       umaAddress = input.umaAddress ? normalizeUma(input.umaAddress, platform!.umaDomain) : row.umaAddress;
       if (input.umaAddress && (await repo.umaAddressTaken(umaAddress, id, tx))) throw new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
@@ -211,6 +204,13 @@ export async function update(platformId: string, id: string, input: CustomerUpda
       if (input.customerType === 'BUSINESS' && input.businessInfo) {
         profile.businessInfo = { ...((row.profile as Profile).businessInfo as Profile), ...input.businessInfo };
       }
+      const contact = await guardContactChange(tx, {
+        platformId,
+        customerId: id,
+        change: { current: { email: row.email, phoneNumber: row.phoneNumber }, next: { email: input.email, phoneNumber: input.phoneNumber } },
+        ...request,
+      });
+      if (contact && 'challenge' in contact) return contact.challenge;
       const at = now();
       const email = input.email ?? row.email;
       const phone = input.phoneNumber ?? row.phoneNumber;

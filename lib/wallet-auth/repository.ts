@@ -1,7 +1,13 @@
-import { db, type Tx } from '../db';
+import { db, Prisma, type Tx } from '../db';
 
-// Credentials of embedded wallets. The wallet-auth domain owns the full lifecycle; other domains
-// only need to seed the first credential and ask which credentials a customer's email is tied to.
+// Credentials, sessions, OTP challenges, delegated keys and wallet secrets of embedded wallets.
+// The wallet-auth domain owns the full lifecycle; other domains only seed the first credential
+// and ask which credentials a customer's contact is tied to.
+export type AuthMethodRow = Prisma.AuthMethodGetPayload<object>;
+export type SessionRow = Prisma.AuthSessionGetPayload<object>;
+export type OtpChallengeRow = Prisma.OtpChallengeGetPayload<object>;
+export type DelegatedKeyRow = Prisma.DelegatedKeyGetPayload<object>;
+
 export async function insertEmailOtp(
   row: { id: string; platformId: string; accountId: string; email: string; createdAt: Date },
   tx: Tx,
@@ -16,4 +22,169 @@ export function activeOtpCredentialsOfCustomer(platformId: string, customerId: s
     WHERE a."platformId" = ${platformId} AND a."customerId" = ${customerId} AND a."type" = 'EMBEDDED_WALLET'
       AND m."type" = ${type} AND m."revokedAt" IS NULL
     ORDER BY m."id"`;
+}
+
+// ---- credentials ----------------------------------------------------------------------------
+
+export async function insertCredential(data: Prisma.AuthMethodUncheckedCreateInput, tx: Tx): Promise<AuthMethodRow> {
+  return tx.authMethod.create({ data });
+}
+
+export function findCredential(platformId: string, id: string, tx: Tx = db()): Promise<AuthMethodRow | null> {
+  return tx.authMethod.findFirst({ where: { platformId, id, revokedAt: null } });
+}
+
+/** The credential row locked, so challenges and revocations of one credential serialize. */
+export async function lockCredential(platformId: string, id: string, tx: Tx): Promise<AuthMethodRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "AuthMethod" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "revokedAt" IS NULL FOR UPDATE`;
+  return rows.length ? tx.authMethod.findUnique({ where: { id } }) : null;
+}
+
+export function activeCredentials(platformId: string, accountId: string, tx: Tx = db()): Promise<AuthMethodRow[]> {
+  return tx.authMethod.findMany({ where: { platformId, accountId, revokedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+export async function registrationChallengeUsed(platformId: string, challengeHash: string, tx: Tx = db()): Promise<boolean> {
+  return (await tx.authMethod.count({ where: { platformId, registrationChallengeHash: challengeHash } })) > 0;
+}
+
+export async function revokeCredential(id: string, at: Date, tx: Tx): Promise<void> {
+  await tx.authMethod.update({ where: { id }, data: { revokedAt: at, updatedAt: at } });
+}
+
+export async function updateCredentialContact(ids: string[], contact: { email?: string; phoneNumber?: string }, at: Date, tx: Tx): Promise<number> {
+  const data = contact.email !== undefined ? { email: contact.email, nickname: contact.email } : { phoneNumber: contact.phoneNumber, nickname: contact.phoneNumber };
+  const n = await tx.authMethod.updateMany({ where: { id: { in: ids }, revokedAt: null }, data: { ...data, updatedAt: at } });
+  return n.count;
+}
+
+export async function setSignCount(id: string, signCount: bigint, at: Date, tx: Tx): Promise<void> {
+  await tx.authMethod.update({ where: { id }, data: { signCount, updatedAt: at } });
+}
+
+/** Active EMAIL_OTP credentials of the platform holding this email (case-insensitive), other than `exceptIds`. */
+export function emailOtpCredentialsWithEmail(platformId: string, email: string, exceptIds: string[], tx: Tx = db()) {
+  return tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "AuthMethod" WHERE "platformId" = ${platformId} AND "type" = 'EMAIL_OTP' AND "revokedAt" IS NULL
+      AND lower("email") = lower(${email}) ${exceptIds.length ? Prisma.sql`AND "id" NOT IN (${Prisma.join(exceptIds)})` : Prisma.empty}`;
+}
+
+export function smsOtpCredentialsWithPhone(platformId: string, phoneNumber: string, exceptIds: string[], tx: Tx = db()) {
+  return tx.authMethod.findMany({ where: { platformId, type: 'SMS_OTP', revokedAt: null, phoneNumber, id: { notIn: exceptIds } }, select: { id: true } });
+}
+
+// ---- sessions -------------------------------------------------------------------------------
+
+export async function insertSession(data: SessionRow, tx: Tx): Promise<SessionRow> {
+  return tx.authSession.create({ data });
+}
+
+const activeSession = (at: Date) => ({ revokedAt: null, expiresAt: { gt: at } });
+
+/** Active sessions of an account with their credential (whose revocation ends them too). */
+export function activeSessions(platformId: string, accountId: string, at: Date, tx: Tx = db()) {
+  return tx.$queryRaw<(SessionRow & { type: string; nickname: string | null; email: string | null; phoneNumber: string | null })[]>`
+    SELECT s.*, m."type", m."nickname", m."email", m."phoneNumber" FROM "AuthSession" s JOIN "AuthMethod" m ON m."id" = s."authMethodId"
+    WHERE s."platformId" = ${platformId} AND s."accountId" = ${accountId} AND s."revokedAt" IS NULL AND s."expiresAt" > ${at}
+      AND m."revokedAt" IS NULL
+    ORDER BY s."createdAt", s."id"`;
+}
+
+/** Active sessions on any of `accountIds` whose key is `publicKey` (compressed hex). */
+export function activeSessionsWithKey(platformId: string, accountIds: string[], publicKey: string | null, at: Date, tx: Tx = db()) {
+  return tx.$queryRaw<SessionRow[]>`
+    SELECT s.* FROM "AuthSession" s JOIN "AuthMethod" m ON m."id" = s."authMethodId"
+    WHERE s."platformId" = ${platformId} AND s."accountId" IN (${Prisma.join(accountIds)}) AND s."revokedAt" IS NULL
+      AND s."expiresAt" > ${at} AND m."revokedAt" IS NULL
+      ${publicKey ? Prisma.sql`AND s."publicKey" = ${publicKey}` : Prisma.empty}
+    ORDER BY s."createdAt", s."id"`;
+}
+
+export function findSession(platformId: string, id: string, tx: Tx = db()): Promise<SessionRow | null> {
+  return tx.authSession.findFirst({ where: { platformId, id } });
+}
+
+export function findActiveSession(platformId: string, id: string, at: Date, tx: Tx = db()): Promise<SessionRow | null> {
+  return tx.authSession.findFirst({ where: { platformId, id, ...activeSession(at) } });
+}
+
+export async function revokeSession(id: string, at: Date, tx: Tx): Promise<boolean> {
+  const n = await tx.authSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at, updatedAt: at } });
+  return n.count === 1;
+}
+
+export async function revokeSessionsOfCredential(authMethodId: string, at: Date, tx: Tx): Promise<number> {
+  const n = await tx.authSession.updateMany({ where: { authMethodId, revokedAt: null }, data: { revokedAt: at, updatedAt: at } });
+  return n.count;
+}
+
+// ---- OTP challenges -------------------------------------------------------------------------
+
+export async function insertOtpChallenge(data: Omit<OtpChallengeRow, 'attempts' | 'consumedAt'>, tx: Tx): Promise<void> {
+  await tx.otpChallenge.create({ data });
+}
+
+export function latestOtpChallenge(authMethodId: string, tx: Tx = db()): Promise<OtpChallengeRow | null> {
+  return tx.otpChallenge.findFirst({ where: { authMethodId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+}
+
+/** Counts a failed attempt (only while the challenge is open); returns the new count. */
+export async function countOtpAttempt(id: string, tx: Tx): Promise<number> {
+  const row = await tx.otpChallenge.update({ where: { id }, data: { attempts: { increment: 1 } } });
+  return row.attempts;
+}
+
+export async function consumeOtpChallenge(id: string, at: Date, tx: Tx): Promise<boolean> {
+  const n = await tx.otpChallenge.updateMany({ where: { id, consumedAt: null }, data: { consumedAt: at } });
+  return n.count === 1;
+}
+
+/** Closes every open challenge of a credential (a re-issue supersedes them; revocation ends them). */
+export async function closeOtpChallenges(authMethodId: string, at: Date, tx: Tx): Promise<void> {
+  await tx.otpChallenge.updateMany({ where: { authMethodId, consumedAt: null }, data: { consumedAt: at } });
+}
+
+// ---- delegated keys -------------------------------------------------------------------------
+
+export async function insertDelegatedKey(data: DelegatedKeyRow, tx: Tx): Promise<DelegatedKeyRow> {
+  return tx.delegatedKey.create({ data });
+}
+
+export function findDelegatedKey(platformId: string, id: string, tx: Tx = db()): Promise<DelegatedKeyRow | null> {
+  return tx.delegatedKey.findFirst({ where: { platformId, id } });
+}
+
+export function activeDelegatedKeyFor(platformId: string, fundingSourceId: string, tx: Tx = db()) {
+  return tx.delegatedKey.findFirst({ where: { platformId, fundingSourceId, status: 'ACTIVE' } });
+}
+
+export function listDelegatedKeys(platformId: string, f: { accountId?: string; fundingSourceId?: string }, tx: Tx = db()) {
+  return tx.delegatedKey.findMany({
+    where: { platformId, ...(f.accountId ? { accountId: f.accountId } : {}), ...(f.fundingSourceId ? { fundingSourceId: f.fundingSourceId } : {}) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/** A conditional transition; false when the key was not in `from`. */
+export async function setDelegatedKeyStatus(id: string, from: string, to: string, at: Date, tx: Tx, data: { secretKeySealed?: string | null } = {}): Promise<boolean> {
+  const n = await tx.delegatedKey.updateMany({ where: { id, status: from }, data: { status: to, updatedAt: at, ...data } });
+  return n.count === 1;
+}
+
+// ---- wallet secrets -------------------------------------------------------------------------
+
+export function findWalletSecret(accountId: string, tx: Tx = db()) {
+  return tx.embeddedWalletSecret.findUnique({ where: { accountId } });
+}
+
+export async function insertWalletSecret(data: { accountId: string; platformId: string; seedSealed: string; createdAt: Date }, tx: Tx): Promise<void> {
+  await tx.embeddedWalletSecret.create({ data });
+}
+
+/** The contact details on file for the customer owning an account. */
+export async function customerContactOfAccount(accountId: string, tx: Tx = db()): Promise<{ customerId: string; email: string | null; phoneNumber: string | null } | null> {
+  const rows = await tx.$queryRaw<{ customerId: string; email: string | null; phoneNumber: string | null }[]>`
+    SELECT c."id" AS "customerId", c."email", c."phoneNumber" FROM "InternalAccount" a JOIN "Customer" c ON c."id" = a."customerId"
+    WHERE a."id" = ${accountId}`;
+  return rows[0] ?? null;
 }

@@ -1,5 +1,5 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
-import { errors } from '@/lib/http/docs';
+import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors, signedChallenge } from '@/lib/http/docs';
 import { customer, customerIdParams, customerUpdate } from '@/lib/customers/schema';
 import * as customers from '@/lib/customers/service';
 
@@ -17,7 +17,8 @@ const getCustomer = endpoint(
   async ({ principal, params }) => ok(await customers.get(principal.platformId, params.customerId)),
 );
 
-// PATCH /customers/{customerId} – update profile fields, contact, currencies, UMA address
+// PATCH /customers/{customerId} – update profile fields, contact, currencies, UMA address; a
+// contact tied to embedded-wallet OTP credentials changes through the signed retry (202 first)
 const updateCustomer = endpoint(
   {
     method: 'PATCH',
@@ -27,9 +28,17 @@ const updateCustomer = endpoint(
     permission: 'MANAGE',
     params: customerIdParams,
     body: customerUpdate,
-    responses: { 200: { description: 'Customer updated', schema: customer }, ...errors(400, 401, 403, 404, 409) },
+    headers: { 'Service-Wallet-Signature': 'Stamp over payloadToSign (signed retry of a wallet-tied contact change; alias Grid-Wallet-Signature)', 'Request-Id': 'requestId of the 202 challenge' },
+    responses: {
+      200: { description: 'Customer updated', schema: customer },
+      202: { description: 'Signed-retry challenge for a contact tied to embedded-wallet OTP credentials', schema: signedChallenge },
+      ...errors(400, 401, 403, 404, 409, 424),
+    },
   },
-  async ({ principal, params, body }) => ok(await customers.update(principal.platformId, params.customerId, body)),
+  async ({ principal, params, body, req, rawBody }) => {
+    const result = await customers.update(principal.platformId, params.customerId, body, { req, rawBody });
+    return 'payloadToSign' in result ? accepted(result) : ok(result);
+  },
 );
 
 // DELETE /customers/{customerId} – mark deleted, close its internal accounts

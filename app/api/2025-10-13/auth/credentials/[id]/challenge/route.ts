@@ -1,0 +1,25 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errorBody, errors } from '@/lib/http/docs';
+import { authMethod, challengeRequest, idParams, passkeyAuthChallenge } from '@/lib/wallet-auth/schema';
+import * as login from '@/lib/wallet-auth/login';
+
+// POST /auth/credentials/{id}/challenge – send a fresh OTP (with its HPKE target bundle) or issue a passkey challenge
+const challengeCredential = endpoint(
+  {
+    method: 'POST',
+    path: '/auth/credentials/{id}/challenge',
+    summary: 'Re-issue an authentication credential challenge',
+    tags: ['Embedded Wallet Auth'],
+    permission: 'MANAGE',
+    params: idParams,
+    body: challengeRequest,
+    responses: {
+      200: { description: 'OTP sent (AuthMethod with otpEncryptionTargetBundle) or passkey challenge', schema: authMethod.or(passkeyAuthChallenge) },
+      ...errors(400, 401, 403, 404),
+      429: { description: 'Re-issued too soon; Retry-After gives the seconds to wait', schema: errorBody, headers: { 'Retry-After': 'seconds to wait' } },
+    },
+  },
+  async ({ principal, params, body, req }) => ok(await login.challenge(principal.platformId, params.id, body?.clientPublicKey, req)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(challengeCredential);

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { expectError, newPlatform } from '@/tests/support/api';
+import { newWallet, otpLogin } from '@/lib/wallet-auth/test-flows';
+import { newClientKey, stamp } from '@/lib/wallet-auth/testing';
+
+// End to end through the seam: a quote funded by an embedded wallet executes only with the
+// wallet holder's stamp over the quote's payloadToSign (lib/auth/wallet-signature.ts).
+describe('executing a quote from an embedded wallet', () => {
+  it('needs Service-Wallet-Signature over the quote payloadToSign by an active session of the source wallet', async () => {
+    const p = await newPlatform();
+    const w = await newWallet(p);
+    const { key } = await otpLogin(p.api, w.emailOtpId);
+    const other = await newWallet(p);
+    const otherKey = (await otpLogin(p.api, other.emailOtpId)).key;
+    const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Payee', currencies: ['EUR'] });
+    const eur = (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id, currency: 'EUR' } })).body.data[0];
+    expect((await p.api.post(`/sandbox/internal-accounts/${w.accountId}/fund`, { amount: 100000 })).status).toBe(200);
+
+    const quote = await p.api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: w.accountId },
+      destination: { destinationType: 'ACCOUNT', accountId: eur.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10000,
+    });
+    expect(quote.status, quote.text).toBe(201);
+    const payload = quote.body.paymentInstructions[0].accountOrWalletInfo.payloadToSign as string;
+    expect(typeof payload).toBe('string');
+    const path = `/quotes/${quote.body.id}/execute`;
+    expectError(await p.api.post(path), 401, 'WALLET_SIGNATURE_MISSING');
+    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': 'garbage' } }), 401, 'WALLET_SIGNATURE_MALFORMED');
+    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload + ' ', key) } }), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, otherKey) } }), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, newClientKey()) } }), 401, 'WALLET_SIGNATURE_INVALID');
+    const ok = await p.api.post(path, undefined, { headers: { 'Grid-Wallet-Signature': stamp(payload, key) } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(['PROCESSING', 'COMPLETED']).toContain(ok.body.status);
+  });
+});

@@ -1,0 +1,23 @@
+import { db, Prisma, type Tx } from '../db';
+
+// Pending signed requests (lib/auth/signed-retry.ts).
+export type SignedRequestRow = Prisma.SignedRequestGetPayload<object>;
+
+export async function insert(data: Prisma.SignedRequestUncheckedCreateInput, tx: Tx): Promise<void> {
+  await tx.signedRequest.create({ data });
+}
+
+/** The pending request locked: two retries racing with one Request-Id serialize here. */
+export async function lock(platformId: string, id: string, tx: Tx): Promise<SignedRequestRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "SignedRequest" WHERE "id" = ${id} AND "platformId" = ${platformId} FOR UPDATE`;
+  return rows.length ? tx.signedRequest.findUnique({ where: { id } }) : null;
+}
+
+export async function consume(id: string, at: Date, tx: Tx): Promise<boolean> {
+  const n = await tx.signedRequest.updateMany({ where: { id, consumedAt: null }, data: { consumedAt: at } });
+  return n.count === 1;
+}
+
+export function find(platformId: string, id: string, tx: Tx = db()) {
+  return tx.signedRequest.findFirst({ where: { platformId, id } });
+}

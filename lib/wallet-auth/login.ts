@@ -1,0 +1,147 @@
+import { now } from '../clock';
+import { transaction } from '../db';
+import { ApiError, fieldError, invalidInput, notFound } from '../http/errors';
+import { canonicalJson } from '../http/json';
+import { isSandbox } from '../http/endpoint';
+import { checkOidcToken } from '../auth/oidc';
+import { parsePublicKey, sha256HexOf } from '../auth/p256';
+import {
+  acceptSignedRetry,
+  bindRequest,
+  consumePendingRequest,
+  issueChallenge,
+  openPendingRequest,
+  retryHeaders,
+  type Challenge,
+  type CredentialType,
+} from '../auth/signed-retry';
+import { verifyPasskeyAssertion } from '../auth/webauthn';
+import { checkOtpAttempt, issueOtp, spendOtp, verificationToken } from './otp';
+import { toAuthMethod, type AuthSession } from './present';
+import * as repo from './repository';
+import type { CredentialVerify } from './schema';
+import { openSession, SESSION_TTL_SECONDS, sessionKeyFor } from './sessions';
+
+// Logging in with a credential: POST /auth/credentials/{id}/challenge issues what the credential
+// needs (an OTP and its HPKE target bundle, or a passkey challenge bound to the client's key),
+// POST /auth/credentials/{id}/verify turns a proof into a session.
+/** Legacy literal assertion signature the sandbox still accepts in place of a WebAuthn signature. */
+export const SANDBOX_PASSKEY_SIGNATURE = 'sandbox-valid-passkey-signature';
+
+async function credentialOr404(platformId: string, id: string) {
+  const credential = await repo.findCredential(platformId, id);
+  if (!credential) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
+  return credential;
+}
+
+export async function challenge(platformId: string, id: string, clientPublicKey: string | undefined, req: Request) {
+  const credential = await credentialOr404(platformId, id);
+  if (credential.type === 'OAUTH') {
+    throw invalidInput('OAUTH credentials have no challenge step: call POST /auth/credentials/{id}/verify with a fresh oidcToken and a clientPublicKey', [
+      { field: 'id', message: 'must be an EMAIL_OTP, SMS_OTP or PASSKEY credential' },
+    ]);
+  }
+  if (credential.type === 'EMAIL_OTP' || credential.type === 'SMS_OTP') {
+    const { row, otp } = await transaction(async (tx) => {
+      const locked = await repo.lockCredential(platformId, id, tx);
+      if (!locked) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
+      return { row: locked, otp: await issueOtp(tx, locked) };
+    });
+    await otp.deliver();
+    return toAuthMethod(row, { otpEncryptionTargetBundle: otp.otpEncryptionTargetBundle });
+  }
+  if (!clientPublicKey) throw fieldError('clientPublicKey', 'clientPublicKey is required to challenge a PASSKEY credential', { pattern: '^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$' });
+  if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
+  // The WebAuthn challenge is the SHA-256 (lowercase hex) of the session-creation request the
+  // assertion authorizes, which names the client's key: the passkey signs for that key only.
+  const sessionRequest = canonicalJson({
+    organizationId: platformId,
+    parameters: { authMethodId: id, expirationSeconds: String(SESSION_TTL_SECONDS), publicKey: clientPublicKey, userId: credential.accountId },
+    timestampMs: String(now().getTime()),
+    type: 'ACTIVITY_TYPE_STAMP_LOGIN',
+  });
+  const challengeHex = sha256HexOf(sessionRequest);
+  const pending = await transaction((tx) =>
+    issueChallenge(tx, {
+      platformId,
+      kind: 'PASSKEY_LOGIN',
+      binding: { method: 'POST', path: new URL(req.url).pathname.replace(/\/challenge$/, '/verify'), bodyHash: '' },
+      accountIds: [credential.accountId],
+      payload: () => sessionRequest,
+      context: { authMethodId: id, challenge: challengeHex, clientPublicKey },
+    }),
+  );
+  return { ...toAuthMethod(credential), credentialId: credential.credentialId!, challenge: challengeHex, requestId: pending.requestId, expiresAt: pending.expiresAt };
+}
+
+export async function verify(platformId: string, id: string, body: CredentialVerify, req: Request, rawBody: string): Promise<Challenge | AuthSession> {
+  const credential = await credentialOr404(platformId, id);
+  if (body.type !== credential.type) throw fieldError('type', `type must be ${credential.type}, the type of credential ${id}`, { enum: [credential.type] });
+  const gone = () => notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
+
+  if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
+    const binding = bindRequest(req, rawBody);
+    const headers = retryHeaders(req);
+    if (!headers) {
+      const { challengeId, tekPublicKey } = await checkOtpAttempt(credential, body.encryptedOtpBundle);
+      return transaction(async (tx) => {
+        if (!(await repo.lockCredential(platformId, id, tx))) throw gone();
+        await spendOtp(tx, challengeId);
+        return issueChallenge(tx, {
+          platformId,
+          kind: 'OTP_LOGIN',
+          binding,
+          accountIds: [credential.accountId],
+          type: credential.type as CredentialType,
+          signer: { boundPublicKey: tekPublicKey },
+          payload: (requestId, expiresAt) => verificationToken(id, tekPublicKey, requestId, expiresAt),
+        });
+      });
+    }
+    return transaction(async (tx) => {
+      const signed = await acceptSignedRetry(tx, { platformId, kind: 'OTP_LOGIN', binding, headers });
+      const locked = await repo.lockCredential(platformId, id, tx);
+      if (!locked) throw gone();
+      return openSession(tx, locked, { publicKey: signed.publicKey });
+    });
+  }
+
+  if (body.type === 'OAUTH') {
+    await checkOidcToken(body.oidcToken, {
+      expected: { iss: credential.oidcIssuer!, aud: credential.oidcAudience!, sub: credential.oidcSubject! },
+      clientPublicKey: body.clientPublicKey,
+    });
+    const key = await sessionKeyFor(body.clientPublicKey);
+    return transaction(async (tx) => {
+      const locked = await repo.lockCredential(platformId, id, tx);
+      if (!locked) throw gone();
+      return openSession(tx, locked, key);
+    });
+  }
+
+  const requestId = req.headers.get('request-id')?.trim();
+  if (!requestId) throw new ApiError('REQUEST_ID_MISSING', 'Passkey verification needs the Request-Id header of the /challenge response');
+  return transaction(async (tx) => {
+    const pending = await openPendingRequest(tx, platformId, requestId, ['PASSKEY_LOGIN']);
+    const ctx = pending.context as { authMethodId: string; challenge: string; clientPublicKey: string };
+    if (ctx.authMethodId !== id) throw new ApiError('UNAUTHORIZED', `Request-Id ${requestId} was issued for another credential`, { reason: 'Request-Id belongs to another credential' });
+    const locked = await repo.lockCredential(platformId, id, tx);
+    if (!locked) throw gone();
+    const legacyLiteral = isSandbox() && body.assertion.signature === SANDBOX_PASSKEY_SIGNATURE;
+    if (legacyLiteral) {
+      if (body.assertion.credentialId !== locked.credentialId) {
+        throw new ApiError('UNAUTHORIZED', 'Passkey assertion failed: credentialId is not the credential being verified', { reason: 'Passkey assertion failed: credentialId mismatch' });
+      }
+    } else {
+      const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, {
+        credentialId: locked.credentialId!,
+        publicKey: locked.credentialPublicKey!,
+        counter: Number(locked.signCount ?? 0n),
+        transports: locked.transports,
+      });
+      await repo.setSignCount(id, BigInt(counter), now(), tx);
+    }
+    await consumePendingRequest(tx, pending);
+    return openSession(tx, locked, await sessionKeyFor(ctx.clientPublicKey));
+  });
+}

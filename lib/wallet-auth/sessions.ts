@@ -1,0 +1,118 @@
+import { addSeconds, now } from '../clock';
+import { transaction, type Tx } from '../db';
+import { ApiError, fieldError, notFound } from '../http/errors';
+import { newId } from '../ids';
+import { encryptCredentialBundle } from '../auth/hpke';
+import { generateKeyPair, parsePublicKey } from '../auth/p256';
+import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge, type CredentialType } from '../auth/signed-retry';
+import { toSession, type AuthSession } from './present';
+import * as repo from './repository';
+
+// Sessions: a session is the public half of a signing key the client holds, valid on its account
+// until expiresAt or revocation. Client-held keys (a compressed clientPublicKey, or the OTP TEK)
+// never leave the client; in the legacy flow (an uncompressed clientPublicKey) the service
+// generates the key, seals its private half to the client's key and forgets it.
+export const SESSION_TTL_SECONDS = 15 * 60;
+
+export interface SessionKey {
+  publicKey: string;
+  encryptedSessionSigningKey?: string;
+}
+
+/** The session key a client's public key selects. Prepare it before the transaction (HPKE is async work). */
+export async function sessionKeyFor(clientPublicKey: string, field = 'clientPublicKey'): Promise<SessionKey> {
+  const client = parsePublicKey(clientPublicKey);
+  if (!client) throw fieldError(field, `${field} is not a point on P-256`, { pattern: '^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$' });
+  if (client.encoding === 'compressed') return { publicKey: client.compressedHex };
+  const pair = generateKeyPair();
+  try {
+    return { publicKey: pair.publicKey.compressedHex, encryptedSessionSigningKey: await encryptCredentialBundle(pair.secretKey, client) };
+  } finally {
+    pair.secretKey.fill(0);
+  }
+}
+
+export async function openSession(tx: Tx, credential: repo.AuthMethodRow, key: SessionKey): Promise<AuthSession> {
+  const at = now();
+  const row = await repo.insertSession(
+    {
+      id: newId('Session'),
+      platformId: credential.platformId,
+      accountId: credential.accountId,
+      authMethodId: credential.id,
+      publicKey: key.publicKey,
+      createdAt: at,
+      updatedAt: at,
+      expiresAt: addSeconds(at, SESSION_TTL_SECONDS),
+      revokedAt: null,
+    },
+    tx,
+  );
+  return toSession(row, credential, key.encryptedSessionSigningKey);
+}
+
+export async function list(platformId: string, accountId: string): Promise<{ data: AuthSession[] }> {
+  const rows = await repo.activeSessions(platformId, accountId, now());
+  return { data: rows.map((r) => toSession(r, r)) };
+}
+
+async function sessionWithCredential(platformId: string, id: string, tx?: Tx) {
+  const session = await repo.findSession(platformId, id, tx);
+  const credential = session ? await repo.findCredential(platformId, session.authMethodId, tx) : null;
+  return session && credential ? { session, credential } : null;
+}
+
+const isActive = (s: repo.SessionRow, at: Date) => !s.revokedAt && s.expiresAt > at;
+
+/** DELETE /auth/sessions/{id}: any active session of the account may sign, the revoked one included (logout). */
+export async function revoke(platformId: string, id: string, req: Request, rawBody: string): Promise<Challenge | null> {
+  const found = await sessionWithCredential(platformId, id);
+  if (!found || !isActive(found.session, now())) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
+  const binding = bindRequest(req, rawBody);
+  const headers = retryHeaders(req);
+  return transaction(async (tx) => {
+    if (!headers) {
+      return issueChallenge(tx, {
+        platformId,
+        kind: 'AUTH_SESSION_REVOKE',
+        binding,
+        accountIds: [found.session.accountId],
+        type: found.credential.type as CredentialType,
+        activity: { type: 'ACTIVITY_TYPE_DELETE_API_KEYS', parameters: { sessionId: id, userId: found.session.accountId } },
+      });
+    }
+    await acceptSignedRetry(tx, { platformId, kind: 'AUTH_SESSION_REVOKE', binding, headers });
+    if (!(await repo.revokeSession(id, now(), tx))) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
+    return null;
+  });
+}
+
+/** POST /auth/sessions/{id}/refresh: the session being refreshed signs for its successor. */
+export async function refresh(platformId: string, id: string, clientPublicKey: string, req: Request, rawBody: string): Promise<Challenge | AuthSession> {
+  const found = await sessionWithCredential(platformId, id);
+  if (!found) throw notFound('REFERENCE_NOT_FOUND', `Session ${id}`);
+  const inactive = () => new ApiError('UNAUTHORIZED', `Session ${id} is no longer active; authenticate again with the credential`, { reason: 'Session is no longer active' });
+  if (!isActive(found.session, now())) throw inactive();
+  if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
+  const binding = bindRequest(req, rawBody);
+  const headers = retryHeaders(req);
+  const key = headers ? await sessionKeyFor(clientPublicKey) : null;
+  return transaction(async (tx) => {
+    if (!headers) {
+      return issueChallenge(tx, {
+        platformId,
+        kind: 'AUTH_SESSION_REFRESH',
+        binding,
+        accountIds: [found.session.accountId],
+        signer: { sessionId: id },
+        activity: { type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', parameters: { targetPublicKey: clientPublicKey, expirationSeconds: String(SESSION_TTL_SECONDS) } },
+      });
+    }
+    await acceptSignedRetry(tx, { platformId, kind: 'AUTH_SESSION_REFRESH', binding, headers });
+    // Checked after the signature so a retry on an expired session says what happened.
+    const current = await repo.findActiveSession(platformId, id, now(), tx);
+    const credential = await repo.lockCredential(platformId, found.credential.id, tx);
+    if (!current || !credential) throw inactive();
+    return openSession(tx, credential, key!);
+  });
+}

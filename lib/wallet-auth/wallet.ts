@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { now } from '../clock';
+import { transaction, type Tx } from '../db';
+import { isSandbox } from '../http/endpoint';
+import { fieldError } from '../http/errors';
+import { get as getAccount, type InternalAccount } from '../accounts/service';
+import { setPrivacy } from '../accounts/repository';
+import { bytesToHex } from '../auth/encoding';
+import { sealedEnvelope } from '../auth/hpke';
+import { parsePublicKey } from '../auth/p256';
+import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
+import { bundleSigner, seal, unseal } from '../auth/vault';
+import { walletAccount } from './accounts';
+import * as repo from './repository';
+
+// Wallet-level actions the wallet holder signs: exporting the wallet's root secret (sealed to a
+// fresh client key) and changing its privacy setting.
+const secretPurpose = (accountId: string) => `wallet-seed:${accountId}`;
+
+/** The wallet's 256-bit root secret, created (and sealed at rest) the first time it is needed. */
+async function walletSeed(tx: Tx, platformId: string, accountId: string): Promise<Uint8Array> {
+  const existing = await repo.findWalletSecret(accountId, tx);
+  if (existing) return unseal(existing.seedSealed, secretPurpose(accountId));
+  const seed = Uint8Array.from(randomBytes(32));
+  await repo.insertWalletSecret({ accountId, platformId, seedSealed: seal(seed, secretPurpose(accountId)), createdAt: now() }, tx);
+  return seed;
+}
+
+/**
+ * POST /internal-accounts/{id}/export. The signed payload names the clientPublicKey, and the
+ * retry must carry the same one (a different key is a different body: 401). The envelope is the
+ * reference's {version, data: hex({encappedPublic, ciphertext, organizationId}), dataSignature,
+ * enclaveQuorumPublic}; the sandbox leaves the signature fields empty, as the reference says.
+ */
+export async function exportWallet(platformId: string, accountId: string, clientPublicKey: string, req: Request, rawBody: string): Promise<Challenge | { id: string; encryptedWalletCredentials: string }> {
+  const account = await walletAccount(platformId, accountId, undefined, 'id');
+  const target = parsePublicKey(clientPublicKey);
+  if (!target) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
+  const binding = bindRequest(req, rawBody);
+  const headers = retryHeaders(req);
+  const result = await transaction(async (tx) => {
+    if (!headers) {
+      return issueChallenge(tx, {
+        platformId,
+        kind: 'WALLET_EXPORT',
+        binding,
+        accountIds: [account.id],
+        activity: { type: 'ACTIVITY_TYPE_EXPORT_WALLET', parameters: { targetPublicKey: clientPublicKey, walletId: account.id } },
+      });
+    }
+    await acceptSignedRetry(tx, { platformId, kind: 'WALLET_EXPORT', binding, headers });
+    return { seed: await walletSeed(tx, platformId, account.id) };
+  });
+  if ('payloadToSign' in result) return result;
+  // The exported secret is the wallet's root entropy, hex-encoded.
+  const plaintext = new TextEncoder().encode(bytesToHex(result.seed));
+  result.seed.fill(0);
+  const envelope = await sealedEnvelope(plaintext, target, platformId, isSandbox() ? null : bundleSigner());
+  return { id: account.id, encryptedWalletCredentials: envelope };
+}
+
+/** PATCH /internal-accounts/{id}: wallet privacy, bound into the payload and applied on the signed retry. */
+export async function updateWallet(platformId: string, accountId: string, patch: { privateEnabled?: boolean }, req: Request, rawBody: string): Promise<Challenge | InternalAccount> {
+  const account = await walletAccount(platformId, accountId, undefined, 'id');
+  const binding = bindRequest(req, rawBody);
+  const headers = retryHeaders(req);
+  return transaction(async (tx) => {
+    if (!headers) {
+      return issueChallenge(tx, {
+        platformId,
+        kind: 'WALLET_UPDATE',
+        binding,
+        accountIds: [account.id],
+        activity: { type: 'ACTIVITY_TYPE_UPDATE_WALLET', parameters: { privateEnabled: patch.privateEnabled, walletId: account.id } },
+      });
+    }
+    await acceptSignedRetry(tx, { platformId, kind: 'WALLET_UPDATE', binding, headers });
+    if (patch.privateEnabled !== undefined) await setPrivacy(account.id, patch.privateEnabled, now(), tx);
+    return getAccount(platformId, account.id, tx);
+  });
+}
