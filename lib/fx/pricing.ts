@@ -30,7 +30,8 @@ export interface Priced {
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
-function feesFor(sending: bigint, f: FeeSchedule) {
+/** The fees a total sending amount carries under a schedule (floor of the variable parts). */
+export function feesFor(sending: bigint, f: FeeSchedule) {
   const serviceVariable = (sending * f.serviceBps) / 10_000n;
   const platformVariable = (sending * f.platformBps) / 10_000n;
   return { service: f.serviceFixed + serviceVariable, serviceVariable, platform: f.platformFixed + platformVariable };
@@ -70,8 +71,6 @@ export function price(p: { from: string; to: string; rate: Rational; side: 'SEND
   if (netSending <= 0n || totalReceiving <= 0n) {
     throw new ApiError('AMOUNT_OUT_OF_RANGE', 'The amount is too small to cover the fees of this transfer', { totalSending, fees: fee.service + fee.platform });
   }
-  // exchangeRate = sending major per receiving major = 1 / rate.
-  const inverse = reduce({ num: p.rate.den, den: p.rate.num });
   return {
     totalSending,
     totalReceiving,
@@ -79,6 +78,12 @@ export function price(p: { from: string; to: string; rate: Rational; side: 'SEND
     serviceVariableFee: fee.serviceVariable,
     platformFee: fee.platform,
     netSending,
-    exchangeRate: toNumber(inverse, 8) || toNumber(inverse, 16),
+    exchangeRate: exchangeRateOf(p.rate),
   };
+}
+
+/** The interface's exchangeRate: sending major units per receiving major unit (1 / rate). */
+export function exchangeRateOf(rate: Rational): number {
+  const inverse = reduce({ num: rate.den, den: rate.num });
+  return toNumber(inverse, 8) || toNumber(inverse, 16);
 }

@@ -13,6 +13,9 @@ const USD_MID: Record<string, string> = {
   BWP: '13.6', CNY: '7.24', DKK: '6.87', GTQ: '7.78', HKD: '7.82', HTG: '132.5', IDR: '15750', JMD: '156.2', MWK: '1735',
   MYR: '4.72', PKR: '278.5', RWF: '1310', SGD: '1.35', THB: '36.4', TZS: '2590', UGX: '3780', VND: '24850', XAF: '603.5',
   XOF: '603.5', ZMW: '26.4', BTC: '0.0000155',
+  // Native tokens that pay blockchain network fees (lib/crypto): priced here so network fees
+  // convert at the same rates; they are not currencies the service carries (RATE_CURRENCIES).
+  ETH: '0.0003125', SOL: '0.00625', POL: '2.5', TRX: '4', XPL: '2',
 };
 
 export interface Rational {

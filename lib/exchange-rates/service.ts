@@ -1,0 +1,129 @@
+import { now } from '../clock';
+import { currencyObject } from '../currencies';
+import { ApiError, type FieldError } from '../http/errors';
+import { feeSchedule } from '../fx/fees';
+import { exchangeRateOf, feesFor, price, type FeeSchedule } from '../fx/pricing';
+import { midRate, minorRate, RATE_CURRENCIES, RATE_WINDOW_MS } from '../fx/rates';
+import * as platforms from '../platform/repository';
+import { defaultRail } from '../rails/catalog';
+import { Lru } from './cache';
+import { DEFAULT_SENDING_AMOUNT, type ExchangeRateQuery } from './schema';
+
+// GET /exchange-rates: the platform's view of every corridor between the currencies the service
+// carries, priced with the same rate source (lib/fx/rates), fee schedule (lib/fx/fees, the
+// platform's configured fees included) and exact arithmetic (lib/fx/pricing) that quotes use, so
+// a listed receivingAmount is what a SENDING-locked quote for the same amount in the same
+// five-minute window delivers (before any counterparty fee).
+//
+// Caching: rates move once per five-minute window, so the priced list of one source currency is
+// kept in an in-process LRU keyed by everything it depends on — platform, window, source, sending
+// amount, the platform's limits for that source and its fee schedule. A repeated call inside a
+// window prices nothing again; a new window, another amount or a changed fee config or currency
+// limit is a different key, so a PATCH /config shows at once. The platform's limits and fees are
+// still read per request (one or two small queries): that is what makes the key exact.
+type Rate = ReturnType<typeof corridor>;
+
+const CACHE_ENTRIES = 256;
+const cache = new Lru<string, Rate[]>(CACHE_ENTRIES);
+const stats = { hits: 0, misses: 0 };
+
+/** Cache counters, for tests and diagnostics. */
+export function rateCacheStats() {
+  return { ...stats, size: cache.size };
+}
+
+/** Sending limit when the platform has not configured the source currency: USD 1,000,000 worth. */
+const DEFAULT_MAX_USD_CENTS = 100_000_000n;
+
+function defaultMax(source: string, at: Date): bigint {
+  if (source === 'USD') return DEFAULT_MAX_USD_CENTS;
+  const r = minorRate('USD', source, midRate('USD', source, at).rate);
+  return (DEFAULT_MAX_USD_CENTS * r.num) / r.den;
+}
+
+interface Limits {
+  minAmount: bigint;
+  maxAmount: bigint;
+}
+
+function corridor(source: string, dest: string, amount: bigint, fees: FeeSchedule, limits: Limits | undefined, at: Date) {
+  const snap = midRate(source, dest, at);
+  const maxSendingAmount = limits?.maxAmount ?? defaultMax(source, at);
+  let minSendingAmount = limits?.minAmount;
+  if (minSendingAmount === undefined) {
+    // Unconfigured: the smallest amount that still delivers one unit after fees.
+    try {
+      minSendingAmount = price({ from: source, to: dest, rate: snap.rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
+    } catch {
+      minSendingAmount = maxSendingAmount; // fees take everything: nothing is sendable
+    }
+  }
+  let receivingAmount = 0n;
+  let total: bigint;
+  try {
+    const priced = price({ from: source, to: dest, rate: snap.rate, side: 'SENDING', amount, fees });
+    receivingAmount = priced.totalReceiving;
+    total = priced.serviceFee + priced.platformFee;
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'AMOUNT_OUT_OF_RANGE') throw err;
+    // The amount does not cover the fees: nothing would arrive. Still listed, so a list for
+    // every corridor keeps every corridor, with the fees that amount would carry.
+    const f = feesFor(amount, fees);
+    total = f.service + f.platform;
+  }
+  return {
+    sourceCurrency: currencyObject(source),
+    sendingAmount: amount,
+    minSendingAmount,
+    maxSendingAmount,
+    destinationCurrency: currencyObject(dest),
+    destinationPaymentRail: defaultRail(dest).rail,
+    receivingAmount,
+    exchangeRate: exchangeRateOf(snap.rate),
+    fees: { fixed: fees.serviceFixed + fees.platformFixed, total },
+    updatedAt: snap.updatedAt,
+  };
+}
+
+async function ratesFrom(platformId: string, source: string, amount: bigint, limits: Limits | undefined, at: Date): Promise<Rate[]> {
+  const fees = await feeSchedule({ platformId, from: source, at });
+  const window = Math.floor(at.getTime() / RATE_WINDOW_MS);
+  const key = [platformId, window, source, amount, limits?.minAmount ?? '-', limits?.maxAmount ?? '-', fees.serviceFixed, fees.serviceBps, fees.platformFixed, fees.platformBps, fees.counterpartyFixed].join('|');
+  const hit = cache.get(key);
+  if (hit) {
+    stats.hits++;
+    return hit;
+  }
+  stats.misses++;
+  const rates = RATE_CURRENCIES.filter((d) => d !== source).map((dest) => corridor(source, dest, amount, fees, limits, at));
+  cache.set(key, rates);
+  return rates;
+}
+
+/** Upper-cased code, or a field error when the service carries no such currency. */
+function checkCodes(field: string, values: string[], errors: FieldError[]): string[] {
+  return values.map((v) => {
+    const code = v.trim().toUpperCase();
+    if (!RATE_CURRENCIES.includes(code)) errors.push({ field, message: `${v} is not a currency this service quotes`, constraint: { enum: RATE_CURRENCIES } });
+    return code;
+  });
+}
+
+export async function listRates(platformId: string, q: ExchangeRateQuery) {
+  const errors: FieldError[] = [];
+  const [source] = q.sourceCurrency !== undefined ? checkCodes('sourceCurrency', [q.sourceCurrency], errors) : [undefined];
+  const dests = q.destinationCurrency ? new Set(checkCodes('destinationCurrency', q.destinationCurrency, errors)) : null;
+  if (errors.length) throw new ApiError('INVALID_CURRENCY', errors.map((e) => e.message).join('; '), { errors });
+
+  const amount = q.sendingAmount ?? DEFAULT_SENDING_AMOUNT;
+  const at = now();
+  const limits = new Map<string, Limits>((await platforms.listCurrencies(platformId)).map((c) => [c.currencyCode, c]));
+  const data: Rate[] = [];
+  for (const s of source ? [source] : RATE_CURRENCIES) {
+    if (dests && [...dests].every((d) => d === s)) continue;
+    for (const r of await ratesFrom(platformId, s, amount, limits.get(s), at)) {
+      if (!dests || dests.has(r.destinationCurrency.code)) data.push(r);
+    }
+  }
+  return { data };
+}
