@@ -19,10 +19,27 @@ export function db(): PrismaClient {
     const embedded = process.env.CORRIDOR_EMBEDDED === '1';
     const max = embedded ? 1 : Number(process.env.CORRIDOR_DB_POOL_SIZE || 10);
     const adapter = new PrismaPg({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-    globalForDb.__corridorPrisma = new PrismaClient({ adapter });
+    if (process.env.CORRIDOR_BENCH_STATS === '1') {
+      // `npm run bench` asks the server where its time goes: every SQL statement is counted.
+      const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+      client.$on('query', (e) => {
+        queryStats.statements++;
+        queryStats.dbMs += e.duration;
+      });
+      globalForDb.__corridorPrisma = client as unknown as PrismaClient;
+    } else {
+      globalForDb.__corridorPrisma = new PrismaClient({ adapter });
+    }
   }
   return globalForDb.__corridorPrisma;
 }
+
+/**
+ * Statement counters, only maintained when CORRIDOR_BENCH_STATS=1 (read by the bench). On
+ * globalThis because Next.js bundles each route separately and module state is not shared.
+ */
+const globalStats = globalThis as unknown as { __corridorQueryStats?: { statements: number; dbMs: number; transactions: number } };
+export const queryStats = (globalStats.__corridorQueryStats ??= { statements: 0, dbMs: 0, transactions: 0 });
 
 export async function disconnectDb(): Promise<void> {
   const client = globalForDb.__corridorPrisma;
@@ -58,6 +75,7 @@ function isRetryable(err: unknown): boolean {
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>, opts: { retries?: number; timeoutMs?: number } = {}): Promise<T> {
   const retries = opts.retries ?? 5;
   for (let attempt = 0; ; attempt++) {
+    queryStats.transactions++;
     try {
       return await db().$transaction(fn, { timeout: opts.timeoutMs ?? 15_000, maxWait: 15_000 });
     } catch (err) {

@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 export type IdKind =
   | 'Platform' | 'Token' | 'Customer' | 'InternalAccount' | 'ExternalAccount' | 'Verification'
   | 'BeneficialOwner' | 'Document' | 'BulkCustomerImportJob' | 'Quote' | 'Transaction' | 'Lookup'
-  | 'AuthMethod' | 'Session' | 'Request' | 'DelegatedKey' | 'Webhook' | 'Job' | 'LedgerEntry'
-  | 'LedgerAccount' | 'LedgerTransfer' | 'Invitation' | 'Agent' | 'Card' | 'Stablecoin' | 'Refund' | 'Challenge';
+  | 'AuthMethod' | 'Session' | 'Request' | 'DelegatedKey' | 'Webhook' | 'WebhookAttempt' | 'Job' | 'LedgerEntry'
+  | 'LedgerAccount' | 'LedgerTransfer' | 'Invitation' | 'Agent' | 'Card' | 'Stablecoin' | 'Refund' | 'Challenge'
+  | 'ContactVerificationCode';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 

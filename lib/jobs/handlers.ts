@@ -1,2 +1,6 @@
 // Importing this module registers every job kind with the queue. Add a domain's jobs module here.
-export {};
+import '../bulk-import/job';
+import '../external-accounts/jobs';
+import '../payments/settlement';
+import '../transfers/settlement';
+import '../uma/receive';

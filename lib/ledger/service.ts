@@ -9,7 +9,7 @@ import * as repo from './repository';
 // Internal-account buckets may never go negative (checked in the same statement that moves the
 // money, and by a table constraint); system accounts for the outside world may.
 export type Bucket = 'AVAILABLE' | 'HELD' | 'PENDING';
-export type SystemAccount = `WORLD:${string}` | 'FX' | 'FEES' | 'PLATFORM_FEES' | 'SANDBOX';
+export type SystemAccount = `WORLD:${string}` | 'FX' | 'FEES' | 'PLATFORM_FEES' | 'SANDBOX' | 'CLEARING';
 
 export const bucketAccount = (internalAccountId: string, bucket: Bucket) => `${internalAccountId}/${bucket}`;
 export const systemAccount = (platformId: string, name: SystemAccount, currency: string) => `${platformId}/${name}/${currency}`;

@@ -1,0 +1,23 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { quote, quoteIdParams } from '@/lib/quotes/schema';
+import { executeQuote } from '@/lib/quotes/execute';
+import { walletSignatureForQuote } from '@/lib/quotes/wallet';
+
+// POST /quotes/{quoteId}/execute – start the transfer (Embedded Wallet sources: signed by the holder)
+const execute = endpoint(
+  {
+    method: 'POST',
+    path: '/quotes/{quoteId}/execute',
+    summary: 'Execute a quote',
+    tags: ['Cross-Currency Transfers'],
+    permission: 'TRANSACT',
+    params: quoteIdParams,
+    idempotent: true,
+    headers: { 'Service-Wallet-Signature': 'Stamp over the quote payloadToSign (Embedded Wallet sources); Grid-Wallet-Signature is accepted too' },
+    responses: { 200: { description: 'Quote executed', schema: quote }, ...errors(400, 401, 403, 404, 409) },
+  },
+  async ({ principal, params, req }) => ok(await executeQuote(principal.platformId, params.quoteId, walletSignatureForQuote(req))),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(execute);

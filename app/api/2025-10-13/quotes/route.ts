@@ -1,0 +1,28 @@
+import { endpoint, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { quote, quoteRequest } from '@/lib/quotes/schema';
+import { createQuote } from '@/lib/quotes/create';
+
+// POST /quotes – price a cross-currency transfer (account or real-time funding → account or UMA)
+const create = endpoint(
+  {
+    method: 'POST',
+    path: '/quotes',
+    summary: 'Create a transfer quote',
+    tags: ['Cross-Currency Transfers'],
+    permission: 'TRANSACT',
+    body: quoteRequest,
+    idempotent: true,
+    responses: {
+      201: { description: 'Quote created', schema: quote },
+      202: { description: 'Quote created, awaiting Strong Customer Authentication', schema: quote },
+      ...errors(400, 401, 403, 424, 429),
+    },
+  },
+  async ({ principal, body }) => {
+    const { quote: q, status } = await createQuote(principal.platformId, body);
+    return { status, body: q };
+  },
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

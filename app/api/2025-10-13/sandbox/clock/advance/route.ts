@@ -1,0 +1,23 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { clockAdvanceRequest, clockState } from '@/lib/sandbox/schema';
+import { advanceClock } from '@/lib/sandbox/clock';
+
+// POST /sandbox/clock/advance – fast-forward this platform's sandbox clock and run what fell due
+const advance = endpoint(
+  {
+    method: 'POST',
+    path: '/sandbox/clock/advance',
+    summary: 'Advance the sandbox clock',
+    description: 'Corridor extension. Moves this platform\'s sandbox time forward by `seconds` and runs the timed work that became due (settlements, expiries, returns, webhook retries) before answering.',
+    tags: ['Sandbox'],
+    permission: 'TRANSACT',
+    sandboxOnly: true,
+    extension: true,
+    body: clockAdvanceRequest,
+    responses: { 200: { description: 'Clock advanced', schema: clockState }, ...errors(400, 401, 403) },
+  },
+  async ({ principal, body }) => ok(await advanceClock(principal.platformId, principal.clockOffsetMs, body.seconds)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(advance);

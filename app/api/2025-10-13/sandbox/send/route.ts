@@ -1,0 +1,23 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { transaction } from '@/lib/transactions/schema';
+import { sendRequest } from '@/lib/sandbox/schema';
+import { sandboxSend } from '@/lib/sandbox/send';
+
+// POST /sandbox/send – pay a real-time-funding quote's instructions (sandbox only)
+const send = endpoint(
+  {
+    method: 'POST',
+    path: '/sandbox/send',
+    summary: 'Simulate paying a quote',
+    tags: ['Sandbox'],
+    permission: 'TRANSACT',
+    sandboxOnly: true,
+    body: sendRequest,
+    idempotent: true,
+    responses: { 200: { description: 'Funds received', schema: transaction }, ...errors(400, 401, 403, 404) },
+  },
+  async ({ principal, body }) => ok(await sandboxSend(principal.platformId, body)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(send);

@@ -1,0 +1,22 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { cancelRequest, transaction, transactionIdParams } from '@/lib/transactions/schema';
+import * as transactions from '@/lib/transactions/service';
+
+// POST /transactions/{transactionId}/cancel – recall a bank transfer (ACH, wire) that has not settled
+const cancel = endpoint(
+  {
+    method: 'POST',
+    path: '/transactions/{transactionId}/cancel',
+    summary: 'Cancel a pending bank transfer',
+    tags: ['Transactions'],
+    permission: 'TRANSACT',
+    params: transactionIdParams,
+    body: cancelRequest,
+    idempotent: true,
+    responses: { 200: { description: 'Cancellation done', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
+  },
+  async ({ principal, params, body }) => ok(await transactions.cancel(principal.platformId, params.transactionId, body.reason)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(cancel);

@@ -1,0 +1,22 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { rejectRequest, transaction, transactionIdParams } from '@/lib/transactions/schema';
+import * as transactions from '@/lib/transactions/service';
+
+// POST /transactions/{transactionId}/reject – refuse a payment waiting for the platform's decision
+const reject = endpoint(
+  {
+    method: 'POST',
+    path: '/transactions/{transactionId}/reject',
+    summary: 'Reject a pending payment',
+    tags: ['Transactions'],
+    permission: 'TRANSACT',
+    params: transactionIdParams,
+    body: rejectRequest,
+    idempotent: true,
+    responses: { 200: { description: 'Payment rejected', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
+  },
+  async ({ principal, params, body }) => ok(await transactions.reject(principal.platformId, params.transactionId, body.reason)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(reject);

@@ -1,0 +1,20 @@
+import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { transaction, transactionIdParams } from '@/lib/transactions/schema';
+import * as transactions from '@/lib/transactions/service';
+
+// GET /transactions/{transactionId} – one transaction
+const get = endpoint(
+  {
+    method: 'GET',
+    path: '/transactions/{transactionId}',
+    summary: 'Get transaction by ID',
+    tags: ['Transactions'],
+    permission: 'VIEW',
+    params: transactionIdParams,
+    responses: { 200: { description: 'Successful operation', schema: transaction }, ...errors(401, 403, 404) },
+  },
+  async ({ principal, params }) => ok(await transactions.get(principal.platformId, params.transactionId)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

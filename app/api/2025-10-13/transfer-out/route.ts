@@ -1,0 +1,22 @@
+import { created, endpoint, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { transaction } from '@/lib/transactions/schema';
+import { transferOut } from '@/lib/transfers/schema';
+import * as transfers from '@/lib/transfers/service';
+
+// POST /transfer-out – same-currency payout from an internal account to the owner's external account
+const create = endpoint(
+  {
+    method: 'POST',
+    path: '/transfer-out',
+    summary: 'Create a transfer-out request',
+    tags: ['Same-Currency Transfers'],
+    permission: 'TRANSACT',
+    body: transferOut,
+    idempotent: true,
+    responses: { 201: { description: 'Transfer created', schema: transaction }, ...errors(400, 401, 403, 404) },
+  },
+  async ({ principal, body }) => created(await transfers.transferOut(principal.platformId, body)),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

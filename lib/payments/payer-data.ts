@@ -1,0 +1,42 @@
+import type { Tx } from '../db';
+import * as platforms from '../platform/repository';
+import type { Route } from './routing';
+
+// What a receiving institution must know about the payer (requiredPayerDataFields). Quotes must
+// carry every mandatory field in senderCustomerInfo. UMA receivers on this service ask for what
+// their platform configured (supportedCurrencies[].requiredCounterpartyFields); the sandbox
+// counterparties and some bank corridors have fixed requirements.
+export interface FieldDefinition {
+  name: string;
+  mandatory: boolean;
+}
+
+const CORRIDOR_REQUIREMENTS: Record<string, FieldDefinition[]> = {
+  INR: [{ name: 'FULL_NAME', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: true }, { name: 'PURPOSE_OF_PAYMENT', mandatory: false }],
+  NGN: [{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: true }],
+  PHP: [{ name: 'FULL_NAME', mandatory: true }, { name: 'NATIONALITY', mandatory: false }],
+};
+
+const SANDBOX_UMA: FieldDefinition[] = [{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: false }];
+
+export async function requiredPayerData(route: Route, tx?: Tx): Promise<FieldDefinition[]> {
+  switch (route.kind) {
+    case 'INTERNAL':
+      return [];
+    case 'EXTERNAL':
+      return CORRIDOR_REQUIREMENTS[route.currency] ?? [];
+    case 'UMA_SANDBOX':
+      return SANDBOX_UMA;
+    case 'UMA_CUSTOMER': {
+      const cfg = await platforms.findCurrency(route.platformId, route.currency, tx);
+      return (cfg?.requiredCounterpartyFields as unknown as FieldDefinition[] | undefined) ?? [];
+    }
+  }
+}
+
+/** Field errors for every mandatory field missing from senderCustomerInfo. */
+export function missingPayerData(required: FieldDefinition[], info: Record<string, unknown> | undefined) {
+  return required
+    .filter((f) => f.mandatory && (info?.[f.name] === undefined || info[f.name] === null || info[f.name] === ''))
+    .map((f) => ({ field: `senderCustomerInfo.${f.name}`, message: `is required by the receiving institution` }));
+}

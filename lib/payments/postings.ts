@@ -1,0 +1,112 @@
+import type { Tx } from '../db';
+import * as ledger from '../ledger/service';
+import { bucketAccount, systemAccount, type Leg } from '../ledger/service';
+import type { TransactionRow } from '../transactions/repository';
+import { amountsOf, planOf, type Funding } from './plan';
+
+// Ledger postings of a payment's life. Each is one balanced posting tagged with the transaction:
+//   hold      funds leave the spendable balance into "in flight" (HELD bucket or CLEARING)
+//   settle    in-flight funds pay fees, cross the FX desk and leave to the destination
+//   release   in-flight funds go back where they came from (failure before payout)
+//   reverse   a settled payout comes back (return): principal back to the source, fees kept
+const inFlight = (platformId: string, f: Funding, currency: string) =>
+  f.kind === 'INTERNAL' ? bucketAccount(f.internalAccountId, 'HELD') : systemAccount(platformId, 'CLEARING', currency);
+const origin = (platformId: string, f: Funding, currency: string) =>
+  f.kind === 'INTERNAL' ? bucketAccount(f.internalAccountId, 'AVAILABLE') : systemAccount(platformId, `WORLD:${f.rail}`, currency);
+
+/** Moves the total into flight. Throws InsufficientFunds (nothing written) when it is not there. */
+export async function hold(tx: Tx, row: TransactionRow): Promise<void> {
+  const { funding } = planOf(row);
+  const { total } = amountsOf(row);
+  const c = row.sentCurrency!;
+  await ledger.post(tx, {
+    platformId: row.platformId,
+    kind: 'PAYMENT_HOLD',
+    transactionId: row.id,
+    legs: [
+      { account: origin(row.platformId, funding, c), currency: c, amount: -total },
+      { account: inFlight(row.platformId, funding, c), currency: c, amount: total },
+    ],
+  });
+}
+
+/** Where the receiving-currency side ends: the destination account, or the outside world. */
+function destinationAccount(row: TransactionRow): { platformId: string; account: string } {
+  const { route } = planOf(row);
+  const c = row.receivedCurrency!;
+  switch (route.kind) {
+    case 'INTERNAL':
+      return { platformId: row.platformId, account: bucketAccount(route.internalAccountId, 'AVAILABLE') };
+    case 'EXTERNAL':
+      return { platformId: row.platformId, account: systemAccount(row.platformId, `WORLD:${route.rail}`, c) };
+    case 'UMA_SANDBOX':
+    case 'UMA_CUSTOMER':
+      return { platformId: row.platformId, account: systemAccount(row.platformId, 'WORLD:UMA', c) };
+  }
+}
+
+/**
+ * Completes the payout: fees to the service and the platform, principal across the FX desk, the
+ * receiving amount to the destination. `platformFeeAccount` is the platform's own internal
+ * account in the sending currency, where platform-collected fees settle.
+ */
+export async function settle(tx: Tx, row: TransactionRow, platformFeeAccount: string | null): Promise<void> {
+  const { funding } = planOf(row);
+  const a = amountsOf(row);
+  const s = row.sentCurrency!;
+  const r = row.receivedCurrency!;
+  const dest = destinationAccount(row);
+  const legs: Leg[] = [
+    { account: inFlight(row.platformId, funding, s), currency: s, amount: -a.total },
+    { account: systemAccount(row.platformId, 'FEES', s), currency: s, amount: a.serviceFee },
+    platformFeeAccount
+      ? { account: bucketAccount(platformFeeAccount, 'AVAILABLE'), currency: s, amount: a.platformFee }
+      : { account: systemAccount(row.platformId, 'PLATFORM_FEES', s), currency: s, amount: a.platformFee },
+  ];
+  if (s === r) {
+    legs.push({ account: dest.account, currency: r, amount: a.net });
+  } else {
+    legs.push({ account: systemAccount(row.platformId, 'FX', s), currency: s, amount: a.net });
+    legs.push({ account: systemAccount(row.platformId, 'FX', r), currency: r, amount: -a.received });
+    legs.push({ account: dest.account, currency: r, amount: a.received });
+  }
+  await ledger.post(tx, { platformId: row.platformId, kind: 'PAYMENT_SETTLE', transactionId: row.id, legs });
+}
+
+/** Returns the in-flight total to where it came from (nothing was paid out). */
+export async function release(tx: Tx, row: TransactionRow): Promise<void> {
+  const { funding } = planOf(row);
+  const { total } = amountsOf(row);
+  const c = row.sentCurrency!;
+  await ledger.post(tx, {
+    platformId: row.platformId,
+    kind: 'PAYMENT_RELEASE',
+    transactionId: row.id,
+    legs: [
+      { account: inFlight(row.platformId, funding, c), currency: c, amount: -total },
+      { account: origin(row.platformId, funding, c), currency: c, amount: total },
+    ],
+  });
+}
+
+/** A settled payout came back: the receiving amount re-enters and the principal is credited back. */
+export async function reverse(tx: Tx, row: TransactionRow): Promise<void> {
+  const { funding } = planOf(row);
+  const a = amountsOf(row);
+  const s = row.sentCurrency!;
+  const r = row.receivedCurrency!;
+  const dest = destinationAccount(row);
+  const legs: Leg[] =
+    s === r
+      ? [
+          { account: dest.account, currency: r, amount: -a.net },
+          { account: origin(row.platformId, funding, s), currency: s, amount: a.net },
+        ]
+      : [
+          { account: dest.account, currency: r, amount: -a.received },
+          { account: systemAccount(row.platformId, 'FX', r), currency: r, amount: a.received },
+          { account: systemAccount(row.platformId, 'FX', s), currency: s, amount: -a.net },
+          { account: origin(row.platformId, funding, s), currency: s, amount: a.net },
+        ];
+  await ledger.post(tx, { platformId: row.platformId, kind: 'PAYMENT_RETURN', transactionId: row.id, legs });
+}

@@ -1,0 +1,79 @@
+import { isSandbox } from '../http/endpoint';
+
+// Sandbox outcomes (interface spec, "External account identifier suffix" and "UMA destinations in
+// sandbox"). The outcome is fixed when a payment is created, from the last three digits of the
+// destination's primary identifier (for identifiers with a domain part, of the user part).
+// Outside sandbox every payment takes the SUCCESS path of the (simulated) rail.
+export type PayoutScenario =
+  | 'SUCCESS'
+  | 'EXECUTION_FAILED' // 002: quote execution failed, debited funds refunded
+  | 'SLOW' // 003: completes after about six minutes
+  | 'DELIVERY_FAILED' // 004: counterparty delivery failed, refunded
+  | 'RETURNED' // 005: completes, then the receiving bank returns it
+  | 'USER_CANCELLED' // 006: user cancellation, refunded
+  | 'PAYOUT_AND_REFUND_FAILED' // 007: payout failed and the refund failed too
+  | 'LONG_PENDING' // $pending.long.*
+  | 'COMPLIANCE_FAILED'; // $fail.compliance.*
+
+export type TransferScenario =
+  | 'SUCCESS'
+  | 'INSUFFICIENT_FUNDS' // 002: fails immediately
+  | 'ACCOUNT_INVALID' // 003: account closed/invalid, fails immediately
+  | 'BANK_REJECTED' // 004: rejected by the bank
+  | 'PENDING_THEN_FAILS'; // 005: pending about 30 seconds, then fails
+
+/** The three digits that decide a sandbox outcome. */
+export function identifierSuffix(identifier: string): string {
+  const at = identifier.indexOf('@');
+  const user = at >= 0 ? identifier.slice(0, at) : identifier;
+  return user.slice(-3);
+}
+
+export function payoutScenario(identifier: string): PayoutScenario {
+  if (!isSandbox()) return 'SUCCESS';
+  switch (identifierSuffix(identifier)) {
+    case '002':
+      return 'EXECUTION_FAILED';
+    case '003':
+      return 'SLOW';
+    case '004':
+      return 'DELIVERY_FAILED';
+    case '005':
+      return 'RETURNED';
+    case '006':
+      return 'USER_CANCELLED';
+    case '007':
+      return 'PAYOUT_AND_REFUND_FAILED';
+    default:
+      return 'SUCCESS';
+  }
+}
+
+export function transferScenario(identifier: string): TransferScenario {
+  if (!isSandbox()) return 'SUCCESS';
+  switch (identifierSuffix(identifier)) {
+    case '002':
+      return 'INSUFFICIENT_FUNDS';
+    case '003':
+      return 'ACCOUNT_INVALID';
+    case '004':
+      return 'BANK_REJECTED';
+    case '005':
+      return 'PENDING_THEN_FAILS';
+    default:
+      return 'SUCCESS';
+  }
+}
+
+/** Seconds after the money starts moving at which the rail reports back (sandbox timings). */
+export const SETTLE_AFTER_SECONDS = {
+  default: 5,
+  slow: 6 * 60, // "about 6 minutes"
+  transferPending: 30, // "about 30 seconds"
+  returnAfter: 60, // a completed payout comes back a minute later
+  longPending: 7 * 24 * 3600,
+} as const;
+
+export function payoutDelay(s: PayoutScenario): number {
+  return s === 'SLOW' ? SETTLE_AFTER_SECONDS.slow : s === 'LONG_PENDING' ? SETTLE_AFTER_SECONDS.longPending : SETTLE_AFTER_SECONDS.default;
+}

@@ -1,0 +1,9 @@
+import { notFound } from '../http/errors';
+import * as repo from './repository';
+import { toQuote } from './presenter';
+
+export async function getQuote(platformId: string, id: string) {
+  const row = await repo.findById(platformId, id);
+  if (!row) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`);
+  return toQuote(row);
+}

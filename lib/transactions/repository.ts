@@ -1,0 +1,76 @@
+import { Prisma, db, type Tx } from '../db';
+import { type Cursor } from '../http/pagination';
+import { MOVES, type Move } from './state';
+
+export type TransactionRow = Prisma.TransactionGetPayload<object>;
+
+export async function insert(row: Prisma.TransactionUncheckedCreateInput, tx: Tx): Promise<TransactionRow> {
+  return tx.transaction.create({ data: row });
+}
+
+export function findById(platformId: string, id: string, tx: Tx = db()): Promise<TransactionRow | null> {
+  return tx.transaction.findFirst({ where: { platformId, id } });
+}
+
+export function findByIdUnscoped(id: string, tx: Tx = db()): Promise<TransactionRow | null> {
+  return tx.transaction.findUnique({ where: { id } });
+}
+
+/** Applies a state move if the row is still in an allowed state; returns the updated row or null. */
+export async function transition(id: string, move: Move, data: Prisma.TransactionUncheckedUpdateInput, tx: Tx): Promise<TransactionRow | null> {
+  const m = MOVES[move];
+  const n = await tx.transaction.updateMany({ where: { id, status: { in: [...m.from] } }, data: { ...data, status: m.to } });
+  return n.count === 1 ? tx.transaction.findUnique({ where: { id } }) : null;
+}
+
+export async function update(id: string, data: Prisma.TransactionUncheckedUpdateInput, tx: Tx): Promise<TransactionRow> {
+  return tx.transaction.update({ where: { id }, data });
+}
+
+export interface TransactionFilter {
+  customerId?: string;
+  platformCustomerId?: string;
+  accountIdentifier?: string;
+  senderAccountIdentifier?: string;
+  receiverAccountIdentifier?: string;
+  status?: string;
+  type?: string;
+  reference?: string;
+  startDate?: Date;
+  endDate?: Date;
+}
+
+function where(platformId: string, f: TransactionFilter): Prisma.TransactionWhereInput {
+  const and: Prisma.TransactionWhereInput[] = [{ platformId }];
+  if (f.customerId) and.push({ customerId: f.customerId });
+  if (f.platformCustomerId) and.push({ platformCustomerId: f.platformCustomerId });
+  if (f.status) and.push({ status: f.status });
+  if (f.type) and.push({ type: f.type });
+  if (f.reference) and.push({ reference: f.reference });
+  if (f.startDate) and.push({ createdAt: { gte: f.startDate } });
+  if (f.endDate) and.push({ createdAt: { lte: f.endDate } });
+  // An account identifier is an internal or external account id, or a UMA address.
+  const either = (id: string): Prisma.TransactionWhereInput => ({ OR: [{ internalAccountId: id }, { externalAccountId: id }, { source: { path: ['umaAddress'], equals: id } }, { destination: { path: ['umaAddress'], equals: id } }] });
+  if (f.accountIdentifier) and.push(either(f.accountIdentifier));
+  if (f.senderAccountIdentifier) {
+    and.push({ OR: [{ source: { path: ['accountId'], equals: f.senderAccountIdentifier } }, { source: { path: ['umaAddress'], equals: f.senderAccountIdentifier } }] });
+  }
+  if (f.receiverAccountIdentifier) {
+    and.push({ OR: [{ destination: { path: ['accountId'], equals: f.receiverAccountIdentifier } }, { destination: { path: ['umaAddress'], equals: f.receiverAccountIdentifier } }] });
+  }
+  return { AND: and };
+}
+
+export async function list(platformId: string, f: TransactionFilter, limit: number, order: 'asc' | 'desc', cursor?: Cursor) {
+  const base = where(platformId, f);
+  const after: Prisma.TransactionWhereInput = cursor
+    ? order === 'desc'
+      ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
+      : { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] }
+    : {};
+  const [rows, total] = await Promise.all([
+    db().transaction.findMany({ where: { AND: [base, after] }, orderBy: [{ createdAt: order }, { id: order }], take: limit + 1 }),
+    db().transaction.count({ where: base }),
+  ]);
+  return { rows, total };
+}

@@ -1,0 +1,183 @@
+import { newId } from '../ids';
+import { addSeconds, now } from '../clock';
+import { transaction, type Tx } from '../db';
+import { ApiError, fieldError, invalidInput, notFound } from '../http/errors';
+import { INT64_MAX } from '../http/fields';
+import * as ledger from '../ledger/service';
+import { recordEvent } from '../events/outbox';
+import { enqueue } from '../jobs/queue';
+import * as accounts from '../accounts/service';
+import * as customers from '../customers/repository';
+import * as platforms from '../platform/repository';
+import * as txRepo from '../transactions/repository';
+import { toTransaction } from '../transactions/presenter';
+import { checkOwnershipThreshold, externalRoute } from '../payments/routing';
+import { hold } from '../payments/postings';
+import { announceBalances } from '../payments/balances';
+import { SETTLE_AFTER_SECONDS, transferScenario, type TransferScenario } from '../payments/scenarios';
+import type { z } from 'zod';
+import type { transferIn as transferInSchema, transferOut as transferOutSchema } from './schema';
+
+// Same-currency transfers between a customer's (or the platform's) internal and external
+// accounts. Sandbox outcomes by the external account's identifier suffix: 002 and 003 fail at
+// once (nothing moves), 004 is rejected by the bank, 005 stays pending about 30 s then fails.
+type TransferOut = z.output<typeof transferOutSchema>;
+type TransferIn = z.output<typeof transferInSchema>;
+
+async function sourceInternal(platformId: string, accountId: string, field: string, tx: Tx) {
+  const account = await accounts.findRow(platformId, accountId, tx);
+  if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${accountId}`);
+  if (account.status !== 'ACTIVE') throw fieldError(field, `Internal account ${accountId} is ${account.status}`);
+  if (account.type === 'EMBEDDED_WALLET') {
+    throw fieldError(field, 'Embedded Wallet funds move only with the holder\'s signature: create a quote and execute it with Service-Wallet-Signature');
+  }
+  return account;
+}
+
+async function checkCustomerReady(platformId: string, customerId: string | null, tx: Tx) {
+  if (!customerId) return null;
+  const c = await customers.findById(platformId, customerId, tx);
+  if (!c || c.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
+  const status = c.customerType === 'INDIVIDUAL' ? c.kycStatus : c.kybStatus;
+  if (status !== 'APPROVED') throw new ApiError('USER_NOT_READY', `Customer ${customerId} cannot move money until verification is APPROVED (it is ${status})`);
+  return c;
+}
+
+async function checkLimit(platformId: string, currency: string, amount: bigint, tx: Tx) {
+  const limit = await platforms.findCurrency(platformId, currency, tx);
+  if (amount > (limit?.maxAmount ?? INT64_MAX)) {
+    throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `${amount} ${currency} exceeds the single-transaction maximum of ${limit?.maxAmount} for ${currency} withdrawals`, { maxAmount: limit?.maxAmount, currency });
+  }
+  if (limit && amount < limit.minAmount) throw new ApiError('AMOUNT_OUT_OF_RANGE', `${amount} ${currency} is below the minimum of ${limit.minAmount}`);
+}
+
+const failsAtOnce = (s: TransferScenario) => s === 'INSUFFICIENT_FUNDS' || s === 'ACCOUNT_INVALID';
+
+export async function transferOut(platformId: string, req: TransferOut) {
+  return transaction(async (tx) => {
+    const source = await sourceInternal(platformId, req.source.accountId, 'source.accountId', tx);
+    const route = await externalRoute(platformId, req.destination.accountId, req.destination.paymentRail, tx);
+    if (route.currency !== source.currency) {
+      throw new ApiError('INVALID_CURRENCY', `Source is ${source.currency} and destination ${route.currency}: use a quote for cross-currency transfers`);
+    }
+    if (route.ownerCustomerId !== source.customerId) throw invalidInput('The external account does not belong to the owner of the source account');
+    const customer = await checkCustomerReady(platformId, source.customerId, tx);
+    const amount = req.amount ?? (await ledger.balances([source.id], tx)).get(source.id)!.available;
+    if (amount <= 0n) throw fieldError('amount', 'the source account has no available balance to transfer');
+    await checkLimit(platformId, source.currency, amount, tx);
+    checkOwnershipThreshold(route, amount, now());
+    const scenario = transferScenario(route.identifier);
+    const at = now();
+    const delay = scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
+    const row = await txRepo.insert(
+      {
+        id: newId('Transaction'),
+        platformId,
+        customerId: source.customerId,
+        platformCustomerId: customer?.platformCustomerId ?? null,
+        type: 'OUTGOING',
+        direction: 'DEBIT',
+        status: failsAtOnce(scenario) ? 'FAILED' : 'PROCESSING',
+        failureReason: scenario === 'ACCOUNT_INVALID' ? 'ACCOUNT_INVALID' : scenario === 'INSUFFICIENT_FUNDS' ? 'QUOTE_EXECUTION_FAILED' : null,
+        source: { sourceType: 'ACCOUNT', accountId: source.id, currency: source.currency },
+        destination: { destinationType: 'ACCOUNT', accountId: route.externalAccountId, currency: route.currency },
+        internalAccountId: source.id,
+        externalAccountId: route.externalAccountId,
+        sentCurrency: source.currency,
+        sentAmount: amount,
+        receivedCurrency: route.currency,
+        receivedAmount: amount,
+        fees: 0n,
+        platformFees: 0n,
+        paymentRail: route.rail,
+        railSelectionMode: route.railSelection,
+        expectedSettlementAt: failsAtOnce(scenario) ? null : addSeconds(at, delay),
+        reference: `CR${newId('Request').slice(8, 18).toUpperCase().replace(/-/g, '')}`,
+        remittanceInformation: req.remittanceInformation ?? null,
+        scenario,
+        plan: { funding: { kind: 'INTERNAL', internalAccountId: source.id }, route } as object,
+        createdAt: at,
+        updatedAt: at,
+      },
+      tx,
+    );
+    if (failsAtOnce(scenario)) {
+      await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.FAILED', toTransaction(row));
+      return toTransaction(row);
+    }
+    await hold(tx, row); // real insufficient funds: 400, nothing written
+    await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(row));
+    await announceBalances(tx, platformId, [source.id]);
+    await enqueue(tx, { platformId, kind: 'transfer.settle', payload: { transactionId: row.id }, runAt: addSeconds(at, delay) });
+    return toTransaction(row);
+  });
+}
+
+/** Direct pull (ACH debit) from a USD bank account into an internal account. */
+export async function transferIn(platformId: string, req: TransferIn) {
+  if (req.amount === undefined) throw fieldError('amount', 'amount is required for a pull');
+  const amount = req.amount;
+  return transaction(async (tx) => {
+    const route = await externalRoute(platformId, req.source.accountId, 'ACH', tx).catch((err) => {
+      if (err instanceof ApiError && err.code === 'INVALID_INPUT') throw invalidInput(`External account ${req.source.accountId} does not support direct pull (ACH debit); deposit with the internal account's fundingPaymentInstructions instead`);
+      throw err;
+    });
+    if (route.accountType !== 'USD_ACCOUNT') throw invalidInput(`Direct pull is only available from USD bank accounts (ACH); ${req.source.accountId} is ${route.accountType}`);
+    const dest = await sourceInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
+    if (dest.currency !== route.currency) throw new ApiError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
+    if (route.ownerCustomerId !== dest.customerId) throw invalidInput('The external account does not belong to the owner of the destination account');
+    const customer = await checkCustomerReady(platformId, dest.customerId, tx);
+    await checkLimit(platformId, dest.currency, amount, tx);
+    const scenario = transferScenario(route.identifier);
+    const at = now();
+    const delay = scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
+    const row = await txRepo.insert(
+      {
+        id: newId('Transaction'),
+        platformId,
+        customerId: dest.customerId,
+        platformCustomerId: customer?.platformCustomerId ?? null,
+        type: 'INCOMING',
+        // A pull debits the customer's external account (reference: TransactionDirection).
+        direction: 'DEBIT',
+        status: failsAtOnce(scenario) ? 'FAILED' : 'PROCESSING',
+        failureReason: failsAtOnce(scenario) ? 'COLLECTION_FAILED' : null,
+        source: { sourceType: 'ACCOUNT', accountId: route.externalAccountId, currency: route.currency },
+        destination: { destinationType: 'ACCOUNT', accountId: dest.id, currency: dest.currency },
+        internalAccountId: dest.id,
+        externalAccountId: route.externalAccountId,
+        sentCurrency: route.currency,
+        sentAmount: amount,
+        receivedCurrency: dest.currency,
+        receivedAmount: amount,
+        fees: 0n,
+        paymentRail: 'ACH',
+        railSelectionMode: 'AUTO',
+        expectedSettlementAt: failsAtOnce(scenario) ? null : addSeconds(at, delay),
+        reference: `CR${newId('Request').slice(8, 18).toUpperCase().replace(/-/g, '')}`,
+        scenario,
+        createdAt: at,
+        updatedAt: at,
+      },
+      tx,
+    );
+    if (failsAtOnce(scenario)) {
+      await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(row));
+      return toTransaction(row);
+    }
+    // The pulled amount shows as pending (in totalBalance, not spendable) until it settles.
+    await ledger.post(tx, {
+      platformId,
+      kind: 'PULL_START',
+      transactionId: row.id,
+      legs: [
+        { account: ledger.systemAccount(platformId, 'WORLD:ACH', dest.currency), currency: dest.currency, amount: -amount },
+        { account: ledger.bucketAccount(dest.id, 'PENDING'), currency: dest.currency, amount },
+      ],
+    });
+    await recordEvent(tx, platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
+    await announceBalances(tx, platformId, [dest.id]);
+    await enqueue(tx, { platformId, kind: 'transfer.settle', payload: { transactionId: row.id }, runAt: addSeconds(at, delay) });
+    return toTransaction(row);
+  });
+}

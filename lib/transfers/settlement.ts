@@ -1,0 +1,70 @@
+import { now } from '../clock';
+import { transaction, type Tx } from '../db';
+import * as ledger from '../ledger/service';
+import { recordEvent } from '../events/outbox';
+import { registerJob } from '../jobs/queue';
+import * as txRepo from '../transactions/repository';
+import { toTransaction } from '../transactions/presenter';
+import { announceBalances } from '../payments/balances';
+import { completePayout, failPayout } from '../payments/settlement';
+import type { TransferScenario } from '../payments/scenarios';
+
+// Same-currency transfers after they start: the rail reports back (job transfer.settle).
+// Transfer-out uses the payout steps of the payments engine; transfer-in (a pull) moves money
+// from the customer's PENDING bucket to AVAILABLE when the collection settles, or back out to the
+// world when it fails.
+type Row = txRepo.TransactionRow;
+
+async function pullLegs(tx: Tx, row: Row, kind: 'PULL_SETTLE' | 'PULL_FAIL') {
+  const c = row.receivedCurrency!;
+  const amount = row.receivedAmount!;
+  const pending = ledger.bucketAccount(row.internalAccountId!, 'PENDING');
+  const other = kind === 'PULL_SETTLE' ? ledger.bucketAccount(row.internalAccountId!, 'AVAILABLE') : ledger.systemAccount(row.platformId, `WORLD:${row.paymentRail ?? 'ACH'}`, c);
+  await ledger.post(tx, { platformId: row.platformId, kind, transactionId: row.id, legs: [{ account: pending, currency: c, amount: -amount }, { account: other, currency: c, amount }] });
+}
+
+export async function failPull(tx: Tx, row: Row, failureReason = 'COLLECTION_FAILED'): Promise<Row | null> {
+  const failed = await txRepo.transition(row.id, 'fail', { failureReason, updatedAt: now() }, tx);
+  if (!failed) return null;
+  await pullLegs(tx, failed, 'PULL_FAIL');
+  await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed));
+  await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+  return failed;
+}
+
+/** A pull cancelled before it settled: the pending credit is withdrawn. */
+export async function cancelPull(tx: Tx, row: Row): Promise<Row | null> {
+  const at = now();
+  const refund = { reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`, initiatedAt: at.toISOString(), settledAt: at.toISOString(), status: 'COMPLETED', reason: 'USER_CANCELLATION' };
+  const failed = await txRepo.transition(row.id, 'fail', { refund, updatedAt: at }, tx);
+  if (!failed) return null;
+  await pullLegs(tx, failed, 'PULL_FAIL');
+  await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed));
+  await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+  return failed;
+}
+
+export async function settleTransfer(transactionId: string): Promise<void> {
+  await transaction(async (tx) => {
+    const row = await txRepo.findByIdUnscoped(transactionId, tx);
+    if (!row || row.status !== 'PROCESSING') return;
+    const scenario = row.scenario as TransferScenario;
+    if (row.type === 'OUTGOING') {
+      if (scenario === 'BANK_REJECTED') await failPayout(tx, row, { failureReason: 'ACCOUNT_CANNOT_RECEIVE', refundReason: 'TRANSACTION_FAILED', refunded: true });
+      else if (scenario === 'PENDING_THEN_FAILS') await failPayout(tx, row, { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'TRANSACTION_FAILED', refunded: true });
+      else await completePayout(tx, row);
+      return;
+    }
+    if (scenario === 'BANK_REJECTED' || scenario === 'PENDING_THEN_FAILS') {
+      await failPull(tx, row);
+      return;
+    }
+    const done = await txRepo.transition(row.id, 'complete', { settledAt: now(), updatedAt: now() }, tx);
+    if (!done) return;
+    await pullLegs(tx, done, 'PULL_SETTLE');
+    await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.COMPLETED', toTransaction(done));
+    await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+  });
+}
+
+registerJob('transfer.settle', async (payload) => settleTransfer((payload as { transactionId: string }).transactionId));

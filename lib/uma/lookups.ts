@@ -1,0 +1,84 @@
+import { newId } from '../ids';
+import { addSeconds, now } from '../clock';
+import type { Prisma } from '../db';
+import { notFound } from '../http/errors';
+import { currencyObject } from '../currencies';
+import * as customers from '../customers/repository';
+import * as platforms from '../platform/repository';
+import { midRate, toNumber, reduce, isRateCurrency } from '../fx/rates';
+import { externalRoute, umaRoute, type Route } from '../payments/routing';
+import { requiredPayerData } from '../payments/payer-data';
+import { requireUma } from './address';
+import * as repo from './repository';
+
+// Receiver lookups (GET /receiver/uma/{address}, GET /receiver/external-account/{id}): resolve
+// where a payment would land, what the receiver accepts and what it needs to know about the
+// payer. The result is stored as a Lookup the quote refers to (lookupId).
+const LOOKUP_TTL_SECONDS = 15 * 60;
+
+export { findLookup } from './repository';
+
+async function senderCurrency(platformId: string, customerId: string | undefined): Promise<string> {
+  if (customerId) {
+    const c = await customers.findById(platformId, customerId);
+    if (!c || c.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
+    if (c.currencies[0]) return c.currencies[0];
+  }
+  return (await platforms.listCurrencies(platformId))[0]?.currencyCode ?? 'USD';
+}
+
+async function currencyPreferences(platformId: string, from: string, currencies: string[]) {
+  const at = now();
+  return Promise.all(
+    currencies.map(async (code) => {
+      const limit = await platforms.findCurrency(platformId, code);
+      const rate = isRateCurrency(from) && isRateCurrency(code) ? midRate(from, code, at).rate : { num: 1n, den: 1n };
+      return {
+        currency: currencyObject(code),
+        // Sending units per receiving unit, like a quote's exchangeRate; not locked.
+        estimatedExchangeRate: toNumber(reduce({ num: rate.den, den: rate.num }), 8) || toNumber(reduce({ num: rate.den, den: rate.num }), 16),
+        min: limit?.minAmount ?? 1n,
+        max: limit?.maxAmount ?? 1_000_000_000n,
+      };
+    }),
+  );
+}
+
+async function store(platformId: string, customerId: string | undefined, kind: 'UMA' | 'EXTERNAL_ACCOUNT', target: string, route: Route, supported: unknown[], required: unknown[]) {
+  const at = now();
+  const row = await repo.insertLookup({
+      id: newId('Lookup'),
+      platformId,
+      customerId: customerId ?? null,
+      kind,
+      target,
+      supportedCurrencies: JSON.parse(JSON.stringify(supported, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
+      requiredPayerDataFields: required as Prisma.InputJsonValue,
+      resolution: route as unknown as Prisma.InputJsonValue,
+      createdAt: at,
+      expiresAt: addSeconds(at, LOOKUP_TTL_SECONDS),
+  });
+  return row.id;
+}
+
+export async function lookupUma(platformId: string, address: string, q: { customerId?: string; senderUmaAddress?: string }) {
+  const uma = requireUma(address, 'receiverUmaAddress');
+  if (q.senderUmaAddress) requireUma(q.senderUmaAddress, 'senderUmaAddress');
+  const route = await umaRoute(uma);
+  const from = await senderCurrency(platformId, q.customerId);
+  const currencies = route.kind === 'UMA_CUSTOMER' ? route.currencies : [route.currency];
+  const supportedCurrencies = await currencyPreferences(platformId, from, currencies);
+  const requiredPayerDataFields = await requiredPayerData(route);
+  const lookupId = await store(platformId, q.customerId, 'UMA', uma.address, route, supportedCurrencies, requiredPayerDataFields);
+  return { receiverUmaAddress: uma.address, supportedCurrencies, requiredPayerDataFields, lookupId };
+}
+
+export async function lookupExternalAccount(platformId: string, accountId: string, q: { customerId?: string; senderUmaAddress?: string }) {
+  if (q.senderUmaAddress) requireUma(q.senderUmaAddress, 'senderUmaAddress');
+  const route = await externalRoute(platformId, accountId, undefined);
+  const from = await senderCurrency(platformId, q.customerId);
+  const supportedCurrencies = await currencyPreferences(platformId, from, [route.currency]);
+  const requiredPayerDataFields = await requiredPayerData(route);
+  const lookupId = await store(platformId, q.customerId, 'EXTERNAL_ACCOUNT', accountId, route, supportedCurrencies, requiredPayerDataFields);
+  return { accountId, supportedCurrencies, requiredPayerDataFields, lookupId };
+}

@@ -1,0 +1,177 @@
+import { newId } from '../ids';
+import { addSeconds, now } from '../clock';
+import { transaction, type Tx } from '../db';
+import { ApiError, notFound } from '../http/errors';
+import { recordEvent } from '../events/outbox';
+import { enqueue, registerJob } from '../jobs/queue';
+import * as customers from '../customers/repository';
+import * as platforms from '../platform/repository';
+import * as txRepo from '../transactions/repository';
+import { toTransaction } from '../transactions/presenter';
+import { depositTarget, internalAccountIn } from '../payments/routing';
+import { requireUma, sandboxCounterparty } from './address';
+import { creditIncoming, type IncomingUma } from './deliver';
+
+// POST /sandbox/uma/receive: a sandbox UMA sender pays a customer of this platform. The money
+// goes to the customer's default UMA deposit account, or their internal account when none.
+// When the platform has a webhook endpoint, the payment waits for its decision on the
+// INCOMING_PAYMENT.PENDING webhook (200 approve, 202 decide later with /approve or /reject within
+// five seconds, 403/422 reject); without one there is nobody to ask and it completes at once.
+export const APPROVAL_WINDOW_SECONDS = 5;
+
+export interface ReceiveRequest {
+  senderUmaAddress: string;
+  receiverUmaAddress?: string;
+  customerId?: string;
+  receivingCurrencyCode: string;
+  receivingCurrencyAmount: bigint;
+}
+
+function planFor(row: txRepo.TransactionRow): IncomingUma {
+  const src = row.source as { umaAddress: string };
+  const dst = row.destination as { umaAddress?: string };
+  return {
+    platformId: row.platformId,
+    customerId: row.customerId!,
+    senderUmaAddress: src.umaAddress,
+    receiverUmaAddress: dst.umaAddress ?? '',
+    currency: row.receivedCurrency!,
+    amount: row.receivedAmount!,
+    internalAccountId: row.internalAccountId,
+    externalAccountId: row.externalAccountId,
+  };
+}
+
+export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
+  const sender = requireUma(req.senderUmaAddress, 'senderUmaAddress');
+  const counterparty = sandboxCounterparty(sender);
+  if (!counterparty) throw new ApiError('UMA_NOT_FOUND', `${sender.address} is not a sandbox sender (use $success.usd@, $success.eur@, $success.mxn@, $pending.long.usd@ or $fail.compliance.usd@ on the sandbox domain)`);
+  return transaction(async (tx) => {
+    let customer = req.customerId ? await customers.findById(platformId, req.customerId, tx) : null;
+    if (req.customerId && (!customer || customer.deletedAt)) throw notFound('USER_NOT_FOUND', `Customer ${req.customerId}`);
+    if (!customer && req.receiverUmaAddress) {
+      const uma = requireUma(req.receiverUmaAddress, 'receiverUmaAddress');
+      const [found] = await customers.customersByUmaAddress(uma.address, tx);
+      if (!found || found.platformId !== platformId) throw new ApiError('UMA_NOT_FOUND', `No customer of this platform has the UMA address ${uma.address}`);
+      customer = await customers.findById(platformId, found.id, tx);
+    }
+    if (!customer) throw new ApiError('INVALID_INPUT', 'Give receiverUmaAddress or customerId', { errors: [{ field: 'receiverUmaAddress', message: 'receiverUmaAddress or customerId is required' }] });
+    if (req.receiverUmaAddress && req.customerId && requireUma(req.receiverUmaAddress).address !== customer.umaAddress.toLowerCase()) {
+      throw new ApiError('INVALID_INPUT', 'receiverUmaAddress is not the UMA address of customerId');
+    }
+    const target = await depositTarget(platformId, customer.id, tx);
+    const currency = req.receivingCurrencyCode;
+    let internalAccountId: string | null = null;
+    if (target.externalAccountId) {
+      if (target.currencies[0] !== currency) throw new ApiError('INVALID_CURRENCY', `The customer's default UMA deposit account receives ${target.currencies[0]}, not ${currency}`);
+    } else {
+      internalAccountId = await internalAccountIn(platformId, customer.id, currency, tx);
+      if (!internalAccountId) throw new ApiError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
+    }
+    const at = now();
+    const platform = await platforms.findWithConfig(platformId, tx);
+    const row = await txRepo.insert(
+      {
+        id: newId('Transaction'),
+        platformId,
+        customerId: customer.id,
+        platformCustomerId: customer.platformCustomerId,
+        type: 'INCOMING',
+        direction: 'CREDIT',
+        status: 'PENDING',
+        source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.address, currency },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: customer.umaAddress, currency },
+        internalAccountId,
+        externalAccountId: target.externalAccountId,
+        receivedCurrency: currency,
+        receivedAmount: req.receivingCurrencyAmount,
+        fees: 0n,
+        counterpartyInformation: { umaAddress: sender.address },
+        scenario: counterparty.behaviour,
+        createdAt: at,
+        updatedAt: at,
+      },
+      tx,
+    );
+    await recordEvent(tx, platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
+    if (counterparty.behaviour === 'COMPLIANCE_FAILED') {
+      const failed = await txRepo.transition(row.id, 'fail', { failureReason: 'COMPLIANCE_REJECTED', updatedAt: at }, tx);
+      await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed!));
+      return toTransaction(failed!);
+    }
+    if (counterparty.behaviour === 'LONG_PENDING') return toTransaction(row); // the sender never completes
+    if (platform?.webhookEndpoint) {
+      // The platform decides on the PENDING webhook; without a decision the payment is rejected.
+      await enqueue(tx, { platformId, kind: 'incoming.approval_timeout', payload: { transactionId: row.id }, runAt: addSeconds(at, 60) });
+      return toTransaction(row);
+    }
+    const started = await txRepo.transition(row.id, 'start', { updatedAt: at }, tx);
+    return toTransaction(await creditIncoming(tx, planFor(started!), started!));
+  });
+}
+
+/** The platform approved (webhook 200 or POST /approve): the payment completes. */
+export async function approveIncoming(tx: Tx, row: txRepo.TransactionRow, receiverCustomerInfo?: Record<string, unknown>) {
+  const at = now();
+  const started = await txRepo.transition(row.id, 'start', { awaitingApproval: false, approvalDeadline: null, updatedAt: at, ...(receiverCustomerInfo ? { counterpartyInformation: { ...((row.counterpartyInformation as object) ?? {}), receiverCustomerInfo } as object } : {}) }, tx);
+  if (!started) return null;
+  return creditIncoming(tx, planFor(started), started);
+}
+
+/**
+ * The platform refused (webhook 403/422, POST /reject) or did not answer in time: nothing was
+ * booked, so nothing is returned; the sender's side learns it from the failed payment.
+ */
+export async function rejectIncoming(tx: Tx, row: txRepo.TransactionRow, p: { failureReason?: string | null; note?: string } = {}) {
+  const at = now();
+  const rejected = await txRepo.transition(row.id, 'reject', { awaitingApproval: false, approvalDeadline: null, failureReason: p.failureReason ?? null, updatedAt: at, ...(p.note ? { description: `Rejected: ${p.note}` } : {}) }, tx);
+  if (!rejected) return null;
+  await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(rejected));
+  return rejected;
+}
+
+/** The platform answered the PENDING webhook with 202: it has the approval window to decide. */
+export async function awaitDecision(tx: Tx, row: txRepo.TransactionRow) {
+  const deadline = addSeconds(now(), APPROVAL_WINDOW_SECONDS);
+  await txRepo.update(row.id, { awaitingApproval: true, approvalDeadline: deadline, updatedAt: now() }, tx);
+  await enqueue(tx, { platformId: row.platformId, kind: 'incoming.approval_timeout', payload: { transactionId: row.id }, runAt: deadline });
+}
+
+registerJob('incoming.approval_timeout', async (payload) => {
+  const { transactionId } = payload as { transactionId: string };
+  await transaction(async (tx) => {
+    const row = await txRepo.findByIdUnscoped(transactionId, tx);
+    if (!row || row.status !== 'PENDING') return;
+    if (row.approvalDeadline && row.approvalDeadline > now()) return;
+    await rejectIncoming(tx, row, { failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+  });
+});
+
+/**
+ * The platform's answer to the INCOMING_PAYMENT.PENDING webhook decides the payment (reference,
+ * incoming-payment webhook): 200 approves, 202 leaves the decision to /approve or /reject within
+ * the approval window, 403 rejects, 422 rejects for missing payee data. Anything else (errors,
+ * timeouts) decides nothing: delivery retries, and without a decision the payment times out.
+ */
+export async function answerToPendingWebhook(tx: Tx, payload: string, status: number | undefined, body: string): Promise<void> {
+  if (status === undefined) return;
+  const transactionId = (JSON.parse(payload) as { data?: { id?: string } }).data?.id;
+  if (!transactionId) return;
+  const row = await txRepo.findByIdUnscoped(transactionId, tx);
+  if (!row || row.type !== 'INCOMING' || row.status !== 'PENDING' || row.awaitingApproval) return;
+  if (status >= 200 && status < 300 && status !== 202) {
+    let info: Record<string, unknown> | undefined;
+    try {
+      info = (JSON.parse(body) as { receiverCustomerInfo?: Record<string, unknown> }).receiverCustomerInfo;
+    } catch {
+      info = undefined; // an empty or non-JSON 200 still approves
+    }
+    await approveIncoming(tx, row, info);
+  } else if (status === 202) {
+    await awaitDecision(tx, row);
+  } else if (status === 403) {
+    await rejectIncoming(tx, row, { note: 'refused by the platform webhook' });
+  } else if (status === 422) {
+    await rejectIncoming(tx, row, { failureReason: 'MISSING_MANDATORY_PAYEE_DATA', note: 'the platform webhook asked for more information' });
+  }
+}

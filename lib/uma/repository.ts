@@ -1,0 +1,9 @@
+import { db, type Prisma, type Tx } from '../db';
+
+export function findLookup(platformId: string, id: string, tx: Tx = db()) {
+  return tx.lookup.findFirst({ where: { platformId, id } });
+}
+
+export async function insertLookup(data: Prisma.LookupUncheckedCreateInput, tx: Tx = db()) {
+  return tx.lookup.create({ data });
+}

@@ -1,0 +1,189 @@
+// `npm run bench`: speed of the running service over real HTTP, on the embedded database and on
+// PostgreSQL (when reachable). For each: a production server (next start) is started on a fresh
+// database with known credentials, then
+//   - bare route:    GET /api/health (Next.js + HTTP, no database) at 16 concurrent
+//   - payment flow:  POST /quotes + POST /quotes/{id}/execute (internal USD -> external EUR
+//                    account) at 16 concurrent
+// and it prints requests or flows per second with p50/p99 latency, and how the server spent its
+// time per flow (SQL statements and database time measured inside the server).
+// Tests never assert timings; this is the place for them.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
+const SECONDS = Number(process.env.BENCH_SECONDS || 15);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 3);
+const ID = 'bench-client';
+const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
+const AUTH = `Basic ${Buffer.from(`${ID}:${SECRET}`).toString('base64')}`;
+
+function percentile(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
+}
+
+async function startServer(label, env) {
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), CORRIDOR_CLIENT_ID: ID, CORRIDOR_CLIENT_SECRET: SECRET, CORRIDOR_BENCH_STATS: '1', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    try {
+      const r = await fetch(`${base}/api/2025-10-13/config`, { headers: { authorization: AUTH } });
+      if (r.status === 200) return { base, stop: () => stopServer(child), log: () => log };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  stopServer(child);
+  throw new Error(`[${label}] server did not start:\n${log}`);
+}
+
+function stopServer(child) {
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  return new Promise((r) => setTimeout(r, 1500));
+}
+
+async function api(base, method, p, body) {
+  const res = await fetch(`${base}/api/2025-10-13${p}`, {
+    method,
+    headers: { authorization: AUTH, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${p} -> ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function setup(base) {
+  const customer = await api(base, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bench Sender', currencies: ['USD', 'EUR'] });
+  const accounts = await api(base, 'GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`);
+  const usd = accounts.data.find((a) => a.balance.currency.code === 'USD' && a.type === 'INTERNAL_FIAT');
+  // Large enough for every flow of the run.
+  for (let i = 0; i < 50; i++) await api(base, 'POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: 100000000000 });
+  const ext = await api(base, 'POST', '/customers/external-accounts', {
+    customerId: customer.id,
+    currency: 'EUR',
+    accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013123', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Receiver', countryOfResidence: 'DE', address: { line1: 'Hauptstr. 1', postalCode: '10115', country: 'DE' } } },
+  });
+  return { source: usd.id, destination: ext.id };
+}
+
+async function load(seconds, fn) {
+  const latencies = [];
+  let errors = 0;
+  let firstError;
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        const t = performance.now();
+        try {
+          await fn();
+          latencies.push(performance.now() - t);
+        } catch (err) {
+          errors++;
+          firstError ??= err.message;
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { count: latencies.length, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, firstError };
+}
+
+async function stats(base) {
+  const r = await fetch(`${base}/api/bench-stats`);
+  return r.ok ? r.json() : null;
+}
+
+async function benchDatabase(label, env) {
+  const server = await startServer(label, env);
+  try {
+    const { source, destination } = await setup(server.base);
+    const bare = async () => {
+      const r = await fetch(`${server.base}/api/health`);
+      await r.text();
+      if (r.status !== 200) throw new Error(`health ${r.status}`);
+    };
+    const flow = async () => {
+      const q = await api(server.base, 'POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000 });
+      await api(server.base, 'POST', `/quotes/${q.id}/execute`);
+    };
+    await load(WARMUP_SECONDS, bare);
+    const bareResult = await load(SECONDS, bare);
+    await load(WARMUP_SECONDS, flow);
+    const before = await stats(server.base);
+    const flowResult = await load(SECONDS, flow);
+    const after = await stats(server.base);
+    const perFlow = before && after && flowResult.count ? {
+      statements: (after.statements - before.statements) / flowResult.count,
+      dbMs: (after.dbMs - before.dbMs) / flowResult.count,
+      transactions: (after.transactions - before.transactions) / flowResult.count,
+    } : null;
+    return { label, bare: bareResult, flow: flowResult, perFlow };
+  } finally {
+    await server.stop();
+  }
+}
+
+function report(r) {
+  const f = (n) => n.toFixed(1);
+  console.log(`\n== ${r.label} (${CONCURRENCY} concurrent, ${SECONDS} s each) ==`);
+  console.log(`bare route   GET /api/health         ${f(r.bare.perSecond)} req/s   p50 ${f(r.bare.p50)} ms   p99 ${f(r.bare.p99)} ms   errors ${r.bare.errors}`);
+  console.log(`payment flow quote + execute          ${f(r.flow.perSecond)} flows/s p50 ${f(r.flow.p50)} ms   p99 ${f(r.flow.p99)} ms   errors ${r.flow.errors}${r.flow.firstError ? ` (${r.flow.firstError.slice(0, 200)})` : ''}`);
+  if (r.perFlow) {
+    const flowMs = 1000 / Math.max(r.flow.perSecond, 1e-9) * CONCURRENCY;
+    console.log(`per flow     ${f(r.perFlow.statements)} SQL statements in ${f(r.perFlow.transactions)} transactions, ${f(r.perFlow.dbMs)} ms waiting on the database of ~${f(flowMs)} ms wall time per flow`);
+  }
+}
+
+const results = [];
+const dataDir = mkdtempSync(path.join(tmpdir(), 'corridor-bench-'));
+try {
+  results.push(await benchDatabase('embedded database (PGlite)', { CORRIDOR_DATA_DIR: dataDir, DATABASE_URL: '' }));
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+report(results[0]);
+
+const pgBase = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+let created;
+try {
+  const admin = new pg.Client({ connectionString: pgBase, connectionTimeoutMillis: 3000 });
+  await admin.connect();
+  created = `corridor_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${created}`);
+  await admin.end();
+} catch (err) {
+  console.log(`\nPostgreSQL not reachable at ${pgBase} (${err.message}); skipped.`);
+}
+if (created) {
+  const url = new URL(pgBase);
+  url.pathname = `/${created}`;
+  try {
+    results.push(await benchDatabase('PostgreSQL', { DATABASE_URL: url.toString() }));
+    report(results[1]);
+  } finally {
+    const admin = new pg.Client({ connectionString: pgBase });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${created} WITH (FORCE)`);
+    await admin.end();
+  }
+}
