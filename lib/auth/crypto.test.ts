@@ -1,3 +1,4 @@
+import { requireReferenceFile } from '@/tests/support/reference';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { parseStamp, stampSignsPayload } from './stamp';
 import { newClientKey, openSessionKeyBundle, stamp, stampOf, webCryptoKey, webCryptoStamp } from '@/lib/wallet-auth/testing';
 
 // Known-answer tests for the wallet-auth cryptography, before any flow uses it.
-const vectors = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'hpke-vectors.json'), 'utf8'));
+const vectors = JSON.parse(readFileSync(requireReferenceFile('hpke-vectors.json'), 'utf8'));
 const v = vectors.vector;
 const h = hexToBytes;
 

@@ -1,3 +1,4 @@
+import { requireReferenceFile } from '@/tests/support/reference';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { business, individual, KEY_RULE_BREAKS, SAMPLES } from './test-samples';
 
 // Every accountType variant of the reference: one valid create each (the response is checked
 // against the reference schema by the test client), and a field error for each key identifier rule.
-const reference = YAML.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'openapi.yaml'), 'utf8'));
+const reference = YAML.parse(readFileSync(requireReferenceFile('openapi.yaml'), 'utf8'));
 const createTypes = Object.keys(reference.components.schemas.ExternalAccountCreateInfoOneOf.discriminator.mapping) as string[];
 const fieldsOf = (res: { body: { details?: { errors?: { field: string }[] } } }) => (res.body.details?.errors ?? []).map((e) => e.field);
 

@@ -3,10 +3,11 @@ import path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
+import { referenceFile } from './reference';
 
 // Validates every response body the suite sees against the reference document's schema for
 // that operation and status (../shared/reference/openapi.yaml). Required when CI is set.
-const REFERENCE = process.env.CORRIDOR_REFERENCE_OPENAPI || path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'openapi.yaml');
+const REFERENCE = process.env.CORRIDOR_REFERENCE_OPENAPI || referenceFile('openapi.yaml');
 
 type Json = Record<string, unknown>;
 let doc: Json | null | undefined;
@@ -50,7 +51,7 @@ function rewrite(node: unknown): unknown {
 
 function load(): Json | null {
   if (doc !== undefined) return doc;
-  if (!existsSync(REFERENCE)) {
+  if (!REFERENCE || !existsSync(REFERENCE)) {
     if (process.env.CI) throw new Error(`conformance: reference document not found at ${REFERENCE} (required when CI is set)`);
     doc = null;
     return doc;
