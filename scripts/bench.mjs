@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { Connection } from './bench-client.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
@@ -71,6 +72,13 @@ async function api(base, method, p, body) {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** The same call over one of the bench's raw keep-alive connections. */
+async function call(conn, method, p, body) {
+  const res = await conn.request(method, `/api/2025-10-13${p}`, { authorization: AUTH }, body);
+  if (res.status >= 300) throw new Error(`${method} ${p} -> ${res.status} ${res.body}`);
+  return res.body ? JSON.parse(res.body) : undefined;
+}
+
 async function setup(base) {
   const customer = await api(base, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bench Sender', currencies: ['USD', 'EUR'] });
   const accounts = await api(base, 'GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`);
@@ -85,17 +93,23 @@ async function setup(base) {
   return { source: usd.id, destination: ext.id };
 }
 
-async function load(seconds, fn) {
+async function load(base, seconds, fn) {
   const latencies = [];
   let errors = 0;
   let firstError;
+  const u = new URL(base);
+  const conns = await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    const c = new Connection(u.hostname, Number(u.port));
+    await c.connect();
+    return c;
+  }));
   const end = Date.now() + seconds * 1000;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    conns.map(async (conn) => {
       while (Date.now() < end) {
         const t = performance.now();
         try {
-          await fn();
+          await fn(conn);
           latencies.push(performance.now() - t);
         } catch (err) {
           errors++;
@@ -104,40 +118,59 @@ async function load(seconds, fn) {
       }
     }),
   );
+  for (const c of conns) c.close();
   latencies.sort((a, b) => a - b);
   return { count: latencies.length, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, firstError };
 }
 
+/** Statement counters summed over the server processes (each answers for itself, round-robin). */
 async function stats(base) {
-  const r = await fetch(`${base}/api/bench-stats`);
-  return r.ok ? r.json() : null;
+  const byPid = new Map();
+  for (let i = 0; i < 40; i++) {
+    const r = await fetch(`${base}/api/bench-stats`);
+    if (!r.ok) return null;
+    const s = await r.json();
+    byPid.set(s.pid, s);
+  }
+  const sum = { statements: 0, dbMs: 0, transactions: 0 };
+  for (const s of byPid.values()) for (const k of Object.keys(sum)) sum[k] += s[k];
+  return sum;
 }
 
 async function benchDatabase(label, env) {
   const server = await startServer(label, env);
   try {
     const { source, destination } = await setup(server.base);
-    const bare = async () => {
-      const r = await fetch(`${server.base}/api/health`);
-      await r.text();
+    const bare = async (conn) => {
+      const r = await conn.request('GET', '/api/health', {});
       if (r.status !== 200) throw new Error(`health ${r.status}`);
     };
-    const flow = async () => {
-      const q = await api(server.base, 'POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000 });
-      await api(server.base, 'POST', `/quotes/${q.id}/execute`);
+    const quoteBody = { source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000 };
+    const flow = async (conn) => {
+      const q = await call(conn, 'POST', '/quotes', quoteBody);
+      await call(conn, 'POST', `/quotes/${q.id}/execute`);
     };
-    await load(WARMUP_SECONDS, bare);
-    const bareResult = await load(SECONDS, bare);
-    await load(WARMUP_SECONDS, flow);
+    await load(server.base, WARMUP_SECONDS, bare);
+    const bareResult = await load(server.base, SECONDS, bare);
+    await load(server.base, WARMUP_SECONDS, flow);
     const before = await stats(server.base);
-    const flowResult = await load(SECONDS, flow);
+    const flowResult = await load(server.base, SECONDS, flow);
     const after = await stats(server.base);
+    // The worker settles payouts behind the API; measure how long it takes to catch up.
+    const backlogAt = Date.now();
+    let backlog = (await api(server.base, 'GET', '/transactions?status=PROCESSING&limit=1')).totalCount;
+    const backlogStart = backlog;
+    while (backlog > 0 && Date.now() - backlogAt < 120_000) {
+      await new Promise((r) => setTimeout(r, 1000));
+      backlog = (await api(server.base, 'GET', '/transactions?status=PROCESSING&limit=1')).totalCount;
+    }
+    const drain = { pending: backlogStart, seconds: (Date.now() - backlogAt) / 1000, left: backlog };
     const perFlow = before && after && flowResult.count ? {
       statements: (after.statements - before.statements) / flowResult.count,
       dbMs: (after.dbMs - before.dbMs) / flowResult.count,
       transactions: (after.transactions - before.transactions) / flowResult.count,
     } : null;
-    return { label, bare: bareResult, flow: flowResult, perFlow };
+    return { label, bare: bareResult, flow: flowResult, perFlow, drain };
   } finally {
     await server.stop();
   }
@@ -151,6 +184,9 @@ function report(r) {
   if (r.perFlow) {
     const flowMs = 1000 / Math.max(r.flow.perSecond, 1e-9) * CONCURRENCY;
     console.log(`per flow     ${f(r.perFlow.statements)} SQL statements in ${f(r.perFlow.transactions)} transactions, ${f(r.perFlow.dbMs)} ms waiting on the database of ~${f(flowMs)} ms wall time per flow`);
+  }
+  if (r.drain) {
+    console.log(`settlement   ${r.drain.pending} payouts still in flight after the run, settled by the worker in ${f(r.drain.seconds)} s${r.drain.left ? ` (${r.drain.left} left)` : ''}`);
   }
 }
 

@@ -1,9 +1,12 @@
 // `npm start`: build if there is no build yet, start the database (embedded PGlite under
 // CORRIDOR_DATA_DIR unless DATABASE_URL names PostgreSQL), apply migrations, then run the
-// Next.js server on PORT. The server bootstraps the sandbox platform and prints credentials.
-// `npm run dev` does the same with `next dev`.
+// Next.js server on PORT (scripts/server.mjs). The first server process bootstraps the sandbox
+// platform, prints credentials and runs the background worker. On PostgreSQL several server
+// processes share the port (CORRIDOR_WEB_CONCURRENCY, default: one per CPU); the embedded
+// database serves one process only. `npm run dev` does the same with `next dev`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDatabase } from './embedded-db.mjs';
@@ -31,16 +34,13 @@ try {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '-p', port], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    DATABASE_URL: database.url,
-    CORRIDOR_EMBEDDED: database.embedded ? '1' : '0',
-    PORT: port,
-  },
-});
+const env = { ...process.env, DATABASE_URL: database.url, CORRIDOR_EMBEDDED: database.embedded ? '1' : '0', PORT: port, ...(dev ? {} : { NODE_ENV: 'production' }) };
+// The embedded database takes one client process; PostgreSQL takes as many as there are CPUs.
+const processes = dev || database.embedded ? 1 : Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || availableParallelism()));
+const server = path.join(root, 'scripts', 'server.mjs');
+const args = dev ? [nextBin, 'dev', '-p', port] : processes > 1 ? [path.join(root, 'scripts', 'cluster.mjs'), server] : [server];
+const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...env, CORRIDOR_WEB_CONCURRENCY: String(processes) } });
+console.log(`[corridor] ${processes} server process(es)`);
 
 let stopping = false;
 async function shutdown(signal) {

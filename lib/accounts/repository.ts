@@ -1,4 +1,5 @@
-import { db, type Tx } from '../db';
+import { Prisma, db, type Tx } from '../db';
+import type { CustomerRow } from '../customers/repository';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
 export interface InternalAccountRow {
@@ -65,4 +66,40 @@ export async function setStatus(platformId: string, id: string, from: string[], 
 
 export async function setPrivacy(id: string, privateEnabled: boolean, at: Date, tx: Tx): Promise<void> {
   await tx.internalAccount.update({ where: { id }, data: { privateEnabled, updatedAt: at } });
+}
+
+/** Internal accounts with their three bucket balances, in one statement. */
+export async function withBalances(ids: string[], tx: Tx = db()) {
+  if (!ids.length) return [];
+  const rows = await tx.$queryRaw<(InternalAccountRow & { available: bigint | null; held: bigint | null; pending: bigint | null })[]>`
+    SELECT a.*,
+      SUM(l."balance") FILTER (WHERE l."bucket" = 'AVAILABLE')::bigint AS available,
+      SUM(l."balance") FILTER (WHERE l."bucket" = 'HELD')::bigint AS held,
+      SUM(l."balance") FILTER (WHERE l."bucket" = 'PENDING')::bigint AS pending
+    FROM "InternalAccount" a LEFT JOIN "LedgerAccount" l ON l."internalAccountId" = a."id"
+    WHERE a."id" IN (${Prisma.join(ids)})
+    GROUP BY a."id"`;
+  return rows;
+}
+
+/** An internal account with its owning customer (null for the platform's own), in one statement. */
+export async function findWithOwner(platformId: string, id: string, tx: Tx = db()) {
+  const rows = await tx.$queryRaw<(InternalAccountRow & { owner: Record<string, unknown> | null })[]>`
+    SELECT a.*, to_jsonb(c) AS owner FROM "InternalAccount" a LEFT JOIN "Customer" c ON c."id" = a."customerId"
+    WHERE a."id" = ${id} AND a."platformId" = ${platformId}`;
+  const row = rows[0];
+  if (!row) return null;
+  const { owner, ...account } = row;
+  return { account: account as InternalAccountRow, customer: owner ? customerFromJson(owner) : null };
+}
+
+/** A Customer row read through to_jsonb: timestamps come back as text. */
+function customerFromJson(j: Record<string, unknown>) {
+  const date = (v: unknown) => (v ? new Date(`${String(v)}Z`) : null);
+  return {
+    ...(j as Omit<CustomerRow, 'createdAt' | 'updatedAt' | 'deletedAt'>),
+    createdAt: date(j.createdAt)!,
+    updatedAt: date(j.updatedAt)!,
+    deletedAt: date(j.deletedAt),
+  } as CustomerRow;
 }

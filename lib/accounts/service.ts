@@ -80,6 +80,11 @@ export function toInternalAccount(row: repo.InternalAccountRow, b: ledger.Balanc
 }
 export type InternalAccount = ReturnType<typeof toInternalAccount>;
 
+/** Internal accounts by id with their balances, in one query (missing ids are left out). */
+export async function presentByIds(ids: string[], tx?: Tx): Promise<InternalAccount[]> {
+  return (await repo.withBalances(ids, tx)).map((r) => toInternalAccount(r, { available: r.available ?? 0n, held: r.held ?? 0n, pending: r.pending ?? 0n }));
+}
+
 export async function present(rows: repo.InternalAccountRow[], tx?: Tx): Promise<InternalAccount[]> {
   const balances = await ledger.balances(rows.map((r) => r.id), tx);
   return rows.map((r) => toInternalAccount(r, balances.get(r.id)!));

@@ -1,7 +1,8 @@
 import type { Permission, Principal } from '../context';
 import { ApiError } from '../http/errors';
 import * as tokens from '../tokens/repository';
-import { secretMatches } from './secrets';
+import { secretMatches, sha256Hex } from './secrets';
+import { principals } from './principal-cache';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
 // `Authorization: Bearer <agent access token>`, resolved by the resolver the agents domain
@@ -42,16 +43,24 @@ export async function authenticate(req: Request, mode: AuthMode): Promise<Princi
 
   const creds = parseBasic(header);
   if (!creds) throw unauthorized('Malformed Authorization header: expected Basic base64(<client id>:<client secret>)');
+  // Only verified credentials are cached, keyed by the secret's hash (never the secret).
+  const key = `${creds.username}\n${sha256Hex(creds.secret)}`;
+  const cached = principals.get(key);
+  if (cached) return cached;
   const token = await tokens.findForAuth(creds.username);
   if (!token || !secretMatches(creds.secret, token.secretHash)) throw unauthorized('Invalid API client id or secret');
-  return {
+  const principal: Principal = {
     kind: 'platform',
     platformId: token.platformId,
     tokenId: token.id,
     permissions: token.permissions as Permission[],
     clockOffsetMs: token.platform.clockOffsetMs,
   };
+  principals.set(key, principal);
+  return principal;
 }
+
+export { forgetToken, forgetPlatform } from './principal-cache';
 
 export function requirePermission(principal: Principal, permission: Permission | undefined): void {
   if (!permission || principal.kind !== 'platform') return;

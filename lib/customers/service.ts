@@ -6,6 +6,7 @@ import { ApiError, conflict, fieldError, notFound } from '../http/errors';
 import { decodeCursor, toPage } from '../http/pagination';
 import { recordEvent } from '../events/outbox';
 import * as platforms from '../platform/repository';
+import { settingsOf } from '../platform/settings';
 import { openCustomerAccounts, customerAccounts, present as presentAccounts } from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
 import { guardContactChange } from '../wallet-auth/contact-sync';
@@ -93,7 +94,7 @@ function checkTerms(consent: { termsVersion: string } | undefined) {
 }
 
 async function checkCurrencies(platformId: string, currencies: string[] | undefined, tx: Tx): Promise<string[]> {
-  const supported = (await platforms.listCurrencies(platformId, tx)).map((c) => c.currencyCode);
+  const supported = (await settingsOf(platformId, tx)).currencyCodes;
   if (!currencies) return supported;
   for (const [i, c] of currencies.entries()) {
     if (!supported.includes(c)) {

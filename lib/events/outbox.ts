@@ -24,18 +24,28 @@ export type EventType =
   | 'CARD_TRANSACTION.REFUNDED' | 'CARD_TRANSACTION.EXCEPTION' | 'TEST';
 
 export async function recordEvent(tx: Tx, platformId: string, type: EventType, data: unknown): Promise<string> {
+  return (await recordEvents(tx, platformId, [{ type, data }]))[0];
+}
+
+/** An Event row ready to insert (for statements that write it with other rows). */
+export function eventRow(platformId: string, type: EventType, data: unknown, at: Date = now()) {
   const id = newId('Webhook');
+  return { id, platformId, type, payload: stringifyJson({ id, type, timestamp: at, data }), createdAt: at };
+}
+
+/** Several events of one change in one statement, in order. */
+export async function recordEvents(tx: Tx, platformId: string, events: { type: EventType; data: unknown }[]): Promise<string[]> {
   const at = now();
-  await tx.event.create({
-    data: { id, platformId, type, payload: stringifyJson({ id, type, timestamp: at, data }), createdAt: at },
-  });
-  return id;
+  const rows = events.map(({ type, data }) => eventRow(platformId, type, data, at));
+  if (rows.length === 1) await tx.event.create({ data: rows[0] });
+  else if (rows.length) await tx.event.createMany({ data: rows });
+  return rows.map((r) => r.id);
 }
 
 /** Recorded events of a platform, oldest first (tests and the console read these). */
 export async function eventsOf(platformId: string, type?: string) {
   const { db } = await import('../db');
-  const rows = await db().event.findMany({ where: { platformId, ...(type ? { type } : {}) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rows = await db().event.findMany({ where: { platformId, ...(type ? { type } : {}) }, orderBy: { seq: 'asc' } });
   const { parseJson } = await import('../http/json');
   return rows.map((r) => ({ ...r, body: parseJson(r.payload) as { id: string; type: string; timestamp: string; data: Record<string, unknown> } }));
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '../db';
-import * as platforms from '../platform/repository';
+import { settingsOf } from '../platform/settings';
 import { midRate, minorRate } from './rates';
 import type { FeeSchedule } from './pricing';
 
@@ -30,7 +30,7 @@ export async function feeSchedule(
     platformFixed = p.override.platformFixedFee.amount;
     platformBps = BigInt(p.override.platformVariableFeeBps);
   } else if (p.from === 'USD') {
-    const cfg = await platforms.findFee(p.platformId, 'CROSS_CURRENCY_TRANSACTION', 'USD', tx);
+    const cfg = (await settingsOf(p.platformId, tx)).fees.get('CROSS_CURRENCY_TRANSACTION:USD');
     if (cfg) {
       platformFixed = cfg.fixedFeeCurrency === 'USD' ? cfg.fixedFeeAmount : 0n;
       platformBps = BigInt(cfg.variableFeeBps);

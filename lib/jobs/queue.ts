@@ -17,17 +17,35 @@ export function registerJob(kind: string, handler: JobHandler): void {
   handlers.set(kind, handler);
 }
 
-export async function enqueue(tx: Tx, job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Promise<string> {
-  const id = newId('Job');
-  const at = now();
-  await repo.insert({ id, platformId: job.platformId, kind: job.kind, payload: job.payload, runAt: job.runAt ?? at, createdAt: at }, tx);
-  return id;
+/**
+ * A sweep: timed work found by a query over the domain's own rows (e.g. quotes past their
+ * expiry), cheaper than one job row per record when most records never need it. Returns how
+ * many records it handled.
+ */
+export type Sweep = (opts: { platformId?: string }) => Promise<number>;
+const sweeps = new Map<string, Sweep>();
+
+export function registerSweep(name: string, sweep: Sweep): void {
+  sweeps.set(name, sweep);
 }
 
-/** Runs every job due now; returns how many ran. Safe to call from several processes. */
+/** A Job row ready to insert (for statements that write it with other rows). */
+export function jobRow(job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }) {
+  const at = now();
+  return { id: newId('Job'), platformId: job.platformId, kind: job.kind, payload: job.payload, runAt: job.runAt ?? at, createdAt: at };
+}
+
+export async function enqueue(tx: Tx, job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Promise<string> {
+  const row = jobRow(job);
+  await repo.insert(row, tx);
+  return row.id;
+}
+
+/** Runs every job and sweep due now; returns how many ran. Safe to call from several processes. */
 export async function runDueJobs(opts: { limit?: number; platformId?: string } = {}): Promise<number> {
-  await import('./handlers'); // every domain's job kinds, registered on import
+  await import('./handlers'); // every domain's job kinds and sweeps, registered on import
   let total = 0;
+  for (const sweep of sweeps.values()) total += await sweep({ platformId: opts.platformId });
   for (;;) {
     const batch = await repo.claimDue(new Date(), opts.limit ?? 20, opts.platformId);
     for (const job of batch) {

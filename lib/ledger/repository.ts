@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, db, type Tx } from '../db';
+import { insertRow, insertRows } from '../sql';
 
 export interface AccountSeed {
   id: string;
@@ -21,14 +22,78 @@ export async function createAccounts(rows: AccountSeed[], tx: Tx): Promise<void>
  * (overdraft-allowed, or the balance stays >= 0); concurrent postings on the same row are
  * serialized by the row lock and re-checked against the committed balance. Returns the ids
  * that were changed: a missing id means "does not exist" or "would go negative".
+ *
+ * Rows are locked in id order first: two postings touching the same accounts then queue
+ * instead of deadlocking (an UPDATE over a join locks rows in whatever order the plan yields).
  */
 export async function applyDeltas(deltas: Map<string, bigint>, tx: Tx): Promise<Set<string>> {
-  const values = Prisma.join([...deltas].map(([id, amount]) => Prisma.sql`(${id}, ${amount}::bigint)`));
+  const ids = [...deltas.keys()].sort();
+  const values = Prisma.join(ids.map((id) => Prisma.sql`(${id}, ${deltas.get(id)!}::bigint)`));
   const rows = await tx.$queryRaw<{ id: string }[]>`
+    WITH locked AS MATERIALIZED (
+      SELECT "id" FROM "LedgerAccount" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id" FOR NO KEY UPDATE
+    )
     UPDATE "LedgerAccount" AS a SET "balance" = a."balance" + v.amount
-    FROM (VALUES ${values}) AS v(id, amount)
-    WHERE a."id" = v.id AND (a."allowNegative" OR a."balance" + v.amount >= 0)
+    FROM (VALUES ${values}) AS v(id, amount), locked
+    WHERE a."id" = v.id AND locked."id" = a."id" AND (a."allowNegative" OR a."balance" + v.amount >= 0)
     RETURNING a."id"`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A balance-update event rendered by the statement that moves the money (see applyDeltas). */
+export interface Announcement {
+  eventId: string;
+  platformId: string;
+  internalAccountId: string;
+  createdAt: Date;
+  /** The event body with BALANCE_MARKERS where the new balances go. */
+  template: string;
+}
+
+/** Impossible amounts written into an announcement's body and replaced by the real balances. */
+export const BALANCE_MARKERS = { available: -9223372036854775001n, total: -9223372036854775002n } as const;
+
+/**
+ * applyDeltas that also records INTERNAL_ACCOUNT.BALANCE_UPDATED events with the balances it
+ * produced, in the same statement: on a busy account the row lock then lasts one statement and
+ * the commit, where a separate read and insert would hold it across two more round trips.
+ */
+export async function applyDeltasAnnouncing(deltas: Map<string, bigint>, announce: Announcement[], tx: Tx): Promise<Set<string>> {
+  if (!announce.length) return applyDeltas(deltas, tx);
+  const ids = [...deltas.keys()].sort();
+  const values = Prisma.join(ids.map((id) => Prisma.sql`(${id}, ${deltas.get(id)!}::bigint)`));
+  const accounts = Prisma.join(announce.map((a) => a.internalAccountId));
+  const events = Prisma.join(announce.map((a) => Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.template}, ${a.createdAt}::timestamp(3))`));
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    WITH locked AS MATERIALIZED (
+      SELECT "id" FROM "LedgerAccount" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id" FOR NO KEY UPDATE
+    ),
+    upd AS (
+      UPDATE "LedgerAccount" AS a SET "balance" = a."balance" + v.amount
+      FROM (VALUES ${values}) AS v(id, amount), locked
+      WHERE a."id" = v.id AND locked."id" = a."id" AND (a."allowNegative" OR a."balance" + v.amount >= 0)
+      RETURNING a."id", a."internalAccountId", a."bucket", a."balance"
+    ),
+    bal AS (
+      SELECT "internalAccountId", "bucket", "balance" FROM upd WHERE "internalAccountId" IN (${accounts})
+      UNION ALL
+      SELECT l."internalAccountId", l."bucket", l."balance" FROM "LedgerAccount" l
+      WHERE l."internalAccountId" IN (${accounts}) AND l."id" NOT IN (SELECT "id" FROM upd)
+    ),
+    agg AS (
+      SELECT "internalAccountId",
+        COALESCE(SUM("balance") FILTER (WHERE "bucket" = 'AVAILABLE'), 0)::bigint AS available,
+        COALESCE(SUM("balance"), 0)::bigint AS total
+      FROM bal GROUP BY "internalAccountId"
+    ),
+    ev AS (
+      INSERT INTO "Event" ("id", "platformId", "type", "payload", "createdAt")
+      SELECT e.id, e.platform, 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        replace(replace(e.template, ${BALANCE_MARKERS.available.toString()}, agg.available::text), ${BALANCE_MARKERS.total.toString()}, agg.total::text),
+        e.at
+      FROM (VALUES ${events}) AS e(id, platform, account, template, at) JOIN agg ON agg."internalAccountId" = e.account
+    )
+    SELECT "id" FROM upd`;
   return new Set(rows.map((r) => r.id));
 }
 
@@ -37,21 +102,20 @@ export async function existingIds(ids: string[], tx: Tx): Promise<Set<string>> {
   return new Set(rows.map((r) => r.id));
 }
 
-export async function insertTransfer(
-  t: { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date },
-  legs: { account: string; currency: string; amount: bigint }[],
-  tx: Tx,
-): Promise<void> {
-  await tx.ledgerTransfer.create({
-    data: {
-      ...t,
-      entries: {
-        createMany: {
-          data: legs.map((l) => ({ id: randomUUID(), ledgerAccountId: l.account, currency: l.currency, amount: l.amount, createdAt: t.createdAt })),
-        },
-      },
-    },
-  });
+type TransferRow = { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date };
+
+/** The two INSERTs of a posting (transfer, entries), as fragments for a combined statement. */
+export function transferRows(t: TransferRow, legs: { account: string; currency: string; amount: bigint }[]): [Prisma.Sql, Prisma.Sql] {
+  return [
+    insertRow('LedgerTransfer', t),
+    insertRows('LedgerEntry', legs.map((l) => ({ id: randomUUID(), transferId: t.id, ledgerAccountId: l.account, currency: l.currency, amount: l.amount, createdAt: t.createdAt }))),
+  ];
+}
+
+/** The posting and its entries in one statement (entry account references are checked at commit). */
+export async function insertTransfer(t: TransferRow, legs: { account: string; currency: string; amount: bigint }[], tx: Tx): Promise<void> {
+  const [transfer, entries] = transferRows(t, legs);
+  await tx.$executeRaw`WITH transfer AS (${transfer}) ${entries}`;
 }
 
 export function balancesOf(internalAccountIds: string[], tx: Tx = db()) {

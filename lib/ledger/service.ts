@@ -50,14 +50,15 @@ function parseSystemId(id: string): { platformId: string; name: string; currency
   return m ? { platformId: m[1], name: m[2], currency: m[3] } : null;
 }
 
-/**
- * Posts one balanced transfer. Throws InsufficientFunds (nothing written) when an internal
- * bucket would go negative. System accounts are created on first use.
- */
-export async function post(
-  tx: Tx,
-  p: { platformId: string; kind: string; transactionId?: string; description?: string; legs: Leg[] },
-): Promise<string> {
+/** A validated posting: its rows to insert and the balance changes to apply. */
+export interface Posting {
+  transfer: { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date };
+  legs: Leg[];
+  deltas: Map<string, bigint>;
+}
+
+/** Checks that the legs balance per currency and folds them into one delta per account. */
+export function posting(p: { platformId: string; kind: string; transactionId?: string; description?: string; legs: Leg[] }): Posting {
   const legs = p.legs.filter((l) => l.amount !== 0n);
   const sums = new Map<string, bigint>();
   const deltas = new Map<string, bigint>();
@@ -68,36 +69,64 @@ export async function post(
   for (const [currency, sum] of sums) {
     if (sum !== 0n) throw new Error(`unbalanced posting ${p.kind}: ${currency} legs sum to ${sum}`);
   }
-  if (legs.length === 0) return '';
   for (const [id, d] of deltas) if (d === 0n) deltas.delete(id);
-
-  let changed = await repo.applyDeltas(deltas, tx);
-  if (changed.size < deltas.size) {
-    const missing = [...deltas.keys()].filter((id) => !changed.has(id));
-    const present = await repo.existingIds(missing, tx);
-    const toCreate = missing.filter((id) => !present.has(id)).map((id) => ({ id, sys: parseSystemId(id) }));
-    const unknown = toCreate.find((c) => !c.sys);
-    if (unknown) throw new Error(`ledger account ${unknown.id} does not exist`);
-    const overdrawn = missing.find((id) => present.has(id));
-    if (overdrawn) throw new InsufficientFunds(overdrawn);
-    const at = now();
-    await repo.createAccounts(
-      toCreate.map(({ id, sys }) => ({ id, platformId: sys!.platformId, currency: sys!.currency, internalAccountId: null, bucket: 'SYSTEM', name: sys!.name, allowNegative: true, createdAt: at })),
-      tx,
-    );
-    const retry = new Map(toCreate.map(({ id }) => [id, deltas.get(id)!]));
-    const second = await repo.applyDeltas(retry, tx);
-    if (second.size < retry.size) throw new Error('ledger system account could not be created');
-    changed = new Set([...changed, ...second]);
-  }
-  const id = newId('LedgerTransfer');
-  await repo.insertTransfer(
-    { id, platformId: p.platformId, kind: p.kind, transactionId: p.transactionId ?? null, description: p.description ?? null, createdAt: now() },
+  return {
+    transfer: { id: newId('LedgerTransfer'), platformId: p.platformId, kind: p.kind, transactionId: p.transactionId ?? null, description: p.description ?? null, createdAt: now() },
     legs,
+    deltas,
+  };
+}
+
+/** The rows of a posting, as statement fragments to combine with other writes. */
+export const postingRows = repo.transferRows;
+
+/**
+ * Moves the balances of a posting whose rows are written. Throws InsufficientFunds when an
+ * internal bucket would go negative (the caller's transaction must then roll back). System
+ * accounts are created on first use.
+ */
+export async function applyPosting(tx: Tx, x: Posting, announce: repo.Announcement[] = []): Promise<void> {
+  const { deltas } = x;
+  if (!deltas.size) return;
+  const changed = await repo.applyDeltasAnnouncing(deltas, announce, tx);
+  if (changed.size === deltas.size) return;
+  const missing = [...deltas.keys()].filter((id) => !changed.has(id));
+  const present = await repo.existingIds(missing, tx);
+  const toCreate = missing.filter((id) => !present.has(id)).map((id) => ({ id, sys: parseSystemId(id) }));
+  const unknown = toCreate.find((c) => !c.sys);
+  if (unknown) throw new Error(`ledger account ${unknown.id} does not exist`);
+  const overdrawn = missing.find((id) => present.has(id));
+  if (overdrawn) throw new InsufficientFunds(overdrawn);
+  const at = now();
+  await repo.createAccounts(
+    toCreate.map(({ id, sys }) => ({ id, platformId: sys!.platformId, currency: sys!.currency, internalAccountId: null, bucket: 'SYSTEM', name: sys!.name, allowNegative: true, createdAt: at })),
     tx,
   );
-  return id;
+  const retry = new Map(toCreate.map(({ id }) => [id, deltas.get(id)!]));
+  const second = await repo.applyDeltas(retry, tx);
+  if (second.size < retry.size) throw new Error('ledger system account could not be created');
 }
+
+/**
+ * Posts one balanced transfer: the entries are written first and the balances moved last.
+ * Moving a balance locks its row until the transaction ends, so callers post as late as they
+ * can in their transaction and a busy account (a platform's funding account, the FX desk) is
+ * held only briefly. Throws InsufficientFunds (the transaction must roll back).
+ */
+export async function post(
+  tx: Tx,
+  p: { platformId: string; kind: string; transactionId?: string; description?: string; legs: Leg[] },
+  announce: repo.Announcement[] = [],
+): Promise<string> {
+  const x = posting(p);
+  if (!x.legs.length) return '';
+  await repo.insertTransfer(x.transfer, x.legs, tx);
+  await applyPosting(tx, x, announce);
+  return x.transfer.id;
+}
+
+export type { Announcement } from './repository';
+export { BALANCE_MARKERS } from './repository';
 
 export interface Balances {
   available: bigint;

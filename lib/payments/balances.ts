@@ -1,15 +1,28 @@
 import type { Tx } from '../db';
-import { recordEvent } from '../events/outbox';
+import { eventRow, recordEvents, type EventType } from '../events/outbox';
 import * as accounts from '../accounts/service';
-import * as accountsRepo from '../accounts/repository';
-import { now } from '../clock';
+import type { InternalAccountRow } from '../accounts/repository';
+import { BALANCE_MARKERS, type Announcement } from '../ledger/service';
 
-/** INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a posting touched. */
-export async function announceBalances(tx: Tx, platformId: string, internalAccountIds: string[]): Promise<void> {
+/**
+ * Records `events` and then INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a
+ * posting touched, all in one statement (reads the balances first).
+ */
+export async function announceBalances(tx: Tx, platformId: string, internalAccountIds: string[], events: { type: EventType; data: unknown }[] = []): Promise<void> {
   const ids = [...new Set(internalAccountIds)];
-  if (!ids.length) return;
-  await accountsRepo.touch(ids, now(), tx);
-  for (const id of ids) {
-    await recordEvent(tx, platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', await accounts.get(platformId, id, tx));
-  }
+  const balances = ids.length ? await accounts.presentByIds(ids, tx) : [];
+  const all = [...events, ...balances.map((a) => ({ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED' as const, data: a }))];
+  if (all.length) await recordEvents(tx, platformId, all);
+}
+
+/**
+ * BALANCE_UPDATED events for accounts a posting is about to move, rendered by the posting's own
+ * statement (ledger.applyPosting): the body is built here with markers for the new balances.
+ */
+export function balanceAnnouncements(platformId: string, rows: InternalAccountRow[]): Announcement[] {
+  return [...new Map(rows.map((r) => [r.id, r])).values()].map((row) => {
+    const body = accounts.toInternalAccount(row, { available: BALANCE_MARKERS.available, held: 0n, pending: BALANCE_MARKERS.total - BALANCE_MARKERS.available });
+    const ev = eventRow(platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', body);
+    return { eventId: ev.id, platformId, internalAccountId: row.id, createdAt: ev.createdAt, template: ev.payload };
+  });
 }

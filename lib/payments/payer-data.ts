@@ -1,5 +1,5 @@
 import type { Tx } from '../db';
-import * as platforms from '../platform/repository';
+import { settingsOf } from '../platform/settings';
 import type { Route } from './routing';
 
 // What a receiving institution must know about the payer (requiredPayerDataFields). Quotes must
@@ -28,8 +28,7 @@ export async function requiredPayerData(route: Route, tx?: Tx): Promise<FieldDef
     case 'UMA_SANDBOX':
       return SANDBOX_UMA;
     case 'UMA_CUSTOMER': {
-      const cfg = await platforms.findCurrency(route.platformId, route.currency, tx);
-      return (cfg?.requiredCounterpartyFields as unknown as FieldDefinition[] | undefined) ?? [];
+      return (await settingsOf(route.platformId, tx)).currencies.get(route.currency)?.requiredCounterpartyFields ?? [];
     }
   }
 }

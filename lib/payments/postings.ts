@@ -14,12 +14,12 @@ const inFlight = (platformId: string, f: Funding, currency: string) =>
 const origin = (platformId: string, f: Funding, currency: string) =>
   f.kind === 'INTERNAL' ? bucketAccount(f.internalAccountId, 'AVAILABLE') : systemAccount(platformId, `WORLD:${f.rail}`, currency);
 
-/** Moves the total into flight. Throws InsufficientFunds (nothing written) when it is not there. */
-export async function hold(tx: Tx, row: TransactionRow): Promise<void> {
+/** The posting that moves the total into flight. */
+export function holdPosting(row: TransactionRow): ledger.Posting {
   const { funding } = planOf(row);
   const { total } = amountsOf(row);
   const c = row.sentCurrency!;
-  await ledger.post(tx, {
+  return ledger.posting({
     platformId: row.platformId,
     kind: 'PAYMENT_HOLD',
     transactionId: row.id,
@@ -28,6 +28,12 @@ export async function hold(tx: Tx, row: TransactionRow): Promise<void> {
       { account: inFlight(row.platformId, funding, c), currency: c, amount: total },
     ],
   });
+}
+
+/** Moves the total into flight. Throws InsufficientFunds (the transaction must roll back). */
+export async function hold(tx: Tx, row: TransactionRow): Promise<void> {
+  const x = holdPosting(row);
+  await ledger.post(tx, { platformId: x.transfer.platformId, kind: x.transfer.kind, transactionId: row.id, legs: x.legs });
 }
 
 /** Where the receiving-currency side ends: the destination account, or the outside world. */

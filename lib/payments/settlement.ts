@@ -1,7 +1,8 @@
 import { now, addSeconds } from '../clock';
 import { transaction, type Tx } from '../db';
-import { recordEvent, type EventType } from '../events/outbox';
-import { enqueue, registerJob } from '../jobs/queue';
+import type { EventType } from '../events/outbox';
+import { enqueue, registerJob, registerSweep } from '../jobs/queue';
+import { runAs } from '../context';
 import * as accountsRepo from '../accounts/repository';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
@@ -40,8 +41,10 @@ async function mirrorQuote(tx: Tx, row: Row, to: string) {
 }
 
 const prefix = (row: Row) => (row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT');
-async function announce(tx: Tx, row: Row, suffix: string) {
-  await recordEvent(tx, row.platformId, `${prefix(row)}.${suffix}` as EventType, toTransaction(row));
+
+/** The payment's events of this step, then the new balances of the internal accounts it touched. */
+async function announce(tx: Tx, row: Row, suffixes: string[], balancesOf: string[]) {
+  await announceBalances(tx, row.platformId, balancesOf, suffixes.map((s) => ({ type: `${prefix(row)}.${s}` as EventType, data: toTransaction(row) })));
 }
 
 /** Completes the payout: money leaves to the destination, fees are recognised. */
@@ -49,11 +52,10 @@ export async function completePayout(tx: Tx, row: Row): Promise<Row | null> {
   const at = now();
   const done = await txRepo.transition(row.id, 'complete', { settledAt: at, updatedAt: at }, tx);
   if (!done) return null;
-  const feeAccount = await platformFeeAccount(tx, done);
-  await settle(tx, done, feeAccount);
   await mirrorQuote(tx, done, 'COMPLETED');
-  await announce(tx, done, 'COMPLETED');
-  await announceBalances(tx, done.platformId, [...touchedInternal(done), ...(feeAccount ? [feeAccount] : [])]);
+  const feeAccount = await platformFeeAccount(tx, done);
+  await settle(tx, done, feeAccount); // money moves last: busy rows stay locked briefly
+  await announce(tx, done, ['COMPLETED'], [...touchedInternal(done), ...(feeAccount ? [feeAccount] : [])]);
   const { route } = planOf(done);
   if (route.kind === 'UMA_CUSTOMER') await deliverUmaPayment(tx, done, route);
   return done;
@@ -69,11 +71,9 @@ export async function failPayout(tx: Tx, row: Row, p: { failureReason?: string; 
   const refund = { reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`, initiatedAt: at.toISOString(), status: p.refunded ? 'COMPLETED' : 'FAILED', reason: p.refundReason, ...(p.refunded ? { settledAt: at.toISOString() } : {}) };
   const failed = await txRepo.transition(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }, tx);
   if (!failed) return null;
-  if (p.refunded) await release(tx, failed);
   await mirrorQuote(tx, failed, 'FAILED');
-  await announce(tx, failed, 'FAILED');
-  await announce(tx, failed, p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED');
-  await announceBalances(tx, failed.platformId, touchedInternal(failed));
+  if (p.refunded) await release(tx, failed);
+  await announce(tx, failed, ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'], touchedInternal(failed));
   return failed;
 }
 
@@ -117,22 +117,26 @@ export async function returnStep(transactionId: string): Promise<void> {
     const refund = { reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`, initiatedAt: at.toISOString(), settledAt: at.toISOString(), status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
     const returned = await txRepo.transition(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }, tx);
     if (!returned) return;
-    await reverse(tx, returned);
     await mirrorQuote(tx, returned, 'FAILED');
-    await announce(tx, returned, 'FAILED');
-    await announce(tx, returned, 'REFUND_COMPLETED');
-    await announceBalances(tx, returned.platformId, touchedInternal(returned));
+    await reverse(tx, returned);
+    await announce(tx, returned, ['FAILED', 'REFUND_COMPLETED'], touchedInternal(returned));
   });
 }
 
 registerJob('payment.settle', async (payload) => settleStep((payload as { transactionId: string }).transactionId));
 registerJob('payment.return', async (payload) => returnStep((payload as { transactionId: string }).transactionId));
-registerJob('quote.expire', async (payload) => {
-  const { quoteId } = payload as { quoteId: string };
-  await transaction(async (tx) => {
-    const quote = await quotes.findUnscoped(quoteId, tx);
-    if (!quote || quote.expiresAt > now()) return;
-    const locked = await quotes.lock(quote.platformId, quoteId, tx);
-    if (locked) await expireLocked(tx, locked);
-  });
+// Quotes nobody executed, funded or authorized in time. Each platform's own clock decides.
+registerSweep('quote.expire', async ({ platformId }) => {
+  let done = 0;
+  for (;;) {
+    const expired = await transaction(async (tx) => {
+      const due = await quotes.lockExpired(new Date(), 50, platformId, tx);
+      for (const quote of due) {
+        await runAs({ kind: 'system', platformId: quote.platformId, clockOffsetMs: quote.clockOffsetMs }, () => expireLocked(tx, quote));
+      }
+      return due.length;
+    });
+    done += expired;
+    if (expired < 50) return done;
+  }
 });

@@ -1,5 +1,6 @@
 import type { Prisma } from '../generated/prisma/client';
 import { db, type Tx } from '../db';
+import { forgetPlatform } from '../auth/principal-cache';
 
 const withConfig = {
   currencies: { orderBy: { position: 'asc' as const } },
@@ -68,4 +69,5 @@ export function findFee(platformId: string, feeType: string, sourceCurrency: str
 
 export async function setClockOffset(id: string, offsetMs: bigint, tx: Tx = db()) {
   await tx.platform.update({ where: { id }, data: { clockOffsetMs: offsetMs } });
+  forgetPlatform(id); // the one write path of the sandbox clock: cached principals carry the old one
 }

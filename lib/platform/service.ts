@@ -7,6 +7,7 @@ import { openPlatformAccounts } from '../accounts/service';
 import { recordEvent } from '../events/outbox';
 import { signingPublicKeyPem } from '../webhooks/keys';
 import * as repo from './repository';
+import { forgetSettings } from './settings';
 import type { ConfigUpdate } from './schema';
 
 // Platform configuration: GET/PATCH /config, and creation of sandbox platforms.
@@ -157,6 +158,7 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
     // with a webhook URL": queued in the outbox, delivered by the worker like any event.
     if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) await recordEvent(tx, platformId, 'TEST', {});
     const updated = await repo.findWithConfig(platformId, tx);
+    forgetSettings(platformId);
     return toConfig(updated!, await signingPublicKeyPem(platformId, tx));
   });
 }

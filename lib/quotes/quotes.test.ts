@@ -59,6 +59,11 @@ describe('quotes between internal accounts', () => {
     const mid = await balanceOf(p, alice.accounts.USD);
     expect(mid.available).toBe(before.available - 20000n);
     expect(mid.total).toBe(before.total); // held while in flight
+    // The balance event carries the balances the execution produced.
+    const balanceEvents = (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter((e) => e.body.data.id === alice.accounts.USD);
+    const last = balanceEvents.at(-1)!.body.data as { balance: { amount: bigint | number }; totalBalance: { amount: bigint | number } };
+    expect(BigInt(last.balance.amount)).toBe(mid.available);
+    expect(BigInt(last.totalBalance.amount)).toBe(mid.total);
     expect((await txn(p, q.transactionId)).status).toBe('PROCESSING');
     await advance(p, 5);
     expect((await txn(p, q.transactionId)).status).toBe('COMPLETED');

@@ -7,6 +7,7 @@ import { invalidInput, notFound } from '../http/errors';
 import { decodeCursor, toPage } from '../http/pagination';
 import { generateSecret, sha256Hex } from '../auth/secrets';
 import * as repo from './repository';
+import { forgetToken } from '../auth/authenticate';
 
 // API tokens: Basic credentials for a platform. The secret is shown once, at creation.
 function present(row: repo.TokenRow, clientSecret?: string) {
@@ -61,4 +62,5 @@ export async function revoke(platformId: string, id: string, callerTokenId: stri
   // Deleting the credential the request is authenticated with would lock the caller out mid-call.
   if (id === callerTokenId) throw invalidInput('A token cannot delete itself; authenticate with another token to delete this one');
   if (!(await repo.softDelete(platformId, id, now()))) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
+  forgetToken(id);
 }

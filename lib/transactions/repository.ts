@@ -16,11 +16,18 @@ export function findByIdUnscoped(id: string, tx: Tx = db()): Promise<Transaction
   return tx.transaction.findUnique({ where: { id } });
 }
 
-/** Applies a state move if the row is still in an allowed state; returns the updated row or null. */
+/**
+ * Applies a state move if the row is still in an allowed state (one conditional UPDATE ...
+ * RETURNING); returns the updated row, or null when the row had already moved on.
+ */
 export async function transition(id: string, move: Move, data: Prisma.TransactionUncheckedUpdateInput, tx: Tx): Promise<TransactionRow | null> {
   const m = MOVES[move];
-  const n = await tx.transaction.updateMany({ where: { id, status: { in: [...m.from] } }, data: { ...data, status: m.to } });
-  return n.count === 1 ? tx.transaction.findUnique({ where: { id } }) : null;
+  try {
+    return await tx.transaction.update({ where: { id, status: { in: [...m.from] } }, data: { ...data, status: m.to } });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'P2025') return null; // no row in an allowed state
+    throw err;
+  }
 }
 
 export async function update(id: string, data: Prisma.TransactionUncheckedUpdateInput, tx: Tx): Promise<TransactionRow> {

@@ -8,7 +8,7 @@ import { recordEvent } from '../events/outbox';
 import { enqueue } from '../jobs/queue';
 import * as accounts from '../accounts/service';
 import * as customers from '../customers/repository';
-import * as platforms from '../platform/repository';
+import { settingsOf } from '../platform/settings';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { checkOwnershipThreshold, externalRoute } from '../payments/routing';
@@ -44,7 +44,7 @@ async function checkCustomerReady(platformId: string, customerId: string | null,
 }
 
 async function checkLimit(platformId: string, currency: string, amount: bigint, tx: Tx) {
-  const limit = await platforms.findCurrency(platformId, currency, tx);
+  const limit = (await settingsOf(platformId, tx)).currencies.get(currency);
   if (amount > (limit?.maxAmount ?? INT64_MAX)) {
     throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `${amount} ${currency} exceeds the single-transaction maximum of ${limit?.maxAmount} for ${currency} withdrawals`, { maxAmount: limit?.maxAmount, currency });
   }

@@ -4,7 +4,7 @@ import type { Prisma } from '../db';
 import { notFound } from '../http/errors';
 import { currencyObject } from '../currencies';
 import * as customers from '../customers/repository';
-import * as platforms from '../platform/repository';
+import { settingsOf } from '../platform/settings';
 import { midRate, toNumber, reduce, isRateCurrency } from '../fx/rates';
 import { externalRoute, umaRoute, type Route } from '../payments/routing';
 import { requiredPayerData } from '../payments/payer-data';
@@ -24,14 +24,14 @@ async function senderCurrency(platformId: string, customerId: string | undefined
     if (!c || c.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
     if (c.currencies[0]) return c.currencies[0];
   }
-  return (await platforms.listCurrencies(platformId))[0]?.currencyCode ?? 'USD';
+  return (await settingsOf(platformId)).currencyCodes[0] ?? 'USD';
 }
 
 async function currencyPreferences(platformId: string, from: string, currencies: string[]) {
   const at = now();
   return Promise.all(
     currencies.map(async (code) => {
-      const limit = await platforms.findCurrency(platformId, code);
+      const limit = (await settingsOf(platformId)).currencies.get(code);
       const rate = isRateCurrency(from) && isRateCurrency(code) ? midRate(from, code, at).rate : { num: 1n, den: 1n };
       return {
         currency: currencyObject(code),

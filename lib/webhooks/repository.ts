@@ -54,7 +54,7 @@ export async function claimDue(wallNow: Date, limit: number, leaseMs: number, pl
       WHERE e2."status" = 'PENDING' AND p."webhookEndpoint" IS NOT NULL
         AND (e2."nextAttemptAt" IS NULL OR e2."nextAttemptAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond'))
         ${platformId ? Prisma.sql`AND e2."platformId" = ${platformId}` : Prisma.empty}
-      ORDER BY e2."nextAttemptAt" NULLS FIRST, e2."createdAt", e2."id"
+      ORDER BY e2."nextAttemptAt" NULLS FIRST, e2."seq"
       LIMIT ${limit}
       FOR UPDATE OF e2 SKIP LOCKED
     ) due

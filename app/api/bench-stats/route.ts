@@ -4,5 +4,5 @@ import { queryStats } from '@/lib/db';
 // runs with CORRIDOR_BENCH_STATS=1.
 export async function GET(): Promise<Response> {
   if (process.env.CORRIDOR_BENCH_STATS !== '1') return new Response(null, { status: 404 });
-  return Response.json(queryStats);
+  return Response.json({ ...queryStats, pid: process.pid });
 }

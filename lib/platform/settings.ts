@@ -1,0 +1,45 @@
+import { ttlCache } from '../cache/ttl';
+import type { Tx } from '../db';
+import * as repo from './repository';
+
+// The platform settings money movement reads on every quote and transfer (currency limits, fee
+// configs), cached for a few seconds; PATCH /config forgets them at once in this process.
+export interface CurrencySettings {
+  minAmount: bigint;
+  maxAmount: bigint;
+  requiredCounterpartyFields: { name: string; mandatory: boolean }[];
+}
+
+export interface FeeSettings {
+  variableFeeBps: number;
+  fixedFeeAmount: bigint;
+  fixedFeeCurrency: string;
+}
+
+export interface PlatformSettings {
+  currencyCodes: string[];
+  currencies: Map<string, CurrencySettings>;
+  fees: Map<string, FeeSettings>;
+}
+
+const cache = ttlCache<PlatformSettings>('platform-settings', 5_000);
+
+export function forgetSettings(platformId: string): void {
+  cache.delete(platformId);
+}
+
+/** Pass `tx` inside a transaction (a cache miss then reads through it). */
+export async function settingsOf(platformId: string, tx?: Tx): Promise<PlatformSettings> {
+  const hit = cache.get(platformId);
+  if (hit) return hit;
+  const p = await repo.findWithConfig(platformId, tx);
+  const settings: PlatformSettings = {
+    currencyCodes: (p?.currencies ?? []).map((c) => c.currencyCode),
+    currencies: new Map(
+      (p?.currencies ?? []).map((c) => [c.currencyCode, { minAmount: c.minAmount, maxAmount: c.maxAmount, requiredCounterpartyFields: c.requiredCounterpartyFields as CurrencySettings['requiredCounterpartyFields'] }]),
+    ),
+    fees: new Map((p?.feeConfigs ?? []).map((f) => [`${f.feeType}:${f.sourceCurrency}`, { variableFeeBps: f.variableFeeBps, fixedFeeAmount: f.fixedFeeAmount, fixedFeeCurrency: f.fixedFeeCurrency }])),
+  };
+  if (p) cache.set(platformId, settings);
+  return settings;
+}

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '../ids';
+import { addSeconds, now } from '../clock';
+import { currencyInfo } from '../currencies';
+import type { Tx } from '../db';
+import { ApiError, fieldError, invalidInput } from '../http/errors';
+import { INT64_MAX } from '../http/fields';
+import { sha256Hex } from '../auth/secrets';
+import { recordEvent } from '../events/outbox';
+import * as accountsRepo from '../accounts/repository';
+import * as customers from '../customers/repository';
+import type { CustomerRow } from '../customers/repository';
+import { isScaRegion } from '../customers/regions';
+import { settingsOf } from '../platform/settings';
+import { midRate, minorRate, toNumber, reduce } from '../fx/rates';
+import { price } from '../fx/pricing';
+import { feeSchedule } from '../fx/fees';
+import { depositDetails } from '../accounts/instructions';
+import { quoteLifetimeSeconds, railInfo } from '../rails/catalog';
+import { sendMessage } from '../notify/sender';
+import * as txRepo from '../transactions/repository';
+import { toTransaction } from '../transactions/presenter';
+import { checkOwnershipThreshold, externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
+import { missingPayerData, requiredPayerData } from '../payments/payer-data';
+import type { Funding } from '../payments/plan';
+import { findLookup } from '../uma/lookups';
+import { requireUma } from '../uma/address';
+import * as repo from './repository';
+import { toQuote, type Quote, type ScaState } from './presenter';
+import { scaCode } from './sca';
+import type { QuoteRequest } from './schema';
+import { executeLocked } from './execute';
+
+// Resolving a quote request: who pays from where, where the money goes, what the corridor allows,
+// and the rate details the interface reports.
+export interface Source {
+  funding: Funding;
+  currency: string;
+  customerId: string | null;
+  /** The paying customer (null for the platform itself); deleted customers cannot pay. */
+  customer: CustomerRow | null;
+  internalAccountId: string | null;
+  embeddedWallet: boolean;
+  realtime: boolean;
+}
+
+export async function resolveSource(platformId: string, src: QuoteRequest['source'], tx: Tx): Promise<Source> {
+  if (src.sourceType === 'REALTIME_FUNDING') {
+    const customer = src.customerId ? await customers.findById(platformId, src.customerId, tx) : null;
+    if (src.customerId && (!customer || customer.deletedAt)) throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
+    if (currencyInfo(src.currency)?.crypto && !src.cryptoNetwork) {
+      throw fieldError('source.cryptoNetwork', `cryptoNetwork is required to fund in ${src.currency}`);
+    }
+    if (!depositDetails(src.currency, 'probe')) {
+      throw new ApiError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, { errors: [{ field: 'source.currency', message: 'has no real-time funding rail' }] });
+    }
+    return { funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) }, currency: src.currency, customerId: src.customerId ?? null, customer, internalAccountId: null, embeddedWallet: false, realtime: true };
+  }
+  const found = await accountsRepo.findWithOwner(platformId, src.accountId, tx);
+  const account = found?.account;
+  if (!account) {
+    throw fieldError('source.accountId', `${src.accountId} is not an internal account of this platform (an external account source must support direct pull; use /transfer-in for pulls)`);
+  }
+  if (account.status !== 'ACTIVE') throw fieldError('source.accountId', `Internal account ${account.id} is ${account.status} and cannot send`);
+  if (src.customerId && account.customerId && src.customerId !== account.customerId) {
+    throw fieldError('source.customerId', 'does not own the source account');
+  }
+  let customer = found.customer;
+  if (!customer && src.customerId) customer = await customers.findById(platformId, src.customerId, tx);
+  if (src.customerId && (!customer || customer.deletedAt)) throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
+  return {
+    funding: { kind: 'INTERNAL', internalAccountId: account.id },
+    currency: account.currency,
+    customerId: account.customerId ?? src.customerId ?? null,
+    customer,
+    internalAccountId: account.id,
+    embeddedWallet: account.type === 'EMBEDDED_WALLET',
+    realtime: false,
+  };
+}
+
+function realtimeRail(currency: string): string {
+  return currency === 'USD' ? 'RTP' : currency === 'EUR' ? 'SEPA_INSTANT' : currency === 'MXN' ? 'SPEI' : 'CRYPTO';
+}
+
+export async function resolveDestination(platformId: string, req: QuoteRequest, source: Source, tx: Tx): Promise<{ route: Route; lookupId: string | null }> {
+  const d = req.destination;
+  if (d.destinationType === 'ACCOUNT') {
+    if (d.accountId.startsWith('ExternalAccount:')) return { route: await externalRoute(platformId, d.accountId, d.paymentRail, tx), lookupId: req.lookupId ?? null };
+    if (d.accountId.startsWith('InternalAccount:')) return { route: await internalRoute(platformId, d.accountId, tx), lookupId: req.lookupId ?? null };
+    throw fieldError('destination.accountId', 'must be an ExternalAccount or InternalAccount id');
+  }
+  const uma = requireUma(d.umaAddress, 'destination.umaAddress');
+  if (!req.lookupId) {
+    throw fieldError('lookupId', 'lookupId from GET /receiver/uma/{receiverUmaAddress} is required for UMA destinations');
+  }
+  const lookup = await findLookup(platformId, req.lookupId, tx);
+  if (!lookup || lookup.kind !== 'UMA' || lookup.target !== uma.address) {
+    throw fieldError('lookupId', `lookupId ${req.lookupId} is not a lookup of ${uma.address}`);
+  }
+  if (lookup.expiresAt <= now()) throw fieldError('lookupId', 'the lookup has expired; look the receiver up again');
+  const route = lookup.resolution as unknown as Route;
+  if (route.kind === 'UMA_CUSTOMER') {
+    const currency = d.currency ?? route.currency;
+    if (!route.currencies.includes(currency)) {
+      throw new ApiError('INVALID_CURRENCY', `${uma.address} does not receive ${currency} (receives ${route.currencies.join(', ')})`, { errors: [{ field: 'destination.currency', message: `must be one of ${route.currencies.join(', ')}` }] });
+    }
+    if (route.customerId === source.customerId) throw new ApiError('SELF_PAYMENT', 'A customer cannot pay their own UMA address');
+    // Deposit into the receiver's holding account in the chosen currency (unless the receiver
+    // set a default UMA deposit external account, which fixes the currency).
+    const internalAccountId = route.externalAccountId ? null : await internalAccountIn(route.platformId, route.customerId, currency, tx);
+    return { route: { ...route, currency, internalAccountId }, lookupId: lookup.id };
+  }
+  if (d.currency && route.kind === 'UMA_SANDBOX' && d.currency !== route.currency) {
+    throw new ApiError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, { errors: [{ field: 'destination.currency', message: `must be ${route.currency}` }] });
+  }
+  return { route, lookupId: lookup.id };
+}
+
+export async function checkLimits(platformId: string, sending: string, receiving: string, totalSending: bigint, totalReceiving: bigint, tx: Tx) {
+  const settings = await settingsOf(platformId, tx);
+  const limit = settings.currencies.get(sending) ?? null;
+  const max = limit?.maxAmount ?? INT64_MAX;
+  if (totalSending > max || totalSending > INT64_MAX) {
+    throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The sending amount ${totalSending} ${sending} exceeds the single-transaction maximum of ${max} for this corridor`, { maxAmount: max, currency: sending });
+  }
+  if (limit && totalSending < limit.minAmount) {
+    throw new ApiError('AMOUNT_OUT_OF_RANGE', `The sending amount ${totalSending} ${sending} is below the minimum of ${limit.minAmount}`, { minAmount: limit.minAmount, currency: sending });
+  }
+  const recv = settings.currencies.get(receiving);
+  if (totalReceiving > INT64_MAX || (recv && totalReceiving > recv.maxAmount)) {
+    throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The receiving amount ${totalReceiving} ${receiving} exceeds the single-transaction maximum for this corridor`, { currency: receiving });
+  }
+}
+
+/** mSAT-denominated rate details, as the interface reports them (bitcoin as the common unit). */
+export function rateDetailsFor(sending: string, receiving: string, at: Date, serviceFixed: bigint, serviceBps: bigint, serviceVariable: bigint) {
+  const MSAT_PER_BTC = 100_000_000_000n;
+  const sendToBtc = minorRate(sending, 'BTC', midRate(sending, 'BTC', at).rate); // sats per sending minor unit
+  const btcToRecv = minorRate('BTC', receiving, midRate('BTC', receiving, at).rate); // receiving minor per sat
+  const msatPerSendMinor = reduce({ num: sendToBtc.num * (MSAT_PER_BTC / 100_000_000n) * (10_000n - serviceBps), den: sendToBtc.den * 10_000n });
+  const recvPerMsat = reduce({ num: btcToRecv.num, den: btcToRecv.den * 1000n });
+  return {
+    counterpartyMultiplier: toNumber(recvPerMsat, 12) || toNumber(recvPerMsat, 18),
+    counterpartyFixedFee: 0n,
+    gridApiMultiplier: toNumber(msatPerSendMinor, 8),
+    gridApiFixedFee: serviceFixed,
+    gridApiVariableFeeRate: Number(serviceBps) / 10_000,
+    gridApiVariableFeeAmount: serviceVariable,
+  };
+}
+
+export function walletPayload(quoteId: string, source: Source, req: QuoteRequest, totalSending: bigint, expiresAt: Date): string {
+  // The exact bytes the wallet holder signs; bound to this quote, amount and destination.
+  return JSON.stringify({
+    type: 'EMBEDDED_WALLET_PAYMENT',
+    quoteId,
+    sourceAccountId: source.internalAccountId,
+    amount: totalSending.toString(),
+    currency: source.currency,
+    destination: req.destination,
+    expiresAt: expiresAt.toISOString(),
+    nonce: randomBytes(16).toString('hex'),
+  });
+}
+

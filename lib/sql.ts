@@ -1,0 +1,30 @@
+import { Prisma } from './db';
+
+// Building blocks for the few hot paths written as single raw statements (a whole quote, a whole
+// execution step): one round trip instead of one per row, through the same Prisma client.
+// Values are cast by their JavaScript type so PostgreSQL never has to guess.
+export function value(v: unknown): Prisma.Sql {
+  if (v === null || v === undefined) return Prisma.sql`NULL`;
+  if (v instanceof Date) return Prisma.sql`${v}::timestamp(3)`;
+  if (typeof v === 'bigint') return Prisma.sql`${v}::bigint`;
+  if (typeof v === 'number') return Number.isInteger(v) ? Prisma.sql`${v}::integer` : Prisma.sql`${v}::double precision`;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+    return v.length ? Prisma.sql`ARRAY[${Prisma.join(v as string[])}]::text[]` : Prisma.sql`'{}'::text[]`;
+  }
+  if (typeof v === 'object') return Prisma.sql`${JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}::jsonb`;
+  return Prisma.sql`${v}`;
+}
+
+/** `INSERT INTO "table" (cols) VALUES (...)` for one row; undefined fields are left to defaults. */
+export function insertRow(table: string, row: Record<string, unknown>): Prisma.Sql {
+  const entries = Object.entries(row).filter(([, v]) => v !== undefined);
+  const cols = Prisma.raw(entries.map(([k]) => `"${k}"`).join(', '));
+  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${cols}) VALUES (${Prisma.join(entries.map(([, v]) => value(v)))})`;
+}
+
+/** Several rows of one table in one INSERT; all rows must have the same fields. */
+export function insertRows(table: string, rows: Record<string, unknown>[]): Prisma.Sql {
+  const keys = Object.keys(rows[0]).filter((k) => rows[0][k] !== undefined);
+  const cols = Prisma.raw(keys.map((k) => `"${k}"`).join(', '));
+  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${cols}) VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(${Prisma.join(keys.map((k) => value(r[k])))})`))}`;
+}
