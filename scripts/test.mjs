@@ -1,6 +1,7 @@
 // `npm test`: type check, then the whole suite on the embedded database and, when a PostgreSQL
-// server is reachable (TEST_DATABASE_URL, default 127.0.0.1:5432/test), on PostgreSQL too.
-// With CI set, PostgreSQL is required. Extra arguments go to vitest (e.g. a file filter).
+// server is reachable (TEST_DATABASE_URL, default 127.0.0.1:5432/test), on PostgreSQL too, then
+// the quick start end to end (e2e/start.e2e.mjs). With CI set, PostgreSQL is required. Extra
+// arguments go to vitest (e.g. a file filter).
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 
@@ -40,6 +41,12 @@ if (!only || only === 'postgres') {
   } else {
     console.warn(`\nPostgreSQL not reachable at ${url} (${reachable}); the PostgreSQL run was skipped.`);
   }
+}
+// The README quick start itself, once: npm start on both databases (skipped when a file filter
+// was given, or with CORRIDOR_SKIP_E2E=1).
+if (!args.length && !process.env.CORRIDOR_SKIP_E2E) {
+  console.log('\n=== end-to-end: npm start ===');
+  results.push(['end-to-end', run('node', ['e2e/start.e2e.mjs'])]);
 }
 console.log('\n' + results.map(([db, s]) => `${db}: ${s === 0 ? 'passed' : 'FAILED'}`).join(', '));
 process.exit(results.some(([, s]) => s !== 0) ? 1 : 0);
