@@ -1,4 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { createHash } from 'node:crypto';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export { Prisma };
@@ -18,20 +20,36 @@ export function db(): PrismaClient {
     if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm start`, which provides the database');
     const embedded = process.env.CORRIDOR_EMBEDDED === '1';
     const max = embedded ? 1 : Number(process.env.CORRIDOR_DB_POOL_SIZE || 10);
-    const adapter = new PrismaPg({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-    if (process.env.CORRIDOR_BENCH_STATS === '1') {
-      // `npm run bench` asks the server where its time goes: every SQL statement is counted.
-      const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
-      client.$on('query', (e) => {
-        queryStats.statements++;
-        queryStats.dbMs += e.duration;
-      });
-      globalForDb.__corridorPrisma = client as unknown as PrismaClient;
-    } else {
-      globalForDb.__corridorPrisma = new PrismaClient({ adapter });
+    const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+    if (embedded) {
+      // The embedded database's connections share one session, which outlives a client that
+      // reconnects: a new connection starts by dropping the names an earlier one prepared.
+      pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => {}));
     }
+    const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
+    const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(prepared ? { statementNameGenerator: statementName } : {}) });
+    if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements();
+    globalForDb.__corridorPrisma = new PrismaClient({ adapter });
   }
   return globalForDb.__corridorPrisma;
+}
+
+/**
+ * Named (prepared) statements on PostgreSQL: each connection parses a statement once, and the
+ * server may keep its plan, instead of parsing and planning every execution; the hot payment
+ * statements are large. Only the first MAX_PREPARED distinct texts get a name, so a process that
+ * meets ever new texts (lists of varying length) keeps a bounded set per connection.
+ * CORRIDOR_PREPARED_STATEMENTS=0 turns this off (e.g. behind a transaction-pooling proxy).
+ */
+const MAX_PREPARED = 400;
+const statementNames = new Map<string, string>();
+function statementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (name === undefined && statementNames.size < MAX_PREPARED) {
+    name = `corridor_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`;
+    statementNames.set(query.sql, name);
+  }
+  return name ?? ''; // empty: an unnamed statement
 }
 
 /**
@@ -40,6 +58,27 @@ export function db(): PrismaClient {
  */
 const globalStats = globalThis as unknown as { __corridorQueryStats?: { statements: number; dbMs: number; transactions: number } };
 export const queryStats = (globalStats.__corridorQueryStats ??= { statements: 0, dbMs: 0, transactions: 0 });
+
+/**
+ * `npm run bench` asks the server where its time goes: every statement sent to the database is
+ * counted and timed at the driver (cheap, unlike Prisma's query log, which would skew the figures).
+ */
+function countStatements(): void {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown; __corridorCounted?: boolean };
+  if (proto.__corridorCounted) return;
+  proto.__corridorCounted = true;
+  const query = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+    if (text === 'BEGIN' || text?.startsWith('BEGIN ')) queryStats.transactions++;
+    else if (text !== 'COMMIT' && text !== 'ROLLBACK') queryStats.statements++;
+    const started = performance.now();
+    const result = query.apply(this, args);
+    const done = () => (queryStats.dbMs += performance.now() - started);
+    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+    return result;
+  };
+}
 
 export async function disconnectDb(): Promise<void> {
   const client = globalForDb.__corridorPrisma;
@@ -56,6 +95,12 @@ export function pgCode(err: unknown): string | undefined {
     (typeof e?.meta?.code === 'string' ? e.meta.code : undefined) ??
     (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined)
   );
+}
+
+/** The PostgreSQL error message behind a Prisma/driver error, when there is one. */
+export function pgMessage(err: unknown): string | undefined {
+  const e = err as { meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } }; cause?: { originalMessage?: string } };
+  return e?.meta?.driverAdapterError?.cause?.originalMessage ?? e?.cause?.originalMessage;
 }
 
 export function isUniqueViolation(err: unknown): boolean {
@@ -75,7 +120,6 @@ function isRetryable(err: unknown): boolean {
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>, opts: { retries?: number; timeoutMs?: number } = {}): Promise<T> {
   const retries = opts.retries ?? 5;
   for (let attempt = 0; ; attempt++) {
-    queryStats.transactions++;
     try {
       return await db().$transaction(fn, { timeout: opts.timeoutMs ?? 15_000, maxWait: 15_000 });
     } catch (err) {

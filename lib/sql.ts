@@ -7,6 +7,7 @@ export function value(v: unknown): Prisma.Sql {
   if (v === null || v === undefined) return Prisma.sql`NULL`;
   if (v instanceof Date) return Prisma.sql`${v}::timestamp(3)`;
   if (typeof v === 'bigint') return Prisma.sql`${v}::bigint`;
+  if (typeof v === 'boolean') return Prisma.sql`${v}::boolean`;
   if (typeof v === 'number') return Number.isInteger(v) ? Prisma.sql`${v}::integer` : Prisma.sql`${v}::double precision`;
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
     return v.length ? Prisma.sql`ARRAY[${Prisma.join(v as string[])}]::text[]` : Prisma.sql`'{}'::text[]`;
@@ -27,4 +28,26 @@ export function insertRows(table: string, rows: Record<string, unknown>[]): Pris
   const keys = Object.keys(rows[0]).filter((k) => rows[0][k] !== undefined);
   const cols = Prisma.raw(keys.map((k) => `"${k}"`).join(', '));
   return Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${cols}) VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(${Prisma.join(keys.map((k) => value(r[k])))})`))}`;
+}
+
+/** `"a" = v1, "b" = v2` for an UPDATE; undefined fields are left alone. */
+export function setColumns(data: Record<string, unknown>): Prisma.Sql {
+  const entries = Object.entries(data).filter(([, v]) => v !== undefined);
+  return Prisma.join(entries.map(([k, v]) => Prisma.sql`${Prisma.raw(`"${k}"`)} = ${value(v)}`));
+}
+
+/**
+ * `alias."col" AS "prefixcol", ...` for every column of a table, so one read can return rows of
+ * several tables side by side, each typed by the driver as its own column (see unprefix).
+ */
+export function prefixedColumns(alias: string, columns: Record<string, string>, prefix: string): Prisma.Sql {
+  return Prisma.raw(Object.values(columns).map((c) => `${alias}."${c}" AS "${prefix}${c}"`).join(', '));
+}
+
+/** The row of one table out of a prefixed read; null when a LEFT JOIN found nothing (no id). */
+export function unprefix<T>(row: Record<string, unknown>, columns: Record<string, string>, prefix: string): T | null {
+  if (row[`${prefix}id`] === null || row[`${prefix}id`] === undefined) return null;
+  const out: Record<string, unknown> = {};
+  for (const c of Object.values(columns)) out[c] = row[`${prefix}${c}`];
+  return out as T;
 }

@@ -22,6 +22,10 @@ export function findById(platformId: string, id: string, tx: Tx = db()): Promise
   return tx.internalAccount.findFirst({ where: { platformId, id } });
 }
 
+export function byIds(ids: string[], tx: Tx = db()): Promise<InternalAccountRow[]> {
+  return tx.internalAccount.findMany({ where: { id: { in: ids } } });
+}
+
 export function platformAccounts(platformId: string, tx: Tx = db()): Promise<InternalAccountRow[]> {
   return tx.internalAccount.findMany({ where: { platformId, customerId: null }, orderBy: { createdAt: 'asc' } });
 }

@@ -1,7 +1,8 @@
 import { newId } from '../ids';
 import { now } from '../clock';
-import type { Tx } from '../db';
+import type { Prisma, Tx } from '../db';
 import { stringifyJson } from '../http/json';
+import { insertRows } from '../sql';
 
 // The outbox: every state change that the interface announces as a webhook is recorded here, in
 // the transaction that makes the change, so an event exists exactly when its change committed.
@@ -31,6 +32,11 @@ export async function recordEvent(tx: Tx, platformId: string, type: EventType, d
 export function eventRow(platformId: string, type: EventType, data: unknown, at: Date = now()) {
   const id = newId('Webhook');
   return { id, platformId, type, payload: stringifyJson({ id, type, timestamp: at, data }), createdAt: at };
+}
+
+/** Events of one change as a statement fragment, for a step written in one statement. */
+export function eventsSql(platformId: string, events: { type: EventType; data: unknown }[], at: Date = now()): Prisma.Sql {
+  return insertRows('Event', events.map(({ type, data }) => eventRow(platformId, type, data, at)));
 }
 
 /** Several events of one change in one statement, in order. */

@@ -35,6 +35,11 @@ export function jobRow(job: { platformId: string; kind: string; payload: Prisma.
   return { id: newId('Job'), platformId: job.platformId, kind: job.kind, payload: job.payload, runAt: job.runAt ?? at, createdAt: at };
 }
 
+/** A job as a statement fragment, written by a payment step together with its other rows. */
+export function jobSql(job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Prisma.Sql {
+  return repo.insertSql(jobRow(job));
+}
+
 export async function enqueue(tx: Tx, job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Promise<string> {
   const row = jobRow(job);
   await repo.insert(row, tx);
@@ -48,13 +53,16 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
   for (const sweep of sweeps.values()) total += await sweep({ platformId: opts.platformId });
   for (;;) {
     const batch = await repo.claimDue(new Date(), opts.limit ?? 20, opts.platformId);
+    // Finished jobs are marked together after the batch: a handler is idempotent (its state
+    // moves are guarded), so a crash in between only runs it again, to no effect.
+    const done: string[] = [];
     for (const job of batch) {
       const handler = handlers.get(job.kind);
       await runAs({ kind: 'system', platformId: job.platformId, clockOffsetMs: BigInt(job.clockOffsetMs) }, async () => {
         try {
           if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
           await handler(job.payload, { id: job.id, platformId: job.platformId, attempts: job.attempts });
-          await repo.markDone(job.id, now());
+          done.push(job.id);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
           if (job.attempts >= MAX_ATTEMPTS) {
@@ -66,6 +74,7 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
         }
       });
     }
+    await repo.markDoneMany(done, now());
     total += batch.length;
     if (batch.length < (opts.limit ?? 20)) return total;
   }

@@ -1,4 +1,5 @@
 import { Prisma, db, type Tx } from '../db';
+import { insertRow } from '../sql';
 
 export interface JobRow {
   id: string;
@@ -15,6 +16,11 @@ export async function insert(
   tx: Tx,
 ): Promise<void> {
   await tx.job.create({ data: row });
+}
+
+/** The same insert as a statement fragment, for a step written in one statement. */
+export function insertSql(row: { id: string; platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt: Date; createdAt: Date }): Prisma.Sql {
+  return insertRow('Job', row);
 }
 
 /**
@@ -39,8 +45,9 @@ export async function claimDue(wallNow: Date, limit: number, platformId?: string
     RETURNING j."id", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs"`;
 }
 
-export async function markDone(id: string, at: Date): Promise<void> {
-  await db().job.update({ where: { id }, data: { state: 'DONE', doneAt: at, lockedAt: null } });
+/** Several finished jobs in one statement (the worker marks a batch at once). */
+export async function markDoneMany(ids: string[], at: Date): Promise<void> {
+  if (ids.length) await db().job.updateMany({ where: { id: { in: ids } }, data: { state: 'DONE', doneAt: at, lockedAt: null } });
 }
 
 export async function markRetry(id: string, runAt: Date, error: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, db, type Tx } from '../db';
+import { Prisma, db, pgCode, pgMessage, type Tx } from '../db';
 import { insertRow, insertRows } from '../sql';
 
 export interface AccountSeed {
@@ -17,30 +17,7 @@ export async function createAccounts(rows: AccountSeed[], tx: Tx): Promise<void>
   if (rows.length) await tx.ledgerAccount.createMany({ data: rows, skipDuplicates: true });
 }
 
-/**
- * Applies every delta in one statement. A row is only changed when it may take the delta
- * (overdraft-allowed, or the balance stays >= 0); concurrent postings on the same row are
- * serialized by the row lock and re-checked against the committed balance. Returns the ids
- * that were changed: a missing id means "does not exist" or "would go negative".
- *
- * Rows are locked in id order first: two postings touching the same accounts then queue
- * instead of deadlocking (an UPDATE over a join locks rows in whatever order the plan yields).
- */
-export async function applyDeltas(deltas: Map<string, bigint>, tx: Tx): Promise<Set<string>> {
-  const ids = [...deltas.keys()].sort();
-  const values = Prisma.join(ids.map((id) => Prisma.sql`(${id}, ${deltas.get(id)!}::bigint)`));
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    WITH locked AS MATERIALIZED (
-      SELECT "id" FROM "LedgerAccount" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id" FOR NO KEY UPDATE
-    )
-    UPDATE "LedgerAccount" AS a SET "balance" = a."balance" + v.amount
-    FROM (VALUES ${values}) AS v(id, amount), locked
-    WHERE a."id" = v.id AND locked."id" = a."id" AND (a."allowNegative" OR a."balance" + v.amount >= 0)
-    RETURNING a."id"`;
-  return new Set(rows.map((r) => r.id));
-}
-
-/** A balance-update event rendered by the statement that moves the money (see applyDeltas). */
+/** A balance-update event rendered by the statement that moves the money (see writeStep). */
 export interface Announcement {
   eventId: string;
   platformId: string;
@@ -54,52 +31,111 @@ export interface Announcement {
 export const BALANCE_MARKERS = { available: -9223372036854775001n, total: -9223372036854775002n } as const;
 
 /**
- * applyDeltas that also records INTERNAL_ACCOUNT.BALANCE_UPDATED events with the balances it
- * produced, in the same statement: on a busy account the row lock then lasts one statement and
- * the commit, where a separate read and insert would hold it across two more round trips.
+ * One step of a payment as statement parts: guarded state moves (each an `UPDATE ... RETURNING
+ * 1`; a required one must match exactly one row), further rows to insert, the balance changes and
+ * the balance events they produce.
  */
-export async function applyDeltasAnnouncing(deltas: Map<string, bigint>, announce: Announcement[], tx: Tx): Promise<Set<string>> {
-  if (!announce.length) return applyDeltas(deltas, tx);
-  const ids = [...deltas.keys()].sort();
-  const values = Prisma.join(ids.map((id) => Prisma.sql`(${id}, ${deltas.get(id)!}::bigint)`));
-  const accounts = Prisma.join(announce.map((a) => a.internalAccountId));
-  const events = Prisma.join(announce.map((a) => Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.template}, ${a.createdAt}::timestamp(3))`));
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    WITH locked AS MATERIALIZED (
-      SELECT "id" FROM "LedgerAccount" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id" FOR NO KEY UPDATE
-    ),
-    upd AS (
-      UPDATE "LedgerAccount" AS a SET "balance" = a."balance" + v.amount
-      FROM (VALUES ${values}) AS v(id, amount), locked
-      WHERE a."id" = v.id AND locked."id" = a."id" AND (a."allowNegative" OR a."balance" + v.amount >= 0)
-      RETURNING a."id", a."internalAccountId", a."bucket", a."balance"
-    ),
-    bal AS (
-      SELECT "internalAccountId", "bucket", "balance" FROM upd WHERE "internalAccountId" IN (${accounts})
+export interface StepSql {
+  moves: { sql: Prisma.Sql; required: boolean }[];
+  writes: Prisma.Sql[];
+  deltas: Map<string, bigint>;
+  announce: Announcement[];
+  at: Date;
+}
+
+export type StepOutcome = { kind: 'done' } | { kind: 'stale' } | { kind: 'overdrawn'; account: string };
+
+const arrayOf = (items: Prisma.Sql[], type: string) => (items.length ? Prisma.sql`ARRAY[${Prisma.join(items)}]::${Prisma.raw(type)}[]` : Prisma.raw(`'{}'::${type}[]`));
+
+/**
+ * The CTEs that move the money (corridor_apply_deltas, see its migration) as `d`, and render the
+ * announcements from the balances it returns: accounts this posting did not touch contribute
+ * their stored balances. `ok` is the SQL condition the move depends on.
+ */
+function moneyCtes(s: StepSql, ok: Prisma.Sql): Prisma.Sql[] {
+  const ids = [...s.deltas.keys()].sort();
+  const ctes = [
+    Prisma.sql`d AS (SELECT * FROM corridor_apply_deltas(${ok}, ${arrayOf(ids.map((id) => Prisma.sql`${id}`), 'text')}, ${arrayOf(ids.map((id) => Prisma.sql`${s.deltas.get(id)!}::bigint`), 'bigint')}, ${s.at}::timestamp(3)))`,
+  ];
+  if (!s.announce.length) return ctes;
+  const accounts = Prisma.join(s.announce.map((a) => a.internalAccountId));
+  const events = Prisma.join(s.announce.map((a) => Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.template}, ${a.createdAt}::timestamp(3))`));
+  ctes.push(
+    Prisma.sql`bal AS (
+      SELECT "internalAccountId", "bucket", "balance" FROM d WHERE "internalAccountId" IN (${accounts})
       UNION ALL
       SELECT l."internalAccountId", l."bucket", l."balance" FROM "LedgerAccount" l
-      WHERE l."internalAccountId" IN (${accounts}) AND l."id" NOT IN (SELECT "id" FROM upd)
-    ),
-    agg AS (
+      WHERE l."internalAccountId" IN (${accounts}) AND l."id" NOT IN (SELECT "id" FROM d)
+    )`,
+    Prisma.sql`agg AS (
       SELECT "internalAccountId",
         COALESCE(SUM("balance") FILTER (WHERE "bucket" = 'AVAILABLE'), 0)::bigint AS available,
         COALESCE(SUM("balance"), 0)::bigint AS total
       FROM bal GROUP BY "internalAccountId"
-    ),
-    ev AS (
+    )`,
+    Prisma.sql`ev AS (
       INSERT INTO "Event" ("id", "platformId", "type", "payload", "createdAt")
       SELECT e.id, e.platform, 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
         replace(replace(e.template, ${BALANCE_MARKERS.available.toString()}, agg.available::text), ${BALANCE_MARKERS.total.toString()}, agg.total::text),
         e.at
       FROM (VALUES ${events}) AS e(id, platform, account, template, at) JOIN agg ON agg."internalAccountId" = e.account
-    )
-    SELECT "id" FROM upd`;
-  return new Set(rows.map((r) => r.id));
+    )`,
+  );
+  return ctes;
 }
 
-export async function existingIds(ids: string[], tx: Tx): Promise<Set<string>> {
-  const rows = await tx.ledgerAccount.findMany({ where: { id: { in: ids } }, select: { id: true } });
-  return new Set(rows.map((r) => r.id));
+function outcomeOf(err: unknown): StepOutcome | null {
+  const code = pgCode(err);
+  if (code === 'CR003') return { kind: 'stale' };
+  if (code === 'CR001') return { kind: 'overdrawn', account: /ACCOUNT (\S+)/.exec(pgMessage(err) ?? '')?.[1] ?? '' };
+  return null;
+}
+
+/**
+ * The whole step in one statement: the moves, the rows, the money, the events. When a required
+ * move matches nothing (the payment moved on) or an account would be overdrawn, the function
+ * raises and the statement leaves nothing behind. Outside a transaction only.
+ */
+export async function writeStep(s: StepSql): Promise<StepOutcome> {
+  const moves = s.moves.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${m.sql})`);
+  const required = s.moves.map((m, i) => (m.required ? Prisma.raw(`(SELECT count(*) FROM m${i}) = 1`) : null)).filter((x) => x !== null);
+  const ok = required.length ? Prisma.join(required, ' AND ') : Prisma.sql`true`;
+  const writes = s.writes.map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
+  try {
+    await db().$queryRaw`WITH ${Prisma.join([...moves, ...writes, ...moneyCtes(s, ok)], ', ')} SELECT count(*)::int AS moved FROM d`;
+    return { kind: 'done' };
+  } catch (err) {
+    const outcome = outcomeOf(err);
+    if (outcome) return outcome;
+    throw err;
+  }
+}
+
+/**
+ * The step inside a caller's transaction: the required moves first (a stale step then changes
+ * nothing and the transaction may go on), then the other moves, rows, money and events in a
+ * second statement. Overdrawn aborts the transaction: the caller must roll back.
+ */
+export async function writeStepIn(tx: Tx, s: StepSql): Promise<StepOutcome> {
+  const required = s.moves.filter((m) => m.required);
+  if (required.length) {
+    const moves = required.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${m.sql})`);
+    const counts = Prisma.raw(required.map((_, i) => `(SELECT count(*) FROM m${i})::int AS m${i}`).join(', '));
+    const [row] = await tx.$queryRaw<Record<string, number>[]>`WITH ${Prisma.join(moves, ', ')} SELECT ${counts}`;
+    const n = required.map((_, i) => row[`m${i}`]);
+    if (n.every((x) => x === 0)) return { kind: 'stale' };
+    if (!n.every((x) => x === 1)) throw new Error(`a payment step matched ${n.join('/')} rows of its moves`);
+  }
+  const rest = s.moves.filter((m) => !m.required).map((m, i) => Prisma.sql`${Prisma.raw(`o${i}`)} AS (${m.sql})`);
+  const writes = s.writes.map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
+  try {
+    await tx.$queryRaw`WITH ${Prisma.join([...rest, ...writes, ...moneyCtes(s, Prisma.sql`true`)], ', ')} SELECT count(*)::int AS moved FROM d`;
+    return { kind: 'done' };
+  } catch (err) {
+    const outcome = outcomeOf(err);
+    if (outcome) return outcome;
+    throw err;
+  }
 }
 
 type TransferRow = { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date };
@@ -110,12 +146,6 @@ export function transferRows(t: TransferRow, legs: { account: string; currency: 
     insertRow('LedgerTransfer', t),
     insertRows('LedgerEntry', legs.map((l) => ({ id: randomUUID(), transferId: t.id, ledgerAccountId: l.account, currency: l.currency, amount: l.amount, createdAt: t.createdAt }))),
   ];
-}
-
-/** The posting and its entries in one statement (entry account references are checked at commit). */
-export async function insertTransfer(t: TransferRow, legs: { account: string; currency: string; amount: bigint }[], tx: Tx): Promise<void> {
-  const [transfer, entries] = transferRows(t, legs);
-  await tx.$executeRaw`WITH transfer AS (${transfer}) ${entries}`;
 }
 
 export function balancesOf(internalAccountIds: string[], tx: Tx = db()) {

@@ -1,6 +1,6 @@
 import { newId } from '../ids';
 import { now } from '../clock';
-import type { Tx } from '../db';
+import { pgCode, type Prisma, type Tx } from '../db';
 import { ApiError } from '../http/errors';
 import * as repo from './repository';
 
@@ -45,11 +45,6 @@ export async function openBuckets(platformId: string, internalAccountId: string,
   );
 }
 
-function parseSystemId(id: string): { platformId: string; name: string; currency: string } | null {
-  const m = /^(Platform:[^/]+)\/([^/]+)\/([^/]+)$/.exec(id);
-  return m ? { platformId: m[1], name: m[2], currency: m[3] } : null;
-}
-
 /** A validated posting: its rows to insert and the balance changes to apply. */
 export interface Posting {
   transfer: { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date };
@@ -77,41 +72,52 @@ export function posting(p: { platformId: string; kind: string; transactionId?: s
   };
 }
 
-/** The rows of a posting, as statement fragments to combine with other writes. */
-export const postingRows = repo.transferRows;
+/**
+ * One step of a payment, written atomically: guarded state moves (`UPDATE ... RETURNING 1`
+ * fragments from the owning domains' repositories; a required one must match exactly one row),
+ * rows to insert, a posting, and the balance events its new balances produce.
+ */
+export interface Step {
+  moves: { sql: Prisma.Sql; required: boolean }[];
+  writes: Prisma.Sql[];
+  posting: Posting | null;
+  announce: repo.Announcement[];
+}
+
+const isDeadlock = (err: unknown) => pgCode(err) === '40P01';
 
 /**
- * Moves the balances of a posting whose rows are written. Throws InsufficientFunds when an
- * internal bucket would go negative (the caller's transaction must then roll back). System
- * accounts are created on first use.
+ * Runs a step. Without `tx` it is one statement (one round trip; a busy account stays locked
+ * for that statement's commit only); inside a transaction it is two. Returns false when a
+ * required move matched nothing (the payment had moved on): nothing was written. Throws
+ * InsufficientFunds when an internal bucket would go negative: nothing was written, and a
+ * caller's transaction must roll back. System accounts are opened on first use.
  */
-export async function applyPosting(tx: Tx, x: Posting, announce: repo.Announcement[] = []): Promise<void> {
-  const { deltas } = x;
-  if (!deltas.size) return;
-  const changed = await repo.applyDeltasAnnouncing(deltas, announce, tx);
-  if (changed.size === deltas.size) return;
-  const missing = [...deltas.keys()].filter((id) => !changed.has(id));
-  const present = await repo.existingIds(missing, tx);
-  const toCreate = missing.filter((id) => !present.has(id)).map((id) => ({ id, sys: parseSystemId(id) }));
-  const unknown = toCreate.find((c) => !c.sys);
-  if (unknown) throw new Error(`ledger account ${unknown.id} does not exist`);
-  const overdrawn = missing.find((id) => present.has(id));
-  if (overdrawn) throw new InsufficientFunds(overdrawn);
-  const at = now();
-  await repo.createAccounts(
-    toCreate.map(({ id, sys }) => ({ id, platformId: sys!.platformId, currency: sys!.currency, internalAccountId: null, bucket: 'SYSTEM', name: sys!.name, allowNegative: true, createdAt: at })),
-    tx,
-  );
-  const retry = new Map(toCreate.map(({ id }) => [id, deltas.get(id)!]));
-  const second = await repo.applyDeltas(retry, tx);
-  if (second.size < retry.size) throw new Error('ledger system account could not be created');
+export async function runStep(step: Step, tx?: Tx): Promise<boolean> {
+  const x = step.posting;
+  const sql: repo.StepSql = {
+    moves: step.moves,
+    writes: [...(x && x.legs.length ? repo.transferRows(x.transfer, x.legs) : []), ...step.writes],
+    deltas: x?.deltas ?? new Map(),
+    announce: step.announce,
+    at: now(),
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const outcome = tx ? await repo.writeStepIn(tx, sql) : await repo.writeStep(sql);
+      if (outcome.kind === 'overdrawn') throw new InsufficientFunds(outcome.account);
+      return outcome.kind === 'done';
+    } catch (err) {
+      // Rows are locked in a fixed order, but a step may still meet a transaction that locks
+      // the same rows in another order; the statement left nothing behind, so it runs again.
+      if (tx || !isDeadlock(err) || attempt >= 3) throw err;
+    }
+  }
 }
 
 /**
- * Posts one balanced transfer: the entries are written first and the balances moved last.
- * Moving a balance locks its row until the transaction ends, so callers post as late as they
- * can in their transaction and a busy account (a platform's funding account, the FX desk) is
- * held only briefly. Throws InsufficientFunds (the transaction must roll back).
+ * Posts one balanced transfer inside `tx`: its rows, the balances and the balance events in one
+ * statement. Throws InsufficientFunds (the transaction must roll back).
  */
 export async function post(
   tx: Tx,
@@ -120,8 +126,7 @@ export async function post(
 ): Promise<string> {
   const x = posting(p);
   if (!x.legs.length) return '';
-  await repo.insertTransfer(x.transfer, x.legs, tx);
-  await applyPosting(tx, x, announce);
+  await runStep({ moves: [], writes: [], posting: x, announce }, tx);
   return x.transfer.id;
 }
 

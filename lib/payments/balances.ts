@@ -17,7 +17,7 @@ export async function announceBalances(tx: Tx, platformId: string, internalAccou
 
 /**
  * BALANCE_UPDATED events for accounts a posting is about to move, rendered by the posting's own
- * statement (ledger.applyPosting): the body is built here with markers for the new balances.
+ * statement (ledger.runStep): the body is built here with markers for the new balances.
  */
 export function balanceAnnouncements(platformId: string, rows: InternalAccountRow[]): Announcement[] {
   return [...new Map(rows.map((r) => [r.id, r])).values()].map((row) => {

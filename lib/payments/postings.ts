@@ -32,8 +32,7 @@ export function holdPosting(row: TransactionRow): ledger.Posting {
 
 /** Moves the total into flight. Throws InsufficientFunds (the transaction must roll back). */
 export async function hold(tx: Tx, row: TransactionRow): Promise<void> {
-  const x = holdPosting(row);
-  await ledger.post(tx, { platformId: x.transfer.platformId, kind: x.transfer.kind, transactionId: row.id, legs: x.legs });
+  await ledger.runStep({ moves: [], writes: [], posting: holdPosting(row), announce: [] }, tx);
 }
 
 /** Where the receiving-currency side ends: the destination account, or the outside world. */
@@ -56,7 +55,7 @@ function destinationAccount(row: TransactionRow): { platformId: string; account:
  * receiving amount to the destination. `platformFeeAccount` is the platform's own internal
  * account in the sending currency, where platform-collected fees settle.
  */
-export async function settle(tx: Tx, row: TransactionRow, platformFeeAccount: string | null): Promise<void> {
+export function settlePosting(row: TransactionRow, platformFeeAccount: string | null): ledger.Posting {
   const { funding } = planOf(row);
   const a = amountsOf(row);
   const s = row.sentCurrency!;
@@ -76,15 +75,15 @@ export async function settle(tx: Tx, row: TransactionRow, platformFeeAccount: st
     legs.push({ account: systemAccount(row.platformId, 'FX', r), currency: r, amount: -a.received });
     legs.push({ account: dest.account, currency: r, amount: a.received });
   }
-  await ledger.post(tx, { platformId: row.platformId, kind: 'PAYMENT_SETTLE', transactionId: row.id, legs });
+  return ledger.posting({ platformId: row.platformId, kind: 'PAYMENT_SETTLE', transactionId: row.id, legs });
 }
 
 /** Returns the in-flight total to where it came from (nothing was paid out). */
-export async function release(tx: Tx, row: TransactionRow): Promise<void> {
+export function releasePosting(row: TransactionRow): ledger.Posting {
   const { funding } = planOf(row);
   const { total } = amountsOf(row);
   const c = row.sentCurrency!;
-  await ledger.post(tx, {
+  return ledger.posting({
     platformId: row.platformId,
     kind: 'PAYMENT_RELEASE',
     transactionId: row.id,
@@ -96,7 +95,7 @@ export async function release(tx: Tx, row: TransactionRow): Promise<void> {
 }
 
 /** A settled payout came back: the receiving amount re-enters and the principal is credited back. */
-export async function reverse(tx: Tx, row: TransactionRow): Promise<void> {
+export function reversePosting(row: TransactionRow): ledger.Posting {
   const { funding } = planOf(row);
   const a = amountsOf(row);
   const s = row.sentCurrency!;
@@ -114,5 +113,5 @@ export async function reverse(tx: Tx, row: TransactionRow): Promise<void> {
           { account: systemAccount(row.platformId, 'FX', s), currency: s, amount: -a.net },
           { account: origin(row.platformId, funding, s), currency: s, amount: a.net },
         ];
-  await ledger.post(tx, { platformId: row.platformId, kind: 'PAYMENT_RETURN', transactionId: row.id, legs });
+  return ledger.posting({ platformId: row.platformId, kind: 'PAYMENT_RETURN', transactionId: row.id, legs });
 }

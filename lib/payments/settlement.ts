@@ -1,126 +1,95 @@
-import { now, addSeconds } from '../clock';
+import { now } from '../clock';
 import { transaction, type Tx } from '../db';
-import type { EventType } from '../events/outbox';
-import { enqueue, registerJob, registerSweep } from '../jobs/queue';
+import { registerJob, registerSweep } from '../jobs/queue';
 import { runAs } from '../context';
+import * as ledger from '../ledger/service';
 import * as accountsRepo from '../accounts/repository';
+import type { InternalAccountRow } from '../accounts/repository';
 import * as txRepo from '../transactions/repository';
-import { toTransaction } from '../transactions/presenter';
 import * as quotes from '../quotes/repository';
 import { expireLocked } from '../quotes/execute';
 import { deliverUmaPayment } from '../uma/deliver';
 import { planOf } from './plan';
-import { release, reverse, settle } from './postings';
-import { SETTLE_AFTER_SECONDS, type PayoutScenario } from './scenarios';
-import { announceBalances } from './balances';
+import * as repo from './repository';
+import type { PayoutScenario } from './scenarios';
+import * as steps from './steps';
 
 // What happens to an outgoing payment after it starts moving, driven by timed jobs:
 //   payment.settle  the rail reports back: complete the payout, or fail it and refund
 //   payment.return  a completed payout comes back from the receiving bank (sandbox 005)
 //   quote.expire    a quote nobody executed (or funded, or authorized) in time
-// Every step is one database transaction with a guarded state move, so a job that runs twice,
-// or races a cancellation, changes nothing the second time.
+// Each step is a guarded state move written with its money and events in one statement
+// (payments/steps.ts, ledger.runStep): a job that runs twice, or races a cancellation, changes
+// nothing the second time.
 type Row = txRepo.TransactionRow;
 
-function touchedInternal(row: Row): string[] {
-  const plan = planOf(row);
-  const ids: string[] = [];
-  if (plan.funding.kind === 'INTERNAL') ids.push(plan.funding.internalAccountId);
-  if (plan.route.kind === 'INTERNAL') ids.push(plan.route.internalAccountId);
-  return ids;
-}
-
-async function platformFeeAccount(tx: Tx, row: Row): Promise<string | null> {
+/** The platform's own internal account in the sending currency, where its fees settle. */
+async function feeAccountOf(row: Row, tx?: Tx): Promise<InternalAccountRow | null> {
   if (!row.platformFees) return null;
-  const own = (await accountsRepo.platformAccounts(row.platformId, tx)).find((a) => a.currency === row.sentCurrency && a.status === 'ACTIVE');
-  return own?.id ?? null;
+  return (await accountsRepo.platformAccounts(row.platformId, tx)).find((a) => a.currency === row.sentCurrency && a.status === 'ACTIVE') ?? null;
 }
 
-async function mirrorQuote(tx: Tx, row: Row, to: string) {
-  if (row.quoteId) await quotes.setStatus(row.quoteId, ['PROCESSING', 'COMPLETED'], to, { updatedAt: now() }, tx);
+/** The rows a step of `row` announces balances for, read inside `tx`. */
+async function accountsOf(row: Row, tx: Tx): Promise<steps.Accounts> {
+  const ids = steps.touchedInternal(row);
+  return { accounts: ids.length ? await accountsRepo.byIds(ids, tx) : [], feeAccount: await feeAccountOf(row, tx) };
 }
 
-const prefix = (row: Row) => (row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT');
-
-/** The payment's events of this step, then the new balances of the internal accounts it touched. */
-async function announce(tx: Tx, row: Row, suffixes: string[], balancesOf: string[]) {
-  await announceBalances(tx, row.platformId, balancesOf, suffixes.map((s) => ({ type: `${prefix(row)}.${s}` as EventType, data: toTransaction(row) })));
-}
-
-/** Completes the payout: money leaves to the destination, fees are recognised. */
+/** Completes the payout inside `tx`; null when the payment had already moved on. */
 export async function completePayout(tx: Tx, row: Row): Promise<Row | null> {
-  const at = now();
-  const done = await txRepo.transition(row.id, 'complete', { settledAt: at, updatedAt: at }, tx);
-  if (!done) return null;
-  await mirrorQuote(tx, done, 'COMPLETED');
-  const feeAccount = await platformFeeAccount(tx, done);
-  await settle(tx, done, feeAccount); // money moves last: busy rows stay locked briefly
-  await announce(tx, done, ['COMPLETED'], [...touchedInternal(done), ...(feeAccount ? [feeAccount] : [])]);
+  const { step, done } = steps.complete(row, await accountsOf(row, tx), now());
+  if (!(await ledger.runStep(step, tx))) return null;
   const { route } = planOf(done);
   if (route.kind === 'UMA_CUSTOMER') await deliverUmaPayment(tx, done, route);
   return done;
 }
 
 /**
- * Fails a payment that has not paid out. `refunded` false means the refund failed too (sandbox
- * 007): the money stays held in the source account, visible in totalBalance, for operations to
- * resolve; it is never lost.
+ * Fails a payment that has not paid out, inside `tx`. `refunded` false means the refund failed
+ * too (sandbox 007): the money stays held in the source account, visible in totalBalance, for
+ * operations to resolve; it is never lost.
  */
-export async function failPayout(tx: Tx, row: Row, p: { failureReason?: string; refundReason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT'; refunded: boolean }): Promise<Row | null> {
-  const at = now();
-  const refund = { reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`, initiatedAt: at.toISOString(), status: p.refunded ? 'COMPLETED' : 'FAILED', reason: p.refundReason, ...(p.refunded ? { settledAt: at.toISOString() } : {}) };
-  const failed = await txRepo.transition(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }, tx);
-  if (!failed) return null;
-  await mirrorQuote(tx, failed, 'FAILED');
-  if (p.refunded) await release(tx, failed);
-  await announce(tx, failed, ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'], touchedInternal(failed));
-  return failed;
+export async function failPayout(tx: Tx, row: Row, p: steps.Failure): Promise<Row | null> {
+  const { step, failed } = steps.fail(row, await accountsOf(row, tx), p, now());
+  return (await ledger.runStep(step, tx)) ? failed : null;
 }
 
+const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
+  EXECUTION_FAILED: { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'TRANSACTION_FAILED', refunded: true },
+  DELIVERY_FAILED: { failureReason: 'ACCOUNT_CANNOT_RECEIVE', refundReason: 'TRANSACTION_FAILED', refunded: true },
+  USER_CANCELLED: { refundReason: 'USER_CANCELLATION', refunded: true },
+  PAYOUT_AND_REFUND_FAILED: { failureReason: 'ACCOUNT_INVALID', refundReason: 'TRANSACTION_FAILED', refunded: false },
+  COMPLIANCE_FAILED: { failureReason: 'COMPLIANCE_REJECTED', refundReason: 'TRANSACTION_FAILED', refunded: true },
+};
+
+/** The rail reports back on a payout in flight: one read, then one statement. */
 export async function settleStep(transactionId: string): Promise<void> {
-  await transaction(async (tx) => {
-    const row = await txRepo.findByIdUnscoped(transactionId, tx);
-    if (!row || row.status !== 'PROCESSING') return; // cancelled, or already settled
-    switch (row.scenario as PayoutScenario) {
-      case 'EXECUTION_FAILED':
-        await failPayout(tx, row, { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'TRANSACTION_FAILED', refunded: true });
-        return;
-      case 'DELIVERY_FAILED':
-        await failPayout(tx, row, { failureReason: 'ACCOUNT_CANNOT_RECEIVE', refundReason: 'TRANSACTION_FAILED', refunded: true });
-        return;
-      case 'USER_CANCELLED':
-        await failPayout(tx, row, { refundReason: 'USER_CANCELLATION', refunded: true });
-        return;
-      case 'PAYOUT_AND_REFUND_FAILED':
-        await failPayout(tx, row, { failureReason: 'ACCOUNT_INVALID', refundReason: 'TRANSACTION_FAILED', refunded: false });
-        return;
-      case 'COMPLIANCE_FAILED':
-        await failPayout(tx, row, { failureReason: 'COMPLIANCE_REJECTED', refundReason: 'TRANSACTION_FAILED', refunded: true });
-        return;
-      case 'RETURNED': {
-        const done = await completePayout(tx, row);
-        if (done) await enqueue(tx, { platformId: row.platformId, kind: 'payment.return', payload: { transactionId }, runAt: addSeconds(now(), SETTLE_AFTER_SECONDS.returnAfter) });
-        return;
-      }
-      default:
-        await completePayout(tx, row);
-    }
-  });
+  const found = await repo.findWithAccounts(transactionId);
+  if (!found || found.row.status !== 'PROCESSING') return; // cancelled, or already settled
+  const { row } = found;
+  const ctx = { accounts: found.accounts, feeAccount: await feeAccountOf(row) };
+  const scenario = row.scenario as PayoutScenario;
+  const failure = FAILURES[scenario];
+  if (failure) {
+    await ledger.runStep(steps.fail(row, ctx, failure, now()).step);
+    return;
+  }
+  if (planOf(row).route.kind === 'UMA_CUSTOMER') {
+    // The money lands with another customer of this service in the same transaction.
+    await transaction(async (tx) => {
+      const fresh = await txRepo.findByIdUnscoped(transactionId, tx);
+      if (fresh?.status === 'PROCESSING') await completePayout(tx, fresh);
+    });
+    return;
+  }
+  await ledger.runStep(steps.complete(row, ctx, now(), { returnsLater: scenario === 'RETURNED' }).step);
 }
 
 /** The receiving bank returned a completed payout: principal back to the source, fees kept. */
 export async function returnStep(transactionId: string): Promise<void> {
-  await transaction(async (tx) => {
-    const row = await txRepo.findByIdUnscoped(transactionId, tx);
-    if (!row || row.status !== 'COMPLETED') return;
-    const at = now();
-    const refund = { reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`, initiatedAt: at.toISOString(), settledAt: at.toISOString(), status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
-    const returned = await txRepo.transition(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }, tx);
-    if (!returned) return;
-    await mirrorQuote(tx, returned, 'FAILED');
-    await reverse(tx, returned);
-    await announce(tx, returned, ['FAILED', 'REFUND_COMPLETED'], touchedInternal(returned));
-  });
+  const found = await repo.findWithAccounts(transactionId);
+  if (!found || found.row.status !== 'COMPLETED') return;
+  await ledger.runStep(steps.returned(found.row, { accounts: found.accounts, feeAccount: null }, now()).step);
 }
 
 registerJob('payment.settle', async (payload) => settleStep((payload as { transactionId: string }).transactionId));

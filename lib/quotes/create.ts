@@ -10,12 +10,12 @@ import { price } from '../fx/pricing';
 import { feeSchedule } from '../fx/fees';
 import { quoteLifetimeSeconds, railInfo } from '../rails/catalog';
 import { sendMessage } from '../notify/sender';
-import { insertRow } from '../sql';
 import type { TransactionRow } from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { checkOwnershipThreshold } from '../payments/routing';
 import { missingPayerData, requiredPayerData } from '../payments/payer-data';
 import { requireUma } from '../uma/address';
+import * as repo from './repository';
 import type { QuoteRow } from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
 import { scaCode } from './sca';
@@ -183,12 +183,8 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   return { transaction, quote, event, status: sca ? 202 : 201, sms: sca && code ? { to: customer!.phoneNumber!, code } : null };
 }
 
-/** The quote, its transaction and the event, in one statement (foreign keys check at its end). */
 async function store(p: Prepared, tx: Tx): Promise<void> {
-  await tx.$executeRaw`
-    WITH t AS (${insertRow('Transaction', p.transaction)}),
-         q AS (${insertRow('Quote', p.quote)})
-    ${insertRow('Event', p.event)}`;
+  await repo.insertWithTransaction(p, tx);
 }
 
 export async function createQuote(platformId: string, req: QuoteRequest, opts: { agentId?: string } = {}): Promise<{ quote: Quote; status: 201 | 202 }> {

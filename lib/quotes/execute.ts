@@ -1,77 +1,68 @@
-import { now, addSeconds } from '../clock';
+import { now } from '../clock';
 import { transaction, type Tx } from '../db';
 import { ApiError, invalidInput, notFound } from '../http/errors';
-import { jobRow } from '../jobs/queue';
 import * as ledger from '../ledger/service';
-import { insertRow } from '../sql';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
-import { holdPosting } from '../payments/postings';
-import { planOf } from '../payments/plan';
-import { payoutDelay, type PayoutScenario } from '../payments/scenarios';
-import { balanceAnnouncements } from '../payments/balances';
-import * as accountsRepo from '../accounts/repository';
+import * as steps from '../payments/steps';
 import type { InternalAccountRow } from '../accounts/repository';
-import { eventRow, recordEvents } from '../events/outbox';
+import { recordEvents } from '../events/outbox';
 import * as repo from './repository';
 import { toQuote, type Quote } from './presenter';
 
 // POST /quotes/{quoteId}/execute: moves the quote's total from the source account into flight
-// and starts the payout. The quote row is locked for the whole database transaction, so two
-// executions of one quote (concurrent or repeated) execute it once: the second sees PROCESSING.
-// The writes go in one statement and the money moves last (see ledger.post), so the source
-// account's row is locked only for the final steps.
+// and starts the payout. The common case is one read and one statement (payments/steps.ts start,
+// ledger.runStep): the statement moves the quote and its transaction out of PENDING only if they
+// are still there, so two executions of one quote (concurrent or repeated) execute it once and
+// the second is refused. Quotes that need more (an embedded-wallet signature, a recorded expiry)
+// go through a database transaction holding the quote's row lock.
 
-/**
- * Executes a quote already locked (or just created) in `tx`: one statement writes every row of
- * the step, a second moves the money and records the balance event (the only statement that
- * locks the source account's row).
- */
+const conflict = (quoteId: string, status: string) => new ApiError('CONFLICT', `Quote ${quoteId} is ${status} and cannot be executed again`, { status });
+
+/** Executes a quote inside `tx` (the quote locked, or just created there). */
 export async function executeLocked(tx: Tx, quote: repo.QuoteRow, row?: txRepo.TransactionRow, sourceAccount?: InternalAccountRow | null): Promise<Quote> {
   const at = now();
   const pending = row ?? (await txRepo.findByIdUnscoped(quote.transactionId, tx));
   if (!pending) throw new Error(`quote ${quote.id} lost its transaction`);
-  const settleAt = addSeconds(at, payoutDelay(pending.scenario as PayoutScenario));
-  const started: txRepo.TransactionRow = { ...pending, status: 'PROCESSING', updatedAt: at, expectedSettlementAt: settleAt };
-  const hold = holdPosting(started);
-  const [transfer, entries] = ledger.postingRows(hold.transfer, hold.legs);
-  const job = jobRow({ platformId: quote.platformId, kind: 'payment.settle', payload: { transactionId: started.id }, runAt: settleAt });
-  const processing = eventRow(quote.platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(started), at);
-  const [{ moved }] = await tx.$queryRaw<{ moved: number }[]>`
-    WITH t AS (
-      UPDATE "Transaction" SET "status" = 'PROCESSING', "updatedAt" = ${at}::timestamp(3), "expectedSettlementAt" = ${settleAt}::timestamp(3)
-      WHERE "id" = ${started.id} AND "status" = 'PENDING' RETURNING "id"
-    ),
-    q AS (
-      UPDATE "Quote" SET "status" = 'PROCESSING', "executedAt" = ${at}::timestamp(3), "updatedAt" = ${at}::timestamp(3)
-      WHERE "id" = ${quote.id} AND "status" = 'PENDING'
-    ),
-    j AS (${insertRow('Job', job)}),
-    lt AS (${transfer}),
-    le AS (${entries}),
-    ev AS (${insertRow('Event', processing)})
-    SELECT count(*)::int AS moved FROM t`;
-  if (moved !== 1) throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
-  const { funding } = planOf(started);
-  const account = funding.kind !== 'INTERNAL' ? null : (sourceAccount ?? (await accountsRepo.findById(quote.platformId, funding.internalAccountId, tx)));
   // InsufficientFunds rolls it all back: the quote stays PENDING and nothing moved.
-  await ledger.applyPosting(tx, hold, account ? balanceAnnouncements(quote.platformId, [account]) : []);
+  const { step } = steps.start(quote.id, pending, sourceAccount ?? null, at);
+  if (!(await ledger.runStep(step, tx))) throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
   return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
 }
 
 export type WalletSignatureCheck = (quote: repo.QuoteRow, tx: Tx) => Promise<void>;
 
+function refuse(found: repo.ForExecution, quoteId: string): void {
+  const { quote } = found;
+  if ((quote.source as { sourceType: string }).sourceType === 'REALTIME_FUNDING') {
+    throw invalidInput('A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: POST /sandbox/send), not by this call');
+  }
+  if (quote.status !== 'PENDING') throw conflict(quoteId, quote.status);
+}
+
 export async function executeQuote(platformId: string, quoteId: string, checkWalletSignature: WalletSignatureCheck): Promise<Quote> {
+  const found = await repo.findForExecution(platformId, quoteId);
+  if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
+  refuse(found, quoteId);
+  const { quote, transaction: row, sourceAccount } = found;
+  if (quote.payloadToSign || quote.expiresAt <= now()) return executeInTransaction(platformId, quoteId, checkWalletSignature);
+  if (sourceAccount && sourceAccount.status !== 'ACTIVE') throw invalidInput(`The source account is ${sourceAccount.status} and cannot send`);
+  const at = now();
+  if (await ledger.runStep(steps.start(quote.id, row, sourceAccount, at).step)) {
+    return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
+  }
+  // Someone else moved it first (a concurrent execution, the expiry sweep): say to what.
+  const now_ = await repo.findById(platformId, quoteId);
+  throw conflict(quoteId, now_?.status ?? quote.status);
+}
+
+/** The locked path: signature checks and expiry are recorded in the same transaction. */
+async function executeInTransaction(platformId: string, quoteId: string, checkWalletSignature: WalletSignatureCheck): Promise<Quote> {
   const outcome = await transaction(async (tx) => {
-    const locked = await repo.lockForExecution(platformId, quoteId, tx);
-    if (!locked) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
-    const { quote } = locked;
-    if ((quote.source as { sourceType: string }).sourceType === 'REALTIME_FUNDING') {
-      throw invalidInput('A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: POST /sandbox/send), not by this call');
-    }
-    if (quote.status !== 'PENDING') {
-      return { error: new ApiError('CONFLICT', `Quote ${quoteId} is ${quote.status} and cannot be executed again`, { status: quote.status }) };
-    }
+    const found = await repo.findForExecution(platformId, quoteId, { tx, lock: true });
+    if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
+    const { quote, transaction: row, sourceAccount } = found;
+    if (quote.status !== 'PENDING') return { error: conflict(quoteId, quote.status) };
     // An Embedded Wallet source needs the holder's signature over the quote's payloadToSign.
     if (quote.payloadToSign) await checkWalletSignature(quote, tx);
     if (quote.expiresAt <= now()) {
@@ -79,10 +70,8 @@ export async function executeQuote(platformId: string, quoteId: string, checkWal
       await expireLocked(tx, quote);
       return { error: new ApiError('CONFLICT', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`, { status: 'EXPIRED' }) };
     }
-    if (locked.sourceAccount && locked.sourceAccount.status !== 'ACTIVE') {
-      throw invalidInput(`The source account is ${locked.sourceAccount.status} and cannot send`);
-    }
-    return { quote: await executeLocked(tx, quote, undefined, locked.sourceAccount) };
+    if (sourceAccount && sourceAccount.status !== 'ACTIVE') throw invalidInput(`The source account is ${sourceAccount.status} and cannot send`);
+    return { quote: await executeLocked(tx, quote, row, sourceAccount) };
   });
   if ('error' in outcome) throw outcome.error;
   return outcome.quote;
@@ -96,4 +85,3 @@ export async function expireLocked(tx: Tx, quote: repo.QuoteRow): Promise<boolea
   if (expired) await recordEvents(tx, quote.platformId, [{ type: 'OUTGOING_PAYMENT.EXPIRED', data: toTransaction(expired) }]);
   return true;
 }
-

@@ -1,5 +1,7 @@
 import { Prisma, db, type Tx } from '../db';
 import type { InternalAccountRow } from '../accounts/repository';
+import type { TransactionRow } from '../transactions/repository';
+import { insertRow, prefixedColumns, setColumns, unprefix } from '../sql';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
 
@@ -17,15 +19,40 @@ export async function lock(platformId: string, id: string, tx: Tx): Promise<Quot
   return rows[0] ?? null;
 }
 
-/** The quote locked for execution, with its source internal account (if any) in the same read. */
-export async function lockForExecution(platformId: string, id: string, tx: Tx): Promise<{ quote: QuoteRow; sourceAccount: InternalAccountRow | null } | null> {
-  const rows = await tx.$queryRaw<(QuoteRow & { src: Record<string, unknown> | null })[]>`
-    SELECT q.*, to_jsonb(a) AS src FROM "Quote" q LEFT JOIN "InternalAccount" a ON a."id" = q."sourceAccountId"
-    WHERE q."id" = ${id} AND q."platformId" = ${platformId} FOR UPDATE OF q`;
+export interface ForExecution {
+  quote: QuoteRow;
+  transaction: TransactionRow;
+  sourceAccount: InternalAccountRow | null;
+}
+
+const Q = Prisma.QuoteScalarFieldEnum;
+const T = Prisma.TransactionScalarFieldEnum;
+const A = Prisma.InternalAccountScalarFieldEnum;
+
+/**
+ * The quote with its transaction and source internal account (if any), in one read; `lock` takes
+ * the quote's row lock for the rest of the transaction.
+ */
+export async function findForExecution(platformId: string, id: string, opts: { tx?: Tx; lock?: boolean } = {}): Promise<ForExecution | null> {
+  const rows = await (opts.tx ?? db()).$queryRaw<Record<string, unknown>[]>`
+    SELECT ${prefixedColumns('q', Q, 'q__')}, ${prefixedColumns('t', T, 't__')}, ${prefixedColumns('a', A, 'a__')}
+    FROM "Quote" q JOIN "Transaction" t ON t."id" = q."transactionId" LEFT JOIN "InternalAccount" a ON a."id" = q."sourceAccountId"
+    WHERE q."id" = ${id} AND q."platformId" = ${platformId}
+    ${opts.lock ? Prisma.sql`FOR UPDATE OF q` : Prisma.empty}`;
   if (!rows[0]) return null;
-  const { src, ...quote } = rows[0];
-  const at = (v: unknown) => new Date(`${String(v)}Z`);
-  return { quote: quote as QuoteRow, sourceAccount: src ? ({ ...src, createdAt: at(src.createdAt), updatedAt: at(src.updatedAt) } as unknown as InternalAccountRow) : null };
+  return {
+    quote: unprefix<QuoteRow>(rows[0], Q, 'q__')!,
+    transaction: unprefix<TransactionRow>(rows[0], T, 't__')!,
+    sourceAccount: unprefix<InternalAccountRow>(rows[0], A, 'a__'),
+  };
+}
+
+/** A new quote, its transaction and their first event, in one statement (foreign keys check at its end). */
+export async function insertWithTransaction(p: { quote: Record<string, unknown>; transaction: Record<string, unknown>; event: Record<string, unknown> }, tx: Tx = db()): Promise<void> {
+  await tx.$executeRaw`
+    WITH t AS (${insertRow('Transaction', p.transaction)}),
+         q AS (${insertRow('Quote', p.quote)})
+    ${insertRow('Event', p.event)}`;
 }
 
 export function findByTransaction(transactionId: string, tx: Tx = db()): Promise<QuoteRow | null> {
@@ -36,6 +63,11 @@ export function findByTransaction(transactionId: string, tx: Tx = db()): Promise
 export async function setStatus(id: string, from: string[], to: string, data: Prisma.QuoteUncheckedUpdateInput, tx: Tx): Promise<boolean> {
   const n = await tx.quote.updateMany({ where: { id, status: { in: from } }, data: { ...data, status: to } });
   return n.count === 1;
+}
+
+/** The same change as a statement fragment (`UPDATE ... RETURNING 1`) for a payment step. */
+export function setStatusSql(id: string, from: string[], to: string, data: Record<string, unknown>): Prisma.Sql {
+  return Prisma.sql`UPDATE "Quote" SET "status" = ${to}, ${setColumns(data)} WHERE "id" = ${id} AND "status" IN (${Prisma.join(from)}) RETURNING 1`;
 }
 
 /**

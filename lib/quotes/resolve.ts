@@ -29,7 +29,6 @@ import * as repo from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
 import { scaCode } from './sca';
 import type { QuoteRequest } from './schema';
-import { executeLocked } from './execute';
 
 // Resolving a quote request: who pays from where, where the money goes, what the corridor allows,
 // and the rate details the interface reports.

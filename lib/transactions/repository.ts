@@ -1,5 +1,6 @@
 import { Prisma, db, type Tx } from '../db';
 import { type Cursor } from '../http/pagination';
+import { setColumns, value } from '../sql';
 import { MOVES, type Move } from './state';
 
 export type TransactionRow = Prisma.TransactionGetPayload<object>;
@@ -28,6 +29,16 @@ export async function transition(id: string, move: Move, data: Prisma.Transactio
     if ((err as { code?: string }).code === 'P2025') return null; // no row in an allowed state
     throw err;
   }
+}
+
+/**
+ * The same move as a statement fragment (`UPDATE ... RETURNING 1`), for a payment step written
+ * in one statement with its other rows (ledger.runStep).
+ */
+export function moveSql(id: string, move: Move, data: Record<string, unknown>): Prisma.Sql {
+  const m = MOVES[move];
+  return Prisma.sql`UPDATE "Transaction" SET "status" = ${m.to}, ${setColumns(data)}
+    WHERE "id" = ${id} AND "status" IN (${Prisma.join(m.from.map((f) => value(f)))}) RETURNING 1`;
 }
 
 export async function update(id: string, data: Prisma.TransactionUncheckedUpdateInput, tx: Tx): Promise<TransactionRow> {

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { Prisma, db, transaction } from '@/lib/db';
+import { parseJson } from '@/lib/http/json';
+import { eventsSql } from '@/lib/events/outbox';
+import * as accountsRepo from '@/lib/accounts/repository';
+import { balanceAnnouncements } from '@/lib/payments/balances';
+import { newPlatform } from '@/tests/support/api';
+import { expectLedgerBalanced } from '@/tests/support/ledger';
+import { balanceOf, customerWithAccounts, fund } from '@/tests/support/money';
+import { InsufficientFunds, bucketAccount, posting, runStep, systemAccount, type Step } from './service';
+
+// The ledger's write path: a step (guarded moves, rows, a posting, balance events) is written
+// whole or not at all, whether it runs as one statement or inside a caller's transaction.
+
+async function setup() {
+  const p = await newPlatform();
+  const h = await customerWithAccounts(p, 'Lena Ledger', ['USD']);
+  const other = await customerWithAccounts(p, 'Otto Other', ['USD']);
+  await fund(p, h.accounts.USD, 10_000n);
+  return { p, a: h.accounts.USD, b: other.accounts.USD };
+}
+
+const transferLegs = (from: string, to: string, amount: bigint) => [
+  { account: bucketAccount(from, 'AVAILABLE'), currency: 'USD', amount: -amount },
+  { account: bucketAccount(to, 'AVAILABLE'), currency: 'USD', amount },
+];
+
+/** A guarded move that matches the account once per marker: a second run of the step is stale. */
+const touch = (accountId: string, marker: Date) =>
+  Prisma.sql`UPDATE "InternalAccount" SET "updatedAt" = ${marker}::timestamp(3) WHERE "id" = ${accountId} AND "updatedAt" <> ${marker}::timestamp(3) RETURNING 1`;
+
+function step(platformId: string, legs: ReturnType<typeof transferLegs>, extra: Partial<Step> = {}): Step {
+  return { moves: [], writes: [], announce: [], posting: posting({ platformId, kind: 'TEST', legs }), ...extra };
+}
+
+const transfersOf = (id: string) => db().ledgerTransfer.count({ where: { id } });
+
+describe('ledger steps', () => {
+  it('moves money, writes its rows and renders the new balances into the balance events', async () => {
+    const { p, a, b } = await setup();
+    const rows = await accountsRepo.byIds([a, b]);
+    const s = step(p.platformId, transferLegs(a, b, 2_500n), {
+      writes: [eventsSql(p.platformId, [{ type: 'TEST', data: { note: 'step ran' } }])],
+      announce: balanceAnnouncements(p.platformId, rows),
+    });
+    expect(await runStep(s)).toBe(true);
+    expect(await balanceOf(p, a)).toEqual({ available: 7_500n, total: 7_500n });
+    expect(await balanceOf(p, b)).toEqual({ available: 2_500n, total: 2_500n });
+    expect(await transfersOf(s.posting!.transfer.id)).toBe(1);
+    const events = await db().event.findMany({ where: { platformId: p.platformId, type: { in: ['TEST', 'INTERNAL_ACCOUNT.BALANCE_UPDATED'] } }, orderBy: { seq: 'asc' } });
+    const balanceEvents = events.filter((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED').map((e) => parseJson(e.payload) as { data: { id: string; balance: { amount: number }; totalBalance: { amount: number } } });
+    const byAccount = new Map(balanceEvents.slice(-2).map((e) => [e.data.id, e.data]));
+    expect(byAccount.get(a)).toMatchObject({ balance: { amount: 7500 }, totalBalance: { amount: 7500 } });
+    expect(byAccount.get(b)).toMatchObject({ balance: { amount: 2500 }, totalBalance: { amount: 2500 } });
+    expect(events.some((e) => e.type === 'TEST')).toBe(true);
+    await expectLedgerBalanced(p.platformId);
+  });
+
+  it('refuses an overdraft with InsufficientFunds and leaves nothing behind', async () => {
+    const { p, a, b } = await setup();
+    const marker = new Date('2030-01-01T00:00:00.000Z');
+    const s = step(p.platformId, transferLegs(a, b, 10_001n), {
+      moves: [{ sql: touch(a, marker), required: true }],
+      writes: [eventsSql(p.platformId, [{ type: 'TEST', data: { note: 'overdraft' } }])],
+    });
+    const err = await runStep(s).catch((e) => e);
+    expect(err).toBeInstanceOf(InsufficientFunds);
+    expect((err as InsufficientFunds).ledgerAccountId).toBe(bucketAccount(a, 'AVAILABLE'));
+    expect(await transfersOf(s.posting!.transfer.id)).toBe(0);
+    expect(await db().event.count({ where: { platformId: p.platformId, type: 'TEST' } })).toBe(0);
+    expect((await accountsRepo.byIds([a]))[0].updatedAt).not.toEqual(marker); // the move was undone too
+    expect(await balanceOf(p, a)).toEqual({ available: 10_000n, total: 10_000n });
+    await expectLedgerBalanced(p.platformId);
+  });
+
+  it('writes nothing when a required move no longer matches (the step ran already)', async () => {
+    const { p, a, b } = await setup();
+    const marker = new Date('2031-01-01T00:00:00.000Z');
+    const make = () => step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }] });
+    const first = make();
+    const second = make();
+    expect(await runStep(first)).toBe(true);
+    expect(await runStep(second)).toBe(false);
+    expect(await transfersOf(second.posting!.transfer.id)).toBe(0);
+    expect(await balanceOf(p, a)).toEqual({ available: 9_000n, total: 9_000n });
+  });
+
+  it('undoes a move that matched when another required move did not', async () => {
+    const { p, a, b } = await setup();
+    const marker = new Date('2032-01-01T00:00:00.000Z');
+    await runStep(step(p.platformId, [], { moves: [{ sql: touch(b, marker), required: true }] }));
+    const s = step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }, { sql: touch(b, marker), required: true }] });
+    expect(await runStep(s)).toBe(false);
+    expect((await accountsRepo.byIds([a]))[0].updatedAt).not.toEqual(marker);
+    expect(await balanceOf(p, a)).toEqual({ available: 10_000n, total: 10_000n });
+  });
+
+  it('opens a system account on first use, allowed to go negative', async () => {
+    const { p, a } = await setup();
+    const world = systemAccount(p.platformId, 'WORLD:TEST_RAIL', 'USD');
+    expect(await db().ledgerAccount.count({ where: { id: world } })).toBe(0);
+    const legs = [
+      { account: world, currency: 'USD', amount: -700n },
+      { account: bucketAccount(a, 'AVAILABLE'), currency: 'USD', amount: 700n },
+    ];
+    expect(await runStep(step(p.platformId, legs))).toBe(true);
+    const opened = await db().ledgerAccount.findUniqueOrThrow({ where: { id: world } });
+    expect(opened).toMatchObject({ platformId: p.platformId, currency: 'USD', bucket: 'SYSTEM', allowNegative: true, balance: -700n });
+    await expectLedgerBalanced(p.platformId);
+  });
+
+  it('inside a transaction: a stale step lets the transaction go on; an overdraft rolls it back', async () => {
+    const { p, a, b } = await setup();
+    const marker = new Date('2033-01-01T00:00:00.000Z');
+    await runStep(step(p.platformId, [], { moves: [{ sql: touch(a, marker), required: true }] }));
+    const stale = step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }] });
+    const applied = step(p.platformId, transferLegs(a, b, 2_000n));
+    const result = await transaction(async (tx) => [await runStep(stale, tx), await runStep(applied, tx)]);
+    expect(result).toEqual([false, true]);
+    expect(await balanceOf(p, a)).toEqual({ available: 8_000n, total: 8_000n });
+
+    const ok = step(p.platformId, transferLegs(a, b, 500n));
+    const overdraft = step(p.platformId, transferLegs(a, b, 1_000_000n));
+    const err = await transaction(async (tx) => {
+      await runStep(ok, tx);
+      await runStep(overdraft, tx);
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(InsufficientFunds);
+    expect(await transfersOf(ok.posting!.transfer.id)).toBe(0);
+    expect(await balanceOf(p, a)).toEqual({ available: 8_000n, total: 8_000n });
+    await expectLedgerBalanced(p.platformId);
+  });
+
+  it('runs crossing steps concurrently without deadlock or lost updates', async () => {
+    const { p, a, b } = await setup();
+    await fund(p, b, 10_000n);
+    const steps = Array.from({ length: 40 }, (_, i) => (i % 2 ? step(p.platformId, transferLegs(a, b, 100n)) : step(p.platformId, transferLegs(b, a, 60n))));
+    const results = await Promise.all(steps.map((s) => runStep(s)));
+    expect(results.every(Boolean)).toBe(true);
+    // 20 x 100 from a to b, 20 x 60 back.
+    expect(await balanceOf(p, a)).toEqual({ available: 10_000n - 2_000n + 1_200n, total: 9_200n });
+    expect(await balanceOf(p, b)).toEqual({ available: 10_000n + 2_000n - 1_200n, total: 10_800n });
+    await expectLedgerBalanced(p.platformId);
+  });
+});

@@ -1,0 +1,132 @@
+import { addSeconds } from '../clock';
+import type { Step } from '../ledger/service';
+import type { InternalAccountRow } from '../accounts/repository';
+import { eventsSql, type EventType } from '../events/outbox';
+import { jobSql } from '../jobs/queue';
+import * as quotesRepo from '../quotes/repository';
+import * as txRepo from '../transactions/repository';
+import { toTransaction } from '../transactions/presenter';
+import { balanceAnnouncements } from './balances';
+import { planOf } from './plan';
+import { holdPosting, releasePosting, reversePosting, settlePosting } from './postings';
+import { payoutDelay, SETTLE_AFTER_SECONDS, type PayoutScenario } from './scenarios';
+
+// The steps of an outgoing payment's life, as data (ledger.Step): the guarded move of the
+// transaction (and of its quote), the rows the step writes (events, the next job), its posting,
+// and the balance events of the internal accounts it touches. Built from rows read beforehand,
+// without locks: the guarded moves decide, when the step is written, whether it still applies.
+// Callers write a step as one statement (ledger.runStep) or inside a larger transaction.
+type Row = txRepo.TransactionRow;
+
+const prefix = (row: Row) => (row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT');
+const events = (row: Row, suffixes: string[], at: Date) =>
+  eventsSql(row.platformId, suffixes.map((s) => ({ type: `${prefix(row)}.${s}` as EventType, data: toTransaction(row) })), at);
+
+/** The internal accounts whose balances a step of this payment changes. */
+export function touchedInternal(row: Row): string[] {
+  const plan = planOf(row);
+  const ids: string[] = [];
+  if (plan.funding.kind === 'INTERNAL') ids.push(plan.funding.internalAccountId);
+  if (plan.route.kind === 'INTERNAL') ids.push(plan.route.internalAccountId);
+  return ids;
+}
+
+/** What a step needs besides the transaction: the rows of the internal accounts it touches. */
+export interface Accounts {
+  /** Rows of (at least) touchedInternal(row); others are ignored. */
+  accounts: InternalAccountRow[];
+  /** The platform's own internal account where platform-collected fees settle, if any. */
+  feeAccount: InternalAccountRow | null;
+}
+
+function announce(row: Row, ctx: Accounts, extra: InternalAccountRow[] = []) {
+  const ids = new Set(touchedInternal(row));
+  return balanceAnnouncements(row.platformId, [...ctx.accounts.filter((a) => ids.has(a.id)), ...extra]);
+}
+
+/** The quote is executed: its total moves into flight and the payout is scheduled. */
+export function start(quoteId: string, row: Row, source: InternalAccountRow | null, at: Date): { step: Step; started: Row } {
+  const settleAt = addSeconds(at, payoutDelay(row.scenario as PayoutScenario));
+  const started: Row = { ...row, status: 'PROCESSING', updatedAt: at, expectedSettlementAt: settleAt };
+  return {
+    started,
+    step: {
+      // The quote first: every writer that changes both locks the quote before the transaction.
+      moves: [
+        { sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }), required: true },
+        { sql: txRepo.moveSql(row.id, 'start', { updatedAt: at, expectedSettlementAt: settleAt }), required: true },
+      ],
+      writes: [jobSql({ platformId: row.platformId, kind: 'payment.settle', payload: { transactionId: row.id }, runAt: settleAt }), events(started, ['PROCESSING'], at)],
+      posting: holdPosting(started),
+      announce: source ? balanceAnnouncements(row.platformId, [source]) : [],
+    },
+  };
+}
+
+const mirrorQuote = (row: Row, to: string, at: Date) =>
+  row.quoteId ? [{ sql: quotesRepo.setStatusSql(row.quoteId, ['PROCESSING', 'COMPLETED'], to, { updatedAt: at }), required: false }] : [];
+
+/**
+ * The payout settled at the other end: fees recognised, principal across the FX desk, the
+ * receiving amount to the destination. `returnsLater` schedules the sandbox return (suffix 005).
+ */
+export function complete(row: Row, ctx: Accounts, at: Date, opts: { returnsLater?: boolean } = {}): { step: Step; done: Row } {
+  const done: Row = { ...row, status: 'COMPLETED', settledAt: at, updatedAt: at };
+  const later = opts.returnsLater
+    ? [jobSql({ platformId: row.platformId, kind: 'payment.return', payload: { transactionId: row.id }, runAt: addSeconds(at, SETTLE_AFTER_SECONDS.returnAfter) })]
+    : [];
+  return {
+    done,
+    step: {
+      moves: [{ sql: txRepo.moveSql(row.id, 'complete', { settledAt: at, updatedAt: at }), required: true }, ...mirrorQuote(row, 'COMPLETED', at)],
+      writes: [events(done, ['COMPLETED'], at), ...later],
+      posting: settlePosting(done, ctx.feeAccount?.id ?? null),
+      announce: announce(done, ctx, ctx.feeAccount ? [ctx.feeAccount] : []),
+    },
+  };
+}
+
+export interface Failure {
+  failureReason?: string;
+  refundReason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
+  /** false: the refund failed too (sandbox 007); the money stays held for operations to resolve. */
+  refunded: boolean;
+}
+
+const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', reason: string) => ({
+  reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`,
+  initiatedAt: at.toISOString(),
+  status,
+  reason,
+  ...(status === 'COMPLETED' ? { settledAt: at.toISOString() } : {}),
+});
+
+/** The payment failed before paying out: the money in flight goes back where it came from. */
+export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Step; failed: Row } {
+  const refund = refundOf(row, at, p.refunded ? 'COMPLETED' : 'FAILED', p.refundReason);
+  const failed: Row = { ...row, status: 'FAILED', failureReason: p.failureReason ?? null, refund, updatedAt: at };
+  return {
+    failed,
+    step: {
+      moves: [{ sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
+      writes: [events(failed, ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'], at)],
+      posting: p.refunded ? releasePosting(failed) : null,
+      announce: announce(failed, ctx),
+    },
+  };
+}
+
+/** The receiving bank sent a completed payout back: principal back to the source, fees kept. */
+export function returned(row: Row, ctx: Accounts, at: Date): { step: Step; returned: Row } {
+  const refund = refundOf(row, at, 'COMPLETED', 'TRANSACTION_FAILED');
+  const back: Row = { ...row, status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at };
+  return {
+    returned: back,
+    step: {
+      moves: [{ sql: txRepo.moveSql(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
+      writes: [events(back, ['FAILED', 'REFUND_COMPLETED'], at)],
+      posting: reversePosting(back),
+      announce: announce(back, ctx),
+    },
+  };
+}
