@@ -73,8 +73,18 @@ function countStatements(): void {
     if (text === 'BEGIN' || text?.startsWith('BEGIN ')) queryStats.transactions++;
     else if (text !== 'COMMIT' && text !== 'ROLLBACK') queryStats.statements++;
     const started = performance.now();
-    const result = query.apply(this, args);
     const done = () => (queryStats.dbMs += performance.now() - started);
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      // Callback style (pg-pool's pool.query): time until the callback.
+      const callback = args[last] as (...r: unknown[]) => unknown;
+      args[last] = (...r: unknown[]) => {
+        done();
+        return callback(...r);
+      };
+      return query.apply(this, args);
+    }
+    const result = query.apply(this, args);
     if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
     return result;
   };

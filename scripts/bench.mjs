@@ -4,11 +4,13 @@
 //   - bare route:    GET /api/health (Next.js + HTTP, no database) at 16 concurrent
 //   - payment flow:  POST /quotes + POST /quotes/{id}/execute (internal USD -> external EUR
 //                    account) at 16 concurrent
-// and it prints requests or flows per second with p50/p99 latency, and how the server spent its
-// time per flow (SQL statements and database time measured inside the server).
+// and it prints requests or flows per second with p50/p99 latency, and where a flow's time goes:
+// SQL statements and time waiting on the database (counted at the driver inside the server), CPU
+// time of the server processes (the bare route's share is the HTTP layer) and of the database.
 // Tests never assert timings; this is the place for them.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +44,7 @@ async function startServer(label, env) {
   for (let i = 0; i < 600; i++) {
     try {
       const r = await fetch(`${base}/api/2025-10-13/config`, { headers: { authorization: AUTH } });
-      if (r.status === 200) return { base, stop: () => stopServer(child), log: () => log };
+      if (r.status === 200) return { base, pid: child.pid, stop: () => stopServer(child), log: () => log };
     } catch {
       /* not up yet */
     }
@@ -123,7 +125,7 @@ async function load(base, seconds, fn) {
   return { count: latencies.length, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, firstError };
 }
 
-/** Statement counters summed over the server processes (each answers for itself, round-robin). */
+/** Statement counters and CPU time summed over the server processes (each answers for itself). */
 async function stats(base) {
   const byPid = new Map();
   for (let i = 0; i < 40; i++) {
@@ -132,13 +134,52 @@ async function stats(base) {
     const s = await r.json();
     byPid.set(s.pid, s);
   }
-  const sum = { statements: 0, dbMs: 0, transactions: 0 };
-  for (const s of byPid.values()) for (const k of Object.keys(sum)) sum[k] += s[k];
+  const sum = { statements: 0, dbMs: 0, transactions: 0, cpuMs: 0, processes: byPid.size };
+  for (const s of byPid.values()) for (const k of ['statements', 'dbMs', 'transactions', 'cpuMs']) sum[k] += s[k];
+  sum.databaseCpuMs = databaseCpuMs();
   return sum;
+}
+
+/**
+ * CPU time (ms) of the database processes on this machine, when they can be seen (Linux /proc):
+ * the PostgreSQL server's processes, or the process hosting the embedded database.
+ */
+let embeddedHost = null;
+function databaseCpuMs() {
+  let total = 0;
+  try {
+    const tick = 10; // ms per clock tick (USER_HZ 100)
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!(cmd.startsWith('postgres') || Number(pid) === embeddedHost)) continue;
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        total += (Number(f[11]) + Number(f[12])) * tick;
+      } catch {
+        /* gone */
+      }
+    }
+  } catch {
+    return null;
+  }
+  return total;
+}
+
+async function backlog(base) {
+  return (await api(base, 'GET', '/transactions?status=PROCESSING&limit=1')).totalCount;
+}
+
+/** Waits until the worker has settled every payout in flight; returns the seconds it took. */
+async function drained(base) {
+  const start = Date.now();
+  while ((await backlog(base)) > 0 && Date.now() - start < 120_000) await new Promise((r) => setTimeout(r, 250));
+  return (Date.now() - start) / 1000;
 }
 
 async function benchDatabase(label, env) {
   const server = await startServer(label, env);
+  embeddedHost = env.DATABASE_URL ? null : server.pid;
   try {
     const { source, destination } = await setup(server.base);
     const bare = async (conn) => {
@@ -151,26 +192,30 @@ async function benchDatabase(label, env) {
       await call(conn, 'POST', `/quotes/${q.id}/execute`);
     };
     await load(server.base, WARMUP_SECONDS, bare);
+    const bareBefore = await stats(server.base);
     const bareResult = await load(server.base, SECONDS, bare);
+    const bareAfter = await stats(server.base);
     await load(server.base, WARMUP_SECONDS, flow);
+    await drained(server.base);
     const before = await stats(server.base);
     const flowResult = await load(server.base, SECONDS, flow);
+    // The worker settles payouts behind the API (each after its sandbox delay); the flow's cost
+    // includes its settlement, so the counters are read once the worker has caught up.
+    const pending = await backlog(server.base);
+    const drainSeconds = await drained(server.base);
     const after = await stats(server.base);
-    // The worker settles payouts behind the API; measure how long it takes to catch up.
-    const backlogAt = Date.now();
-    let backlog = (await api(server.base, 'GET', '/transactions?status=PROCESSING&limit=1')).totalCount;
-    const backlogStart = backlog;
-    while (backlog > 0 && Date.now() - backlogAt < 120_000) {
-      await new Promise((r) => setTimeout(r, 1000));
-      backlog = (await api(server.base, 'GET', '/transactions?status=PROCESSING&limit=1')).totalCount;
-    }
-    const drain = { pending: backlogStart, seconds: (Date.now() - backlogAt) / 1000, left: backlog };
-    const perFlow = before && after && flowResult.count ? {
-      statements: (after.statements - before.statements) / flowResult.count,
-      dbMs: (after.dbMs - before.dbMs) / flowResult.count,
-      transactions: (after.transactions - before.transactions) / flowResult.count,
-    } : null;
-    return { label, bare: bareResult, flow: flowResult, perFlow, drain };
+    const n = flowResult.count;
+    const per = (k) => (after[k] - before[k]) / n;
+    return {
+      label,
+      processes: after?.processes,
+      bare: { ...bareResult, serverCpuMs: bareAfter && bareResult.count ? (bareAfter.cpuMs - bareBefore.cpuMs) / bareResult.count : null },
+      flow: flowResult,
+      perFlow: before && after && n
+        ? { statements: per('statements'), transactions: per('transactions'), dbMs: per('dbMs'), serverCpuMs: per('cpuMs'), databaseCpuMs: after.databaseCpuMs === null ? null : per('databaseCpuMs') }
+        : null,
+      drain: { pending, seconds: drainSeconds },
+    };
   } finally {
     await server.stop();
   }
@@ -178,16 +223,17 @@ async function benchDatabase(label, env) {
 
 function report(r) {
   const f = (n) => n.toFixed(1);
-  console.log(`\n== ${r.label} (${CONCURRENCY} concurrent, ${SECONDS} s each) ==`);
-  console.log(`bare route   GET /api/health         ${f(r.bare.perSecond)} req/s   p50 ${f(r.bare.p50)} ms   p99 ${f(r.bare.p99)} ms   errors ${r.bare.errors}`);
+  const f2 = (n) => n.toFixed(2);
+  console.log(`\n== ${r.label} (${CONCURRENCY} concurrent, ${SECONDS} s each, ${r.processes ?? '?'} server process(es), ${availableParallelism()} CPUs) ==`);
+  console.log(`bare route   GET /api/health         ${f(r.bare.perSecond)} req/s   p50 ${f(r.bare.p50)} ms   p99 ${f(r.bare.p99)} ms   errors ${r.bare.errors}${r.bare.serverCpuMs !== null ? `   server CPU ${f2(r.bare.serverCpuMs)} ms/request` : ''}`);
   console.log(`payment flow quote + execute          ${f(r.flow.perSecond)} flows/s p50 ${f(r.flow.p50)} ms   p99 ${f(r.flow.p99)} ms   errors ${r.flow.errors}${r.flow.firstError ? ` (${r.flow.firstError.slice(0, 200)})` : ''}`);
   if (r.perFlow) {
-    const flowMs = 1000 / Math.max(r.flow.perSecond, 1e-9) * CONCURRENCY;
-    console.log(`per flow     ${f(r.perFlow.statements)} SQL statements in ${f(r.perFlow.transactions)} transactions, ${f(r.perFlow.dbMs)} ms waiting on the database of ~${f(flowMs)} ms wall time per flow`);
+    const p = r.perFlow;
+    console.log(`per flow     ${f(p.statements)} SQL statements (both requests and the settlement), ${f(p.transactions)} interactive transactions, ${f(p.dbMs)} ms waiting on the database`);
+    const http = r.bare.serverCpuMs !== null ? 2 * r.bare.serverCpuMs : null;
+    console.log(`  CPU        server ${f2(p.serverCpuMs)} ms${http !== null ? ` (HTTP layer ~${f2(http)} ms for the two requests, application + Prisma + driver + worker ~${f2(p.serverCpuMs - http)} ms)` : ''}${p.databaseCpuMs !== null ? `, database ${f2(p.databaseCpuMs)} ms` : ''}`);
   }
-  if (r.drain) {
-    console.log(`settlement   ${r.drain.pending} payouts still in flight after the run, settled by the worker in ${f(r.drain.seconds)} s${r.drain.left ? ` (${r.drain.left} left)` : ''}`);
-  }
+  console.log(`settlement   ${r.drain.pending} payouts in flight when the load stopped, all settled ${f(r.drain.seconds)} s later`);
 }
 
 const results = [];
