@@ -20,12 +20,11 @@ export function db(): PrismaClient {
     if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm start`, which provides the database');
     const embedded = process.env.CORRIDOR_EMBEDDED === '1';
     const max = embedded ? 1 : Number(process.env.CORRIDOR_DB_POOL_SIZE || 10);
-    const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-    if (embedded) {
-      // The embedded database's connections share one session, which outlives a client that
-      // reconnects: a new connection starts by dropping the names an earlier one prepared.
-      pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => {}));
-    }
+    // The embedded database's connections share one session, which outlives a client that
+    // reconnects: a new connection starts by dropping the names an earlier one prepared (the
+    // pool awaits onConnect before handing the connection out).
+    const onConnect = embedded ? async (client: pg.PoolClient) => void (await client.query('DEALLOCATE ALL')) : undefined;
+    const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, ...(onConnect ? { onConnect } : {}) } as pg.PoolConfig);
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
     const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(prepared ? { statementNameGenerator: statementName } : {}) });
     if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements();

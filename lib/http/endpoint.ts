@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { authenticate, requirePermission, type AuthMode } from '../auth/authenticate';
 import { runAs, type Permission, type Principal } from '../context';
-import { isUniqueViolation } from '../db';
+import { isUniqueViolation, pgCode } from '../db';
 import { readJsonBody, readMultipartBody } from './body';
-import { ApiError } from './errors';
+import { ApiError, invalidInput } from './errors';
 import * as idempotency from './idempotency';
 import { stringifyJson } from './json';
-import { parseOrThrow } from './validation';
+import { checkTextValues, parseBodyOrThrow, parseOrThrow } from './validation';
 
 // The one wrapper every route handler goes through: authenticate, check the permission, parse
 // and validate input with zod, apply Idempotency-Key, run the handler as the caller, map errors
@@ -87,14 +87,22 @@ export function errorResponse(err: ApiError): Response {
 function toApiError(err: unknown, req: Request): ApiError {
   if (err instanceof ApiError) return err;
   if (isUniqueViolation(err)) return new ApiError('CONFLICT', 'The request conflicts with an existing record');
+  // Text the database cannot store (checked at the boundary; this is the backstop).
+  const code = pgCode(err);
+  if (code === '22021' || code === '22P05') return new ApiError('INVALID_INPUT', 'The request contains characters that cannot be stored');
   console.error(`[corridor] ${req.method} ${new URL(req.url).pathname} failed:`, err);
   return new ApiError('INTERNAL_ERROR', 'Internal error; the request was not completed');
 }
+
+/** Longest query parameter value accepted (proxies commonly refuse URLs beyond 8 KiB anyway). */
+const MAX_QUERY_VALUE = 2048;
 
 function queryObject(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(key);
+    const long = all.find((v) => v.length > MAX_QUERY_VALUE);
+    if (long !== undefined) throw invalidInput(`Invalid query parameter: ${key} must be at most ${MAX_QUERY_VALUE} characters`, [{ field: key, message: `must be at most ${MAX_QUERY_VALUE} characters`, constraint: { maxLength: MAX_QUERY_VALUE } }]);
     out[key] = all.length === 1 ? all[0] : all;
   }
   return out;
@@ -121,8 +129,11 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
       return await runAs(p, async () => {
         const url = new URL(req.url);
         const rawParams = await ctx.params;
+        checkTextValues(rawParams, 'path parameter');
         const params = def.params ? parseOrThrow(def.params, rawParams, 'path parameter') : rawParams;
-        const query = def.query ? parseOrThrow(def.query, queryObject(url), 'query parameter') : {};
+        const rawQuery = queryObject(url);
+        checkTextValues(rawQuery, 'query parameter');
+        const query = def.query ? parseOrThrow(def.query, rawQuery, 'query parameter') : {};
         let body: unknown = undefined;
         let rawBody = '';
         if (def.bodyType === 'multipart') {
@@ -130,7 +141,7 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
         } else if (def.body) {
           const read = await readJsonBody(req);
           rawBody = read.text;
-          body = parseOrThrow(def.body, read.value, 'request body');
+          body = parseBodyOrThrow(def.body, read.value);
         }
         const keyHeader = def.idempotent ? req.headers.get('idempotency-key') : null;
         if (keyHeader !== null) {

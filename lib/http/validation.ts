@@ -74,3 +74,81 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
   const summary = errors.map((e) => `${e.field} ${e.message}`).join('; ');
   throw invalidInput(`Invalid ${where}: ${summary}`, errors);
 }
+
+/** Limits every JSON body obeys whatever its operation: no string longer, no nesting deeper. */
+export const MAX_STRING_LENGTH = 16_384;
+export const MAX_DEPTH = 32;
+
+/**
+ * Refuses strings longer than MAX_STRING_LENGTH, strings with NUL characters (PostgreSQL text
+ * cannot hold them) and nesting deeper than MAX_DEPTH anywhere in a body: the operations' own
+ * limits are tighter, this keeps such a value from ever reaching the database or a deep one from
+ * the validators' recursion.
+ */
+export function checkJsonLimits(value: unknown): void {
+  const errors: FieldError[] = [];
+  const walk = (v: unknown, path: PropertyKey[]) => {
+    if (errors.length >= 20) return;
+    if (typeof v === 'string') {
+      if (v.length > MAX_STRING_LENGTH) errors.push({ field: fieldPath(path), message: `must be at most ${MAX_STRING_LENGTH} characters`, constraint: { maxLength: MAX_STRING_LENGTH } });
+      else if (v.includes('\u0000')) errors.push({ field: fieldPath(path), message: 'must not contain NUL characters' });
+      return;
+    }
+    if (v === null || typeof v !== 'object') return;
+    if (path.length >= MAX_DEPTH) {
+      errors.push({ field: fieldPath(path), message: `is nested deeper than ${MAX_DEPTH} levels` });
+      return;
+    }
+    if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
+    else
+      for (const [k, item] of Object.entries(v)) {
+        if (k.length > 256 || k.includes('\u0000')) errors.push({ field: fieldPath(path), message: 'has a field name that is too long or contains NUL characters' });
+        else walk(item, [...path, k]);
+      }
+  };
+  walk(value, []);
+  if (errors.length) throw invalidInput(`Invalid request body: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+
+/**
+ * Fields of `input` that the schema does not know: zod leaves them out of its output. They are
+ * refused rather than ignored, so a misspelt optional field (a limit, a reference) is a clear 400
+ * instead of a request that silently does something else.
+ */
+export function unknownFields(input: unknown, output: unknown, path: PropertyKey[] = []): string[] {
+  if (Array.isArray(input) && Array.isArray(output)) {
+    return input.flatMap((item, i) => (i < output.length ? unknownFields(item, output[i], [...path, i]) : []));
+  }
+  if (!isPlainObject(input) || !isPlainObject(output)) return [];
+  const out: string[] = [];
+  for (const key of Object.keys(input)) {
+    if (!(key in output)) out.push(fieldPath([...path, key]));
+    else out.push(...unknownFields(input[key], output[key], [...path, key]));
+  }
+  return out;
+}
+
+/** parseOrThrow for a JSON request body: limits first, then the schema, then unknown fields. */
+export function parseBodyOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  checkJsonLimits(value);
+  const body = parseOrThrow(schema, value, 'request body');
+  const unknown = unknownFields(value, body);
+  if (unknown.length) {
+    throw invalidInput(
+      `Invalid request body: unknown field(s) ${unknown.join(', ')}`,
+      unknown.map((field) => ({ field, message: 'is not a field of this operation' })),
+    );
+  }
+  return body;
+}
+
+/** Path and query values: no NUL characters (PostgreSQL text cannot hold them). */
+export function checkTextValues(values: Record<string, string | string[]>, where: 'path parameter' | 'query parameter'): void {
+  const bad = Object.entries(values).filter(([, v]) => (Array.isArray(v) ? v : [v]).some((x) => x.includes('\u0000')));
+  if (bad.length) {
+    throw invalidInput(`Invalid ${where}: ${bad.map(([k]) => k).join(', ')} must not contain NUL characters`, bad.map(([field]) => ({ field, message: 'must not contain NUL characters' })));
+  }
+}

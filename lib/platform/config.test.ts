@@ -37,6 +37,19 @@ describe('platform configuration', () => {
     expect(again.text).toContain('"maxAmount":9007199254740993');
   });
 
+  it('takes back what GET /config returned, read-only provider fields included, and refuses unknown fields', async () => {
+    const q = await newPlatform();
+    const current = (await q.api.get('/config')).body;
+    const echoed = current.supportedCurrencies.map((c: Record<string, unknown>) => ({ ...c, providerRequiredCustomerFields: ['NATIONALITY'], providerRequiredCounterpartyCustomerFields: ['FULL_NAME'] }));
+    const res = await q.api.patch('/config', { supportedCurrencies: echoed });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual(current.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode));
+    const typo = await q.api.patch('/config', { webhookEndpont: 'https://hooks.example.com/x' });
+    expectError(typo, 400, 'INVALID_INPUT');
+    expect(typo.body.details.errors).toEqual([{ field: 'webhookEndpont', message: 'is not a field of this operation' }]);
+    expect((await q.api.get('/config')).body.webhookEndpoint).toBeUndefined();
+  });
+
   it('opens a platform internal account for each newly supported currency', async () => {
     const q = await newPlatform();
     const before = await q.api.get('/platform/internal-accounts');

@@ -19,6 +19,10 @@ export const platformCurrencyConfig = z
     maxAmount: money(),
     requiredCounterpartyFields: z.array(counterpartyFieldDefinition),
     enabledTransactionTypes: z.array(transactionType),
+    // Read-only in the reference: set by the provider, accepted (a client may send back what
+    // GET /config returned) and ignored.
+    providerRequiredCustomerFields: z.array(customerInfoFieldName).optional(),
+    providerRequiredCounterpartyCustomerFields: z.array(customerInfoFieldName).optional(),
   })
   .refine((c) => c.maxAmount >= c.minAmount, { path: ['maxAmount'], message: 'must be >= minAmount' });
 

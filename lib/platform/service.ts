@@ -138,7 +138,9 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
           });
         }
       }
-      await repo.replaceCurrencies(platformId, patch.supportedCurrencies, tx);
+      // providerRequired* are the provider's, read-only: what a client sends back is dropped.
+      const rows = patch.supportedCurrencies.map(({ providerRequiredCustomerFields: _a, providerRequiredCounterpartyCustomerFields: _b, ...c }) => c);
+      await repo.replaceCurrencies(platformId, rows, tx);
       await openPlatformAccounts(platformId, patch.supportedCurrencies.map((c) => c.currencyCode), tx);
     }
     for (const fee of patch.feeConfigs ?? []) {

@@ -81,3 +81,17 @@ export const quote = z.object({
     .object({ id: z.string(), expiresAt: isoDateTime, factor: z.string(), availableFactors: z.array(z.string()), purpose: z.string().nullable().optional() })
     .optional(),
 });
+
+/**
+ * The optional body of POST /quotes/{quoteId}/execute: a preferred factor for a Strong Customer
+ * Authentication challenge. This service challenges at quote creation (real-time funding in SCA
+ * regions), so on execute it is validated and otherwise has nothing to act on.
+ */
+export const executeQuoteBody = z
+  .object({
+    scaFactor: z
+      .enum(['SMS_OTP', 'TOTP', 'PASSKEY'])
+      .refine((v) => v !== 'TOTP', { message: 'TOTP cannot carry the dynamic linking a payment authorization needs; use SMS_OTP or PASSKEY', params: { constraint: { enum: ['SMS_OTP', 'PASSKEY'] } } })
+      .optional(),
+  })
+  .optional();

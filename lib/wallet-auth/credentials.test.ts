@@ -107,8 +107,10 @@ describe('credential rules', () => {
     const headers = signatureHeaders(ch.body.payloadToSign, key, ch.body.requestId);
     const swapped = await p.api.post('/auth/credentials', { ...body, oidcToken: await oidcToken(googleClaims(nowS(), { sub: 'attacker' })) }, { headers });
     expectError(swapped, 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
+    // A field the operation does not know is refused before any signature is considered.
     const extra = await p.api.post('/auth/credentials', { ...body, extra: 1 }, { headers });
-    expectError(extra, 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
+    expectError(extra, 400, 'INVALID_INPUT');
+    expect(extra.body.details.errors).toEqual([{ field: 'extra', message: 'is not a field of this operation' }]);
     expectError(await p.api.patch(`/internal-accounts/${w.accountId}`, { privateEnabled: true }, { headers }), 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
     expectError(await p.api.post('/auth/credentials', { ...body, accountId: other.accountId }, { headers }), 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
     // The same content re-serialized (other key order) is the same request.

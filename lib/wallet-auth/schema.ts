@@ -7,7 +7,7 @@ export const credentialType = z.enum(['OAUTH', 'EMAIL_OTP', 'SMS_OTP', 'PASSKEY'
 export type CredentialType = z.infer<typeof credentialType>;
 
 /** Compressed (66 hex) or uncompressed (130 hex) SEC1 P-256 public key. */
-export const clientPublicKey = z.string().regex(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, 'must be a P-256 public key in SEC1 hex: 02/03 + 64 hex characters, or 04 + 128');
+export const clientPublicKey = z.string().max(130).regex(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, 'must be a P-256 public key in SEC1 hex: 02/03 + 64 hex characters, or 04 + 128');
 export const uncompressedPublicKey = z.string().regex(/^04[0-9a-fA-F]{128}$/, 'must be an uncompressed P-256 public key: 04 + 128 hex characters');
 
 // Leading and trailing whitespace ignored; 1-100 letters, numbers, spaces and . _ - ' ( ).

@@ -1,6 +1,6 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { quote, quoteIdParams } from '@/lib/quotes/schema';
+import { executeQuoteBody, quote, quoteIdParams } from '@/lib/quotes/schema';
 import { executeQuote } from '@/lib/quotes/execute';
 import { walletSignatureForQuote } from '@/lib/quotes/wallet';
 
@@ -13,6 +13,7 @@ const execute = endpoint(
     tags: ['Cross-Currency Transfers'],
     permission: 'TRANSACT',
     params: quoteIdParams,
+    body: executeQuoteBody,
     idempotent: true,
     headers: { 'Service-Wallet-Signature': 'Stamp over the quote payloadToSign (Embedded Wallet sources); Grid-Wallet-Signature is accepted too' },
     responses: { 200: { description: 'Quote executed', schema: quote }, ...errors(400, 401, 403, 404, 409) },

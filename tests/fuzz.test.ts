@@ -1,0 +1,215 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '@/lib/http/json';
+import { API_BASE } from '@/lib/http/endpoint';
+import { buildOpenApi, endpointsOf } from '@/lib/http/openapi';
+import { routeModules } from '@/lib/http/route-manifest';
+import { JSON_BODY_LIMIT } from '@/lib/http/body';
+import { basic, dispatch, newPlatform, type TestPlatform } from './support/api';
+import { customerWithAccounts, externalAccount, fund } from './support/money';
+
+// Every operation of the service, fed what a careless or hostile client sends: malformed JSON,
+// the wrong type at the top and in every field, missing fields, huge strings, unknown fields,
+// deep nesting, oversized bodies, wrong content types, overlong and malformed path and query
+// values. Each answer must be a 4xx in the specification's error body, never a 5xx.
+type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const doc = buildOpenApi(endpointsOf(routeModules as unknown as Record<string, unknown>[]), API_BASE) as J;
+const UUID = '00000000-0000-4000-8000-000000000000';
+const HUGE = 'x'.repeat(100_000);
+
+interface Operation {
+  method: string;
+  template: string;
+  op: J;
+}
+const operations: Operation[] = Object.entries(doc.paths as J).flatMap(([template, ops]) =>
+  Object.entries(ops as J).map(([method, op]) => ({ method: method.toUpperCase(), template, op: op as J })),
+);
+
+/** A value of the right shape for a path parameter, so the request gets as far as its body. */
+function pathValue(schema: J): string {
+  const candidates = [
+    'Customer', 'InternalAccount', 'ExternalAccount', 'Quote', 'Transaction', 'Document', 'BeneficialOwner', 'Verification',
+    'Token', 'AuthMethod', 'Session', 'Request', 'DelegatedKey', 'Invitation', 'BulkCustomerImportJob', 'Lookup', 'Webhook',
+  ].map((k) => `${k}:${UUID}`);
+  const pattern = schema.pattern ? new RegExp(schema.pattern) : null;
+  return [...candidates, '$alice@sandbox.uma.money', 'abc'].find((c) => !pattern || pattern.test(c)) ?? 'abc';
+}
+
+function pathOf(o: Operation, override?: (name: string) => string): string {
+  return o.template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const p = (o.op.parameters as J[]).find((x) => x.in === 'path' && x.name === name);
+    return encodeURIComponent(override?.(name) ?? pathValue(p?.schema ?? {}));
+  });
+}
+
+/** The properties a body schema accepts, across union variants. */
+function properties(schema: J | undefined): Record<string, J> {
+  if (!schema) return {};
+  const out: Record<string, J> = { ...(schema.properties ?? {}) };
+  for (const k of ['anyOf', 'oneOf', 'allOf']) for (const sub of schema[k] ?? []) Object.assign(out, properties(sub));
+  return out;
+}
+
+function typeOf(schema: J): string | undefined {
+  if (schema.type) return Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+  for (const k of ['anyOf', 'oneOf']) for (const sub of schema[k] ?? []) if (typeOf(sub)) return typeOf(sub);
+  return undefined;
+}
+
+/** A value of some other JSON type than the schema declares. */
+function wrongValue(schema: J): unknown {
+  switch (typeOf(schema)) {
+    case 'string':
+      return 12345;
+    case 'integer':
+    case 'number':
+      return 'not a number';
+    case 'boolean':
+      return 'yes';
+    case 'array':
+      return { not: 'an array' };
+    case 'object':
+      return 'not an object';
+    default:
+      return { unexpected: ['shape'] };
+  }
+}
+
+describe('fuzz: every operation refuses bad input with a 4xx error body', () => {
+  let p: TestPlatform;
+  let auth: string;
+  let sent = 0;
+  let failures: string[] = [];
+
+  beforeAll(async () => {
+    p = await newPlatform();
+    auth = basic(p.credentials);
+  });
+
+  async function send(label: string, method: string, path: string, init: { body?: BodyInit; contentType?: string }, expect4xx: boolean) {
+    const headers: Record<string, string> = { authorization: auth };
+    if (init.contentType) headers['content-type'] = init.contentType;
+    const { res } = await dispatch(new Request(`http://localhost${API_BASE}${path}`, { method, headers, body: init.body }));
+    sent++;
+    const text = await res.text();
+    const where = `${label}: ${method} ${path.slice(0, 120)} -> ${res.status} ${text.slice(0, 160)}`;
+    if (res.status >= 500) return void failures.push(where);
+    if (expect4xx && (res.status < 400 || res.status >= 500)) return void failures.push(`expected 4xx; ${where}`);
+    if (res.status >= 400) {
+      const body = text ? (parseJson(text) as J) : undefined;
+      if (!body || body.status !== res.status || typeof body.code !== 'string' || typeof body.message !== 'string') failures.push(`not an error body; ${where}`);
+    }
+  }
+
+  const json = (v: unknown) => ({ body: JSON.stringify(v), contentType: 'application/json' });
+
+  for (const o of operations) {
+    const content = o.op.requestBody?.content as J | undefined;
+    const multipart = content?.['multipart/form-data'];
+    const schema = content?.['application/json']?.schema as J | undefined;
+
+    it(`${o.method} ${o.template}`, async () => {
+      failures = [];
+      const path = pathOf(o);
+      if (schema) {
+        const props = properties(schema);
+        const required = (schema.required ?? []) as string[];
+        await send('malformed JSON', o.method, path, { body: '{"a": [1, 2', contentType: 'application/json' }, true);
+        for (const top of ['[]', '42', '"text"', 'null', 'true']) await send(`top-level ${top}`, o.method, path, { body: top, contentType: 'application/json' }, true);
+        await send('missing fields', o.method, path, json({}), required.length > 0);
+        await send('unknown field', o.method, path, json({ zzUnknownField: 1 }), true);
+        await send('deep nesting', o.method, path, { body: '['.repeat(20_000) + ']'.repeat(20_000), contentType: 'application/json' }, true);
+        await send('oversized body', o.method, path, json({ blob: 'y'.repeat(JSON_BODY_LIMIT + 1) }), true);
+        await send('wrong content type', o.method, path, { body: 'a=1', contentType: 'application/x-www-form-urlencoded' }, true);
+        for (const [name, prop] of Object.entries(props)) {
+          await send(`wrong type ${name}`, o.method, path, json({ [name]: wrongValue(prop) }), true);
+          await send(`huge ${name}`, o.method, path, json({ [name]: HUGE }), true);
+          const nested = properties(prop.items ?? prop);
+          for (const [sub, subProp] of Object.entries(nested).slice(0, 12)) {
+            const inner = { [sub]: wrongValue(subProp) };
+            await send(`wrong type ${name}.${sub}`, o.method, path, json({ [name]: prop.items ? [inner] : inner }), true);
+            const huge = { [sub]: HUGE };
+            await send(`huge ${name}.${sub}`, o.method, path, json({ [name]: prop.items ? [huge] : huge }), true);
+          }
+        }
+      } else if (multipart) {
+        await send('multipart: wrong content type', o.method, path, json({ file: 'x' }), true);
+        await send('multipart: malformed', o.method, path, { body: '--x\r\nbroken', contentType: 'multipart/form-data; boundary=x' }, true);
+        await send('multipart: no fields', o.method, path, { body: new FormData() }, true);
+      }
+      for (const q of (o.op.parameters as J[]).filter((x) => x.in === 'query')) {
+        await send(`query ${q.name} huge`, o.method, `${path}?${q.name}=${'q'.repeat(5000)}`, {}, true);
+        const t = typeOf(q.schema ?? {});
+        if (t === 'integer' || t === 'number' || t === 'boolean' || q.schema?.enum || q.schema?.format) {
+          await send(`query ${q.name} wrong type`, o.method, `${path}?${q.name}=%00not-valid%ff`, {}, true);
+        }
+      }
+      for (const name of (o.op.parameters as J[]).filter((x) => x.in === 'path').map((x) => x.name as string)) {
+        await send(`path ${name} huge`, o.method, pathOf(o, (n) => (n === name ? 'Z'.repeat(10_000) : pathValue({}))), {}, true);
+        await send(`path ${name} malformed`, o.method, pathOf(o, (n) => (n === name ? '../\u0000%' : pathValue({}))), {}, true);
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+
+  /**
+   * Valid bodies of the main write operations, each field then broken one at a time (wrong type,
+   * huge string, an unknown sibling), so every field's own validation is reached with the others
+   * valid. The valid body itself must succeed: the breakage, not something else, is refused.
+   */
+  it('refuses each broken field of otherwise valid bodies', async () => {
+    failures = [];
+    const h = await customerWithAccounts(p, 'Fuzz Holder', ['USD', 'EUR']);
+    await fund(p, h.accounts.USD, 1_000_000n);
+    const ext = await externalAccount(p, h.customerId, 'EUR', '468');
+    const cases: { method: string; path: string; body: J; fresh?: () => Promise<J> }[] = [
+      { method: 'POST', path: '/customers', body: { customerType: 'INDIVIDUAL', fullName: 'Fuzz Person', birthDate: '1990-01-15', nationality: 'US', currencies: ['USD'], address: { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' } } },
+      { method: 'POST', path: '/tokens', body: { name: 'fuzz', permissions: ['VIEW'] } },
+      { method: 'PATCH', path: '/config', body: { webhookEndpoint: 'https://hooks.example.com/fuzz', embeddedWalletConfig: { appName: 'Fuzz' } } },
+      { method: 'POST', path: '/quotes', body: { source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: ext }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, description: 'fuzz' } },
+      { method: 'POST', path: '/transfer-out', body: { source: { accountId: h.accounts.USD }, destination: { accountId: ext }, amount: 100 } },
+      {
+        method: 'POST',
+        path: '/customers/external-accounts',
+        body: { customerId: h.customerId, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Fuzz Receiver', countryOfResidence: 'DE', address: { line1: 'Hauptstr. 1', postalCode: '10115', country: 'DE' } } } },
+      },
+    ];
+    for (const c of cases) {
+      await send(`valid ${c.path}`, c.method, c.path, json(c.body), false);
+      const ok = failures.length === 0;
+      expect(ok, `the valid body of ${c.method} ${c.path} must succeed: ${failures.join('; ')}`).toBe(true);
+      const mutate = (obj: J, prefix: string[]) => {
+        for (const [k, v] of Object.entries(obj)) {
+          const at = [...prefix, k];
+          const set = (value: unknown): J => {
+            const copy = structuredClone(c.body);
+            let cur = copy;
+            for (const key of at.slice(0, -1)) cur = cur[key];
+            cur[at[at.length - 1]] = value;
+            return copy;
+          };
+          const label = at.join('.');
+          const wrong = typeof v === 'string' ? 12345 : typeof v === 'number' ? 'not a number' : Array.isArray(v) ? { not: 'an array' } : typeof v === 'object' ? 'not an object' : 'yes';
+          pending.push(send(`wrong type ${label}`, c.method, c.path, json(set(wrong)), true));
+          pending.push(send(`huge ${label}`, c.method, c.path, json(set(typeof v === 'number' ? Number.MAX_SAFE_INTEGER * 1e6 : HUGE)), true));
+          if (v && typeof v === 'object' && !Array.isArray(v)) {
+            pending.push(send(`unknown field in ${label}`, c.method, c.path, json(set({ ...v, zzUnknown: true })), true));
+            mutate(v as J, at);
+          }
+        }
+      };
+      const pending: Promise<void>[] = [];
+      mutate(c.body, []);
+      pending.push(send(`unknown top-level field`, c.method, c.path, json({ ...c.body, zzUnknown: true }), true));
+      await Promise.all(pending);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('fuzzed every operation', () => {
+    expect(operations.length).toBeGreaterThan(80);
+    expect(sent).toBeGreaterThan(operations.length * 5);
+    console.log(`[fuzz] ${sent} requests over ${operations.length} operations`);
+  });
+});
