@@ -42,8 +42,10 @@ export function db(): PrismaClient {
  */
 const MAX_PREPARED = 400;
 const statementNames = new Map<string, string>();
+const PREPARABLE = /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE)\b/i;
 function statementName(query: { sql: string }): string {
   let name = statementNames.get(query.sql);
+  if (name === undefined && !PREPARABLE.test(query.sql)) return ''; // utility statements (ANALYZE, ...) run unnamed
   if (name === undefined && statementNames.size < MAX_PREPARED) {
     name = `corridor_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`;
     statementNames.set(query.sql, name);

@@ -1,9 +1,11 @@
 // `npm run bench`: speed of the running service over real HTTP, on the embedded database and on
 // PostgreSQL (when reachable). For each: a production server (next start) is started on a fresh
 // database with known credentials, then
-//   - bare route:    GET /api/health (Next.js + HTTP, no database) at 16 concurrent
+//   - bare route:    GET /api/health (Next.js + HTTP, a constant JSON body, no database)
+//   - read / write:  GET /customers/{id} and POST /customers, with their ratio to the bare route
 //   - payment flow:  POST /quotes + POST /quotes/{id}/execute (internal USD -> external EUR
-//                    account) at 16 concurrent
+//                    account)
+// each at 16 concurrent
 // and it prints requests or flows per second with p50/p99 latency, and where a flow's time goes:
 // SQL statements and time waiting on the database (counted at the driver inside the server), CPU
 // time of the server processes (the bare route's share is the HTTP layer) and of the database.
@@ -92,7 +94,7 @@ async function setup(base) {
     currency: 'EUR',
     accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013123', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Receiver', countryOfResidence: 'DE', address: { line1: 'Hauptstr. 1', postalCode: '10115', country: 'DE' } } },
   });
-  return { source: usd.id, destination: ext.id };
+  return { source: usd.id, destination: ext.id, customerId: customer.id };
 }
 
 async function load(base, seconds, fn) {
@@ -181,7 +183,7 @@ async function benchDatabase(label, env) {
   const server = await startServer(label, env);
   embeddedHost = env.DATABASE_URL ? null : server.pid;
   try {
-    const { source, destination } = await setup(server.base);
+    const { source, destination, customerId } = await setup(server.base);
     const bare = async (conn) => {
       const r = await conn.request('GET', '/api/health', {});
       if (r.status !== 200) throw new Error(`health ${r.status}`);
@@ -195,6 +197,13 @@ async function benchDatabase(label, env) {
     const bareBefore = await stats(server.base);
     const bareResult = await load(server.base, SECONDS, bare);
     const bareAfter = await stats(server.base);
+    // The foundation's read and write beside the bare route: one customer read, one created.
+    const getCustomer = (conn) => call(conn, 'GET', `/customers/${encodeURIComponent(customerId)}`);
+    const postCustomer = (conn) => call(conn, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bench Person' });
+    await load(server.base, WARMUP_SECONDS, getCustomer);
+    const getResult = await load(server.base, SECONDS, getCustomer);
+    await load(server.base, WARMUP_SECONDS, postCustomer);
+    const postResult = await load(server.base, SECONDS, postCustomer);
     await load(server.base, WARMUP_SECONDS, flow);
     await drained(server.base);
     const before = await stats(server.base);
@@ -210,6 +219,8 @@ async function benchDatabase(label, env) {
       label,
       processes: after?.processes,
       bare: { ...bareResult, serverCpuMs: bareAfter && bareResult.count ? (bareAfter.cpuMs - bareBefore.cpuMs) / bareResult.count : null },
+      getCustomer: getResult,
+      postCustomer: postResult,
       flow: flowResult,
       perFlow: before && after && n
         ? { statements: per('statements'), transactions: per('transactions'), dbMs: per('dbMs'), serverCpuMs: per('cpuMs'), databaseCpuMs: after.databaseCpuMs === null ? null : per('databaseCpuMs') }
@@ -226,6 +237,9 @@ function report(r) {
   const f2 = (n) => n.toFixed(2);
   console.log(`\n== ${r.label} (${CONCURRENCY} concurrent, ${SECONDS} s each, ${r.processes ?? '?'} server process(es), ${availableParallelism()} CPUs) ==`);
   console.log(`bare route   GET /api/health         ${f(r.bare.perSecond)} req/s   p50 ${f(r.bare.p50)} ms   p99 ${f(r.bare.p99)} ms   errors ${r.bare.errors}${r.bare.serverCpuMs !== null ? `   server CPU ${f2(r.bare.serverCpuMs)} ms/request` : ''}`);
+  const ratio = (x) => (r.bare.perSecond ? ` = ${(x.perSecond / r.bare.perSecond).toFixed(2)} x bare` : '');
+  console.log(`read         GET /customers/{id}     ${f(r.getCustomer.perSecond)} req/s   p50 ${f(r.getCustomer.p50)} ms   p99 ${f(r.getCustomer.p99)} ms   errors ${r.getCustomer.errors}${ratio(r.getCustomer)}`);
+  console.log(`write        POST /customers         ${f(r.postCustomer.perSecond)} req/s   p50 ${f(r.postCustomer.p50)} ms   p99 ${f(r.postCustomer.p99)} ms   errors ${r.postCustomer.errors}${ratio(r.postCustomer)}${r.postCustomer.firstError ? ` (${r.postCustomer.firstError.slice(0, 200)})` : ''}`);
   console.log(`payment flow quote + execute          ${f(r.flow.perSecond)} flows/s p50 ${f(r.flow.p50)} ms   p99 ${f(r.flow.p99)} ms   errors ${r.flow.errors}${r.flow.firstError ? ` (${r.flow.firstError.slice(0, 200)})` : ''}`);
   if (r.perFlow) {
     const p = r.perFlow;

@@ -38,7 +38,7 @@ describe('customers', () => {
     expect(res.status).toBe(201);
     const c = res.body;
     expect(c.id).toMatch(/^Customer:[0-9a-f-]{36}$/);
-    expect(c.umaAddress).toMatch(/^\$grace\.hopper\.[0-9a-f]{6}@sandbox\.uma\.money$/);
+    expect(c.umaAddress).toMatch(/^\$grace\.hopper\.[0-9a-f]{8}@sandbox\.uma\.money$/);
     expect(typeof c.platformCustomerId).toBe('string');
     expect(c.identifier).toBeUndefined(); // write-only
     expect(c).toMatchObject({ customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', birthDate: '1990-01-15', nationality: 'US', address, idType: 'SSN', isDeleted: false });

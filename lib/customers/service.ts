@@ -82,7 +82,7 @@ function normalizeUma(input: string, domain: string): string {
 
 function generatedUma(name: string | undefined, domain: string): string {
   const slug = (name ?? 'user').toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.+|\.+$/g, '').slice(0, 40) || 'user';
-  return `$${slug}.${randomBytes(3).toString('hex')}@${domain}`;
+  return `$${slug}.${randomBytes(4).toString('hex')}@${domain}`;
 }
 
 function checkTerms(consent: { termsVersion: string } | undefined) {
@@ -116,9 +116,27 @@ export async function create(platformId: string, input: CustomerCreate): Promise
   checkTerms(input.endUserTermsConsent);
   const platform = await platforms.findWithConfig(platformId);
   if (!platform) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
-  const umaAddress = input.umaAddress
-    ? normalizeUma(input.umaAddress, platform.umaDomain)
-    : generatedUma(input.customerType === 'INDIVIDUAL' ? input.fullName : input.businessInfo.legalName, platform.umaDomain);
+  const requested = input.umaAddress ? normalizeUma(input.umaAddress, platform.umaDomain) : null;
+  const name = input.customerType === 'INDIVIDUAL' ? input.fullName : input.businessInfo.legalName;
+  // A generated address that happens to be taken is the service's problem, not the caller's:
+  // draw another suffix rather than answer UMA_ADDRESS_EXISTS for an address nobody asked for.
+  for (let attempt = 0; ; attempt++) {
+    const umaAddress = requested ?? generatedUma(name, platform.umaDomain);
+    try {
+      return await insertCustomer(platformId, platform, input, umaAddress);
+    } catch (err) {
+      if (!requested && attempt < 5 && err instanceof ApiError && err.code === 'UMA_ADDRESS_EXISTS') continue;
+      throw err;
+    }
+  }
+}
+
+async function insertCustomer(
+  platformId: string,
+  platform: NonNullable<Awaited<ReturnType<typeof platforms.findWithConfig>>>,
+  input: CustomerCreate,
+  umaAddress: string,
+): Promise<Customer> {
   try {
     return await transaction(async (tx) => {
       const currencies = await checkCurrencies(platformId, input.currencies, tx);

@@ -128,7 +128,8 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
       const p = principal;
       return await runAs(p, async () => {
         const url = new URL(req.url);
-        const rawParams = await ctx.params;
+        // Next.js gives routes without dynamic segments no params at all.
+        const rawParams = (await ctx?.params) ?? {};
         checkTextValues(rawParams, 'path parameter');
         const params = def.params ? parseOrThrow(def.params, rawParams, 'path parameter') : rawParams;
         const rawQuery = queryObject(url);

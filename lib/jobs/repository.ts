@@ -57,3 +57,28 @@ export async function markRetry(id: string, runAt: Date, error: string): Promise
 export async function markFailed(id: string, at: Date, error: string): Promise<void> {
   await db().job.update({ where: { id }, data: { state: 'FAILED', doneAt: at, lastError: error.slice(0, 2000), lockedAt: null } });
 }
+
+export interface TableActivity {
+  table: string;
+  live: number;
+  dead: number;
+  modifiedSinceAnalyze: number;
+}
+
+/** Row churn per table since its last ANALYZE / VACUUM (the statistics autovacuum reads). */
+export async function tableActivity(): Promise<TableActivity[]> {
+  const rows = await db().$queryRaw<{ table: string; live: bigint; dead: bigint; modified: bigint }[]>`
+    SELECT relname AS "table", n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS modified
+    FROM pg_stat_user_tables WHERE schemaname = 'public'`;
+  return rows.map((r) => ({ table: r.table, live: Number(r.live), dead: Number(r.dead), modifiedSinceAnalyze: Number(r.modified) }));
+}
+
+const quoted = (table: string) => `"${table.replace(/"/g, '""')}"`;
+
+export async function analyze(table: string): Promise<void> {
+  await db().$executeRawUnsafe(`ANALYZE ${quoted(table)}`);
+}
+
+export async function vacuum(table: string): Promise<void> {
+  await db().$executeRawUnsafe(`VACUUM (ANALYZE) ${quoted(table)}`);
+}

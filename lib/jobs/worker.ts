@@ -1,5 +1,6 @@
 import { purgeExpired } from '../http/idempotency-repository';
 import { deliverDueWebhooks } from '../webhooks/service';
+import { maintainEmbeddedDatabase } from './maintenance';
 import { runDueJobs } from './queue';
 
 // The in-process worker started with the server: polls the job table and does housekeeping.
@@ -7,6 +8,7 @@ import { runDueJobs } from './queue';
 let timer: NodeJS.Timeout | undefined;
 let running = false;
 let lastHousekeeping = 0;
+let lastMaintenance = 0;
 let delivering = false;
 
 // Webhook sends wait on other people's servers (up to the attempt timeout), so they run beside
@@ -23,16 +25,35 @@ async function deliverWebhooks() {
   }
 }
 
-async function tick() {
-  void deliverWebhooks();
-  if (running) return;
-  running = true;
+// Housekeeping has its own pass too: under sustained load the job pass may not return for a
+// long time, and the embedded database's statistics must keep up exactly then.
+let housekeeping = false;
+async function keepHouse() {
+  if (housekeeping) return;
+  housekeeping = true;
   try {
-    await runDueJobs();
     if (Date.now() - lastHousekeeping > 10 * 60_000) {
       lastHousekeeping = Date.now();
       await purgeExpired(new Date());
     }
+    if (process.env.CORRIDOR_EMBEDDED === '1' && Date.now() - lastMaintenance > 10_000) {
+      lastMaintenance = Date.now();
+      await maintainEmbeddedDatabase();
+    }
+  } catch (err) {
+    console.error('[corridor] housekeeping failed:', err instanceof Error ? err.message : err);
+  } finally {
+    housekeeping = false;
+  }
+}
+
+async function tick() {
+  void deliverWebhooks();
+  void keepHouse();
+  if (running) return;
+  running = true;
+  try {
+    await runDueJobs();
   } catch (err) {
     console.error('[corridor] worker tick failed:', err instanceof Error ? err.message : err);
   } finally {

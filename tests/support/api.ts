@@ -47,7 +47,9 @@ export async function dispatch(req: Request): Promise<{ res: Response; template:
   if (!mod) modules.set(match.route.file, (mod = import(match.route.file)));
   const handler = (await mod)[req.method] as ((r: Request, c: unknown) => Promise<Response>) | undefined;
   if (!handler) return { res: new Response(null, { status: 405 }), template: match.route.template };
-  return { res: await handler(req, { params: Promise.resolve(match.params) }), template: match.route.template };
+  // As Next.js does: routes without dynamic segments get no params.
+  const dynamic = match.route.template.includes('{') || match.route.template.includes('*');
+  return { res: await handler(req, { params: dynamic ? Promise.resolve(match.params) : (undefined as unknown as Promise<Record<string, string>>) }), template: match.route.template };
 }
 
 export class Api {

@@ -1,0 +1,38 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { maintainEmbeddedDatabase } from './maintenance';
+import { tableActivity } from './repository';
+
+// The embedded database has no autovacuum: the worker analyzes and vacuums tables whose rows
+// changed past autovacuum's thresholds (lib/jobs/maintenance.ts). Checked on a scratch table.
+describe('database maintenance', () => {
+  const table = `MaintenanceProbe_${process.pid}`;
+  afterAll(async () => {
+    await db().$executeRawUnsafe(`DROP TABLE IF EXISTS "${table}"`);
+  });
+
+  async function activity() {
+    // PostgreSQL publishes table statistics shortly after the writing transaction ends.
+    for (let i = 0; i < 50; i++) {
+      const t = (await tableActivity()).find((x) => x.table === table);
+      if (t && (t.modifiedSinceAnalyze > 0 || t.dead > 0)) return t;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return (await tableActivity()).find((x) => x.table === table);
+  }
+
+  it('analyzes a table after many changes, vacuums it after many deletions, and leaves a quiet one alone', async () => {
+    await db().$executeRawUnsafe(`CREATE TABLE "${table}" (id integer PRIMARY KEY, note text)`);
+    await db().$executeRawUnsafe(`INSERT INTO "${table}" SELECT g, 'x' FROM generate_series(1, 1000) g`);
+    expect((await activity())?.modifiedSinceAnalyze).toBeGreaterThanOrEqual(1000);
+    expect((await maintainEmbeddedDatabase()).analyzed).toContain(table);
+    const after = (await tableActivity()).find((x) => x.table === table)!;
+    expect(after.modifiedSinceAnalyze).toBe(0);
+    expect((await maintainEmbeddedDatabase()).analyzed).not.toContain(table);
+
+    await db().$executeRawUnsafe(`DELETE FROM "${table}" WHERE id <= 600`);
+    expect((await activity())?.dead).toBeGreaterThanOrEqual(600);
+    expect((await maintainEmbeddedDatabase()).vacuumed).toContain(table);
+    expect((await tableActivity()).find((x) => x.table === table)!.dead).toBe(0);
+  });
+});
