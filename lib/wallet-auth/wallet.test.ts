@@ -3,6 +3,8 @@ import { p256 } from '@noble/curves/nist.js';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
 import { newClientKey, openEnvelope, type ClientKey } from './testing';
+import { mnemonicToEntropy, validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
 
 // Wallet actions under the signed retry: export (HPKE envelope) and privacy.
 describe('embedded wallet export and privacy', () => {
@@ -18,7 +20,7 @@ describe('embedded wallet export and privacy', () => {
     process.env.CORRIDOR_MODE = 'sandbox';
   });
 
-  it('exports the wallet secret sealed to a fresh client key, which the payload binds', async () => {
+  it('exports the wallet mnemonic sealed to a fresh client key, which the payload binds', async () => {
     const client = newClientKey();
     const path = `/internal-accounts/${w.accountId}/export`;
     const { challenge, res } = await signed(p.api, 'POST', path, { clientPublicKey: client.publicKeyUncompressed }, key);
@@ -30,7 +32,10 @@ describe('embedded wallet export and privacy', () => {
     expect(envelope).toMatchObject({ version: 'v1.0.0', dataSignature: '', enclaveQuorumPublic: '' });
     expect(JSON.parse(Buffer.from(envelope.data, 'hex').toString())).toMatchObject({ encappedPublic: expect.stringMatching(/^04[0-9a-f]{128}$/), organizationId: p.platformId });
     const secret = new TextDecoder().decode(await openEnvelope(res.body.encryptedWalletCredentials, client));
-    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    // A BIP-39 mnemonic of 256-bit entropy: 24 English words with a valid checksum.
+    expect(secret.split(' ')).toHaveLength(24);
+    expect(validateMnemonic(secret, wordlist)).toBe(true);
+    expect(mnemonicToEntropy(secret, wordlist)).toHaveLength(32);
 
     // The same wallet exports the same secret (to another key), and the signed key must be the one used.
     const other = newClientKey();

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { entropyToMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { now } from '../clock';
 import { transaction, type Tx } from '../db';
 import { isSandbox } from '../http/endpoint';
 import { fieldError } from '../http/errors';
 import { get as getAccount, type InternalAccount } from '../accounts/service';
 import { setPrivacy } from '../accounts/repository';
-import { bytesToHex } from '../auth/encoding';
 import { sealedEnvelope } from '../auth/hpke';
 import { parsePublicKey } from '../auth/p256';
 import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
@@ -13,7 +14,7 @@ import { bundleSigner, seal, unseal } from '../auth/vault';
 import { walletAccount } from './accounts';
 import * as repo from './repository';
 
-// Wallet-level actions the wallet holder signs: exporting the wallet's root secret (sealed to a
+// Wallet-level actions the wallet holder signs: exporting the wallet's mnemonic (sealed to a
 // fresh client key) and changing its privacy setting.
 const secretPurpose = (accountId: string) => `wallet-seed:${accountId}`;
 
@@ -52,8 +53,9 @@ export async function exportWallet(platformId: string, accountId: string, client
     return { seed: await walletSeed(tx, platformId, account.id) };
   });
   if ('payloadToSign' in result) return result;
-  // The exported secret is the wallet's root entropy, hex-encoded.
-  const plaintext = new TextEncoder().encode(bytesToHex(result.seed));
+  // The exported secret is the wallet's mnemonic, as the reference says: the BIP-39 English words
+  // (24) of its 256-bit root entropy.
+  const plaintext = new TextEncoder().encode(entropyToMnemonic(result.seed, wordlist));
   result.seed.fill(0);
   const envelope = await sealedEnvelope(plaintext, target, platformId, isSandbox() ? null : bundleSigner());
   return { id: account.id, encryptedWalletCredentials: envelope };
