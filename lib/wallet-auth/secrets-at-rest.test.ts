@@ -7,6 +7,8 @@ import { newPlatform } from '@/tests/support/api';
 import { registerFundingSourceLookup } from './delegated-keys';
 import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
 import { clientKeyFromSecret, googleClaims, newClientKey, oidcToken, openEnvelope, openSessionKeyBundle, sha256Hex } from './testing';
+import { mnemonicToEntropy } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
 
 // Secrets at rest: after real flows (production-mode OTP codes, client keys, a legacy session key
 // the service generated, a custodied delegated key, OTP target keys, a wallet secret), no table
@@ -74,8 +76,8 @@ describe('secrets at rest', () => {
     for (const row of await db().otpChallenge.findMany({ where: { platformId: p.platformId } })) secrets.push(unseal(row.targetSecretKeySealed, `otp-target:${row.id}`));
     const exportKey = newClientKey();
     const exported = await signed(p.api, 'POST', `/internal-accounts/${w.accountId}/export`, { clientPublicKey: exportKey.publicKeyUncompressed }, email.key);
-    const seedHex = new TextDecoder().decode(await openEnvelope(exported.res.body.encryptedWalletCredentials, exportKey));
-    secrets.push(Buffer.from(seedHex, 'hex'));
+    const mnemonic = new TextDecoder().decode(await openEnvelope(exported.res.body.encryptedWalletCredentials, exportKey));
+    secrets.push(Buffer.from(mnemonicToEntropy(mnemonic, wordlist)), Buffer.from(mnemonic));
 
     const text = await databaseText();
     expect(text).toContain(w.accountId); // the dump is real
@@ -88,6 +90,7 @@ describe('secrets at rest', () => {
     for (const secret of secrets) {
       for (const form of forms(secret)) expect(text.includes(form), `secret ${form} found in the database`).toBe(false);
     }
+    expect(text.includes(mnemonic), 'the wallet mnemonic found in the database').toBe(false);
     // A random control value is of course absent too, and a stored value is found: the scan is not vacuous.
     expect(text.includes(randomBytes(16).toString('hex'))).toBe(false);
     expect(text.includes(dkRow.publicKey)).toBe(true);
