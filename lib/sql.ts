@@ -51,3 +51,24 @@ export function unprefix<T>(row: Record<string, unknown>, columns: Record<string
   for (const c of Object.values(columns)) out[c] = row[`${prefix}${c}`];
   return out as T;
 }
+
+/** A row to insert into a table, written together with the other rows of a statement. */
+export interface RowWrite {
+  table: string;
+  row: Record<string, unknown>;
+}
+
+/**
+ * The INSERTs for rows of several tables: one fragment per table and column set, rows in the
+ * order given (so, for example, events keep their order).
+ */
+export function insertGrouped(writes: RowWrite[]): Prisma.Sql[] {
+  const groups = new Map<string, RowWrite[]>();
+  for (const w of writes) {
+    const key = `${w.table}(${Object.keys(w.row).filter((k) => w.row[k] !== undefined).join(',')})`;
+    const group = groups.get(key);
+    if (group) group.push(w);
+    else groups.set(key, [w]);
+  }
+  return [...groups.values()].map((g) => insertRows(g[0].table, g.map((w) => w.row)));
+}

@@ -1,8 +1,8 @@
 import { newId } from '../ids';
 import { now } from '../clock';
-import type { Prisma, Tx } from '../db';
+import type { Tx } from '../db';
 import { stringifyJson } from '../http/json';
-import { insertRows } from '../sql';
+import type { RowWrite } from '../sql';
 
 // The outbox: every state change that the interface announces as a webhook is recorded here, in
 // the transaction that makes the change, so an event exists exactly when its change committed.
@@ -34,9 +34,9 @@ export function eventRow(platformId: string, type: EventType, data: unknown, at:
   return { id, platformId, type, payload: stringifyJson({ id, type, timestamp: at, data }), createdAt: at };
 }
 
-/** Events of one change as a statement fragment, for a step written in one statement. */
-export function eventsSql(platformId: string, events: { type: EventType; data: unknown }[], at: Date = now()): Prisma.Sql {
-  return insertRows('Event', events.map(({ type, data }) => eventRow(platformId, type, data, at)));
+/** Events of one change as rows of a step written in one statement (ledger.runStep). */
+export function eventWrites(platformId: string, events: { type: EventType; data: unknown }[], at: Date = now()): RowWrite[] {
+  return events.map(({ type, data }) => ({ table: 'Event', row: eventRow(platformId, type, data, at) }));
 }
 
 /** Several events of one change in one statement, in order. */

@@ -2,6 +2,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { runAs } from '../context';
 import type { Prisma, Tx } from '../db';
+import type { RowWrite } from '../sql';
 import * as repo from './repository';
 
 // The database-polled job queue: timed transitions (sandbox delays, expiries), background
@@ -15,6 +16,18 @@ export const MAX_ATTEMPTS = 8;
 
 export function registerJob(kind: string, handler: JobHandler): void {
   handlers.set(kind, handler);
+}
+
+/**
+ * A handler for several due jobs of one kind and platform at once (the worker passes what one
+ * claim returned). It answers, per job in order, undefined when the job is done or the error that
+ * made it fail (the job is then retried like any other).
+ */
+export type BatchJobHandler = (jobs: { payload: Prisma.JsonValue; id: string; platformId: string; attempts: number }[]) => Promise<unknown[]>;
+const batchHandlers = new Map<string, BatchJobHandler>();
+
+export function registerBatchJob(kind: string, handler: BatchJobHandler): void {
+  batchHandlers.set(kind, handler);
 }
 
 /**
@@ -35,9 +48,9 @@ export function jobRow(job: { platformId: string; kind: string; payload: Prisma.
   return { id: newId('Job'), platformId: job.platformId, kind: job.kind, payload: job.payload, runAt: job.runAt ?? at, createdAt: at };
 }
 
-/** A job as a statement fragment, written by a payment step together with its other rows. */
-export function jobSql(job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Prisma.Sql {
-  return repo.insertSql(jobRow(job));
+/** A job as a row of a step written in one statement (ledger.runStep). */
+export function jobWrite(job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): RowWrite {
+  return { table: 'Job', row: jobRow(job) };
 }
 
 export async function enqueue(tx: Tx, job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Promise<string> {
@@ -56,22 +69,45 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
     // Finished jobs are marked together after the batch: a handler is idempotent (its state
     // moves are guarded), so a crash in between only runs it again, to no effect.
     const done: string[] = [];
+    const finish = async (job: repo.JobRow, err: unknown) => {
+      if (err === undefined) return void done.push(job.id);
+      const message = err instanceof Error ? err.message : String(err);
+      if (job.attempts >= MAX_ATTEMPTS) {
+        console.error(`[corridor] job ${job.kind} ${job.id} failed for good:`, message);
+        await repo.markFailed(job.id, now(), message);
+      } else {
+        await repo.markRetry(job.id, new Date(now().getTime() + 1000 * 2 ** job.attempts), message);
+      }
+    };
+    const context = (job: repo.JobRow) => ({ kind: 'system' as const, platformId: job.platformId, clockOffsetMs: BigInt(job.clockOffsetMs) });
+    // Kinds with a batch handler get all their jobs of one platform at once.
+    const groups = new Map<string, repo.JobRow[]>();
     for (const job of batch) {
+      if (batchHandlers.has(job.kind)) {
+        const key = `${job.kind} ${job.platformId}`;
+        groups.set(key, [...(groups.get(key) ?? []), job]);
+        continue;
+      }
       const handler = handlers.get(job.kind);
-      await runAs({ kind: 'system', platformId: job.platformId, clockOffsetMs: BigInt(job.clockOffsetMs) }, async () => {
+      await runAs(context(job), async () => {
         try {
           if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
           await handler(job.payload, { id: job.id, platformId: job.platformId, attempts: job.attempts });
-          done.push(job.id);
+          await finish(job, undefined);
         } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          if (job.attempts >= MAX_ATTEMPTS) {
-            console.error(`[corridor] job ${job.kind} ${job.id} failed for good:`, message);
-            await repo.markFailed(job.id, now(), message);
-          } else {
-            await repo.markRetry(job.id, new Date(now().getTime() + 1000 * 2 ** job.attempts), message);
-          }
+          await finish(job, err ?? new Error('job failed'));
         }
+      });
+    }
+    for (const jobs of groups.values()) {
+      await runAs(context(jobs[0]), async () => {
+        let results: unknown[];
+        try {
+          results = await batchHandlers.get(jobs[0].kind)!(jobs.map((j) => ({ payload: j.payload, id: j.id, platformId: j.platformId, attempts: j.attempts })));
+        } catch (err) {
+          results = jobs.map(() => err ?? new Error('job batch failed'));
+        }
+        for (const [i, job] of jobs.entries()) await finish(job, results[i]);
       });
     }
     await repo.markDoneMany(done, now());

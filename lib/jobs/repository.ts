@@ -1,5 +1,4 @@
 import { Prisma, db, type Tx } from '../db';
-import { insertRow } from '../sql';
 
 export interface JobRow {
   id: string;
@@ -16,11 +15,6 @@ export async function insert(
   tx: Tx,
 ): Promise<void> {
   await tx.job.create({ data: row });
-}
-
-/** The same insert as a statement fragment, for a step written in one statement. */
-export function insertSql(row: { id: string; platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt: Date; createdAt: Date }): Prisma.Sql {
-  return insertRow('Job', row);
 }
 
 /**

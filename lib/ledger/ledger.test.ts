@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Prisma, db, transaction } from '@/lib/db';
 import { parseJson } from '@/lib/http/json';
-import { eventsSql } from '@/lib/events/outbox';
+import { eventWrites } from '@/lib/events/outbox';
 import * as accountsRepo from '@/lib/accounts/repository';
 import { balanceAnnouncements } from '@/lib/payments/balances';
 import { newPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { balanceOf, customerWithAccounts, fund } from '@/tests/support/money';
-import { InsufficientFunds, bucketAccount, posting, runStep, systemAccount, type Step } from './service';
+import { InsufficientFunds, bucketAccount, posting, runStep, runSteps, systemAccount, type Step } from './service';
 
 // The ledger's write path: a step (guarded moves, rows, a posting, balance events) is written
 // whole or not at all, whether it runs as one statement or inside a caller's transaction.
@@ -40,7 +40,7 @@ describe('ledger steps', () => {
     const { p, a, b } = await setup();
     const rows = await accountsRepo.byIds([a, b]);
     const s = step(p.platformId, transferLegs(a, b, 2_500n), {
-      writes: [eventsSql(p.platformId, [{ type: 'TEST', data: { note: 'step ran' } }])],
+      writes: eventWrites(p.platformId, [{ type: 'TEST', data: { note: 'step ran' } }]),
       announce: balanceAnnouncements(p.platformId, rows),
     });
     expect(await runStep(s)).toBe(true);
@@ -61,7 +61,7 @@ describe('ledger steps', () => {
     const marker = new Date('2030-01-01T00:00:00.000Z');
     const s = step(p.platformId, transferLegs(a, b, 10_001n), {
       moves: [{ sql: touch(a, marker), required: true }],
-      writes: [eventsSql(p.platformId, [{ type: 'TEST', data: { note: 'overdraft' } }])],
+      writes: eventWrites(p.platformId, [{ type: 'TEST', data: { note: 'overdraft' } }]),
     });
     const err = await runStep(s).catch((e) => e);
     expect(err).toBeInstanceOf(InsufficientFunds);
@@ -140,6 +140,27 @@ describe('ledger steps', () => {
     // 20 x 100 from a to b, 20 x 60 back.
     expect(await balanceOf(p, a)).toEqual({ available: 10_000n - 2_000n + 1_200n, total: 9_200n });
     expect(await balanceOf(p, b)).toEqual({ available: 10_000n + 2_000n - 1_200n, total: 10_800n });
+    await expectLedgerBalanced(p.platformId);
+  });
+
+  it('writes a batch of steps as one; a stale or overdrawing member leaves the others to be written alone', async () => {
+    const { p, a, b } = await setup();
+    // A clean batch: both move, in one statement.
+    expect(await runSteps([step(p.platformId, transferLegs(a, b, 100n)), step(p.platformId, transferLegs(b, a, 40n))])).toEqual([true, true]);
+    expect(await balanceOf(p, a)).toEqual({ available: 9_940n, total: 9_940n });
+    // A stale member and an overdrawing one: the batch falls apart into single steps.
+    const marker = new Date('2034-01-01T00:00:00.000Z');
+    await runStep(step(p.platformId, [], { moves: [{ sql: touch(a, marker), required: true }] }));
+    const fine = step(p.platformId, transferLegs(a, b, 500n));
+    const stale = step(p.platformId, transferLegs(a, b, 1n), { moves: [{ sql: touch(a, marker), required: true }] });
+    const overdraft = step(p.platformId, transferLegs(b, a, 1_000_000n));
+    const results = await runSteps([fine, stale, overdraft]);
+    expect(results[0]).toBe(true);
+    expect(results[1]).toBe(false);
+    expect(results[2]).toBeInstanceOf(InsufficientFunds);
+    expect(await transfersOf(fine.posting!.transfer.id)).toBe(1);
+    expect(await transfersOf(stale.posting!.transfer.id)).toBe(0);
+    expect(await balanceOf(p, a)).toEqual({ available: 9_440n, total: 9_440n });
     await expectLedgerBalanced(p.platformId);
   });
 });

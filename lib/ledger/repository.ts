@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, db, pgCode, pgMessage, type Tx } from '../db';
-import { insertRow, insertRows } from '../sql';
+import { insertGrouped, type RowWrite } from '../sql';
 
 export interface AccountSeed {
   id: string;
@@ -37,7 +37,7 @@ export const BALANCE_MARKERS = { available: -9223372036854775001n, total: -92233
  */
 export interface StepSql {
   moves: { sql: Prisma.Sql; required: boolean }[];
-  writes: Prisma.Sql[];
+  writes: RowWrite[];
   deltas: Map<string, bigint>;
   announce: Announcement[];
   at: Date;
@@ -100,7 +100,7 @@ export async function writeStep(s: StepSql): Promise<StepOutcome> {
   const moves = s.moves.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${m.sql})`);
   const required = s.moves.map((m, i) => (m.required ? Prisma.raw(`(SELECT count(*) FROM m${i}) = 1`) : null)).filter((x) => x !== null);
   const ok = required.length ? Prisma.join(required, ' AND ') : Prisma.sql`true`;
-  const writes = s.writes.map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
+  const writes = insertGrouped(s.writes).map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
   try {
     await db().$queryRaw`WITH ${Prisma.join([...moves, ...writes, ...moneyCtes(s, ok)], ', ')} SELECT count(*)::int AS moved FROM d`;
     return { kind: 'done' };
@@ -127,7 +127,7 @@ export async function writeStepIn(tx: Tx, s: StepSql): Promise<StepOutcome> {
     if (!n.every((x) => x === 1)) throw new Error(`a payment step matched ${n.join('/')} rows of its moves`);
   }
   const rest = s.moves.filter((m) => !m.required).map((m, i) => Prisma.sql`${Prisma.raw(`o${i}`)} AS (${m.sql})`);
-  const writes = s.writes.map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
+  const writes = insertGrouped(s.writes).map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
   try {
     await tx.$queryRaw`WITH ${Prisma.join([...rest, ...writes, ...moneyCtes(s, Prisma.sql`true`)], ', ')} SELECT count(*)::int AS moved FROM d`;
     return { kind: 'done' };
@@ -140,11 +140,11 @@ export async function writeStepIn(tx: Tx, s: StepSql): Promise<StepOutcome> {
 
 type TransferRow = { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date };
 
-/** The two INSERTs of a posting (transfer, entries), as fragments for a combined statement. */
-export function transferRows(t: TransferRow, legs: { account: string; currency: string; amount: bigint }[]): [Prisma.Sql, Prisma.Sql] {
+/** The rows of a posting (its transfer, then its entries), for a step's statement. */
+export function transferRows(t: TransferRow, legs: { account: string; currency: string; amount: bigint }[]): RowWrite[] {
   return [
-    insertRow('LedgerTransfer', t),
-    insertRows('LedgerEntry', legs.map((l) => ({ id: randomUUID(), transferId: t.id, ledgerAccountId: l.account, currency: l.currency, amount: l.amount, createdAt: t.createdAt }))),
+    { table: 'LedgerTransfer', row: t },
+    ...legs.map((l) => ({ table: 'LedgerEntry', row: { id: randomUUID(), transferId: t.id, ledgerAccountId: l.account, currency: l.currency, amount: l.amount, createdAt: t.createdAt } })),
   ];
 }
 

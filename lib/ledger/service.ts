@@ -1,6 +1,7 @@
 import { newId } from '../ids';
 import { now } from '../clock';
 import { pgCode, type Prisma, type Tx } from '../db';
+import type { RowWrite } from '../sql';
 import { ApiError } from '../http/errors';
 import * as repo from './repository';
 
@@ -79,7 +80,7 @@ export function posting(p: { platformId: string; kind: string; transactionId?: s
  */
 export interface Step {
   moves: { sql: Prisma.Sql; required: boolean }[];
-  writes: Prisma.Sql[];
+  writes: RowWrite[];
   posting: Posting | null;
   announce: repo.Announcement[];
 }
@@ -113,6 +114,45 @@ export async function runStep(step: Step, tx?: Tx): Promise<boolean> {
       if (tx || !isDeadlock(err) || attempt >= 3) throw err;
     }
   }
+}
+
+/**
+ * Several independent steps written as one statement, for work that comes in batches (the
+ * worker settling payouts): one round trip, and the accounts many steps touch (a platform's FX,
+ * fee and outside-world accounts, a busy source account) move once, by the sum of the steps'
+ * deltas. A balance event is recorded once per internal account, with its balance after all the
+ * steps (no state in between was ever visible). When the batch cannot be written whole (a step
+ * is stale, an account would be overdrawn, a deadlock), each step is written on its own, so one
+ * step's outcome never decides another's. Returns each step's result: true, false (stale) or the
+ * error it met.
+ */
+export async function runSteps(steps: Step[]): Promise<(boolean | Error)[]> {
+  const alone = async () => {
+    const out: (boolean | Error)[] = [];
+    for (const step of steps) out.push(await runStep(step).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+    return out;
+  };
+  if (steps.length <= 1) return alone();
+  const deltas = new Map<string, bigint>();
+  const writes: RowWrite[] = [];
+  const announce = new Map<string, repo.Announcement>();
+  for (const step of steps) {
+    const x = step.posting;
+    if (x && x.legs.length) {
+      writes.push(...repo.transferRows(x.transfer, x.legs));
+      for (const [id, d] of x.deltas) deltas.set(id, (deltas.get(id) ?? 0n) + d);
+    }
+    writes.push(...step.writes);
+    for (const a of step.announce) if (!announce.has(a.internalAccountId)) announce.set(a.internalAccountId, a);
+  }
+  for (const [id, d] of deltas) if (d === 0n) deltas.delete(id);
+  try {
+    const outcome = await repo.writeStep({ moves: steps.flatMap((s) => s.moves), writes, deltas, announce: [...announce.values()], at: now() });
+    if (outcome.kind === 'done') return steps.map(() => true);
+  } catch (err) {
+    if (!isDeadlock(err)) throw err;
+  }
+  return alone();
 }
 
 /**

@@ -135,4 +135,39 @@ describe('quote payouts to external accounts: sandbox suffixes 002-007', () => {
     expect(ok.status, ok.text).toBe(201);
     expectError(await p.api.get('/receiver/external-account/ExternalAccount:00000000-0000-0000-0000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
   });
+
+  it('settles a batch of payouts with one statement; each is settled once, the ledger stays balanced', async () => {
+    const { settleMany } = await import('@/lib/payments/settlement');
+    const b = await customerWithAccounts(p, 'Batch Sender', ['USD', 'EUR']);
+    await fund(p, b.accounts.USD, 100_000);
+    const base = await balanceOf(p, b.accounts.USD);
+    const ids: string[] = [];
+    for (const [suffix, amount] of [['123', 1000], ['124', 2000], ['002', 3000], ['125', 4000]] as const) {
+      const dest = await externalAccount(p, b.customerId, 'EUR', suffix);
+      const q = await p.api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: b.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: dest }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+      expect((await p.api.post(`/quotes/${q.body.id}/execute`)).status).toBe(200);
+      ids.push(q.body.transactionId);
+    }
+    expect(await balanceOf(p, b.accounts.USD)).toEqual({ available: base.available - 10_000n, total: base.total });
+    // One settled alone first; then a batch naming it again (settled: skipped), one payout twice
+    // and an unknown one. The three in flight settle in one statement: the source account moves
+    // once and announces its balance once.
+    expect(await settleMany([ids[0]])).toEqual([undefined]);
+    const balanceEvents = async () => (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter((e) => e.body.data.id === b.accounts.USD).length;
+    const announced = await balanceEvents();
+    const results = await settleMany([...ids, ids[1], 'Transaction:00000000-0000-4000-8000-000000000000']);
+    expect(results).toEqual(Array(ids.length + 2).fill(undefined));
+    expect(await balanceEvents()).toBe(announced + 1);
+    expect((await Promise.all(ids.map((id) => txn(p, id)))).map((t) => t.status)).toEqual(['COMPLETED', 'COMPLETED', 'FAILED', 'COMPLETED']);
+    for (const id of ids) {
+      const types = await eventTypes(id);
+      expect(types.filter((t) => t === 'OUTGOING_PAYMENT.COMPLETED' || t === 'OUTGOING_PAYMENT.FAILED')).toHaveLength(1);
+    }
+    // The failed 3000 came back; the rest left the account.
+    expect(await balanceOf(p, b.accounts.USD)).toEqual({ available: base.available - 7000n, total: base.total - 7000n });
+    // The settle jobs, when they come due, find their payouts settled and change nothing.
+    await advance(p, 5);
+    expect((await Promise.all(ids.map((id) => txn(p, id)))).map((t) => t.status)).toEqual(['COMPLETED', 'COMPLETED', 'FAILED', 'COMPLETED']);
+    expect(await balanceOf(p, b.accounts.USD)).toEqual({ available: base.available - 7000n, total: base.total - 7000n });
+  });
 });

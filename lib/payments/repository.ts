@@ -7,18 +7,23 @@ const T = Prisma.TransactionScalarFieldEnum;
 const A = Prisma.InternalAccountScalarFieldEnum;
 
 /**
- * A payment with the internal accounts its plan names (funding source and destination), in one
- * read: what a settlement step needs to build its posting and balance events.
+ * Payments with the internal accounts their plans name (funding source and destination), in one
+ * read: what settlement steps need to build their postings and balance events.
  */
-export async function findWithAccounts(transactionId: string, tx: Tx = db()): Promise<{ row: TransactionRow; accounts: InternalAccountRow[] } | null> {
+export async function findWithAccounts(transactionIds: string[], tx: Tx = db()): Promise<Map<string, { row: TransactionRow; accounts: InternalAccountRow[] }>> {
+  const out = new Map<string, { row: TransactionRow; accounts: InternalAccountRow[] }>();
+  if (!transactionIds.length) return out;
   const rows = await tx.$queryRaw<Record<string, unknown>[]>`
     SELECT ${prefixedColumns('t', T, 't__')}, ${prefixedColumns('a', A, 'a__')}
     FROM "Transaction" t
     LEFT JOIN "InternalAccount" a ON a."id" IN (t."plan" #>> '{funding,internalAccountId}', t."plan" #>> '{route,internalAccountId}')
-    WHERE t."id" = ${transactionId}`;
-  if (!rows.length) return null;
-  return {
-    row: unprefix<TransactionRow>(rows[0], T, 't__')!,
-    accounts: rows.map((r) => unprefix<InternalAccountRow>(r, A, 'a__')).filter((a): a is InternalAccountRow => a !== null),
-  };
+    WHERE t."id" IN (${Prisma.join(transactionIds)})`;
+  for (const r of rows) {
+    const row = unprefix<TransactionRow>(r, T, 't__')!;
+    const entry = out.get(row.id) ?? { row, accounts: [] };
+    const account = unprefix<InternalAccountRow>(r, A, 'a__');
+    if (account) entry.accounts.push(account);
+    out.set(row.id, entry);
+  }
+  return out;
 }

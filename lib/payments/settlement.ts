@@ -1,6 +1,6 @@
 import { now } from '../clock';
 import { transaction, type Tx } from '../db';
-import { registerJob, registerSweep } from '../jobs/queue';
+import { registerBatchJob, registerJob, registerSweep } from '../jobs/queue';
 import { runAs } from '../context';
 import * as ledger from '../ledger/service';
 import * as accountsRepo from '../accounts/repository';
@@ -62,37 +62,60 @@ const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
   COMPLIANCE_FAILED: { failureReason: 'COMPLIANCE_REJECTED', refundReason: 'TRANSACTION_FAILED', refunded: true },
 };
 
-/** The rail reports back on a payout in flight: one read, then one statement. */
+/**
+ * The rail reports back on payouts in flight. One read for all of them, then one statement for
+ * all that settle the simple way (ledger.runSteps); a payout to another customer of this service
+ * (UMA) settles in a transaction of its own, as the money lands with its receiver there. Returns,
+ * per id, undefined when handled (settled, failed, or no longer in flight) or the error met.
+ */
+export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
+  const found = await repo.findWithAccounts(transactionIds);
+  const feeAccounts = new Map<string, InternalAccountRow | null>();
+  const batch: { index: number; step: ledger.Step }[] = [];
+  const results: unknown[] = transactionIds.map(() => undefined);
+  const seen = new Set<string>();
+  for (const [index, id] of transactionIds.entries()) {
+    if (seen.has(id)) continue; // the same payout twice in one pass: once is enough
+    seen.add(id);
+    const f = found.get(id);
+    if (!f || f.row.status !== 'PROCESSING') continue; // cancelled, or already settled
+    const { row } = f;
+    try {
+      const key = `${row.platformId} ${row.sentCurrency}`;
+      if (row.platformFees && !feeAccounts.has(key)) feeAccounts.set(key, await feeAccountOf(row));
+      const ctx = { accounts: f.accounts, feeAccount: row.platformFees ? (feeAccounts.get(key) ?? null) : null };
+      const scenario = row.scenario as PayoutScenario;
+      const failure = FAILURES[scenario];
+      if (failure) batch.push({ index, step: steps.fail(row, ctx, failure, now()).step });
+      else if (planOf(row).route.kind === 'UMA_CUSTOMER') {
+        await transaction(async (tx) => {
+          const fresh = await txRepo.findByIdUnscoped(id, tx);
+          if (fresh?.status === 'PROCESSING') await completePayout(tx, fresh);
+        });
+      } else batch.push({ index, step: steps.complete(row, ctx, now(), { returnsLater: scenario === 'RETURNED' }).step });
+    } catch (err) {
+      results[index] = err;
+    }
+  }
+  const written = await ledger.runSteps(batch.map((b) => b.step));
+  for (const [i, b] of batch.entries()) if (written[i] instanceof Error) results[b.index] = written[i];
+  return results;
+}
+
+/** One payout in flight (see settleMany). */
 export async function settleStep(transactionId: string): Promise<void> {
-  const found = await repo.findWithAccounts(transactionId);
-  if (!found || found.row.status !== 'PROCESSING') return; // cancelled, or already settled
-  const { row } = found;
-  const ctx = { accounts: found.accounts, feeAccount: await feeAccountOf(row) };
-  const scenario = row.scenario as PayoutScenario;
-  const failure = FAILURES[scenario];
-  if (failure) {
-    await ledger.runStep(steps.fail(row, ctx, failure, now()).step);
-    return;
-  }
-  if (planOf(row).route.kind === 'UMA_CUSTOMER') {
-    // The money lands with another customer of this service in the same transaction.
-    await transaction(async (tx) => {
-      const fresh = await txRepo.findByIdUnscoped(transactionId, tx);
-      if (fresh?.status === 'PROCESSING') await completePayout(tx, fresh);
-    });
-    return;
-  }
-  await ledger.runStep(steps.complete(row, ctx, now(), { returnsLater: scenario === 'RETURNED' }).step);
+  const [err] = await settleMany([transactionId]);
+  if (err) throw err;
 }
 
 /** The receiving bank returned a completed payout: principal back to the source, fees kept. */
 export async function returnStep(transactionId: string): Promise<void> {
-  const found = await repo.findWithAccounts(transactionId);
+  const found = (await repo.findWithAccounts([transactionId])).get(transactionId);
   if (!found || found.row.status !== 'COMPLETED') return;
   await ledger.runStep(steps.returned(found.row, { accounts: found.accounts, feeAccount: null }, now()).step);
 }
 
-registerJob('payment.settle', async (payload) => settleStep((payload as { transactionId: string }).transactionId));
+registerBatchJob('payment.settle', async (jobs) => settleMany(jobs.map((j) => (j.payload as { transactionId: string }).transactionId)));
 registerJob('payment.return', async (payload) => returnStep((payload as { transactionId: string }).transactionId));
 // Quotes nobody executed, funded or authorized in time. Each platform's own clock decides.
 registerSweep('quote.expire', async ({ platformId }) => {

@@ -1,8 +1,8 @@
 import { addSeconds } from '../clock';
 import type { Step } from '../ledger/service';
 import type { InternalAccountRow } from '../accounts/repository';
-import { eventsSql, type EventType } from '../events/outbox';
-import { jobSql } from '../jobs/queue';
+import { eventWrites, type EventType } from '../events/outbox';
+import { jobWrite } from '../jobs/queue';
 import * as quotesRepo from '../quotes/repository';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
@@ -20,7 +20,7 @@ type Row = txRepo.TransactionRow;
 
 const prefix = (row: Row) => (row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT');
 const events = (row: Row, suffixes: string[], at: Date) =>
-  eventsSql(row.platformId, suffixes.map((s) => ({ type: `${prefix(row)}.${s}` as EventType, data: toTransaction(row) })), at);
+  eventWrites(row.platformId, suffixes.map((s) => ({ type: `${prefix(row)}.${s}` as EventType, data: toTransaction(row) })), at);
 
 /** The internal accounts whose balances a step of this payment changes. */
 export function touchedInternal(row: Row): string[] {
@@ -56,7 +56,7 @@ export function start(quoteId: string, row: Row, source: InternalAccountRow | nu
         { sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }), required: true },
         { sql: txRepo.moveSql(row.id, 'start', { updatedAt: at, expectedSettlementAt: settleAt }), required: true },
       ],
-      writes: [jobSql({ platformId: row.platformId, kind: 'payment.settle', payload: { transactionId: row.id }, runAt: settleAt }), events(started, ['PROCESSING'], at)],
+      writes: [jobWrite({ platformId: row.platformId, kind: 'payment.settle', payload: { transactionId: row.id }, runAt: settleAt }), ...events(started, ['PROCESSING'], at)],
       posting: holdPosting(started),
       announce: source ? balanceAnnouncements(row.platformId, [source]) : [],
     },
@@ -73,13 +73,13 @@ const mirrorQuote = (row: Row, to: string, at: Date) =>
 export function complete(row: Row, ctx: Accounts, at: Date, opts: { returnsLater?: boolean } = {}): { step: Step; done: Row } {
   const done: Row = { ...row, status: 'COMPLETED', settledAt: at, updatedAt: at };
   const later = opts.returnsLater
-    ? [jobSql({ platformId: row.platformId, kind: 'payment.return', payload: { transactionId: row.id }, runAt: addSeconds(at, SETTLE_AFTER_SECONDS.returnAfter) })]
+    ? [jobWrite({ platformId: row.platformId, kind: 'payment.return', payload: { transactionId: row.id }, runAt: addSeconds(at, SETTLE_AFTER_SECONDS.returnAfter) })]
     : [];
   return {
     done,
     step: {
       moves: [{ sql: txRepo.moveSql(row.id, 'complete', { settledAt: at, updatedAt: at }), required: true }, ...mirrorQuote(row, 'COMPLETED', at)],
-      writes: [events(done, ['COMPLETED'], at), ...later],
+      writes: [...events(done, ['COMPLETED'], at), ...later],
       posting: settlePosting(done, ctx.feeAccount?.id ?? null),
       announce: announce(done, ctx, ctx.feeAccount ? [ctx.feeAccount] : []),
     },
@@ -109,7 +109,7 @@ export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Ste
     failed,
     step: {
       moves: [{ sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
-      writes: [events(failed, ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'], at)],
+      writes: events(failed, ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'], at),
       posting: p.refunded ? releasePosting(failed) : null,
       announce: announce(failed, ctx),
     },
@@ -124,7 +124,7 @@ export function returned(row: Row, ctx: Accounts, at: Date): { step: Step; retur
     returned: back,
     step: {
       moves: [{ sql: txRepo.moveSql(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
-      writes: [events(back, ['FAILED', 'REFUND_COMPLETED'], at)],
+      writes: events(back, ['FAILED', 'REFUND_COMPLETED'], at),
       posting: reversePosting(back),
       announce: announce(back, ctx),
     },
