@@ -2,8 +2,9 @@
 // CORRIDOR_DATA_DIR unless DATABASE_URL names PostgreSQL), apply migrations, then run the
 // Next.js server on PORT (scripts/server.mjs). The first server process bootstraps the sandbox
 // platform, prints credentials and runs the background worker. On PostgreSQL several server
-// processes share the port (CORRIDOR_WEB_CONCURRENCY, default: one per CPU); the embedded
-// database serves one process only. `npm run dev` does the same with `next dev`.
+// processes share the port (CORRIDOR_WEB_CONCURRENCY, default: one per CPU, less one for a
+// database on this machine); the embedded database serves one process only. `npm run dev` does
+// the same with `next dev`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -35,8 +36,20 @@ try {
 }
 
 const env = { ...process.env, DATABASE_URL: database.url, CORRIDOR_EMBEDDED: database.embedded ? '1' : '0', PORT: port, ...(dev ? {} : { NODE_ENV: 'production' }) };
-// The embedded database takes one client process; PostgreSQL takes as many as there are CPUs.
-const processes = dev || database.embedded ? 1 : Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || availableParallelism()));
+// The embedded database takes one client process. On PostgreSQL: one per CPU, less one when the
+// database runs on this machine (a loopback host), which needs a CPU of its own (measured on 2
+// CPUs: one server process settles more payments per second than two competing with the database).
+function defaultProcesses(url) {
+  let host = '';
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    /* unparsable: counted as this machine, like a Unix socket (no host) */
+  }
+  const local = ['localhost', '127.0.0.1', '::1', '[::1]', ''].includes(host);
+  return Math.max(1, availableParallelism() - (local ? 1 : 0));
+}
+const processes = dev || database.embedded ? 1 : Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || defaultProcesses(database.url)));
 const server = path.join(root, 'scripts', 'server.mjs');
 const args = dev ? [nextBin, 'dev', '-p', port] : processes > 1 ? [path.join(root, 'scripts', 'cluster.mjs'), server] : [server];
 const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...env, CORRIDOR_WEB_CONCURRENCY: String(processes) } });
