@@ -21,3 +21,8 @@ export async function consume(id: string, at: Date, tx: Tx): Promise<boolean> {
 export function find(platformId: string, id: string, tx: Tx = db()) {
   return tx.signedRequest.findFirst({ where: { platformId, id } });
 }
+
+/** Signed-retry challenges that expired before `before` (a spent or lapsed requestId is refused either way). */
+export async function purgeExpired(before: Date): Promise<number> {
+  return (await db().signedRequest.deleteMany({ where: { expiresAt: { lt: before } } })).count;
+}

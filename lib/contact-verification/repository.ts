@@ -45,3 +45,8 @@ export async function markUsed(id: string, at: Date, tx: Tx): Promise<void> {
 export async function discard(id: string): Promise<void> {
   await db().contactVerificationCode.deleteMany({ where: { id, state: 'ACTIVE' } });
 }
+
+/** Contact verification codes that expired before `before`. */
+export async function purgeExpired(before: Date): Promise<number> {
+  return (await db().contactVerificationCode.deleteMany({ where: { expiresAt: { lt: before } } })).count;
+}

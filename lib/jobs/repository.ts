@@ -76,3 +76,8 @@ export async function analyze(table: string): Promise<void> {
 export async function vacuum(table: string): Promise<void> {
   await db().$executeRawUnsafe(`VACUUM (ANALYZE) ${quoted(table)}`);
 }
+
+/** Jobs finished before `before` (failed ones are kept for inspection). */
+export async function purgeDone(before: Date): Promise<number> {
+  return (await db().job.deleteMany({ where: { state: 'DONE', doneAt: { lt: before } } })).count;
+}

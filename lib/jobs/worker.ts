@@ -1,6 +1,6 @@
-import { purgeExpired } from '../http/idempotency-repository';
 import { deliverDueWebhooks } from '../webhooks/service';
 import { maintainEmbeddedDatabase } from './maintenance';
+import { purgeStale } from './retention';
 import { runDueJobs } from './queue';
 
 // The in-process worker started with the server: polls the job table and does housekeeping.
@@ -34,7 +34,7 @@ async function keepHouse() {
   try {
     if (Date.now() - lastHousekeeping > 10 * 60_000) {
       lastHousekeeping = Date.now();
-      await purgeExpired(new Date());
+      await purgeStale(new Date());
     }
     if (process.env.CORRIDOR_EMBEDDED === '1' && Date.now() - lastMaintenance > 10_000) {
       lastMaintenance = Date.now();

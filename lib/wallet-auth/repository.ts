@@ -188,3 +188,8 @@ export async function customerContactOfAccount(accountId: string, tx: Tx = db())
     WHERE a."id" = ${accountId}`;
   return rows[0] ?? null;
 }
+
+/** OTP challenges that expired before `before`: their codes can no longer be used. */
+export async function purgeExpiredOtp(before: Date): Promise<number> {
+  return (await db().otpChallenge.deleteMany({ where: { expiresAt: { lt: before } } })).count;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { db } from '@/lib/db';
+import { newPlatform } from '@/tests/support/api';
+import { newWallet } from '@/lib/wallet-auth/test-flows';
+import { DAY_MS, purgeStale } from './retention';
+
+// The worker's housekeeping: expired one-time material goes a day after expiry, finished jobs a
+// week after they finished; nothing still usable, and no history, is removed.
+describe('retention', () => {
+  it('purges long-expired codes and challenges and old finished jobs, and keeps the rest', async () => {
+    const p = await newPlatform();
+    const w = await newWallet(p);
+    const now = Date.now();
+    const longAgo = new Date(now - 2 * DAY_MS);
+    const recently = new Date(now - 3600_000);
+    const ids = (prefix: string) => ({ old: `${prefix}:${randomUUID()}`, recent: `${prefix}:${randomUUID()}` });
+
+    const otp = ids('Challenge');
+    for (const [id, expiresAt] of [[otp.old, longAgo], [otp.recent, recently]] as const) {
+      await db().otpChallenge.create({ data: { id, platformId: p.platformId, authMethodId: w.emailOtpId, codeTag: 'x', targetPublicKey: 'x', targetSecretKeySealed: 'x', createdAt: new Date(expiresAt.getTime() - 300_000), expiresAt } });
+    }
+    const signed = ids('Request');
+    for (const [id, expiresAt] of [[signed.old, longAgo], [signed.recent, recently]] as const) {
+      await db().signedRequest.create({ data: { id, platformId: p.platformId, kind: 'TEST', accountIds: [w.accountId], method: 'POST', path: '/x', bodyHash: 'x', payloadToSign: 'x', context: {}, createdAt: new Date(expiresAt.getTime() - 300_000), expiresAt } });
+    }
+    const codes = ids('ContactVerificationCode');
+    for (const [id, expiresAt] of [[codes.old, longAgo], [codes.recent, recently]] as const) {
+      await db().contactVerificationCode.create({ data: { id, platformId: p.platformId, customerId: w.customerId, channel: 'EMAIL', targetHash: 'x', codeHash: 'x', state: 'SUPERSEDED', createdAt: new Date(expiresAt.getTime() - 300_000), expiresAt } });
+    }
+    const job = (state: string, doneAt: Date) => ({ id: `Job:${randomUUID()}`, platformId: p.platformId, kind: 'test.noop', payload: {}, runAt: doneAt, createdAt: doneAt, state, doneAt });
+    const oldDone = job('DONE', new Date(now - 8 * DAY_MS));
+    const newDone = job('DONE', new Date(now - DAY_MS));
+    const oldFailed = job('FAILED', new Date(now - 30 * DAY_MS));
+    await db().job.createMany({ data: [oldDone, newDone, oldFailed] });
+
+    await purgeStale(new Date(now));
+
+    const exists = async (model: 'otpChallenge' | 'signedRequest' | 'contactVerificationCode' | 'job', id: string) =>
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (await (db()[model] as any).count({ where: { id } })) === 1;
+    expect([await exists('otpChallenge', otp.old), await exists('otpChallenge', otp.recent)]).toEqual([false, true]);
+    expect([await exists('signedRequest', signed.old), await exists('signedRequest', signed.recent)]).toEqual([false, true]);
+    expect([await exists('contactVerificationCode', codes.old), await exists('contactVerificationCode', codes.recent)]).toEqual([false, true]);
+    expect([await exists('job', oldDone.id), await exists('job', newDone.id), await exists('job', oldFailed.id)]).toEqual([false, true, true]);
+  });
+});

@@ -1,0 +1,24 @@
+import { purgeExpired as purgeIdempotency } from '../http/idempotency-repository';
+import { purgeExpired as purgeSignedRequests } from '../auth/signed-request-repository';
+import { purgeExpiredOtp } from '../wallet-auth/repository';
+import { purgeExpired as purgeContactCodes } from '../contact-verification/repository';
+import { purgeDone } from './repository';
+
+// What the service keeps only while it can matter. One-time codes and signed-retry challenges
+// are useless once expired (an expired or spent requestId is refused whether or not its row is
+// still there); they go a day after expiry. Finished jobs go after a week; failed jobs, events
+// and webhook attempts are history and stay. Expiry times are on each platform's sandbox clock,
+// which only runs ahead of the wall clock, so comparing with wall time never removes a row that
+// is still valid.
+export const DAY_MS = 24 * 3600_000;
+
+export async function purgeStale(wallNow: Date): Promise<Record<string, number>> {
+  const dayAgo = new Date(wallNow.getTime() - DAY_MS);
+  return {
+    idempotencyKeys: await purgeIdempotency(wallNow),
+    signedRequests: await purgeSignedRequests(dayAgo),
+    otpChallenges: await purgeExpiredOtp(dayAgo),
+    contactVerificationCodes: await purgeContactCodes(dayAgo),
+    jobs: await purgeDone(new Date(wallNow.getTime() - 7 * DAY_MS)),
+  };
+}
