@@ -250,18 +250,20 @@ function report(r) {
   console.log(`settlement   ${r.drain.pending} payouts in flight when the load stopped, all settled ${f(r.drain.seconds)} s later`);
 }
 
-const results = [];
-const dataDir = mkdtempSync(path.join(tmpdir(), 'corridor-bench-'));
-try {
-  results.push(await benchDatabase('embedded database (PGlite)', { CORRIDOR_DATA_DIR: dataDir, DATABASE_URL: '' }));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+// BENCH_DATABASES=embedded or =postgres runs one of the two.
+const only = process.env.BENCH_DATABASES;
+if (!only || only === 'embedded') {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'corridor-bench-'));
+  try {
+    report(await benchDatabase('embedded database (PGlite)', { CORRIDOR_DATA_DIR: dataDir, DATABASE_URL: '' }));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
-report(results[0]);
 
 const pgBase = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
 let created;
-try {
+if (!only || only === 'postgres') try {
   const admin = new pg.Client({ connectionString: pgBase, connectionTimeoutMillis: 3000 });
   await admin.connect();
   created = `corridor_bench_${process.pid}`;
@@ -274,8 +276,7 @@ if (created) {
   const url = new URL(pgBase);
   url.pathname = `/${created}`;
   try {
-    results.push(await benchDatabase('PostgreSQL', { DATABASE_URL: url.toString() }));
-    report(results[1]);
+    report(await benchDatabase('PostgreSQL', { DATABASE_URL: url.toString() }));
   } finally {
     const admin = new pg.Client({ connectionString: pgBase });
     await admin.connect();

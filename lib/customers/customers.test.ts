@@ -87,6 +87,17 @@ describe('customers', () => {
     expect((await q.api.post('/customers', individual('Elsewhere', { platformCustomerId: 'ext-1' }))).status).toBe(201);
   });
 
+  it('creates one customer when the same platformCustomerId or UMA address arrives concurrently', async () => {
+    const byId = await Promise.all(Array.from({ length: 6 }, (_, i) => p.api.post('/customers', individual(`Racer ${i}`, { platformCustomerId: 'race-1' }))));
+    expect(byId.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const r of byId.filter((r) => r.status === 409)) expectError(r, 409, 'CONFLICT');
+    const byUma = await Promise.all(Array.from({ length: 6 }, (_, i) => p.api.post('/customers', individual(`Uma Racer ${i}`, { umaAddress: '$race@sandbox.uma.money' }))));
+    expect(byUma.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const r of byUma.filter((r) => r.status === 409)) expectError(r, 409, 'UMA_ADDRESS_EXISTS');
+    const listed = await p.api.get('/customers?platformCustomerId=race-1');
+    expect(listed.body.data).toHaveLength(1);
+  });
+
   it('takes a requested UMA address, refuses a taken one and a malformed one', async () => {
     const res = await p.api.post('/customers', individual('Uma User', { umaAddress: '$Alice.Pay@sandbox.uma.money' }));
     expect(res.status).toBe(201);

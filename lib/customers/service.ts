@@ -107,8 +107,10 @@ async function checkCurrencies(platformId: string, currencies: string[] | undefi
 }
 
 async function explainUniqueViolation(platformId: string, platformCustomerId: string | undefined, umaAddress: string, exceptId: string | null): Promise<ApiError> {
+  if (platformCustomerId && (await repo.findActiveByPlatformCustomerId(platformId, platformCustomerId))) {
+    return conflict(`An active customer with platformCustomerId ${platformCustomerId} already exists`);
+  }
   if (await repo.umaAddressTaken(umaAddress, exceptId)) return new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
-  if (platformCustomerId) return conflict(`An active customer with platformCustomerId ${platformCustomerId} already exists`);
   return conflict('The customer conflicts with an existing customer');
 }
 
@@ -140,10 +142,9 @@ async function insertCustomer(
   try {
     return await transaction(async (tx) => {
       const currencies = await checkCurrencies(platformId, input.currencies, tx);
-      if (input.platformCustomerId && (await repo.findActiveByPlatformCustomerId(platformId, input.platformCustomerId, tx))) {
-        throw conflict(`An active customer with platformCustomerId ${input.platformCustomerId} already exists`);
-      }
-      if (await repo.umaAddressTaken(umaAddress, null, tx)) throw new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
+      // No look-before-insert for a taken platformCustomerId or UMA address: the unique indexes
+      // refuse the row (also under a concurrent create, which a prior read would miss) and the
+      // catch below says which one was taken.
       const at = now();
       const id = newId('Customer');
       const individual = input.customerType === 'INDIVIDUAL' ? input : null;
