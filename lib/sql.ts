@@ -72,3 +72,14 @@ export function insertGrouped(writes: RowWrite[]): Prisma.Sql[] {
   }
   return [...groups.values()].map((g) => insertRows(g[0].table, g.map((w) => w.row)));
 }
+
+/**
+ * All these rows in one statement. Foreign keys are checked at the statement's end, so rows may
+ * refer to rows inserted beside them.
+ */
+export function insertAll(writes: RowWrite[]): Prisma.Sql {
+  const parts = insertGrouped(writes);
+  const last = parts.pop()!;
+  if (!parts.length) return last;
+  return Prisma.sql`WITH ${Prisma.join(parts.map((part, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${part})`), ', ')} ${last}`;
+}

@@ -1,4 +1,5 @@
 import { Prisma, db, type Tx } from '../db';
+import { insertAll, type RowWrite } from '../sql';
 import type { CustomerRow } from '../customers/repository';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
@@ -14,8 +15,9 @@ export interface InternalAccountRow {
   updatedAt: Date;
 }
 
-export async function insertMany(rows: InternalAccountRow[], tx: Tx): Promise<void> {
-  if (rows.length) await tx.internalAccount.createMany({ data: rows });
+/** Rows of several tables (accounts, their ledger buckets, ...) in one statement. */
+export async function insertWrites(writes: RowWrite[], tx: Tx = db()): Promise<void> {
+  if (writes.length) await tx.$executeRaw(insertAll(writes));
 }
 
 export function findById(platformId: string, id: string, tx: Tx = db()): Promise<InternalAccountRow | null> {

@@ -7,7 +7,8 @@ import { decodeCursor, toPage } from '../http/pagination';
 import * as ledger from '../ledger/service';
 import { fundingInstructions } from './instructions';
 import * as repo from './repository';
-import { insertEmailOtp } from '../wallet-auth/repository';
+import { emailOtpWrite } from '../wallet-auth/repository';
+import type { RowWrite } from '../sql';
 
 // Internal accounts: held at the service, one per currency the customer (or the platform) uses.
 // Their balances are read from the ledger buckets, never stored on the account.
@@ -17,8 +18,17 @@ export function typeFor(currency: string): InternalAccountType {
   return currencyInfo(currency)?.crypto ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
 }
 
-async function open(platformId: string, customerId: string | null, specs: { currency: string; type: InternalAccountType }[], tx: Tx) {
-  const at = now();
+/**
+ * The rows that open internal accounts, written together: each account, its ledger buckets and,
+ * for an embedded wallet, its first credential (an EMAIL_OTP tied to the customer's email).
+ */
+function openingWrites(
+  platformId: string,
+  customerId: string | null,
+  specs: { currency: string; type: InternalAccountType }[],
+  wallet: { email: string } | null,
+  at: Date,
+): { rows: repo.InternalAccountRow[]; writes: RowWrite[] } {
   const rows: repo.InternalAccountRow[] = specs.map((s) => ({
     id: newId('InternalAccount'),
     platformId,
@@ -30,37 +40,37 @@ async function open(platformId: string, customerId: string | null, specs: { curr
     createdAt: at,
     updatedAt: at,
   }));
-  await repo.insertMany(rows, tx);
-  for (const r of rows) await ledger.openBuckets(platformId, r.id, r.currency, tx);
-  return rows;
+  const writes: RowWrite[] = [...rows.map((row) => ({ table: 'InternalAccount', row: { ...row } })), ...ledger.bucketWrites(platformId, rows, at)];
+  const walletRow = rows.find((r) => r.type === 'EMBEDDED_WALLET');
+  if (walletRow && wallet) writes.push(emailOtpWrite({ id: newId('AuthMethod'), platformId, accountId: walletRow.id, email: wallet.email, createdAt: at }));
+  return { rows, writes };
 }
 
 /** The platform's own holding accounts, one per supported currency (idempotent). */
 export async function openPlatformAccounts(platformId: string, currencies: string[], tx: Tx) {
   const existing = new Set((await repo.platformAccounts(platformId, tx)).map((a) => a.currency));
   const missing = [...new Set(currencies)].filter((c) => !existing.has(c));
-  return open(platformId, null, missing.map((currency) => ({ currency, type: typeFor(currency) })), tx);
+  const { rows, writes } = openingWrites(platformId, null, missing.map((currency) => ({ currency, type: typeFor(currency) })), null, now());
+  await repo.insertWrites(writes, tx);
+  return rows;
 }
 
 /**
  * Accounts opened with a new customer: one holding account per currency, and an Embedded
  * Wallet (USD) when the platform offers embedded wallets and the customer has an email, since
- * the wallet starts with one EMAIL_OTP credential tied to that email (spec, rule 4).
+ * the wallet starts with one EMAIL_OTP credential tied to that email (spec, rule 4). As rows to
+ * write with the customer's own (see customers/service.ts create).
  */
-export async function openCustomerAccounts(
-  platformId: string,
-  customerId: string,
-  currencies: string[],
-  wallet: { email: string } | null,
-  tx: Tx,
-) {
+export function customerAccountWrites(platformId: string, customerId: string, currencies: string[], wallet: { email: string } | null, at: Date) {
   const specs: { currency: string; type: InternalAccountType }[] = [...new Set(currencies)].map((currency) => ({ currency, type: typeFor(currency) }));
   if (wallet) specs.push({ currency: 'USD', type: 'EMBEDDED_WALLET' });
-  const rows = await open(platformId, customerId, specs, tx);
-  const walletRow = rows.find((r) => r.type === 'EMBEDDED_WALLET');
-  if (walletRow && wallet) {
-    await insertEmailOtp({ id: newId('AuthMethod'), platformId, accountId: walletRow.id, email: wallet.email, createdAt: walletRow.createdAt }, tx);
-  }
+  return openingWrites(platformId, customerId, specs, wallet, at);
+}
+
+/** The same accounts opened inside a transaction (a customer's newly added currencies). */
+export async function openCustomerAccounts(platformId: string, customerId: string, currencies: string[], wallet: { email: string } | null, tx: Tx) {
+  const { rows, writes } = customerAccountWrites(platformId, customerId, currencies, wallet, now());
+  await repo.insertWrites(writes, tx);
   return rows;
 }
 

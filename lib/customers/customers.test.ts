@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
 import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 
@@ -96,6 +97,18 @@ describe('customers', () => {
     for (const r of byUma.filter((r) => r.status === 409)) expectError(r, 409, 'UMA_ADDRESS_EXISTS');
     const listed = await p.api.get('/customers?platformCustomerId=race-1');
     expect(listed.body.data).toHaveLength(1);
+    // A refused create leaves nothing behind: every customer account and ledger bucket belongs to
+    // a customer that exists.
+    const orphans = await db().$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "InternalAccount" a LEFT JOIN "Customer" c ON c."id" = a."customerId"
+      WHERE a."platformId" = ${p.platformId} AND a."customerId" IS NOT NULL AND c."id" IS NULL`;
+    expect(orphans[0].n).toBe(0);
+    const winner = byUma.find((r) => r.status === 201)!.body.id;
+    const accounts = await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(winner)}`);
+    const buckets = await db().ledgerAccount.count({ where: { internalAccountId: { in: accounts.body.data.map((a: { id: string }) => a.id) } } });
+    expect(buckets).toBe(3 * accounts.body.data.length);
+    const all = await db().internalAccount.count({ where: { platformId: p.platformId } });
+    expect(await db().ledgerAccount.count({ where: { platformId: p.platformId, internalAccountId: { not: null } } })).toBe(3 * all);
   });
 
   it('takes a requested UMA address, refuses a taken one and a malformed one', async () => {

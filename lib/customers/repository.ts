@@ -1,10 +1,12 @@
 import { Prisma, db, type Tx } from '../db';
+import { insertAll, type RowWrite } from '../sql';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
 export type CustomerRow = Prisma.CustomerGetPayload<object>;
 
-export async function insert(row: Prisma.CustomerUncheckedCreateInput, tx: Tx): Promise<CustomerRow> {
-  return tx.customer.create({ data: row });
+/** A new customer and the rows created with it (accounts, events), in one statement. */
+export async function insertWith(row: CustomerRow, writes: RowWrite[]): Promise<void> {
+  await db().$executeRaw(insertAll([{ table: 'Customer', row: { ...row } }, ...writes]));
 }
 
 /** Any customer of the platform, deleted ones included. */

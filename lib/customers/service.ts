@@ -4,10 +4,10 @@ import { now } from '../clock';
 import { transaction, isUniqueViolation, type Tx, type Prisma } from '../db';
 import { ApiError, conflict, fieldError, notFound } from '../http/errors';
 import { decodeCursor, toPage } from '../http/pagination';
-import { recordEvent } from '../events/outbox';
+import { eventWrites, recordEvent } from '../events/outbox';
 import * as platforms from '../platform/repository';
 import { settingsOf } from '../platform/settings';
-import { openCustomerAccounts, customerAccounts, present as presentAccounts } from '../accounts/service';
+import { customerAccountWrites, openCustomerAccounts, customerAccounts, present as presentAccounts } from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
 import { guardContactChange } from '../wallet-auth/contact-sync';
 import type { Challenge } from '../auth/signed-retry';
@@ -93,7 +93,7 @@ function checkTerms(consent: { termsVersion: string } | undefined) {
   }
 }
 
-async function checkCurrencies(platformId: string, currencies: string[] | undefined, tx: Tx): Promise<string[]> {
+async function checkCurrencies(platformId: string, currencies: string[] | undefined, tx?: Tx): Promise<string[]> {
   const supported = (await settingsOf(platformId, tx)).currencyCodes;
   if (!currencies) return supported;
   for (const [i, c] of currencies.entries()) {
@@ -116,7 +116,7 @@ async function explainUniqueViolation(platformId: string, platformCustomerId: st
 
 export async function create(platformId: string, input: CustomerCreate): Promise<Customer> {
   checkTerms(input.endUserTermsConsent);
-  const platform = await platforms.findWithConfig(platformId);
+  const platform = await platforms.findById(platformId);
   if (!platform) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
   const requested = input.umaAddress ? normalizeUma(input.umaAddress, platform.umaDomain) : null;
   const name = input.customerType === 'INDIVIDUAL' ? input.fullName : input.businessInfo.legalName;
@@ -135,56 +135,53 @@ export async function create(platformId: string, input: CustomerCreate): Promise
 
 async function insertCustomer(
   platformId: string,
-  platform: NonNullable<Awaited<ReturnType<typeof platforms.findWithConfig>>>,
+  platform: platforms.PlatformRow,
   input: CustomerCreate,
   umaAddress: string,
 ): Promise<Customer> {
+  const currencies = await checkCurrencies(platformId, input.currencies);
+  const at = now();
+  const id = newId('Customer');
+  const individual = input.customerType === 'INDIVIDUAL' ? input : null;
+  const kycStatus = individual ? initialKycStatus(individual.fullName) : null;
+  const row: repo.CustomerRow = {
+    id,
+    platformId,
+    platformCustomerId: input.platformCustomerId ?? id.slice('Customer:'.length),
+    customerType: input.customerType,
+    umaAddress,
+    email: input.email ?? null,
+    phoneNumber: input.phoneNumber ?? null,
+    region: input.region ?? null,
+    currencies,
+    kycStatus,
+    kybStatus: individual ? null : 'UNVERIFIED',
+    fullName: individual?.fullName ?? null,
+    registrationNumber: input.customerType === 'BUSINESS' ? (input.businessInfo.registrationNumber ?? null) : null,
+    identifier: individual?.identifier ?? null,
+    profile: profileOf(input) as Prisma.JsonValue,
+    endUserTermsConsent: (input.endUserTermsConsent as Prisma.JsonValue) ?? null,
+    contactVerification: requiresContactVerification(input.region)
+      ? { ...(input.email ? { email: 'PENDING' } : {}), ...(input.phoneNumber ? { phone: 'PENDING' } : {}) }
+      : null,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+  };
+  const accounts = customerAccountWrites(platformId, id, currencies, platform.embeddedWalletConfig && input.email ? { email: input.email } : null, at);
+  const customer = toCustomer(row, []);
+  const event = kycStatus ? statusEvent('KYC', kycStatus) : null;
+  // The customer, its accounts (with their ledger buckets and a wallet's first credential) and
+  // its event in one statement: all of it or nothing. No look-before-insert for a taken
+  // platformCustomerId or UMA address: the unique indexes refuse the row (also under a concurrent
+  // create, which a prior read would miss) and the catch says which one was taken.
   try {
-    return await transaction(async (tx) => {
-      const currencies = await checkCurrencies(platformId, input.currencies, tx);
-      // No look-before-insert for a taken platformCustomerId or UMA address: the unique indexes
-      // refuse the row (also under a concurrent create, which a prior read would miss) and the
-      // catch below says which one was taken.
-      const at = now();
-      const id = newId('Customer');
-      const individual = input.customerType === 'INDIVIDUAL' ? input : null;
-      const kycStatus = individual ? initialKycStatus(individual.fullName) : null;
-      const row = await repo.insert(
-        {
-          id,
-          platformId,
-          platformCustomerId: input.platformCustomerId ?? id.slice('Customer:'.length),
-          customerType: input.customerType,
-          umaAddress,
-          email: input.email ?? null,
-          phoneNumber: input.phoneNumber ?? null,
-          region: input.region ?? null,
-          currencies,
-          kycStatus,
-          kybStatus: individual ? null : 'UNVERIFIED',
-          fullName: individual?.fullName ?? null,
-          registrationNumber: input.customerType === 'BUSINESS' ? (input.businessInfo.registrationNumber ?? null) : null,
-          identifier: individual?.identifier ?? null,
-          profile: profileOf(input) as Prisma.InputJsonValue,
-          endUserTermsConsent: input.endUserTermsConsent ?? undefined,
-          contactVerification: requiresContactVerification(input.region)
-            ? { ...(input.email ? { email: 'PENDING' } : {}), ...(input.phoneNumber ? { phone: 'PENDING' } : {}) }
-            : undefined,
-          createdAt: at,
-          updatedAt: at,
-        },
-        tx,
-      );
-      await openCustomerAccounts(platformId, id, currencies, platform.embeddedWalletConfig && input.email ? { email: input.email } : null, tx);
-      const customer = toCustomer(row, []);
-      const event = kycStatus ? statusEvent('KYC', kycStatus) : null;
-      if (event) await recordEvent(tx, platformId, event, customer);
-      return customer;
-    });
+    await repo.insertWith(row, [...accounts.writes, ...(event ? eventWrites(platformId, [{ type: event, data: customer }], at) : [])]);
   } catch (err) {
     if (isUniqueViolation(err)) throw await explainUniqueViolation(platformId, input.platformCustomerId, umaAddress, null);
     throw err;
   }
+  return customer;
 }
 
 export async function get(platformId: string, id: string): Promise<Customer> {
@@ -216,7 +213,7 @@ export async function update(platformId: string, id: string, input: CustomerUpda
       if (row.customerType !== input.customerType) {
         throw fieldError('customerType', `customerType cannot change (this customer is ${row.customerType})`, { enum: [row.customerType] });
       }
-      const platform = await platforms.findWithConfig(platformId, tx);
+      const platform = await platforms.findById(platformId, tx);
       umaAddress = input.umaAddress ? normalizeUma(input.umaAddress, platform!.umaDomain) : row.umaAddress;
       if (input.umaAddress && (await repo.umaAddressTaken(umaAddress, id, tx))) throw new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
       const currencies = input.currencies ? await checkCurrencies(platformId, input.currencies, tx) : row.currencies;

@@ -2,21 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Prisma, db, pgCode, pgMessage, type Tx } from '../db';
 import { insertGrouped, type RowWrite } from '../sql';
 
-export interface AccountSeed {
-  id: string;
-  platformId: string;
-  currency: string;
-  internalAccountId: string | null;
-  bucket: string;
-  name: string;
-  allowNegative: boolean;
-  createdAt: Date;
-}
-
-export async function createAccounts(rows: AccountSeed[], tx: Tx): Promise<void> {
-  if (rows.length) await tx.ledgerAccount.createMany({ data: rows, skipDuplicates: true });
-}
-
 /** A balance-update event rendered by the statement that moves the money (see writeStep). */
 export interface Announcement {
   eventId: string;

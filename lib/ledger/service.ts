@@ -28,21 +28,13 @@ export class InsufficientFunds extends ApiError {
   }
 }
 
-/** Ledger accounts for a new internal account: its three buckets, none may go negative. */
-export async function openBuckets(platformId: string, internalAccountId: string, currency: string, tx: Tx): Promise<void> {
-  const at = now();
-  await repo.createAccounts(
+/** Ledger accounts for new internal accounts: three buckets each, none may go negative. */
+export function bucketWrites(platformId: string, accounts: { id: string; currency: string }[], at: Date): RowWrite[] {
+  return accounts.flatMap((a) =>
     (['AVAILABLE', 'HELD', 'PENDING'] as const).map((bucket) => ({
-      id: bucketAccount(internalAccountId, bucket),
-      platformId,
-      currency,
-      internalAccountId,
-      bucket,
-      name: bucket,
-      allowNegative: false,
-      createdAt: at,
+      table: 'LedgerAccount',
+      row: { id: bucketAccount(a.id, bucket), platformId, currency: a.currency, internalAccountId: a.id, bucket, name: bucket, allowNegative: false, createdAt: at },
     })),
-    tx,
   );
 }
 

@@ -13,6 +13,12 @@ export function findWithConfig(id: string, tx: Tx = db()): Promise<PlatformWithC
   return tx.platform.findUnique({ where: { id }, include: withConfig });
 }
 
+/** The platform row alone, for callers that need none of its currencies or fees. */
+export function findById(id: string, tx: Tx = db()) {
+  return tx.platform.findUnique({ where: { id } });
+}
+export type PlatformRow = NonNullable<Awaited<ReturnType<typeof findById>>>;
+
 export function findFirst() {
   return db().platform.findFirst({ orderBy: { createdAt: 'asc' } });
 }

@@ -1,3 +1,4 @@
+import type { RowWrite } from '../sql';
 import { db, Prisma, type Tx } from '../db';
 
 // Credentials, sessions, OTP challenges, delegated keys and wallet secrets of embedded wallets.
@@ -8,11 +9,9 @@ export type SessionRow = Prisma.AuthSessionGetPayload<object>;
 export type OtpChallengeRow = Prisma.OtpChallengeGetPayload<object>;
 export type DelegatedKeyRow = Prisma.DelegatedKeyGetPayload<object>;
 
-export async function insertEmailOtp(
-  row: { id: string; platformId: string; accountId: string; email: string; createdAt: Date },
-  tx: Tx,
-): Promise<void> {
-  await tx.authMethod.create({ data: { ...row, type: 'EMAIL_OTP', nickname: row.email, updatedAt: row.createdAt } });
+/** A wallet's first credential, as a row written with the wallet's account (accounts/service.ts). */
+export function emailOtpWrite(row: { id: string; platformId: string; accountId: string; email: string; createdAt: Date }): RowWrite {
+  return { table: 'AuthMethod', row: { ...row, type: 'EMAIL_OTP', nickname: row.email, updatedAt: row.createdAt } };
 }
 
 /** Active OTP credentials of this customer's embedded wallets, of one type. */
