@@ -1,11 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { maintainEmbeddedDatabase } from './maintenance';
-import { tableActivity } from './repository';
+import { maintainDatabase, needsOwnMaintenance, ownMaintenanceNeeded } from './maintenance';
+import { autovacuumOn, tableActivity } from './repository';
 
-// The embedded database has no autovacuum: the worker analyzes and vacuums tables whose rows
-// changed past autovacuum's thresholds (lib/jobs/maintenance.ts). Checked on a scratch table.
+// The embedded database has no autovacuum, and a server may have it off: the worker then analyzes
+// and vacuums tables whose rows changed past autovacuum's thresholds (lib/jobs/maintenance.ts).
+// Checked on a scratch table.
 describe('database maintenance', () => {
+  it('runs where no autovacuum does: always on the embedded database, on a server with it off', async () => {
+    expect(needsOwnMaintenance({ embedded: true, autovacuum: true })).toBe(true);
+    expect(needsOwnMaintenance({ embedded: false, autovacuum: false })).toBe(true);
+    expect(needsOwnMaintenance({ embedded: false, autovacuum: true })).toBe(false);
+    // What this database says, and the worker's decision from it.
+    const on = await autovacuumOn();
+    expect(await ownMaintenanceNeeded()).toBe(process.env.CORRIDOR_EMBEDDED === '1' || !on);
+  });
+
   const table = `MaintenanceProbe_${process.pid}`;
   afterAll(async () => {
     await db().$executeRawUnsafe(`DROP TABLE IF EXISTS "${table}"`);
@@ -25,14 +35,14 @@ describe('database maintenance', () => {
     await db().$executeRawUnsafe(`CREATE TABLE "${table}" (id integer PRIMARY KEY, note text)`);
     await db().$executeRawUnsafe(`INSERT INTO "${table}" SELECT g, 'x' FROM generate_series(1, 1000) g`);
     expect((await activity())?.modifiedSinceAnalyze).toBeGreaterThanOrEqual(1000);
-    expect((await maintainEmbeddedDatabase()).analyzed).toContain(table);
+    expect((await maintainDatabase()).analyzed).toContain(table);
     const after = (await tableActivity()).find((x) => x.table === table)!;
     expect(after.modifiedSinceAnalyze).toBe(0);
-    expect((await maintainEmbeddedDatabase()).analyzed).not.toContain(table);
+    expect((await maintainDatabase()).analyzed).not.toContain(table);
 
     await db().$executeRawUnsafe(`DELETE FROM "${table}" WHERE id <= 600`);
     expect((await activity())?.dead).toBeGreaterThanOrEqual(600);
-    expect((await maintainEmbeddedDatabase()).vacuumed).toContain(table);
+    expect((await maintainDatabase()).vacuumed).toContain(table);
     expect((await tableActivity()).find((x) => x.table === table)!.dead).toBe(0);
   });
 });

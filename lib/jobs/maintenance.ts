@@ -1,14 +1,32 @@
 import * as repo from './repository';
 
-// The embedded database (PGlite) runs PostgreSQL without its autovacuum daemon. Without it the
+// The embedded database (PGlite) runs PostgreSQL without its autovacuum daemon, and a
+// PostgreSQL server may have it turned off (this machine's CI server does). Without it the
 // planner keeps the statistics of the first, empty tables, and plans it caches for the prepared
 // statements keep scanning tables that have since grown (measured: the payment flow at half speed
 // after a thousand customers were created, back to full speed after ANALYZE), and dead rows from
 // updates are never reclaimed. This does autovacuum's job with its default thresholds: ANALYZE a
 // table after 50 + 10% of its rows changed, VACUUM it after 50 + 20% of them died. ANALYZE also
-// makes the server re-plan the cached statements on that table. PostgreSQL servers run their
-// own autovacuum; this runs only on the embedded database.
-export async function maintainEmbeddedDatabase(): Promise<{ analyzed: string[]; vacuumed: string[] }> {
+// makes the server re-plan the cached statements on that table. Where the server's own
+// autovacuum runs, this stays out of its way.
+export function needsOwnMaintenance(db: { embedded: boolean; autovacuum: boolean }): boolean {
+  return db.embedded || !db.autovacuum;
+}
+
+/** Whether this process's database needs it, asked of the server once. */
+let needed: Promise<boolean> | null = null;
+export function ownMaintenanceNeeded(): Promise<boolean> {
+  needed ??= repo
+    .autovacuumOn()
+    .then((autovacuum) => needsOwnMaintenance({ embedded: process.env.CORRIDOR_EMBEDDED === '1', autovacuum }))
+    .catch(() => {
+      needed = null; // ask again next time
+      return false;
+    });
+  return needed;
+}
+
+export async function maintainDatabase(): Promise<{ analyzed: string[]; vacuumed: string[] }> {
   const analyzed: string[] = [];
   const vacuumed: string[] = [];
   for (const t of await repo.tableActivity()) {

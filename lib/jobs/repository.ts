@@ -60,6 +60,12 @@ export interface TableActivity {
 }
 
 /** Row churn per table since its last ANALYZE / VACUUM (the statistics autovacuum reads). */
+/** Whether the server runs its autovacuum daemon (its setting; PGlite reports on but has none). */
+export async function autovacuumOn(): Promise<boolean> {
+  const rows = await db().$queryRaw<{ on: boolean }[]>`SELECT current_setting('autovacuum') = 'on' AS "on"`;
+  return rows[0]?.on === true;
+}
+
 export async function tableActivity(): Promise<TableActivity[]> {
   const rows = await db().$queryRaw<{ table: string; live: bigint; dead: bigint; modified: bigint }[]>`
     SELECT relname AS "table", n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS modified

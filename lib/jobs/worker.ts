@@ -1,5 +1,5 @@
 import { deliverDueWebhooks } from '../webhooks/service';
-import { maintainEmbeddedDatabase } from './maintenance';
+import { maintainDatabase, ownMaintenanceNeeded } from './maintenance';
 import { purgeStale } from './retention';
 import { runDueJobs } from './queue';
 
@@ -36,9 +36,9 @@ async function keepHouse() {
       lastHousekeeping = Date.now();
       await purgeStale(new Date());
     }
-    if (process.env.CORRIDOR_EMBEDDED === '1' && Date.now() - lastMaintenance > 10_000) {
+    if (Date.now() - lastMaintenance > 10_000 && (await ownMaintenanceNeeded())) {
       lastMaintenance = Date.now();
-      await maintainEmbeddedDatabase();
+      await maintainDatabase();
     }
   } catch (err) {
     console.error('[corridor] housekeeping failed:', err instanceof Error ? err.message : err);
