@@ -23,6 +23,16 @@ export function findLive(platformId: string, id: string, owner: Owner, tx: Tx = 
   return tx.externalAccount.findFirst({ where: { platformId, id, deletedAt: null, ...ownerWhere(owner) } });
 }
 
+/**
+ * A live account of any owner, for a payment. Read on every quote, so a plain SQL read: the
+ * Prisma query builder costs more CPU than the read itself.
+ */
+export async function findLiveAny(platformId: string, id: string, tx: Tx = db()): Promise<ExternalAccountRow | null> {
+  const rows = await tx.$queryRaw<ExternalAccountRow[]>`
+    SELECT * FROM "ExternalAccount" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL`;
+  return rows[0] ?? null;
+}
+
 /** The live account locked for update, so changes to one account serialize. */
 export async function lockLive(platformId: string, id: string, owner: Owner, tx: Tx): Promise<ExternalAccountRow | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`

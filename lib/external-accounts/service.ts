@@ -161,7 +161,7 @@ function toPayment(row: repo.ExternalAccountRow): PaymentAccount {
 
 /** A live external account of the platform (customer-owned or platform-owned), or null. */
 export async function getForPayment(platformId: string, id: string, tx: Tx = db()): Promise<PaymentAccount | null> {
-  const row = await repo.findLive(platformId, id, { kind: 'any' }, tx);
+  const row = await repo.findLiveAny(platformId, id, tx);
   return row ? toPayment(row) : null;
 }
 
