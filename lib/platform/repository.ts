@@ -13,11 +13,13 @@ export function findWithConfig(id: string, tx: Tx = db()): Promise<PlatformWithC
   return tx.platform.findUnique({ where: { id }, include: withConfig });
 }
 
-/** The platform row alone, for callers that need none of its currencies or fees. */
-export function findById(id: string, tx: Tx = db()) {
-  return tx.platform.findUnique({ where: { id } });
+export type PlatformRow = Prisma.PlatformGetPayload<object>;
+
+/** The platform row alone, for callers that need none of its currencies or fees (plain SQL: read on every customer create). */
+export async function findById(id: string, tx: Tx = db()): Promise<PlatformRow | null> {
+  const rows = await tx.$queryRaw<PlatformRow[]>`SELECT * FROM "Platform" WHERE "id" = ${id}`;
+  return rows[0] ?? null;
 }
-export type PlatformRow = NonNullable<Awaited<ReturnType<typeof findById>>>;
 
 export function findFirst() {
   return db().platform.findFirst({ orderBy: { createdAt: 'asc' } });
