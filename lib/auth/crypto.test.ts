@@ -1,6 +1,5 @@
 import { requireReferenceFile } from '@/tests/support/reference';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/http/errors';
 import { base58checkDecode, base58checkEncode, bytesToHex, hexToBytes } from './encoding';

@@ -59,12 +59,11 @@ export async function present(platformId: string, rows: repo.CustomerRow[], tx?:
   return rows.map((r) => toCustomer(r, owners.get(r.id)));
 }
 
+/** Request fields stored in their own columns (or never stored), so not in the profile. */
+const NOT_PROFILE = new Set(['customerType', 'currencies', 'email', 'phoneNumber', 'umaAddress', 'endUserTermsConsent', 'platformCustomerId', 'region', 'kycStatus', 'kybStatus', 'fullName', 'identifier']);
+
 function profileOf(input: CustomerCreate | CustomerUpdate): Profile {
-  /* eslint-disable @typescript-eslint/no-unused-vars */
-  const { customerType, currencies, email, phoneNumber, umaAddress, endUserTermsConsent, ...rest } = input as Profile & CustomerCreate;
-  const { platformCustomerId, region, kycStatus, kybStatus, fullName, identifier, ...profile } = rest as Profile;
-  /* eslint-enable @typescript-eslint/no-unused-vars */
-  return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && !NOT_PROFILE.has(k)));
 }
 
 const UMA_USER = /^\$[a-z0-9][a-z0-9._-]{0,63}$/i;

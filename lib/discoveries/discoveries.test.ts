@@ -1,13 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { railsFor } from '@/lib/rails/catalog';
-import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
+import { expectError, newPlatform, type TestPlatform, type Json } from '@/tests/support/api';
 import { findInstitution, INSTITUTIONS } from './catalog';
 
 const SPEC_BANK_CURRENCIES = 'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW'.split(' ');
 const MOBILE_MONEY_CURRENCIES = ['KES', 'GHS', 'UGX', 'TZS', 'RWF', 'MWK', 'ZMW', 'XOF', 'XAF'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Row = any;
+type Row = Json;
 
 describe('discoveries catalog', () => {
   it('covers every bank-account currency of the specification with several institutions', () => {

@@ -4,7 +4,7 @@ import { exchangeRateOf, price } from '@/lib/fx/pricing';
 import { midRate, minorRate, RATE_WINDOW_MS } from '@/lib/fx/rates';
 import { setClockOffset } from '@/lib/platform/repository';
 import { defaultRail } from '@/lib/rails/catalog';
-import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
+import { expectError, newPlatform, type TestPlatform, type Json } from '@/tests/support/api';
 import { rateCacheStats } from './service';
 
 // The bank-account currencies of the specification (accountInfo variants) and the crypto assets.
@@ -12,8 +12,7 @@ const SPEC_BANK_CURRENCIES = 'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GT
 const CRYPTO = ['BTC', 'USDC', 'USDT'];
 const ALL = [...SPEC_BANK_CURRENCIES, ...CRYPTO];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Rate = any;
+type Rate = Json;
 const pair = (list: Rate[], from: string, to: string) => list.find((r) => r.sourceCurrency.code === from && r.destinationCurrency.code === to);
 
 /** Puts the platform's sandbox clock `intoWindow` ms into a rate window well in the future; returns that instant. */

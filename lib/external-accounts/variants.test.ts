@@ -1,6 +1,5 @@
 import { requireReferenceFile } from '@/tests/support/reference';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';

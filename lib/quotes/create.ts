@@ -20,7 +20,8 @@ import type { QuoteRow } from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
 import { scaCode } from './sca';
 import type { QuoteRequest } from './schema';
-import { checkLimits, rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
+import { checkLimits } from '../payments/limits';
+import { rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
 import { executeLocked } from './execute';
 
 // POST /quotes: resolve source and destination, price the transfer with exact integers, check

@@ -1,33 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../ids';
-import { addSeconds, now } from '../clock';
+import { now } from '../clock';
 import { currencyInfo } from '../currencies';
 import type { Tx } from '../db';
-import { ApiError, fieldError, invalidInput } from '../http/errors';
-import { INT64_MAX } from '../http/fields';
-import { sha256Hex } from '../auth/secrets';
-import { recordEvent } from '../events/outbox';
+import { ApiError, fieldError } from '../http/errors';
 import * as accountsRepo from '../accounts/repository';
 import * as customers from '../customers/repository';
 import type { CustomerRow } from '../customers/repository';
-import { isScaRegion } from '../customers/regions';
-import { settingsOf } from '../platform/settings';
 import { midRate, minorRate, toNumber, reduce } from '../fx/rates';
-import { price } from '../fx/pricing';
-import { feeSchedule } from '../fx/fees';
 import { depositDetails } from '../accounts/instructions';
-import { quoteLifetimeSeconds, railInfo } from '../rails/catalog';
-import { sendMessage } from '../notify/sender';
-import * as txRepo from '../transactions/repository';
-import { toTransaction } from '../transactions/presenter';
-import { checkOwnershipThreshold, externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
-import { missingPayerData, requiredPayerData } from '../payments/payer-data';
+import { externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
 import type { Funding } from '../payments/plan';
 import { findLookup } from '../uma/lookups';
 import { requireUma } from '../uma/address';
-import * as repo from './repository';
-import { toQuote, type Quote, type ScaState } from './presenter';
-import { scaCode } from './sca';
 import type { QuoteRequest } from './schema';
 
 // Resolving a quote request: who pays from where, where the money goes, what the corridor allows,
@@ -114,22 +98,6 @@ export async function resolveDestination(platformId: string, req: QuoteRequest, 
     throw new ApiError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, { errors: [{ field: 'destination.currency', message: `must be ${route.currency}` }] });
   }
   return { route, lookupId: lookup.id };
-}
-
-export async function checkLimits(platformId: string, sending: string, receiving: string, totalSending: bigint, totalReceiving: bigint, tx: Tx) {
-  const settings = await settingsOf(platformId, tx);
-  const limit = settings.currencies.get(sending) ?? null;
-  const max = limit?.maxAmount ?? INT64_MAX;
-  if (totalSending > max || totalSending > INT64_MAX) {
-    throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The sending amount ${totalSending} ${sending} exceeds the single-transaction maximum of ${max} for this corridor`, { maxAmount: max, currency: sending });
-  }
-  if (limit && totalSending < limit.minAmount) {
-    throw new ApiError('AMOUNT_OUT_OF_RANGE', `The sending amount ${totalSending} ${sending} is below the minimum of ${limit.minAmount}`, { minAmount: limit.minAmount, currency: sending });
-  }
-  const recv = settings.currencies.get(receiving);
-  if (totalReceiving > INT64_MAX || (recv && totalReceiving > recv.maxAmount)) {
-    throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The receiving amount ${totalReceiving} ${receiving} exceeds the single-transaction maximum for this corridor`, { currency: receiving });
-  }
 }
 
 /** mSAT-denominated rate details, as the interface reports them (bitcoin as the common unit). */

@@ -2,13 +2,12 @@ import { newId } from '../ids';
 import { addSeconds, now } from '../clock';
 import { transaction, type Tx } from '../db';
 import { ApiError, fieldError, invalidInput, notFound } from '../http/errors';
-import { INT64_MAX } from '../http/fields';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
 import { enqueue } from '../jobs/queue';
 import * as accounts from '../accounts/service';
 import * as customers from '../customers/repository';
-import { settingsOf } from '../platform/settings';
+import { checkLimits } from '../payments/limits';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { checkOwnershipThreshold, externalRoute } from '../payments/routing';
@@ -43,14 +42,6 @@ async function checkCustomerReady(platformId: string, customerId: string | null,
   return c;
 }
 
-async function checkLimit(platformId: string, currency: string, amount: bigint, tx: Tx) {
-  const limit = (await settingsOf(platformId, tx)).currencies.get(currency);
-  if (amount > (limit?.maxAmount ?? INT64_MAX)) {
-    throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `${amount} ${currency} exceeds the single-transaction maximum of ${limit?.maxAmount} for ${currency} withdrawals`, { maxAmount: limit?.maxAmount, currency });
-  }
-  if (limit && amount < limit.minAmount) throw new ApiError('AMOUNT_OUT_OF_RANGE', `${amount} ${currency} is below the minimum of ${limit.minAmount}`);
-}
-
 const failsAtOnce = (s: TransferScenario) => s === 'INSUFFICIENT_FUNDS' || s === 'ACCOUNT_INVALID';
 
 export async function transferOut(platformId: string, req: TransferOut) {
@@ -64,7 +55,7 @@ export async function transferOut(platformId: string, req: TransferOut) {
     const customer = await checkCustomerReady(platformId, source.customerId, tx);
     const amount = req.amount ?? (await ledger.balances([source.id], tx)).get(source.id)!.available;
     if (amount <= 0n) throw fieldError('amount', 'the source account has no available balance to transfer');
-    await checkLimit(platformId, source.currency, amount, tx);
+    await checkLimits(platformId, source.currency, source.currency, amount, amount, tx);
     checkOwnershipThreshold(route, amount, now());
     const scenario = transferScenario(route.identifier);
     const at = now();
@@ -127,7 +118,7 @@ export async function transferIn(platformId: string, req: TransferIn) {
     if (dest.currency !== route.currency) throw new ApiError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
     if (route.ownerCustomerId !== dest.customerId) throw invalidInput('The external account does not belong to the owner of the destination account');
     const customer = await checkCustomerReady(platformId, dest.customerId, tx);
-    await checkLimit(platformId, dest.currency, amount, tx);
+    await checkLimits(platformId, dest.currency, dest.currency, amount, amount, tx);
     const scenario = transferScenario(route.identifier);
     const at = now();
     const delay = scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
+import { expectError, newPlatform, type TestPlatform, type Json } from '@/tests/support/api';
 import { umaProviders } from './catalog';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Row = any;
+type Row = Json;
 const names = (rows: Row[]) => rows.map((r) => r.name);
 
 describe('GET /uma-providers', () => {

@@ -9,8 +9,14 @@ import { matchRoute } from './router';
 
 // HTTP-level test client: builds real Requests with real auth headers, dispatches them to the
 // real route handlers, parses bodies losslessly, and validates each response against the reference.
+/**
+ * A parsed JSON body as tests read it: untyped on purpose, since its shape is checked against the
+ * reference schema by the conformance helper on every response.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface ApiResponse<T = any> {
+export type Json = any;
+
+export interface ApiResponse<T = Json> {
   status: number;
   headers: Headers;
   body: T;
