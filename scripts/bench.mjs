@@ -1,6 +1,7 @@
 // `npm run bench`: speed of the running service over real HTTP, on the embedded database and on
-// PostgreSQL (when reachable). For each: a production server (next start) is started on a fresh
-// database with known credentials, then
+// PostgreSQL (when reachable). For each: a production server (scripts/start.mjs, which runs
+// scripts/server.mjs with NODE_ENV=production) is started on a fresh database with known
+// credentials, then
 //   - bare route:    GET /api/health (Next.js + HTTP, a constant JSON body, no database)
 //   - read / write:  GET /customers/{id} and POST /customers, with their ratio to the bare route
 //   - payment flow:  POST /quotes + POST /quotes/{id}/execute (internal USD -> external EUR
@@ -35,7 +36,7 @@ async function startServer(label, env) {
   const port = 3900 + Math.floor(Math.random() * 90);
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), CORRIDOR_CLIENT_ID: ID, CORRIDOR_CLIENT_SECRET: SECRET, CORRIDOR_BENCH_STATS: '1', NODE_ENV: 'production' },
+    env: { ...process.env, ...env, PORT: String(port), CORRIDOR_CLIENT_ID: ID, CORRIDOR_CLIENT_SECRET: SECRET, CORRIDOR_BENCH_STATS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -1,10 +1,18 @@
 // Several server processes on one port (node:cluster): the primary forks CORRIDOR_WEB_CONCURRENCY
 // workers running scripts/server.mjs; only worker 0 bootstraps and runs the background worker.
-// A worker that dies is replaced.
+// A worker that dies is replaced. scripts/start.mjs decides the count (its default is one per CPU,
+// less one for a database on this machine) and always passes it, so it is required here.
 import cluster from 'node:cluster';
-import { availableParallelism } from 'node:os';
 
-const count = Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || availableParallelism()));
+const raw = process.env.CORRIDOR_WEB_CONCURRENCY;
+const count = Number(raw);
+if (!raw || !Number.isFinite(count) || count < 1) {
+  console.error(
+    `[corridor] scripts/cluster.mjs needs CORRIDOR_WEB_CONCURRENCY, the number of server processes (1 or more); got ${raw ? JSON.stringify(raw) : 'none'}. ` +
+      'Start the service with npm start (scripts/start.mjs), which sets it.',
+  );
+  process.exit(1);
+}
 const script = process.argv[2];
 
 if (cluster.isPrimary) {

@@ -1,5 +1,5 @@
 import type { Json } from '@/tests/support/api';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '@/lib/http/json';
 import { API_BASE } from '@/lib/http/endpoint';
 import { buildOpenApi, endpointsOf } from '@/lib/http/openapi';
@@ -77,18 +77,84 @@ function wrongValue(schema: J): unknown {
   }
 }
 
+/** One bad request; its body is made only when it is sent (some are megabytes). */
+interface Case {
+  label: string;
+  path: string;
+  init: () => { body?: BodyInit; contentType?: string };
+  expect4xx: boolean;
+}
+
+const json = (v: unknown) => ({ body: JSON.stringify(v), contentType: 'application/json' });
+
+/**
+ * The bad requests one operation is fed, as a plan: the operation's test sends exactly these, and
+ * the plan can be counted without sending anything.
+ */
+function casesOf(o: Operation): Case[] {
+  const cases: Case[] = [];
+  const add = (label: string, path: string, init: Case['init'], expect4xx: boolean) => void cases.push({ label, path, init, expect4xx });
+  const content = o.op.requestBody?.content as J | undefined;
+  const multipart = content?.['multipart/form-data'];
+  const schema = content?.['application/json']?.schema as J | undefined;
+  const path = pathOf(o);
+  if (schema) {
+    const props = properties(schema);
+    const required = (schema.required ?? []) as string[];
+    add('malformed JSON', path, () => ({ body: '{"a": [1, 2', contentType: 'application/json' }), true);
+    for (const top of ['[]', '42', '"text"', 'null', 'true']) add(`top-level ${top}`, path, () => ({ body: top, contentType: 'application/json' }), true);
+    add('missing fields', path, () => json({}), required.length > 0);
+    add('unknown field', path, () => json({ zzUnknownField: 1 }), true);
+    add('deep nesting', path, () => ({ body: '['.repeat(20_000) + ']'.repeat(20_000), contentType: 'application/json' }), true);
+    add('oversized body', path, () => json({ blob: 'y'.repeat(JSON_BODY_LIMIT + 1) }), true);
+    add('wrong content type', path, () => ({ body: 'a=1', contentType: 'application/x-www-form-urlencoded' }), true);
+    for (const [name, prop] of Object.entries(props)) {
+      add(`wrong type ${name}`, path, () => json({ [name]: wrongValue(prop) }), true);
+      add(`huge ${name}`, path, () => json({ [name]: HUGE }), true);
+      const nested = properties(prop.items ?? prop);
+      for (const [sub, subProp] of Object.entries(nested).slice(0, 12)) {
+        const wrap = (inner: J) => json({ [name]: prop.items ? [inner] : inner });
+        add(`wrong type ${name}.${sub}`, path, () => wrap({ [sub]: wrongValue(subProp) }), true);
+        add(`huge ${name}.${sub}`, path, () => wrap({ [sub]: HUGE }), true);
+      }
+    }
+  } else if (multipart) {
+    add('multipart: wrong content type', path, () => json({ file: 'x' }), true);
+    add('multipart: malformed', path, () => ({ body: '--x\r\nbroken', contentType: 'multipart/form-data; boundary=x' }), true);
+    add('multipart: no fields', path, () => ({ body: new FormData() }), true);
+  }
+  for (const q of (o.op.parameters as J[]).filter((x) => x.in === 'query')) {
+    add(`query ${q.name} huge`, `${path}?${q.name}=${'q'.repeat(5000)}`, () => ({}), true);
+    const t = typeOf(q.schema ?? {});
+    if (t === 'integer' || t === 'number' || t === 'boolean' || q.schema?.enum || q.schema?.format) {
+      add(`query ${q.name} wrong type`, `${path}?${q.name}=%00not-valid%ff`, () => ({}), true);
+    }
+  }
+  for (const name of (o.op.parameters as J[]).filter((x) => x.in === 'path').map((x) => x.name as string)) {
+    add(`path ${name} huge`, pathOf(o, (n) => (n === name ? 'Z'.repeat(10_000) : pathValue({}))), () => ({}), true);
+    add(`path ${name} malformed`, pathOf(o, (n) => (n === name ? '../\u0000%' : pathValue({}))), () => ({}), true);
+  }
+  return cases;
+}
+
 describe('fuzz: every operation refuses bad input with a 4xx error body', () => {
   let p: TestPlatform;
   let auth: string;
+  // Requests actually sent by whichever tests ran, for the printed summary only: no assertion
+  // depends on another test having run.
   let sent = 0;
-  let failures: string[] = [];
 
   beforeAll(async () => {
     p = await newPlatform();
     auth = basic(p.credentials);
   });
 
-  async function send(label: string, method: string, path: string, init: { body?: BodyInit; contentType?: string }, expect4xx: boolean) {
+  afterAll(() => {
+    console.log(`[fuzz] ${sent} requests sent (${operations.length} operations in the specification)`);
+  });
+
+  /** Sends one request; pushes a description onto `failures` when the answer is not as required. */
+  async function send(failures: string[], label: string, method: string, path: string, init: { body?: BodyInit; contentType?: string }, expect4xx: boolean) {
     const headers: Record<string, string> = { authorization: auth };
     if (init.contentType) headers['content-type'] = init.contentType;
     const { res } = await dispatch(new Request(`http://localhost${API_BASE}${path}`, { method, headers, body: init.body }));
@@ -103,56 +169,28 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
     }
   }
 
-  const json = (v: unknown) => ({ body: JSON.stringify(v), contentType: 'application/json' });
-
   for (const o of operations) {
-    const content = o.op.requestBody?.content as J | undefined;
-    const multipart = content?.['multipart/form-data'];
-    const schema = content?.['application/json']?.schema as J | undefined;
-
     it(`${o.method} ${o.template}`, async () => {
-      failures = [];
-      const path = pathOf(o);
-      if (schema) {
-        const props = properties(schema);
-        const required = (schema.required ?? []) as string[];
-        await send('malformed JSON', o.method, path, { body: '{"a": [1, 2', contentType: 'application/json' }, true);
-        for (const top of ['[]', '42', '"text"', 'null', 'true']) await send(`top-level ${top}`, o.method, path, { body: top, contentType: 'application/json' }, true);
-        await send('missing fields', o.method, path, json({}), required.length > 0);
-        await send('unknown field', o.method, path, json({ zzUnknownField: 1 }), true);
-        await send('deep nesting', o.method, path, { body: '['.repeat(20_000) + ']'.repeat(20_000), contentType: 'application/json' }, true);
-        await send('oversized body', o.method, path, json({ blob: 'y'.repeat(JSON_BODY_LIMIT + 1) }), true);
-        await send('wrong content type', o.method, path, { body: 'a=1', contentType: 'application/x-www-form-urlencoded' }, true);
-        for (const [name, prop] of Object.entries(props)) {
-          await send(`wrong type ${name}`, o.method, path, json({ [name]: wrongValue(prop) }), true);
-          await send(`huge ${name}`, o.method, path, json({ [name]: HUGE }), true);
-          const nested = properties(prop.items ?? prop);
-          for (const [sub, subProp] of Object.entries(nested).slice(0, 12)) {
-            const inner = { [sub]: wrongValue(subProp) };
-            await send(`wrong type ${name}.${sub}`, o.method, path, json({ [name]: prop.items ? [inner] : inner }), true);
-            const huge = { [sub]: HUGE };
-            await send(`huge ${name}.${sub}`, o.method, path, json({ [name]: prop.items ? [huge] : huge }), true);
-          }
-        }
-      } else if (multipart) {
-        await send('multipart: wrong content type', o.method, path, json({ file: 'x' }), true);
-        await send('multipart: malformed', o.method, path, { body: '--x\r\nbroken', contentType: 'multipart/form-data; boundary=x' }, true);
-        await send('multipart: no fields', o.method, path, { body: new FormData() }, true);
-      }
-      for (const q of (o.op.parameters as J[]).filter((x) => x.in === 'query')) {
-        await send(`query ${q.name} huge`, o.method, `${path}?${q.name}=${'q'.repeat(5000)}`, {}, true);
-        const t = typeOf(q.schema ?? {});
-        if (t === 'integer' || t === 'number' || t === 'boolean' || q.schema?.enum || q.schema?.format) {
-          await send(`query ${q.name} wrong type`, o.method, `${path}?${q.name}=%00not-valid%ff`, {}, true);
-        }
-      }
-      for (const name of (o.op.parameters as J[]).filter((x) => x.in === 'path').map((x) => x.name as string)) {
-        await send(`path ${name} huge`, o.method, pathOf(o, (n) => (n === name ? 'Z'.repeat(10_000) : pathValue({}))), {}, true);
-        await send(`path ${name} malformed`, o.method, pathOf(o, (n) => (n === name ? '../\u0000%' : pathValue({}))), {}, true);
-      }
+      const failures: string[] = [];
+      const cases = casesOf(o);
+      for (const c of cases) await send(failures, c.label, o.method, c.path, c.init(), c.expect4xx);
       expect(failures).toEqual([]);
     });
   }
+
+  /**
+   * Every operation of the specification has its test above (they are made from the same list),
+   * and the plans they send add up to a real fuzzing load. Counted from the plans, so this holds
+   * whichever tests run and in whatever order.
+   */
+  it('fuzzed every operation', () => {
+    expect(operations.length).toBeGreaterThan(80);
+    const planned = operations.map((o) => casesOf(o).length);
+    const total = planned.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(operations.length * 5);
+    const inputless = operations.filter((_, i) => planned[i] === 0).map((o) => `${o.method} ${o.template}`);
+    console.log(`[fuzz] ${total} requests planned over ${operations.length} operations` + (inputless.length ? ` (no input to fuzz: ${inputless.join(', ')})` : ''));
+  });
 
   /**
    * Valid bodies of the main write operations, each field then broken one at a time (wrong type,
@@ -160,7 +198,7 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
    * valid. The valid body itself must succeed: the breakage, not something else, is refused.
    */
   it('refuses each broken field of otherwise valid bodies', async () => {
-    failures = [];
+    const failures: string[] = [];
     const h = await customerWithAccounts(p, 'Fuzz Holder', ['USD', 'EUR']);
     await fund(p, h.accounts.USD, 1_000_000n);
     const ext = await externalAccount(p, h.customerId, 'EUR', '468');
@@ -177,7 +215,7 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
       },
     ];
     for (const c of cases) {
-      await send(`valid ${c.path}`, c.method, c.path, json(c.body), false);
+      await send(failures, `valid ${c.path}`, c.method, c.path, json(c.body), false);
       const ok = failures.length === 0;
       expect(ok, `the valid body of ${c.method} ${c.path} must succeed: ${failures.join('; ')}`).toBe(true);
       const mutate = (obj: J, prefix: string[]) => {
@@ -192,25 +230,19 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
           };
           const label = at.join('.');
           const wrong = typeof v === 'string' ? 12345 : typeof v === 'number' ? 'not a number' : Array.isArray(v) ? { not: 'an array' } : typeof v === 'object' ? 'not an object' : 'yes';
-          pending.push(send(`wrong type ${label}`, c.method, c.path, json(set(wrong)), true));
-          pending.push(send(`huge ${label}`, c.method, c.path, json(set(typeof v === 'number' ? Number.MAX_SAFE_INTEGER * 1e6 : HUGE)), true));
+          pending.push(send(failures, `wrong type ${label}`, c.method, c.path, json(set(wrong)), true));
+          pending.push(send(failures, `huge ${label}`, c.method, c.path, json(set(typeof v === 'number' ? Number.MAX_SAFE_INTEGER * 1e6 : HUGE)), true));
           if (v && typeof v === 'object' && !Array.isArray(v)) {
-            pending.push(send(`unknown field in ${label}`, c.method, c.path, json(set({ ...v, zzUnknown: true })), true));
+            pending.push(send(failures, `unknown field in ${label}`, c.method, c.path, json(set({ ...v, zzUnknown: true })), true));
             mutate(v as J, at);
           }
         }
       };
       const pending: Promise<void>[] = [];
       mutate(c.body, []);
-      pending.push(send(`unknown top-level field`, c.method, c.path, json({ ...c.body, zzUnknown: true }), true));
+      pending.push(send(failures, `unknown top-level field`, c.method, c.path, json({ ...c.body, zzUnknown: true }), true));
       await Promise.all(pending);
     }
     expect(failures).toEqual([]);
-  });
-
-  it('fuzzed every operation', () => {
-    expect(operations.length).toBeGreaterThan(80);
-    expect(sent).toBeGreaterThan(operations.length * 5);
-    console.log(`[fuzz] ${sent} requests over ${operations.length} operations`);
   });
 });

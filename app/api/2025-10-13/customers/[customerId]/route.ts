@@ -2,6 +2,8 @@ import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { customer, customerIdParams, customerUpdate } from '@/lib/customers/schema';
 import * as customers from '@/lib/customers/service';
+import { signedRetryHeaders } from '@/lib/wallet-auth/schema';
+import { isChallenge } from '@/lib/wallet-auth/present';
 
 // GET /customers/{customerId} – one customer (deleted ones show isDeleted: true)
 const getCustomer = endpoint(
@@ -28,7 +30,7 @@ const updateCustomer = endpoint(
     permission: 'MANAGE',
     params: customerIdParams,
     body: customerUpdate,
-    headers: { 'Service-Wallet-Signature': 'Stamp over payloadToSign (signed retry of a wallet-tied contact change; alias Grid-Wallet-Signature)', 'Request-Id': 'requestId of the 202 challenge' },
+    headers: signedRetryHeaders,
     responses: {
       200: { description: 'Customer updated', schema: customer },
       202: { description: 'Signed-retry challenge for a contact tied to embedded-wallet OTP credentials', schema: signedChallenge },
@@ -37,7 +39,7 @@ const updateCustomer = endpoint(
   },
   async ({ principal, params, body, req, rawBody }) => {
     const result = await customers.update(principal.platformId, params.customerId, body, { req, rawBody });
-    return 'payloadToSign' in result ? accepted(result) : ok(result);
+    return isChallenge(result) ? accepted(result) : ok(result);
   },
 );
 
