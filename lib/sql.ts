@@ -16,13 +16,6 @@ export function value(v: unknown): Prisma.Sql {
   return Prisma.sql`${v}`;
 }
 
-/** `INSERT INTO "table" (cols) VALUES (...)` for one row; undefined fields are left to defaults. */
-export function insertRow(table: string, row: Record<string, unknown>): Prisma.Sql {
-  const entries = Object.entries(row).filter(([, v]) => v !== undefined);
-  const cols = Prisma.raw(entries.map(([k]) => `"${k}"`).join(', '));
-  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${cols}) VALUES (${Prisma.join(entries.map(([, v]) => value(v)))})`;
-}
-
 /** Several rows of one table in one INSERT; all rows must have the same fields. */
 export function insertRows(table: string, rows: Record<string, unknown>[]): Prisma.Sql {
   const keys = Object.keys(rows[0]).filter((k) => rows[0][k] !== undefined);

@@ -1,3 +1,4 @@
+import { ApiError } from '../http/errors';
 import { kycProvider, type KycStatus } from '../verifications/provider';
 
 // KYC decisions sit behind the provider port (lib/verifications/provider.ts). Sandbox: the
@@ -19,4 +20,10 @@ export function statusEvent(kind: 'KYC' | 'KYB', status: string) {
     default:
       return null;
   }
+}
+
+/** Money moves for a customer only once its KYC (individuals) or KYB (businesses) is APPROVED. */
+export function requireVerified(customer: { id: string; customerType: string; kycStatus: string | null; kybStatus: string | null }): void {
+  const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
+  if (status !== 'APPROVED') throw new ApiError('USER_NOT_READY', `Customer ${customer.id} cannot move money until verification is APPROVED (it is ${status})`);
 }

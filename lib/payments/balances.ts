@@ -1,18 +1,17 @@
 import type { Tx } from '../db';
-import { eventRow, recordEvents, type EventType } from '../events/outbox';
+import { eventRow, recordEvents } from '../events/outbox';
 import * as accounts from '../accounts/service';
 import type { InternalAccountRow } from '../accounts/repository';
 import { BALANCE_MARKERS, type Announcement } from '../ledger/service';
 
 /**
- * Records `events` and then INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a
- * posting touched, all in one statement (reads the balances first).
+ * INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a posting touched, in one statement
+ * (reads the balances first).
  */
-export async function announceBalances(tx: Tx, platformId: string, internalAccountIds: string[], events: { type: EventType; data: unknown }[] = []): Promise<void> {
+export async function announceBalances(tx: Tx, platformId: string, internalAccountIds: string[]): Promise<void> {
   const ids = [...new Set(internalAccountIds)];
   const balances = ids.length ? await accounts.presentByIds(ids, tx) : [];
-  const all = [...events, ...balances.map((a) => ({ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED' as const, data: a }))];
-  if (all.length) await recordEvents(tx, platformId, all);
+  if (balances.length) await recordEvents(tx, platformId, balances.map((a) => ({ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED' as const, data: a })));
 }
 
 /**

@@ -102,12 +102,6 @@ export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
   return results;
 }
 
-/** One payout in flight (see settleMany). */
-export async function settleStep(transactionId: string): Promise<void> {
-  const [err] = await settleMany([transactionId]);
-  if (err) throw err;
-}
-
 /** The receiving bank returned a completed payout: principal back to the source, fees kept. */
 export async function returnStep(transactionId: string): Promise<void> {
   const found = (await repo.findWithAccounts([transactionId])).get(transactionId);

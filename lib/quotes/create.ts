@@ -1,16 +1,17 @@
 import { newId } from '../ids';
+import { referenceCode } from '../accounts/instructions';
 import { addSeconds, now } from '../clock';
 import { db, transaction, type Tx } from '../db';
 import { ApiError, fieldError, invalidInput } from '../http/errors';
-import { sha256Hex } from '../auth/secrets';
 import { eventRow } from '../events/outbox';
 import { isScaRegion } from '../customers/regions';
+import { requireVerified } from '../customers/kyc';
 import { midRate } from '../fx/rates';
 import { price } from '../fx/pricing';
 import { feeSchedule } from '../fx/fees';
 import { quoteLifetimeSeconds, railInfo } from '../rails/catalog';
-import { sendMessage } from '../notify/sender';
 import type { TransactionRow } from '../transactions/repository';
+import type { InternalAccountRow } from '../accounts/repository';
 import { toTransaction } from '../transactions/presenter';
 import { checkOwnershipThreshold } from '../payments/routing';
 import { missingPayerData, requiredPayerData } from '../payments/payer-data';
@@ -18,7 +19,7 @@ import { requireUma } from '../uma/address';
 import * as repo from './repository';
 import type { QuoteRow } from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
-import { scaCode } from './sca';
+import { codeHash, scaCode, sendScaCode } from './sca';
 import type { QuoteRequest } from './schema';
 import { checkLimits } from '../payments/limits';
 import { rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
@@ -34,6 +35,8 @@ interface Prepared {
   event: ReturnType<typeof eventRow>;
   status: 201 | 202;
   sms: { to: string; code: string } | null;
+  /** The source internal account as read (null for real-time funding), for its balance event. */
+  sourceAccount: InternalAccountRow | null;
 }
 
 const jsonOf = <T>(v: T) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? Number(x) : x)));
@@ -48,10 +51,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     throw fieldError('immediatelyExecute', 'only for internal-account sources: a real-time-funding quote executes when its funds arrive');
   }
   const customer = source.customer;
-  if (customer) {
-    const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
-    if (status !== 'APPROVED') throw new ApiError('USER_NOT_READY', `Customer ${customer.id} cannot send payments until verification is APPROVED (it is ${status})`);
-  }
+  if (customer) requireVerified(customer);
   const { route, lookupId } = await resolveDestination(platformId, req, source, tx);
   const receiving = route.currency;
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId) throw new ApiError('SELF_PAYMENT', 'Source and destination are the same account');
@@ -85,7 +85,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   const transactionId = newId('Transaction');
   const code = sca ? scaCode() : null;
   const scaState: ScaState | null = sca
-    ? { id: newId('Challenge'), expiresAt: expiresAt.toISOString(), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], purpose: 'PAYOUT', codeHash: sha256Hex(`${quoteId}:${code}`), attempts: 5 }
+    ? { id: newId('Challenge'), expiresAt: expiresAt.toISOString(), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], purpose: 'PAYOUT', codeHash: codeHash(quoteId, code!), attempts: 5 }
     : null;
   const destination =
     req.destination.destinationType === 'ACCOUNT'
@@ -130,7 +130,9 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     failureReason: null,
     refund: null,
     counterpartyInformation: null,
-    reference: `CR${quoteId.slice(6, 16).toUpperCase().replace(/-/g, '')}`,
+    // The same code a real-time-funding quote's payment instructions carry, so the deposit and
+    // the transaction reconcile by it.
+    reference: referenceCode(quoteId),
     description: req.description ?? null,
     remittanceInformation: req.remittanceInformation ?? null,
     scenario: 'scenario' in route ? route.scenario : 'SUCCESS',
@@ -181,11 +183,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     updatedAt: at,
   };
   const event = eventRow(platformId, sca ? 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' : 'OUTGOING_PAYMENT.PENDING', toTransaction(transaction), at);
-  return { transaction, quote, event, status: sca ? 202 : 201, sms: sca && code ? { to: customer!.phoneNumber!, code } : null };
-}
-
-async function store(p: Prepared, tx: Tx): Promise<void> {
-  await repo.insertWithTransaction(p, tx);
+  return { transaction, quote, event, status: sca ? 202 : 201, sms: sca && code ? { to: customer!.phoneNumber!, code } : null, sourceAccount: source.account };
 }
 
 export async function createQuote(platformId: string, req: QuoteRequest, opts: { agentId?: string } = {}): Promise<{ quote: Quote; status: 201 | 202 }> {
@@ -195,14 +193,14 @@ export async function createQuote(platformId: string, req: QuoteRequest, opts: {
   if (req.immediatelyExecute) {
     const quote = await transaction(async (tx) => {
       const p = await prepare(platformId, req, opts, tx);
-      await store(p, tx);
-      return executeLocked(tx, p.quote, p.transaction);
+      await repo.insertWithTransaction(p, tx);
+      return executeLocked(tx, p.quote, p.transaction, p.sourceAccount);
     });
     return { quote, status: 201 };
   }
   // Reads, then one write: nothing to hold open.
   const p = await prepare(platformId, req, opts, db());
-  await store(p, db());
-  if (p.sms) await sendMessage({ platformId, channel: 'SMS', to: p.sms.to, text: `Your payment authorization code is ${p.sms.code}`, purpose: 'SCA_PAYMENT' });
+  await repo.insertWithTransaction(p, db());
+  if (p.sms) await sendScaCode(platformId, p.sms.to, p.sms.code);
   return { quote: toQuote(p.quote), status: p.status };
 }

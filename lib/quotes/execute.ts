@@ -19,13 +19,15 @@ import { toQuote, type Quote } from './presenter';
 
 const conflict = (quoteId: string, status: string) => new ApiError('CONFLICT', `Quote ${quoteId} is ${status} and cannot be executed again`, { status });
 
-/** Executes a quote inside `tx` (the quote locked, or just created there). */
-export async function executeLocked(tx: Tx, quote: repo.QuoteRow, row?: txRepo.TransactionRow, sourceAccount?: InternalAccountRow | null): Promise<Quote> {
+/**
+ * Executes a quote inside `tx` (the quote locked, or just created there). `sourceAccount` is the
+ * source internal account's row (null for real-time funding): its balance event is written with
+ * the money.
+ */
+export async function executeLocked(tx: Tx, quote: repo.QuoteRow, pending: txRepo.TransactionRow, sourceAccount: InternalAccountRow | null): Promise<Quote> {
   const at = now();
-  const pending = row ?? (await txRepo.findByIdUnscoped(quote.transactionId, tx));
-  if (!pending) throw new Error(`quote ${quote.id} lost its transaction`);
   // InsufficientFunds rolls it all back: the quote stays PENDING and nothing moved.
-  const { step } = steps.start(quote.id, pending, sourceAccount ?? null, at);
+  const { step } = steps.start(quote.id, pending, sourceAccount, at);
   if (!(await ledger.runStep(step, tx))) throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
   return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
 }

@@ -99,9 +99,13 @@ describe('quotes between internal accounts', () => {
   });
 
   it('executes immediately when asked, in the same request', async () => {
+    const announced = async () => (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter((e) => e.body.data.id === alice.accounts.USD).length;
+    const before = await announced();
     const res = await p.api.post('/quotes', accountQuote(3000, { immediatelyExecute: true }));
     expect(res.status, res.text).toBe(201);
     expect(res.body.status).toBe('PROCESSING');
+    // The source account's balance moved, and its balance event says so, as on a separate execute.
+    expect(await announced()).toBe(before + 1);
     const poor = await customerWithAccounts(p, 'Carl Empty', ['USD', 'EUR']);
     const refused = await p.api.post('/quotes', { ...accountQuote(3000, { immediatelyExecute: true }), source: { sourceType: 'ACCOUNT', accountId: poor.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: poor.accounts.EUR } });
     expectError(refused, 400, 'INVALID_INPUT');

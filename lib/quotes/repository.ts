@@ -1,13 +1,9 @@
 import { Prisma, db, type Tx } from '../db';
 import type { InternalAccountRow } from '../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
-import { insertRow, prefixedColumns, setColumns, unprefix } from '../sql';
+import { insertAll, prefixedColumns, setColumns, unprefix } from '../sql';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
-
-export async function insert(row: Prisma.QuoteUncheckedCreateInput, tx: Tx): Promise<QuoteRow> {
-  return tx.quote.create({ data: row });
-}
 
 export function findById(platformId: string, id: string, tx: Tx = db()): Promise<QuoteRow | null> {
   return tx.quote.findFirst({ where: { platformId, id } });
@@ -49,14 +45,11 @@ export async function findForExecution(platformId: string, id: string, opts: { t
 
 /** A new quote, its transaction and their first event, in one statement (foreign keys check at its end). */
 export async function insertWithTransaction(p: { quote: Record<string, unknown>; transaction: Record<string, unknown>; event: Record<string, unknown> }, tx: Tx = db()): Promise<void> {
-  await tx.$executeRaw`
-    WITH t AS (${insertRow('Transaction', p.transaction)}),
-         q AS (${insertRow('Quote', p.quote)})
-    ${insertRow('Event', p.event)}`;
-}
-
-export function findByTransaction(transactionId: string, tx: Tx = db()): Promise<QuoteRow | null> {
-  return tx.quote.findUnique({ where: { transactionId } });
+  await tx.$executeRaw(insertAll([
+    { table: 'Transaction', row: p.transaction },
+    { table: 'Quote', row: p.quote },
+    { table: 'Event', row: p.event },
+  ]));
 }
 
 /** Conditional status change; false when the quote was no longer in one of `from`. */

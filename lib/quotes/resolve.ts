@@ -23,6 +23,8 @@ export interface Source {
   /** The paying customer (null for the platform itself); deleted customers cannot pay. */
   customer: CustomerRow | null;
   internalAccountId: string | null;
+  /** The source internal account's row (null for real-time funding). */
+  account: accountsRepo.InternalAccountRow | null;
   embeddedWallet: boolean;
   realtime: boolean;
 }
@@ -37,7 +39,7 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
     if (!depositDetails(src.currency, 'probe')) {
       throw new ApiError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, { errors: [{ field: 'source.currency', message: 'has no real-time funding rail' }] });
     }
-    return { funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) }, currency: src.currency, customerId: src.customerId ?? null, customer, internalAccountId: null, embeddedWallet: false, realtime: true };
+    return { funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) }, currency: src.currency, customerId: src.customerId ?? null, customer, internalAccountId: null, account: null, embeddedWallet: false, realtime: true };
   }
   const found = await accountsRepo.findWithOwner(platformId, src.accountId, tx);
   const account = found?.account;
@@ -57,6 +59,7 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
     customerId: account.customerId ?? src.customerId ?? null,
     customer,
     internalAccountId: account.id,
+    account,
     embeddedWallet: account.type === 'EMBEDDED_WALLET',
     realtime: false,
   };

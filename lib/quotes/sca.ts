@@ -22,7 +22,12 @@ export function scaCode(): string {
   return isSandbox() ? SANDBOX_SCA_CODE : String(randomBytes(4).readUInt32BE() % 1_000_000).padStart(6, '0');
 }
 
-const codeHash = (quoteId: string, code: string) => sha256Hex(`${quoteId}:${code}`);
+/** The stored form of a quote's code (bound to the quote, so a code is good for its quote only). */
+export const codeHash = (quoteId: string, code: string) => sha256Hex(`${quoteId}:${code}`);
+
+export async function sendScaCode(platformId: string, to: string, code: string): Promise<void> {
+  await sendMessage({ platformId, channel: 'SMS', to, text: `Your payment authorization code is ${code}`, purpose: 'SCA_PAYMENT' });
+}
 
 export async function authorize(platformId: string, quoteId: string, code: string | null | undefined) {
   if (!code) throw fieldError('code', 'code is required to satisfy an SMS_OTP challenge');
@@ -39,10 +44,11 @@ export async function authorize(platformId: string, quoteId: string, code: strin
       return { error: new ApiError('INVALID_INPUT', 'The authorization code is wrong', { attemptsLeft: (sca.attempts ?? 1) - 1 }) };
     }
     const at = now();
-    await repo.setStatus(quoteId, ['PENDING_AUTHORIZATION'], 'PENDING', { scaChallenge: { ...sca, codeHash: undefined, authorizedAt: at.toISOString() } as object, updatedAt: at }, tx);
+    const scaChallenge = { ...sca, codeHash: undefined, authorizedAt: at.toISOString() };
+    await repo.setStatus(quoteId, ['PENDING_AUTHORIZATION'], 'PENDING', { scaChallenge: scaChallenge as object, updatedAt: at }, tx);
     const moved = await txRepo.transition(quote.transactionId, 'authorize', { updatedAt: at }, tx);
     if (moved) await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PENDING', toTransaction(moved));
-    return { quote: toQuote((await repo.findById(platformId, quoteId, tx))!) };
+    return { quote: toQuote({ ...quote, status: 'PENDING', scaChallenge, updatedAt: at }) };
   });
   if ('error' in outcome) throw outcome.error;
   return outcome.quote;
@@ -62,5 +68,5 @@ export async function resend(platformId: string, quoteId: string) {
     const customer = quote.customerId ? await customers.findById(platformId, quote.customerId, tx) : null;
     return customer?.phoneNumber ?? null;
   });
-  if (to) await sendMessage({ platformId, channel: 'SMS', to, text: `Your payment authorization code is ${code}`, purpose: 'SCA_PAYMENT' });
+  if (to) await sendScaCode(platformId, to, code);
 }

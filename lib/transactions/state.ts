@@ -24,5 +24,3 @@ export const MOVES = {
 
 export type Move = keyof typeof MOVES;
 
-/** States after which nothing happens to the money any more. */
-export const FINAL: readonly TransactionStatus[] = ['COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'];

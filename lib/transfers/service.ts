@@ -1,4 +1,5 @@
 import { newId } from '../ids';
+import { referenceCode } from '../accounts/instructions';
 import { addSeconds, now } from '../clock';
 import { transaction, type Tx } from '../db';
 import { ApiError, fieldError, invalidInput, notFound } from '../http/errors';
@@ -7,6 +8,7 @@ import { recordEvent } from '../events/outbox';
 import { enqueue } from '../jobs/queue';
 import * as accounts from '../accounts/service';
 import * as customers from '../customers/repository';
+import { requireVerified } from '../customers/kyc';
 import { checkLimits } from '../payments/limits';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
@@ -37,9 +39,63 @@ async function checkCustomerReady(platformId: string, customerId: string | null,
   if (!customerId) return null;
   const c = await customers.findById(platformId, customerId, tx);
   if (!c || c.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
-  const status = c.customerType === 'INDIVIDUAL' ? c.kycStatus : c.kybStatus;
-  if (status !== 'APPROVED') throw new ApiError('USER_NOT_READY', `Customer ${customerId} cannot move money until verification is APPROVED (it is ${status})`);
+  requireVerified(c);
   return c;
+}
+
+type ExternalRoute = Awaited<ReturnType<typeof externalRoute>>;
+
+/**
+ * The transaction row of a same-currency transfer. Out: internal account to external account;
+ * in (a pull): external to internal, which also debits the customer's external account
+ * (reference: TransactionDirection), so both are DEBIT.
+ */
+function transferRow(t: {
+  platformId: string;
+  customer: { platformCustomerId: string } | null;
+  direction: 'OUT' | 'IN';
+  internal: { id: string; customerId: string | null; currency: string };
+  route: ExternalRoute;
+  amount: bigint;
+  scenario: TransferScenario;
+  failureReason: string | null;
+  remittanceInformation: string | null;
+  at: Date;
+  delay: number;
+}) {
+  const id = newId('Transaction');
+  const internal = { accountId: t.internal.id, currency: t.internal.currency };
+  const external = { accountId: t.route.externalAccountId, currency: t.route.currency };
+  const out = t.direction === 'OUT';
+  return {
+    id,
+    platformId: t.platformId,
+    customerId: t.internal.customerId,
+    platformCustomerId: t.customer?.platformCustomerId ?? null,
+    type: out ? 'OUTGOING' : 'INCOMING',
+    direction: 'DEBIT',
+    status: failsAtOnce(t.scenario) ? 'FAILED' : 'PROCESSING',
+    failureReason: t.failureReason,
+    source: { sourceType: 'ACCOUNT', ...(out ? internal : external) },
+    destination: { destinationType: 'ACCOUNT', ...(out ? external : internal) },
+    internalAccountId: t.internal.id,
+    externalAccountId: t.route.externalAccountId,
+    sentCurrency: t.internal.currency,
+    sentAmount: t.amount,
+    receivedCurrency: t.internal.currency,
+    receivedAmount: t.amount,
+    fees: 0n,
+    platformFees: 0n,
+    paymentRail: t.route.rail,
+    railSelectionMode: t.route.railSelection,
+    expectedSettlementAt: failsAtOnce(t.scenario) ? null : addSeconds(t.at, t.delay),
+    reference: referenceCode(id),
+    remittanceInformation: t.remittanceInformation,
+    scenario: t.scenario,
+    ...(out ? { plan: { funding: { kind: 'INTERNAL', internalAccountId: t.internal.id }, route: t.route } as object } : {}),
+    createdAt: t.at,
+    updatedAt: t.at,
+  };
 }
 
 const failsAtOnce = (s: TransferScenario) => s === 'INSUFFICIENT_FUNDS' || s === 'ACCOUNT_INVALID';
@@ -61,35 +117,19 @@ export async function transferOut(platformId: string, req: TransferOut) {
     const at = now();
     const delay = scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
     const row = await txRepo.insert(
-      {
-        id: newId('Transaction'),
+      transferRow({
         platformId,
-        customerId: source.customerId,
-        platformCustomerId: customer?.platformCustomerId ?? null,
-        type: 'OUTGOING',
-        direction: 'DEBIT',
-        status: failsAtOnce(scenario) ? 'FAILED' : 'PROCESSING',
-        failureReason: scenario === 'ACCOUNT_INVALID' ? 'ACCOUNT_INVALID' : scenario === 'INSUFFICIENT_FUNDS' ? 'QUOTE_EXECUTION_FAILED' : null,
-        source: { sourceType: 'ACCOUNT', accountId: source.id, currency: source.currency },
-        destination: { destinationType: 'ACCOUNT', accountId: route.externalAccountId, currency: route.currency },
-        internalAccountId: source.id,
-        externalAccountId: route.externalAccountId,
-        sentCurrency: source.currency,
-        sentAmount: amount,
-        receivedCurrency: route.currency,
-        receivedAmount: amount,
-        fees: 0n,
-        platformFees: 0n,
-        paymentRail: route.rail,
-        railSelectionMode: route.railSelection,
-        expectedSettlementAt: failsAtOnce(scenario) ? null : addSeconds(at, delay),
-        reference: `CR${newId('Request').slice(8, 18).toUpperCase().replace(/-/g, '')}`,
-        remittanceInformation: req.remittanceInformation ?? null,
+        customer,
+        direction: 'OUT',
+        internal: source,
+        route,
+        amount,
         scenario,
-        plan: { funding: { kind: 'INTERNAL', internalAccountId: source.id }, route } as object,
-        createdAt: at,
-        updatedAt: at,
-      },
+        failureReason: scenario === 'ACCOUNT_INVALID' ? 'ACCOUNT_INVALID' : scenario === 'INSUFFICIENT_FUNDS' ? 'QUOTE_EXECUTION_FAILED' : null,
+        remittanceInformation: req.remittanceInformation ?? null,
+        at,
+        delay,
+      }),
       tx,
     );
     if (failsAtOnce(scenario)) {
@@ -123,33 +163,19 @@ export async function transferIn(platformId: string, req: TransferIn) {
     const at = now();
     const delay = scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
     const row = await txRepo.insert(
-      {
-        id: newId('Transaction'),
+      transferRow({
         platformId,
-        customerId: dest.customerId,
-        platformCustomerId: customer?.platformCustomerId ?? null,
-        type: 'INCOMING',
-        // A pull debits the customer's external account (reference: TransactionDirection).
-        direction: 'DEBIT',
-        status: failsAtOnce(scenario) ? 'FAILED' : 'PROCESSING',
-        failureReason: failsAtOnce(scenario) ? 'COLLECTION_FAILED' : null,
-        source: { sourceType: 'ACCOUNT', accountId: route.externalAccountId, currency: route.currency },
-        destination: { destinationType: 'ACCOUNT', accountId: dest.id, currency: dest.currency },
-        internalAccountId: dest.id,
-        externalAccountId: route.externalAccountId,
-        sentCurrency: route.currency,
-        sentAmount: amount,
-        receivedCurrency: dest.currency,
-        receivedAmount: amount,
-        fees: 0n,
-        paymentRail: 'ACH',
-        railSelectionMode: 'AUTO',
-        expectedSettlementAt: failsAtOnce(scenario) ? null : addSeconds(at, delay),
-        reference: `CR${newId('Request').slice(8, 18).toUpperCase().replace(/-/g, '')}`,
+        customer,
+        direction: 'IN',
+        internal: dest,
+        route: { ...route, rail: 'ACH', railSelection: 'AUTO' },
+        amount,
         scenario,
-        createdAt: at,
-        updatedAt: at,
-      },
+        failureReason: failsAtOnce(scenario) ? 'COLLECTION_FAILED' : null,
+        remittanceInformation: null,
+        at,
+        delay,
+      }),
       tx,
     );
     if (failsAtOnce(scenario)) {
