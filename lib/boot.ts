@@ -6,11 +6,12 @@ import * as tokenRepo from './tokens/repository';
 import { sha256Hex } from './auth/secrets';
 import { startWorker } from './jobs/worker';
 import { API_BASE } from './http/endpoint';
+import { publicBaseUrl } from './context';
 
 // Server start (called from instrumentation.ts): make sure a sandbox platform exists, print how
 // to reach it, and start the worker.
 export async function boot(): Promise<void> {
-  const baseUrl = process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`;
+  const baseUrl = publicBaseUrl();
   const envId = process.env.CORRIDOR_CLIENT_ID;
   const envSecret = process.env.CORRIDOR_CLIENT_SECRET;
   if ((envId && !envSecret) || (!envId && envSecret)) {

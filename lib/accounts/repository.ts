@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../db';
-import { insertAll, type RowWrite } from '../sql';
+import { insertAll, prefixedColumns, unprefix, type RowWrite } from '../sql';
 import type { CustomerRow } from '../customers/repository';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
@@ -88,24 +88,15 @@ export async function withBalances(ids: string[], tx: Tx = db()) {
   return rows;
 }
 
-/** An internal account with its owning customer (null for the platform's own), in one statement. */
-export async function findWithOwner(platformId: string, id: string, tx: Tx = db()) {
-  const rows = await tx.$queryRaw<(InternalAccountRow & { owner: Record<string, unknown> | null })[]>`
-    SELECT a.*, to_jsonb(c) AS owner FROM "InternalAccount" a LEFT JOIN "Customer" c ON c."id" = a."customerId"
-    WHERE a."id" = ${id} AND a."platformId" = ${platformId}`;
-  const row = rows[0];
-  if (!row) return null;
-  const { owner, ...account } = row;
-  return { account: account as InternalAccountRow, customer: owner ? customerFromJson(owner) : null };
-}
+const A = Prisma.InternalAccountScalarFieldEnum;
+const C = Prisma.CustomerScalarFieldEnum;
 
-/** A Customer row read through to_jsonb: timestamps come back as text. */
-function customerFromJson(j: Record<string, unknown>) {
-  const date = (v: unknown) => (v ? new Date(`${String(v)}Z`) : null);
-  return {
-    ...(j as Omit<CustomerRow, 'createdAt' | 'updatedAt' | 'deletedAt'>),
-    createdAt: date(j.createdAt)!,
-    updatedAt: date(j.updatedAt)!,
-    deletedAt: date(j.deletedAt),
-  } as CustomerRow;
+/** An internal account with its owning customer (null for the platform's own), in one statement. */
+export async function findWithOwner(platformId: string, id: string, tx: Tx = db()): Promise<{ account: InternalAccountRow; customer: CustomerRow | null } | null> {
+  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+    SELECT ${prefixedColumns('a', A, 'a__')}, ${prefixedColumns('c', C, 'c__')}
+    FROM "InternalAccount" a LEFT JOIN "Customer" c ON c."id" = a."customerId"
+    WHERE a."id" = ${id} AND a."platformId" = ${platformId}`;
+  if (!rows[0]) return null;
+  return { account: unprefix<InternalAccountRow>(rows[0], A, 'a__')!, customer: unprefix<CustomerRow>(rows[0], C, 'c__') };
 }

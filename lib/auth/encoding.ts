@@ -37,7 +37,8 @@ export function bytesToBase64url(bytes: Uint8Array): string {
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const INDEX = new Map([...ALPHABET].map((c, i) => [c, BigInt(i)]));
 
-function base58Encode(bytes: Uint8Array): string {
+/** Plain base58 (Bitcoin alphabet), leading zero bytes as '1's. */
+export function base58Encode(bytes: Uint8Array): string {
   let n = 0n;
   for (const b of bytes) n = (n << 8n) | BigInt(b);
   let out = '';
@@ -52,7 +53,8 @@ function base58Encode(bytes: Uint8Array): string {
   return out;
 }
 
-function base58Decode(text: string): Uint8Array {
+/** Plain base58 (Bitcoin alphabet); throws on a character outside it. */
+export function base58Decode(text: string): Uint8Array {
   let n = 0n;
   for (const c of text) {
     const v = INDEX.get(c);

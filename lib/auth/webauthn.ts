@@ -1,5 +1,6 @@
 import { ApiError, invalidInput } from '../http/errors';
 import { base64urlToBytes, bytesToBase64url } from './encoding';
+import { publicBaseUrl } from '../context';
 
 // The WebAuthn ceremonies for PASSKEY credentials, through @simplewebauthn/server: attestation at
 // registration, assertion at login (challenge, origin, RP ID hash, user presence, signature,
@@ -9,7 +10,7 @@ import { base64urlToBytes, bytesToBase64url } from './encoding';
 // The library (and its ASN.1/X.509 stack) is loaded on first use, not with every auth route.
 const webauthn = () => import('@simplewebauthn/server');
 export function relyingParty(): { rpId: string; origins: string[] } {
-  const base = new URL(process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`);
+  const base = new URL(publicBaseUrl());
   const origins = (process.env.CORRIDOR_WEBAUTHN_ORIGINS || base.origin)
     .split(',')
     .map((o) => o.trim())

@@ -8,6 +8,8 @@ export interface TtlCache<V> {
   delete(key: string): void;
   deleteWhere(match: (key: string, value: V) => boolean): void;
   clear(): void;
+  /** Entries held, expired ones not yet dropped included. */
+  readonly size: number;
 }
 
 const registry = globalThis as unknown as { __corridorCaches?: Map<string, TtlCache<unknown>> };
@@ -39,6 +41,9 @@ export function ttlCache<V>(name: string, ttlMs: number, maxEntries = 10_000): T
     },
     clear() {
       entries.clear();
+    },
+    get size() {
+      return entries.size;
     },
   };
   caches.set(name, cache as TtlCache<unknown>);

@@ -15,6 +15,7 @@ import { ownersByCustomer } from '../beneficial-owners/presenter';
 import { initialKycStatus, statusEvent } from './kyc';
 import { requiresContactVerification } from './regions';
 import * as repo from './repository';
+import { publicBaseUrl } from '../context';
 import type { CustomerCreate, CustomerUpdate } from './schema';
 
 // Customers: individuals and businesses of a platform, with their profile, UMA address and the
@@ -22,7 +23,7 @@ import type { CustomerCreate, CustomerUpdate } from './schema';
 export const END_USER_TERMS_VERSIONS = ['V1'];
 
 export function endUserTerms() {
-  const base = process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`;
+  const base = publicBaseUrl();
   return { version: END_USER_TERMS_VERSIONS[END_USER_TERMS_VERSIONS.length - 1], url: `${base}/legal/end-user-terms` };
 }
 

@@ -4,9 +4,9 @@ import { ApiError, type FieldError } from '../http/errors';
 import { feeSchedule } from '../fx/fees';
 import { exchangeRateOf, feesFor, price, type FeeSchedule } from '../fx/pricing';
 import { midRate, minorRate, RATE_CURRENCIES, RATE_WINDOW_MS } from '../fx/rates';
-import * as platforms from '../platform/repository';
+import { settingsOf } from '../platform/settings';
 import { defaultRail } from '../rails/catalog';
-import { Lru } from './cache';
+import { ttlCache } from '../cache/ttl';
 import { DEFAULT_SENDING_AMOUNT, type ExchangeRateQuery } from './schema';
 
 // GET /exchange-rates: the platform's view of every corridor between the currencies the service
@@ -16,15 +16,16 @@ import { DEFAULT_SENDING_AMOUNT, type ExchangeRateQuery } from './schema';
 // five-minute window delivers (before any counterparty fee).
 //
 // Caching: rates move once per five-minute window, so the priced list of one source currency is
-// kept in an in-process LRU keyed by everything it depends on — platform, window, source, sending
-// amount, the platform's limits for that source and its fee schedule. A repeated call inside a
-// window prices nothing again; a new window, another amount or a changed fee config or currency
-// limit is a different key, so a PATCH /config shows at once. The platform's limits and fees are
-// still read per request (one or two small queries): that is what makes the key exact.
+// kept in an in-process cache (lib/cache/ttl, entries live one window) keyed by everything it
+// depends on — platform, window, source, sending amount, the platform's limits for that source and
+// its fee schedule. A repeated call inside a window prices nothing again; a new window, another
+// amount or a changed fee config or currency limit is a different key. The platform's limits and
+// fees come from its cached settings (lib/platform/settings), which PATCH /config forgets at once
+// in this process, so a change shows at once here and within that cache's TTL elsewhere.
 type Rate = ReturnType<typeof corridor>;
 
 const CACHE_ENTRIES = 256;
-const cache = new Lru<string, Rate[]>(CACHE_ENTRIES);
+const cache = ttlCache<Rate[]>('exchange-rates', RATE_WINDOW_MS, CACHE_ENTRIES);
 const stats = { hits: 0, misses: 0 };
 
 /** Cache counters, for tests and diagnostics. */
@@ -117,7 +118,7 @@ export async function listRates(platformId: string, q: ExchangeRateQuery) {
 
   const amount = q.sendingAmount ?? DEFAULT_SENDING_AMOUNT;
   const at = now();
-  const limits = new Map<string, Limits>((await platforms.listCurrencies(platformId)).map((c) => [c.currencyCode, c]));
+  const limits: ReadonlyMap<string, Limits> = (await settingsOf(platformId)).currencies;
   const data: Rate[] = [];
   for (const s of source ? [source] : RATE_CURRENCIES) {
     if (dests && [...dests].every((d) => d === s)) continue;

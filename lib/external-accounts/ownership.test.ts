@@ -7,7 +7,8 @@ import { eventsOf } from '@/lib/events/outbox';
 import { runDueJobs } from '@/lib/jobs/queue';
 import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { base58Encode, bitcoinMessageHash, verifyEvm } from './signatures';
+import { base58Encode } from '@/lib/auth/encoding';
+import { bitcoinMessageHash, verifyEvm } from './signatures';
 import { SAMPLES } from './test-samples';
 
 // Wallets with real keys: each chain's own message-signing format, checked against the address.

@@ -1,6 +1,7 @@
 import { isSandbox } from '../http/endpoint';
 import type { BeneficiaryVerificationStatus } from './schema';
 import { verifyWalletSignature } from './signatures';
+import { publicBaseUrl } from '../context';
 
 // The outside world of external accounts, behind two ports: the payment rail that checks an
 // account and matches its holder's name when the account is added, and the provider that proves
@@ -86,7 +87,7 @@ const SANDBOX_LIVENESS_SECONDS = 30;
 export const sandboxOwnershipProvider: OwnershipProvider = {
   verifySignature: ({ accountType, address, message, signature }) => verifyWalletSignature(accountType, address, message, signature),
   async startLiveness({ challengeId }) {
-    const base = process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`;
+    const base = publicBaseUrl();
     // The sandbox has no biometric flow: the check passes by itself after a short delay.
     return { verificationLink: `${base}/sandbox/liveness/${encodeURIComponent(challengeId)}`, simulated: { passed: true, afterSeconds: SANDBOX_LIVENESS_SECONDS } };
   },

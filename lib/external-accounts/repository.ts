@@ -108,7 +108,7 @@ export async function insertTrustChallenge(row: Prisma.BeneficiaryTrustChallenge
   return tx.beneficiaryTrustChallenge.create({ data: row });
 }
 
-export function pendingTrust(externalAccountId: string, tx: Tx): Promise<TrustChallengeRow | null> {
+export function pendingTrust(externalAccountId: string, tx: Tx = db()): Promise<TrustChallengeRow | null> {
   return tx.beneficiaryTrustChallenge.findFirst({ where: { externalAccountId, state: 'PENDING' } });
 }
 

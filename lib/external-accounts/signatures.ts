@@ -2,62 +2,43 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { base58checkDecode, base58Decode, concatBytes as concat, hexToBytes, isHex } from '../auth/encoding';
 
 // Proof that whoever asks controls a self-custody wallet: the wallet signs our exact message with
 // its own key, in each chain's standard message-signing format, and we check the signature
 // against the account's address. Nothing here trusts the caller: the key comes from the address
 // (Solana, Spark) or is recovered from the signature and hashed into the address (EVM, Tron).
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** Hex with an optional 0x prefix; null when it is not even-length hex. */
 function hexBytes(hex: string): Uint8Array | null {
   const h = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
-  if (!/^([0-9a-fA-F]{2})*$/.test(h)) return null;
-  return Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+  return isHex(h) ? hexToBytes(h) : null;
 }
 
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-export function base58Decode(s: string): Uint8Array | null {
-  if (!s || s.length > 200) return null;
-  let n = 0n;
-  for (const ch of s) {
-    const d = B58.indexOf(ch);
-    if (d < 0) return null;
-    n = n * 58n + BigInt(d);
+// Base58 decoding is quadratic in the length: nothing checked here is longer than a 64-byte
+// signature (at most 88 characters), so longer input is refused before any work.
+const MAX_BASE58 = 200;
+
+/** Plain base58 (Solana keys and signatures); null when too long or not base58. */
+function base58Bytes(s: string): Uint8Array | null {
+  if (!s || s.length > MAX_BASE58) return null;
+  try {
+    return base58Decode(s);
+  } catch {
+    return null;
   }
-  const bytes: number[] = [];
-  while (n > 0n) {
-    bytes.unshift(Number(n % 256n));
-    n /= 256n;
-  }
-  for (const ch of s) {
-    if (ch !== '1') break;
-    bytes.unshift(0);
-  }
-  return Uint8Array.from(bytes);
 }
 
-export function base58Encode(bytes: Uint8Array): string {
-  let n = bytes.reduce((acc, b) => acc * 256n + BigInt(b), 0n);
-  let out = '';
-  while (n > 0n) {
-    out = B58[Number(n % 58n)] + out;
-    n /= 58n;
+/** base58check payload (Tron addresses); null when too long, not base58 or the checksum fails. */
+function base58checkBytes(s: string): Uint8Array | null {
+  if (!s || s.length > MAX_BASE58) return null;
+  try {
+    return base58checkDecode(s);
+  } catch {
+    return null;
   }
-  for (const b of bytes) {
-    if (b !== 0) break;
-    out = '1' + out;
-  }
-  return out;
 }
 
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
@@ -120,20 +101,19 @@ export function verifyEvm(address: string, message: string, signature: string): 
 
 /** TronWeb signMessageV2: EIP-191 with the TRON prefix; the address is base58check(0x41 ‖ 20 bytes). */
 export function verifyTron(address: string, message: string, signature: string): boolean {
-  const decoded = base58Decode(address);
+  const payload = base58checkBytes(address);
   const sig = hexBytes(signature);
-  if (!decoded || decoded.length !== 25 || decoded[0] !== 0x41 || !sig) return false;
-  if (!equal(sha256(sha256(decoded.subarray(0, 21))).subarray(0, 4), decoded.subarray(21))) return false;
+  if (!payload || payload.length !== 21 || payload[0] !== 0x41 || !sig) return false;
   const body = utf8(message);
   const hash = keccak_256(concat(utf8(`\x19TRON Signed Message:\n${body.length}`), body));
   const pub = recoverEcdsa(sig, hash);
-  return !!pub && equal(keccak_256(pub).subarray(12), decoded.subarray(1, 21));
+  return !!pub && equal(keccak_256(pub).subarray(12), payload.subarray(1));
 }
 
 /** Solana wallets sign the raw message bytes with the Ed25519 key that is the address. */
 export function verifySolana(address: string, message: string, signature: string): boolean {
-  const pub = base58Decode(address);
-  const sig = base58Decode(signature);
+  const pub = base58Bytes(address);
+  const sig = base58Bytes(signature);
   if (!pub || pub.length !== 32 || !sig || sig.length !== 64) return false;
   return ed25519.verify(sig, utf8(message), pub);
 }

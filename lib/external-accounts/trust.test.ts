@@ -135,7 +135,7 @@ describe('beneficiary trust (SCA)', () => {
       expect(sms[0].channel).toBe('SMS');
       const code = /(\d{6})/.exec(sms[0].text)![1];
       const row = await db().beneficiaryTrustChallenge.findUnique({ where: { id: start.body.scaChallenge.id } });
-      expect(row?.codeHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row?.codeHash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]{43}$/);
       expect(row?.codeHash).not.toContain(code);
       if (code !== '000000') expectError(await p.api.post(path(id, 'trust/confirm'), { code: '000000' }), 400, 'INVALID_INPUT');
       expect((await p.api.post(path(id, 'trust/confirm'), { code })).body).toEqual({ trusted: true });

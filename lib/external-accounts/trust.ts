@@ -1,4 +1,3 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { newId } from '../ids';
 import { addSeconds, now } from '../clock';
 import { transaction } from '../db';
@@ -7,6 +6,7 @@ import { ApiError, conflict, invalidInput, notFound, type FieldError } from '../
 import * as customers from '../customers/repository';
 import { isScaRegion } from '../customers/regions';
 import { sendMessage } from '../notify/sender';
+import { codeMatches as storedCodeMatches, hashCode, randomCode } from '../contact-verification/codes';
 import type { BeneficiaryTrustConfirmRequest } from './schema';
 import * as repo from './repository';
 
@@ -22,13 +22,11 @@ const TTL_SECONDS = 5 * 60;
 const MAX_ATTEMPTS = 5;
 const SANDBOX_CODES = ['000000', '123456'];
 
-const hashCode = (challengeId: string, code: string) => createHash('sha256').update(`${challengeId}:${code}`).digest('hex');
-
-function codeMatches(challenge: repo.TrustChallengeRow, code: string): boolean {
+// Sandbox challenges store no hash (codeHash null) and accept the fixed codes; otherwise the code
+// is checked against its salted scrypt hash (lib/contact-verification/codes.ts).
+async function codeMatches(challenge: repo.TrustChallengeRow, code: string): Promise<boolean> {
   if (challenge.codeHash === null) return SANDBOX_CODES.includes(code);
-  const a = Buffer.from(hashCode(challenge.id, code), 'hex');
-  const b = Buffer.from(challenge.codeHash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
+  return storedCodeMatches(code, challenge.codeHash);
 }
 
 async function accountAndCustomer(platformId: string, id: string) {
@@ -50,7 +48,8 @@ export async function start(platformId: string, id: string, action: TrustAction)
   if (!sandbox && !customer.phoneNumber) {
     throw new ApiError('MISSING_MANDATORY_USER_INFO', `Customer ${customer.id} has no phone number to receive the SMS_OTP code`);
   }
-  const code = sandbox ? null : String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const code = sandbox ? null : randomCode();
+  const codeHash = code ? await hashCode(code) : null;
   const challengeId = newId('Challenge');
   const at = now();
   const expiresAt = addSeconds(at, TTL_SECONDS);
@@ -58,7 +57,7 @@ export async function start(platformId: string, id: string, action: TrustAction)
     if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx))) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
     await repo.abandonPendingTrust(id, at, tx);
     await repo.insertTrustChallenge(
-      { id: challengeId, platformId, externalAccountId: id, customerId: customer.id, action, factor: 'SMS_OTP', codeHash: code ? hashCode(challengeId, code) : null, state: 'PENDING', expiresAt, createdAt: at },
+      { id: challengeId, platformId, externalAccountId: id, customerId: customer.id, action, factor: 'SMS_OTP', codeHash, state: 'PENDING', expiresAt, createdAt: at },
       tx,
     );
   });
@@ -99,6 +98,10 @@ export async function confirm(platformId: string, id: string, action: TrustActio
   }
   const code = body.code;
   const at = now();
+  // scrypt runs before the transaction (a transaction must not wait on anything but the
+  // database), against the challenge outstanding now; inside, the locked challenge must be that one.
+  const candidate = await repo.pendingTrust(id);
+  const matches = candidate ? await codeMatches(candidate, code) : false;
   // Failed attempts are committed (they count toward the limit); the refusal is thrown afterwards.
   const outcome = await transaction(async (tx): Promise<Outcome> => {
     if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx))) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
@@ -114,7 +117,7 @@ export async function confirm(platformId: string, id: string, action: TrustActio
       await repo.recordTrustAttempt(challenge.id, true, at, tx);
       return refused('code', `The challenge expired: start again with POST .../${start}`, 'challenge expired');
     }
-    if (!codeMatches(challenge, code)) {
+    if (!matches || challenge.id !== candidate?.id) {
       const burnt = challenge.attempts + 1 >= MAX_ATTEMPTS;
       await repo.recordTrustAttempt(challenge.id, burnt, at, tx);
       return refused('code', burnt ? `Too many wrong codes: start again with POST .../${start}` : 'The code is not valid', 'is not the code that was sent');

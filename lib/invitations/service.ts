@@ -7,6 +7,7 @@ import { recordEvent } from '../events/outbox';
 import { ApiError, fieldError, notFound } from '../http/errors';
 import { newId } from '../ids';
 import * as platforms from '../platform/repository';
+import { settingsOf } from '../platform/settings';
 import * as repo from './repository';
 import type { InvitationCreate } from './schema';
 
@@ -79,7 +80,7 @@ async function find(code: string) {
 }
 
 export async function create(platformId: string, input: InvitationCreate) {
-  const platform = await platforms.findWithConfig(platformId);
+  const platform = await platforms.findById(platformId);
   if (!platform) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
   if (!platform.umaDomain || !platform.webhookEndpoint) {
     throw new ApiError(
@@ -93,7 +94,7 @@ export async function create(platformId: string, input: InvitationCreate) {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt <= at) throw fieldError('expiresAt', `expiresAt must be in the future (now is ${at.toISOString()})`);
   // "In the smallest unit of the customer's currency": the inviter's first currency.
-  const amountCurrency = input.amountToSend === undefined ? null : (inviter.currencies[0] ?? platform.currencies[0]?.currencyCode ?? 'USD');
+  const amountCurrency = input.amountToSend === undefined ? null : (inviter.currencies[0] ?? (await settingsOf(platformId)).currencyCodes[0] ?? 'USD');
   const code = randomBytes(12).toString('base64url');
   const row = await repo.insert({
     id: newId('Invitation'),

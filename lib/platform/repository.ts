@@ -46,14 +46,6 @@ export async function replaceCurrencies(platformId: string, rows: CurrencyRow[],
   await tx.platformCurrency.createMany({ data: rows.map((r, position) => ({ ...r, platformId, position })) });
 }
 
-export function findCurrency(platformId: string, currencyCode: string, tx: Tx = db()) {
-  return tx.platformCurrency.findUnique({ where: { platformId_currencyCode: { platformId, currencyCode } } });
-}
-
-export function listCurrencies(platformId: string, tx: Tx = db()) {
-  return tx.platformCurrency.findMany({ where: { platformId }, orderBy: { position: 'asc' } });
-}
-
 export async function upsertFee(
   platformId: string,
   fee: { feeType: string; sourceCurrency: string; variableFeeBps: number; fixedFeeAmount: bigint; fixedFeeCurrency: string },
@@ -69,10 +61,6 @@ export async function upsertFee(
 
 export async function deleteFee(platformId: string, feeType: string, sourceCurrency: string, tx: Tx) {
   await tx.feeConfig.deleteMany({ where: { platformId, feeType, sourceCurrency } });
-}
-
-export function findFee(platformId: string, feeType: string, sourceCurrency: string, tx: Tx = db()) {
-  return tx.feeConfig.findUnique({ where: { platformId_feeType_sourceCurrency: { platformId, feeType, sourceCurrency } } });
 }
 
 export async function setClockOffset(id: string, offsetMs: bigint, tx: Tx = db()) {

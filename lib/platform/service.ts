@@ -113,7 +113,7 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       throw new ApiError('NOT_IMPLEMENTED', `Fee configs are only supported for sourceCurrency USD (feeConfigs[${i}] has ${fee.sourceCurrency})`);
     }
   }
-  return transaction(async (tx) => {
+  const config = await transaction(async (tx) => {
     const current = await repo.findWithConfig(platformId, tx);
     if (!current) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
     const at = now();
@@ -160,7 +160,10 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
     // with a webhook URL": queued in the outbox, delivered by the worker like any event.
     if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) await recordEvent(tx, platformId, 'TEST', {});
     const updated = await repo.findWithConfig(platformId, tx);
-    forgetSettings(platformId);
     return toConfig(updated!, await signingPublicKeyPem(platformId, tx));
   });
+  // After commit: forgotten inside the transaction, a concurrent reader could re-cache the old
+  // settings before the commit made the new ones visible.
+  forgetSettings(platformId);
+  return config;
 }

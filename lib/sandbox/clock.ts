@@ -7,7 +7,7 @@ import { deliverDueWebhooks } from '../webhooks/service';
 // everything that became due (timed transitions, expiries, webhook retries) before answering,
 // so a client sees the effects at once instead of sleeping.
 export async function advanceClock(platformId: string, currentOffsetMs: bigint, seconds: number) {
-  const platform = await platforms.findWithConfig(platformId);
+  const platform = await platforms.findById(platformId);
   const offset = (platform?.clockOffsetMs ?? currentOffsetMs) + BigInt(seconds) * 1000n;
   await platforms.setClockOffset(platformId, offset);
   let jobsRun = 0;

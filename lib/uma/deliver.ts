@@ -33,34 +33,37 @@ function depositAccount(p: IncomingUma): string {
     : ledger.systemAccount(p.platformId, 'WORLD:BANK_TRANSFER', p.currency);
 }
 
+/** The INCOMING transaction of a payment booked at once (no PENDING row was created first). */
+async function insertIncoming(tx: Tx, p: IncomingUma, at: Date): Promise<txRepo.TransactionRow> {
+  const customer = await customers.findById(p.platformId, p.customerId, tx);
+  return txRepo.insert(
+    {
+      id: newId('Transaction'),
+      platformId: p.platformId,
+      customerId: p.customerId,
+      platformCustomerId: customer?.platformCustomerId ?? null,
+      type: 'INCOMING',
+      direction: 'CREDIT',
+      status: 'PROCESSING',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: p.senderUmaAddress, currency: p.currency },
+      destination: { destinationType: 'ACCOUNT', accountId: p.internalAccountId ?? p.externalAccountId, currency: p.currency },
+      internalAccountId: p.internalAccountId,
+      externalAccountId: p.externalAccountId,
+      receivedCurrency: p.currency,
+      receivedAmount: p.amount,
+      fees: 0n,
+      counterpartyInformation: { umaAddress: p.senderUmaAddress },
+      createdAt: at,
+      updatedAt: at,
+    },
+    tx,
+  );
+}
+
 /** Books an incoming UMA payment that is complete (funds received and deposited). */
 export async function creditIncoming(tx: Tx, p: IncomingUma, existing?: txRepo.TransactionRow): Promise<txRepo.TransactionRow> {
   const at = now();
-  const customer = await customers.findById(p.platformId, p.customerId, tx);
-  const row =
-    existing ??
-    (await txRepo.insert(
-      {
-        id: newId('Transaction'),
-        platformId: p.platformId,
-        customerId: p.customerId,
-        platformCustomerId: customer?.platformCustomerId ?? null,
-        type: 'INCOMING',
-        direction: 'CREDIT',
-        status: 'PROCESSING',
-        source: { sourceType: 'UMA_ADDRESS', umaAddress: p.senderUmaAddress, currency: p.currency },
-        destination: { destinationType: 'ACCOUNT', accountId: p.internalAccountId ?? p.externalAccountId, currency: p.currency },
-        internalAccountId: p.internalAccountId,
-        externalAccountId: p.externalAccountId,
-        receivedCurrency: p.currency,
-        receivedAmount: p.amount,
-        fees: 0n,
-        counterpartyInformation: { umaAddress: p.senderUmaAddress },
-        createdAt: at,
-        updatedAt: at,
-      },
-      tx,
-    ));
+  const row = existing ?? (await insertIncoming(tx, p, at));
   const done = await txRepo.transition(row.id, 'complete', { settledAt: at, updatedAt: at }, tx);
   if (!done) return row;
   await ledger.post(tx, {
@@ -80,7 +83,7 @@ export async function creditIncoming(tx: Tx, p: IncomingUma, existing?: txRepo.T
 /** The receiving side of a completed payment from one customer of this service to another. */
 export async function deliverUmaPayment(tx: Tx, sent: txRepo.TransactionRow, route: Extract<Route, { kind: 'UMA_CUSTOMER' }>) {
   const sender = sent.customerId ? await customers.findById(sent.platformId, sent.customerId, tx) : null;
-  const platform = await platforms.findWithConfig(sent.platformId, tx);
+  const platform = sender ? null : await platforms.findById(sent.platformId, tx);
   const senderUma = sender?.umaAddress ?? `$platform@${platform?.umaDomain ?? 'unknown'}`;
   await creditIncoming(tx, {
     platformId: route.platformId,

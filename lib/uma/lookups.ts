@@ -5,7 +5,8 @@ import { notFound } from '../http/errors';
 import { currencyObject } from '../currencies';
 import * as customers from '../customers/repository';
 import { settingsOf } from '../platform/settings';
-import { midRate, toNumber, reduce, isRateCurrency } from '../fx/rates';
+import { midRate, isRateCurrency } from '../fx/rates';
+import { exchangeRateOf } from '../fx/pricing';
 import { externalRoute, umaRoute, type Route } from '../payments/routing';
 import { requiredPayerData } from '../payments/payer-data';
 import { requireUma } from './address';
@@ -36,7 +37,7 @@ async function currencyPreferences(platformId: string, from: string, currencies:
       return {
         currency: currencyObject(code),
         // Sending units per receiving unit, like a quote's exchangeRate; not locked.
-        estimatedExchangeRate: toNumber(reduce({ num: rate.den, den: rate.num }), 8) || toNumber(reduce({ num: rate.den, den: rate.num }), 16),
+        estimatedExchangeRate: exchangeRateOf(rate),
         min: limit?.minAmount ?? 1n,
         max: limit?.maxAmount ?? 1_000_000_000n,
       };

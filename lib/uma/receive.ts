@@ -69,7 +69,7 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       if (!internalAccountId) throw new ApiError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
     }
     const at = now();
-    const platform = await platforms.findWithConfig(platformId, tx);
+    const platform = await platforms.findById(platformId, tx);
     const row = await txRepo.insert(
       {
         id: newId('Transaction'),

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { now, addSeconds } from '../clock';
 import { transaction } from '../db';
+import { publicBaseUrl } from '../context';
 import { conflict, invalidInput } from '../http/errors';
 import { kycProvider } from './provider';
 import * as repo from './repository';
@@ -10,10 +11,6 @@ import { lockCustomer, unverifiedChannels } from './service';
 // one changes no status. Only the SHA-256 of the link's token is stored; the hosted page looks
 // the link up by hashing the token it was opened with.
 export const KYC_LINK_LIFETIME_SECONDS = 24 * 60 * 60;
-
-function publicBaseUrl(): string {
-  return (process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, '');
-}
 
 export async function createKycLink(platformId: string, customerId: string, redirectUri: string | undefined) {
   return transaction(async (tx) => {
