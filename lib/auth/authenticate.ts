@@ -60,7 +60,7 @@ export async function authenticate(req: Request, mode: AuthMode): Promise<Princi
   return principal;
 }
 
-export { forgetToken, forgetPlatform } from './principal-cache';
+export { forgetToken } from './principal-cache';
 
 export function requirePermission(principal: Principal, permission: Permission | undefined): void {
   if (!permission || principal.kind !== 'platform') return;

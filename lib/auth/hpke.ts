@@ -1,5 +1,5 @@
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
-import { base58checkDecode, base58checkEncode, bytesToHex, concatBytes, hexToBytes } from './encoding';
+import { base58checkDecode, base58checkEncode, bytesToHex, concatBytes } from './encoding';
 import { parsePublicKey, publicKeyOf, signDer, type ParsedPublicKey } from './p256';
 
 // HPKE (RFC 9180) base mode with DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-256-GCM, via
@@ -89,14 +89,6 @@ export function signedBundle(data: Record<string, unknown>, signer: { secretKey:
     enclaveQuorumPublic: signer ? bytesToHex(signer.publicKey.uncompressed) : '',
   };
   return JSON.stringify(bundle);
-}
-
-/** Reads a signed bundle's `data` JSON (signature checking is the reader's choice). */
-export function readSignedBundle(text: string): { bundle: SignedBundle; data: Record<string, unknown> } {
-  const bundle = JSON.parse(text) as SignedBundle;
-  if (!bundle || typeof bundle.data !== 'string') throw new Error('not a signed bundle');
-  const data = JSON.parse(new TextDecoder().decode(hexToBytes(bundle.data))) as Record<string, unknown>;
-  return { bundle, data };
 }
 
 /** Seals to an uncompressed key and wraps the result as the export envelope's `data`. */

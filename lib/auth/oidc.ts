@@ -1,9 +1,10 @@
 import { createPublicKey, verify as verifySignature, type JsonWebKey } from 'node:crypto';
+import { ttlCache } from '../cache/ttl';
 import { now } from '../clock';
 import { ApiError, invalidInput } from '../http/errors';
 import { isSandbox } from '../http/endpoint';
 import { base64urlToBytes } from './encoding';
-import { sha256HexOf } from './p256';
+import { sha256Hex } from './secrets';
 
 // OIDC ID tokens for OAUTH credentials. The sandbox takes JWT-shaped tokens with a dummy
 // signature and checks the claims exactly as production does; production also checks the
@@ -19,14 +20,21 @@ const DEFAULT_ISSUERS: Record<string, string> = {
   'https://appleid.apple.com': 'https://appleid.apple.com/auth/keys',
 };
 
+/** The last CORRIDOR_OIDC_ISSUERS value parsed, so a token does not re-parse it (a changed value is parsed anew). */
+let parsedIssuers: { env: string; issuers: Record<string, string> } | undefined;
+
 export function supportedIssuers(): Record<string, string> {
   const extra = process.env.CORRIDOR_OIDC_ISSUERS;
   if (!extra) return DEFAULT_ISSUERS;
+  if (parsedIssuers?.env === extra) return parsedIssuers.issuers;
+  let issuers: Record<string, string>;
   try {
-    return { ...DEFAULT_ISSUERS, ...(JSON.parse(extra) as Record<string, string>) };
+    issuers = { ...DEFAULT_ISSUERS, ...(JSON.parse(extra) as Record<string, string>) };
   } catch {
     throw new Error('CORRIDOR_OIDC_ISSUERS must be a JSON object {"<issuer>": "<jwks url>"}');
   }
+  parsedIssuers = { env: extra, issuers };
+  return issuers;
 }
 
 export interface OidcIdentity {
@@ -72,27 +80,20 @@ export function decodeToken(token: string): DecodedToken {
   return { header, claims, signingInput: `${parts[0]}.${parts[1]}`, signature };
 }
 
-/** Where an issuer's signing keys come from; replaceable (e.g. for a deployment with a key cache service). */
-export type OidcKeySource = (issuer: string, kid: string | undefined) => Promise<JsonWebKey[]>;
+/** An issuer's signing keys (JWKS) by URL, fetched at most every ten minutes. */
+const jwksCache = ttlCache<JsonWebKey[]>('oidc-jwks', 10 * 60 * 1000, 100);
 
-const jwksCache = new Map<string, { keys: JsonWebKey[]; fetchedAt: number }>();
-const JWKS_TTL_MS = 10 * 60 * 1000;
-
-const fetchJwks: OidcKeySource = async (issuer) => {
-  const url = supportedIssuers()[issuer];
+async function fetchJwks(issuer: string): Promise<JsonWebKey[]> {
+  const issuers = supportedIssuers();
+  const url = Object.hasOwn(issuers, issuer) ? issuers[issuer] : undefined;
+  if (!url) throw new Error(`no JWKS URL is configured for ${issuer}`);
   const hit = jwksCache.get(url);
-  if (hit && Date.now() - hit.fetchedAt < JWKS_TTL_MS) return hit.keys;
+  if (hit) return hit;
   const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
   if (!res.ok) throw new Error(`JWKS ${url} answered ${res.status}`);
   const keys = ((await res.json()) as { keys?: JsonWebKey[] }).keys ?? [];
-  jwksCache.set(url, { keys, fetchedAt: Date.now() });
+  jwksCache.set(url, keys);
   return keys;
-};
-
-let keySource: OidcKeySource = fetchJwks;
-export function setOidcKeySource(source: OidcKeySource | null): void {
-  keySource = source ?? fetchJwks;
-  jwksCache.clear();
 }
 
 const ALGORITHMS: Record<string, { kty: string; dsaEncoding?: 'ieee-p1363' }> = {
@@ -107,7 +108,7 @@ async function checkSignature(t: DecodedToken, issuer: string): Promise<void> {
   const kid = typeof t.header.kid === 'string' ? t.header.kid : undefined;
   let keys: JsonWebKey[];
   try {
-    keys = await keySource(issuer, kid);
+    keys = await fetchJwks(issuer);
   } catch (err) {
     console.error(`[corridor] fetching the signing keys of ${issuer} failed:`, (err as Error).message);
     throw failed("The issuer's signing keys could not be fetched");
@@ -147,8 +148,9 @@ export async function checkOidcToken(token: string, check: OidcCheck = {}): Prom
   const t = decodeToken(token);
   const c = t.claims;
   if (typeof c.iss !== 'string' || c.iss === '') throw malformed('the iss claim is missing');
-  if (!check.expected && !(c.iss in supportedIssuers())) {
-    throw invalidInput(`oidcToken issuer ${c.iss} is not supported`, [{ field: 'oidcToken', message: `iss must be one of ${Object.keys(supportedIssuers()).join(', ')}` }]);
+  if (!check.expected) {
+    const issuers = supportedIssuers();
+    if (!Object.hasOwn(issuers, c.iss)) throw invalidInput(`oidcToken issuer ${c.iss} is not supported`, [{ field: 'oidcToken', message: `iss must be one of ${Object.keys(issuers).join(', ')}` }]);
   }
   if (check.expected && c.iss !== check.expected.iss) throw failed('iss does not match the credential');
   if (!isSandbox()) await checkSignature(t, c.iss);
@@ -163,7 +165,7 @@ export async function checkOidcToken(token: string, check: OidcCheck = {}): Prom
   if (at - c.iat > MAX_TOKEN_AGE_SECONDS + skew) throw failed(`iat is more than ${MAX_TOKEN_AGE_SECONDS} seconds old`);
   if (typeof c.exp !== 'number' || !Number.isFinite(c.exp)) throw failed('exp must be a number');
   if (c.exp <= at) throw failed('Token expired (exp is in the past)');
-  if (check.clientPublicKey !== undefined && c.nonce !== sha256HexOf(check.clientPublicKey)) {
+  if (check.clientPublicKey !== undefined && c.nonce !== sha256Hex(check.clientPublicKey)) {
     throw failed('nonce must be the SHA-256 hex digest of clientPublicKey');
   }
   return { iss: c.iss, aud, sub: c.sub, ...(typeof c.email === 'string' && c.email ? { email: c.email } : {}) };

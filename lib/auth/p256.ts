@@ -1,5 +1,4 @@
 import { p256 } from '@noble/curves/nist.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, isHex } from './encoding';
 
 // P-256 keys and ECDSA as the wallet-auth formats use them: public keys travel as SEC1 hex
@@ -77,6 +76,4 @@ export function isDerSignature(signature: Uint8Array): boolean {
   }
 }
 
-export const sha256Bytes = (data: Uint8Array | string) => sha256(typeof data === 'string' ? new TextEncoder().encode(data) : data);
-export const sha256HexOf = (data: Uint8Array | string) => bytesToHex(sha256Bytes(data));
 export { isHex };

@@ -27,6 +27,10 @@ describe('executing a quote from an embedded wallet', () => {
     expect(typeof payload).toBe('string');
     const path = `/quotes/${quote.body.id}/execute`;
     expectError(await p.api.post(path), 401, 'WALLET_SIGNATURE_MISSING');
+    // A blank header is a missing one (the header is read as every signed action reads it), named for the quote.
+    const blank = await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': '  ' } });
+    expectError(blank, 401, 'WALLET_SIGNATURE_MISSING');
+    expect(blank.body.message).toMatch(/quote is funded by an Embedded Wallet/);
     expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': 'garbage' } }), 401, 'WALLET_SIGNATURE_MALFORMED');
     expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload + ' ', key) } }), 401, 'WALLET_SIGNATURE_INVALID');
     expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, otherKey) } }), 401, 'WALLET_SIGNATURE_INVALID');

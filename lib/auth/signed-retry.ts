@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors';
 import { canonicalJson, parseJson } from '../http/json';
 import { newId } from '../ids';
 import { activeSessionsWithKey } from '../wallet-auth/repository';
-import { sha256HexOf } from './p256';
+import { sha256Hex } from './secrets';
 import * as repo from './signed-request-repository';
 import { parseStamp, stampHeader, stampSignsPayload, type Stamp } from './stamp';
 import { seal, unseal } from './vault';
@@ -52,10 +52,10 @@ export function bindRequest(req: Request, rawBody: string): RequestBinding {
   } catch {
     // a malformed escape stays as sent; it can only match itself
   }
-  return { method: req.method.toUpperCase(), path, bodyHash: sha256HexOf(canonicalJson(body)) };
+  return { method: req.method.toUpperCase(), path, bodyHash: sha256Hex(canonicalJson(body)) };
 }
 
-const requestHash = (b: RequestBinding) => sha256HexOf(`${b.method} ${b.path}\n${b.bodyHash}`);
+const requestHash = (b: RequestBinding) => sha256Hex(`${b.method} ${b.path}\n${b.bodyHash}`);
 
 export interface RetryHeaders {
   stamp: string | null;

@@ -11,9 +11,15 @@ import { generateKeyPair, type KeyPair } from './p256';
 //
 // The master key is the service's one master key (CORRIDOR_SECRET_KEY, or the generated
 // <CORRIDOR_DATA_DIR>/secret.key; see lib/auth/master-key.ts). Wallet-auth never uses it
-// directly: each use gets its own HKDF subkey, so no two purposes share key material.
+// directly: each use gets its own HKDF subkey, so no two purposes share key material. The master
+// key is fixed for the life of the process (masterKey() caches it), so each subkey is derived once.
+// Cached keys are only read here (cipher and HMAC keys); what leaves the module is a copy.
+const subkeys = new Map<string, Buffer>();
 function subkey(label: string, length = 32): Buffer {
-  return Buffer.from(hkdfSync('sha256', masterKey(), 'corridor-wallet-auth', label, length));
+  const id = `${length}:${label}`;
+  let key = subkeys.get(id);
+  if (!key) subkeys.set(id, (key = Buffer.from(hkdfSync('sha256', masterKey(), 'corridor-wallet-auth', label, length))));
+  return key;
 }
 
 /** Seals a secret for storage; `purpose` binds it to one use (opened only with the same purpose). */
@@ -47,7 +53,7 @@ export function tagMatches(value: string, purpose: string, expected: string): bo
 
 /** HMAC key for tokens this service issues and later checks itself. */
 export function tokenKey(purpose: string): Buffer {
-  return subkey(`token:${purpose}`);
+  return Buffer.from(subkey(`token:${purpose}`));
 }
 
 let signer: KeyPair | undefined;

@@ -24,9 +24,12 @@ export async function verifyWalletStamp(opts: { platformId: string; accountId: s
   return { sessionId: sessions[0].id, publicKey: sessions[0].publicKey };
 }
 
-/** The same, reading the stamp from the request headers; a missing header is WALLET_SIGNATURE_MISSING. */
-export async function verifyWalletSignature(opts: { platformId: string; accountId: string; payload: string; headers: Headers; tx?: Tx }) {
+/**
+ * The same, reading the stamp from the request headers (either spelling, trimmed); a missing or
+ * blank header is WALLET_SIGNATURE_MISSING, with `missingMessage` when the caller names the action.
+ */
+export async function verifyWalletSignature(opts: { platformId: string; accountId: string; payload: string; headers: Headers; tx?: Tx; missingMessage?: string }) {
   const stamp = stampHeader(opts.headers);
-  if (stamp === null) throw new ApiError('WALLET_SIGNATURE_MISSING', 'This action needs a Service-Wallet-Signature header: the stamp over payloadToSign');
-  return verifyWalletStamp({ ...opts, stamp });
+  if (stamp === null) throw new ApiError('WALLET_SIGNATURE_MISSING', opts.missingMessage ?? 'This action needs a Service-Wallet-Signature header: the stamp over payloadToSign');
+  return verifyWalletStamp({ platformId: opts.platformId, accountId: opts.accountId, payload: opts.payload, stamp, tx: opts.tx });
 }

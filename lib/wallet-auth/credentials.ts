@@ -1,11 +1,13 @@
 import { now } from '../clock';
-import { isUniqueViolation, transaction, type Tx } from '../db';
+import { isUniqueViolation, pgMessage, transaction, type Tx } from '../db';
 import { ApiError, invalidInput, notFound } from '../http/errors';
 import { newId } from '../ids';
 import { checkOidcToken, type OidcIdentity } from '../auth/oidc';
-import { sha256HexOf } from '../auth/p256';
+import { sha256Hex } from '../auth/secrets';
 import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
 import { verifyPasskeyRegistration, type RegisteredPasskey } from '../auth/webauthn';
+import type { InternalAccountRow } from '../accounts/repository';
+import * as customers from '../customers/repository';
 import { walletAccount } from './accounts';
 import { issueOtp } from './otp';
 import { toAuthMethod, type AuthMethod } from './present';
@@ -33,12 +35,13 @@ const exists = {
   PASSKEY: () => new ApiError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This WebAuthn credential id is already registered on the account'),
   OAUTH: () => invalidInput('This OAuth identity (issuer and subject) is already registered on the account', [{ field: 'oidcToken', message: 'identity already registered' }]),
 };
+const challengeUsed = () => new ApiError('UNAUTHORIZED', 'This WebAuthn registration challenge was already used', { reason: 'Registration challenge already used' });
 
-async function prepare(platformId: string, accountId: string, body: CredentialCreate): Promise<Prepared> {
+async function prepare(platformId: string, account: InternalAccountRow, body: CredentialCreate): Promise<Prepared> {
   switch (body.type) {
     case 'EMAIL_OTP':
     case 'SMS_OTP': {
-      const contact = await repo.customerContactOfAccount(accountId);
+      const contact = account.customerId ? await customers.findById(platformId, account.customerId) : null;
       const value = body.type === 'EMAIL_OTP' ? contact?.email : contact?.phoneNumber;
       if (!value) {
         const what = body.type === 'EMAIL_OTP' ? 'an email' : 'a phone number';
@@ -53,19 +56,35 @@ async function prepare(platformId: string, accountId: string, body: CredentialCr
         type: 'PASSKEY',
         nickname: body.nickname,
         passkey: await verifyPasskeyRegistration(body.challenge, body.attestation),
-        challengeHash: sha256HexOf(body.challenge),
+        challengeHash: sha256Hex(body.challenge),
       };
   }
 }
 
 /** Rule 3 against the account's current credentials (and the registration challenge's single use). */
-async function checkUnique(platformId: string, accountId: string, p: Prepared, tx?: Tx): Promise<void> {
-  const current = await repo.activeCredentials(platformId, accountId, tx);
+async function checkUnique(tx: Tx, platformId: string, current: repo.AuthMethodRow[], p: Prepared): Promise<void> {
   if ((p.type === 'EMAIL_OTP' || p.type === 'SMS_OTP') && current.some((c) => c.type === p.type)) throw exists[p.type]();
   if (p.type === 'PASSKEY' && current.some((c) => c.type === 'PASSKEY' && c.credentialId === p.passkey.credentialId)) throw exists.PASSKEY();
   if (p.type === 'OAUTH' && current.some((c) => c.type === 'OAUTH' && c.oidcIssuer === p.identity.iss && c.oidcSubject === p.identity.sub)) throw exists.OAUTH();
-  if (p.type === 'PASSKEY' && (await repo.registrationChallengeUsed(platformId, p.challengeHash, tx))) {
-    throw new ApiError('UNAUTHORIZED', 'This WebAuthn registration challenge was already used', { reason: 'Registration challenge already used' });
+  if (p.type === 'PASSKEY' && (await repo.registrationChallengeUsed(platformId, p.challengeHash, tx))) throw challengeUsed();
+}
+
+/**
+ * The error of a credential insert that lost a race with a concurrent addition: the partial unique
+ * index it violated (rule 3), by the name PostgreSQL reports, says which rule. Nothing more can be
+ * read in the transaction by then (PostgreSQL aborted it). Null when `err` is not a unique violation.
+ */
+export function duplicateError(err: unknown, type: Prepared['type']): ApiError | null {
+  if (!isUniqueViolation(err)) return null;
+  switch (/unique constraint "([^"]+)"/.exec(pgMessage(err) ?? '')?.[1]) {
+    case 'AuthMethod_registration_challenge':
+      return challengeUsed();
+    case 'AuthMethod_passkey_per_account':
+      return exists.PASSKEY();
+    case 'AuthMethod_oauth_identity_per_account':
+      return exists.OAUTH();
+    default: // AuthMethod_one_otp_per_account, or no name reported: the rule of the type inserted
+      return exists[type]();
   }
 }
 
@@ -111,13 +130,8 @@ async function insert(tx: Tx, platformId: string, accountId: string, p: Prepared
       tx,
     );
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    if (p.type === 'PASSKEY') {
-      // Either the credential id is on the account, or the integrator's challenge was used before.
-      const dup = (await repo.activeCredentials(platformId, accountId, tx)).some((c) => c.credentialId === p.passkey.credentialId);
-      if (!dup) throw new ApiError('UNAUTHORIZED', 'This WebAuthn registration challenge was already used', { reason: 'Registration challenge already used' });
-    }
-    throw exists[p.type]();
+    // A concurrent addition committed the same credential after checkUnique read.
+    throw duplicateError(err, p.type) ?? err;
   }
   // The OTP of a new OTP credential is triggered by its registration.
   const otp = p.type === 'EMAIL_OTP' || p.type === 'SMS_OTP' ? await issueOtp(tx, row) : undefined;
@@ -127,18 +141,19 @@ async function insert(tx: Tx, platformId: string, accountId: string, p: Prepared
 /** POST /auth/credentials. First call 202 (unless the account has no credential); signed retry 201. */
 export async function add(platformId: string, body: CredentialCreate, req: Request, rawBody: string): Promise<Challenge | AuthMethod> {
   const account = await walletAccount(platformId, body.accountId);
-  const prepared = await prepare(platformId, account.id, body);
-  await checkUnique(platformId, account.id, prepared);
+  const prepared = await prepare(platformId, account, body);
   const binding = bindRequest(req, rawBody);
   const headers = retryHeaders(req);
   const result = await transaction(async (tx) => {
+    // The account's credentials, read once: rule 3 is checked before any challenge is issued or
+    // signature considered, and the unique indexes settle a race with a concurrent addition.
     const current = await repo.activeCredentials(platformId, account.id, tx);
+    await checkUnique(tx, platformId, current, prepared);
     if (current.length && !headers) {
       return issueChallenge(tx, { platformId, kind: 'AUTH_CREDENTIAL_CREATE', binding, accountIds: [account.id], type: prepared.type, activity: activity(account.id, body, prepared) });
     }
     // An account without any credential has no session to sign with: the first one is added directly.
     if (current.length) await acceptSignedRetry(tx, { platformId, kind: 'AUTH_CREDENTIAL_CREATE', binding, headers: headers! });
-    await checkUnique(platformId, account.id, prepared, tx);
     return insert(tx, platformId, account.id, prepared);
   });
   if ('payloadToSign' in result) return result;

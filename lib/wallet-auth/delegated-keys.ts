@@ -1,5 +1,5 @@
 import { now } from '../clock';
-import { isUniqueViolation, transaction, type Tx } from '../db';
+import { db, isUniqueViolation, transaction, type Tx } from '../db';
 import { conflict, invalidInput, notFound } from '../http/errors';
 import { newId } from '../ids';
 
@@ -108,11 +108,10 @@ export async function get(platformId: string, id: string) {
 export async function revoke(platformId: string, id: string): Promise<void> {
   const row = await repo.findDelegatedKey(platformId, id);
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Delegated key ${id}`);
-  await transaction(async (tx) => {
-    if (!(await repo.setDelegatedKeyStatus(id, 'ACTIVE', 'REVOKED', now(), tx, { secretKeySealed: null }))) {
-      throw invalidInput(`Delegated key ${id} is ${row.status}; only an ACTIVE key can be revoked`, [{ field: 'id', message: 'must be an ACTIVE delegated key' }]);
-    }
-  });
+  // One conditional UPDATE: it needs no transaction of its own.
+  if (!(await repo.setDelegatedKeyStatus(id, 'ACTIVE', 'REVOKED', now(), db(), { secretKeySealed: null }))) {
+    throw invalidInput(`Delegated key ${id} is ${row.status}; only an ACTIVE key can be revoked`, [{ field: 'id', message: 'must be an ACTIVE delegated key' }]);
+  }
 }
 
 

@@ -4,7 +4,8 @@ import { ApiError, fieldError, invalidInput, notFound } from '../http/errors';
 import { canonicalJson } from '../http/json';
 import { isSandbox } from '../http/endpoint';
 import { checkOidcToken } from '../auth/oidc';
-import { parsePublicKey, sha256HexOf } from '../auth/p256';
+import { parsePublicKey } from '../auth/p256';
+import { sha256Hex } from '../auth/secrets';
 import {
   acceptSignedRetry,
   bindRequest,
@@ -60,7 +61,7 @@ export async function challenge(platformId: string, id: string, clientPublicKey:
     timestampMs: String(now().getTime()),
     type: 'ACTIVITY_TYPE_STAMP_LOGIN',
   });
-  const challengeHex = sha256HexOf(sessionRequest);
+  const challengeHex = sha256Hex(sessionRequest);
   const pending = await transaction((tx) =>
     issueChallenge(tx, {
       platformId,

@@ -1,6 +1,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { addSeconds, now } from '../clock';
-import { transaction, type Tx } from '../db';
+import { db, type Tx } from '../db';
 import { ApiError, invalidInput } from '../http/errors';
 import { isSandbox } from '../http/endpoint';
 import { newId } from '../ids';
@@ -24,7 +24,7 @@ export const OTP_MAX_ATTEMPTS = 5;
 type WalletConfig = { appName?: string; otpLength?: number; alphanumeric?: boolean; expirationSeconds?: number };
 
 async function walletConfig(platformId: string, tx?: Tx): Promise<WalletConfig> {
-  return ((await platforms.findWithConfig(platformId, tx))?.embeddedWalletConfig ?? {}) as WalletConfig;
+  return ((await platforms.findById(platformId, tx))?.embeddedWalletConfig ?? {}) as WalletConfig;
 }
 
 function newCode(cfg: WalletConfig): string {
@@ -108,8 +108,9 @@ function parseOtpBundle(text: string): { enc: Uint8Array; ciphertext: Uint8Array
   return { enc: hexToBytes(encappedPublic), ciphertext: hexToBytes(ciphertext) };
 }
 
+/** One UPDATE ... RETURNING: no transaction of its own needed. */
 async function countFailure(challengeId: string): Promise<void> {
-  await transaction((tx) => repo.countOtpAttempt(challengeId, tx));
+  await repo.countOtpAttempt(challengeId, db());
 }
 
 /**

@@ -180,14 +180,6 @@ export async function insertWalletSecret(data: { accountId: string; platformId: 
   await tx.embeddedWalletSecret.create({ data });
 }
 
-/** The contact details on file for the customer owning an account. */
-export async function customerContactOfAccount(accountId: string, tx: Tx = db()): Promise<{ customerId: string; email: string | null; phoneNumber: string | null } | null> {
-  const rows = await tx.$queryRaw<{ customerId: string; email: string | null; phoneNumber: string | null }[]>`
-    SELECT c."id" AS "customerId", c."email", c."phoneNumber" FROM "InternalAccount" a JOIN "Customer" c ON c."id" = a."customerId"
-    WHERE a."id" = ${accountId}`;
-  return rows[0] ?? null;
-}
-
 /** OTP challenges that expired before `before`: their codes can no longer be used. */
 export async function purgeExpiredOtp(before: Date): Promise<number> {
   return (await db().otpChallenge.deleteMany({ where: { expiresAt: { lt: before } } })).count;
