@@ -98,6 +98,15 @@ export async function disconnectDb(): Promise<void> {
 }
 
 /** The PostgreSQL error code behind a Prisma/driver error, when there is one. */
+/**
+ * The row of `table` matching `where`, locked for the rest of the transaction (one statement:
+ * the lock and the read together). Null when no row matches.
+ */
+export async function lockOne<T>(tx: Tx, table: string, where: Prisma.Sql): Promise<T | null> {
+  const rows = await tx.$queryRaw<T[]>`SELECT * FROM ${Prisma.raw(`"${table}"`)} WHERE ${where} FOR UPDATE`;
+  return rows[0] ?? null;
+}
+
 export function pgCode(err: unknown): string | undefined {
   const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; code?: string } } }; cause?: { code?: string; originalCode?: string } };
   return (

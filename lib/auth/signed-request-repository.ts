@@ -1,4 +1,4 @@
-import { db, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../db';
 
 // Pending signed requests (lib/auth/signed-retry.ts).
 export type SignedRequestRow = Prisma.SignedRequestGetPayload<object>;
@@ -9,8 +9,7 @@ export async function insert(data: Prisma.SignedRequestUncheckedCreateInput, tx:
 
 /** The pending request locked: two retries racing with one Request-Id serialize here. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<SignedRequestRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "SignedRequest" WHERE "id" = ${id} AND "platformId" = ${platformId} FOR UPDATE`;
-  return rows.length ? tx.signedRequest.findUnique({ where: { id } }) : null;
+  return lockOne<SignedRequestRow>(tx, 'SignedRequest', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);
 }
 
 export async function consume(id: string, at: Date, tx: Tx): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../db';
 import type { FileRow } from './file';
 import type { RowError } from './rows';
 
@@ -32,8 +32,7 @@ export function find(platformId: string, id: string, tx: Tx = db()): Promise<Imp
 }
 
 export async function lock(id: string, tx: Tx): Promise<ImportRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "BulkCustomerImport" WHERE "id" = ${id} FOR UPDATE`;
-  return rows.length ? tx.bulkCustomerImport.findUnique({ where: { id } }) : null;
+  return lockOne<ImportRow>(tx, 'BulkCustomerImport', Prisma.sql`"id" = ${id}`);
 }
 
 export function failedRows(importId: string, tx: Tx = db()) {

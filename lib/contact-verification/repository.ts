@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../db';
 
 export type Channel = 'EMAIL' | 'PHONE';
 export type CodeRow = Prisma.ContactVerificationCodeGetPayload<object>;
@@ -29,8 +29,7 @@ export function findActive(customerId: string, channel: Channel, tx: Tx = db()):
 }
 
 export async function lock(id: string, tx: Tx): Promise<CodeRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "ContactVerificationCode" WHERE "id" = ${id} FOR UPDATE`;
-  return rows.length ? tx.contactVerificationCode.findUnique({ where: { id } }) : null;
+  return lockOne<CodeRow>(tx, 'ContactVerificationCode', Prisma.sql`"id" = ${id}`);
 }
 
 export async function recordWrongAttempt(id: string, attempts: number, exhausted: boolean, tx: Tx): Promise<void> {

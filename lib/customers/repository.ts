@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../db';
 import { insertAll, type RowWrite } from '../sql';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
@@ -20,8 +20,7 @@ export async function findById(platformId: string, id: string, tx: Tx = db()): P
 
 /** The customer row locked for update, so concurrent changes to one customer serialize. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<CustomerRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId} FOR UPDATE`;
-  return rows.length ? tx.customer.findUnique({ where: { id } }) : null;
+  return lockOne<CustomerRow>(tx, 'Customer', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);
 }
 
 export function findActiveByPlatformCustomerId(platformId: string, platformCustomerId: string, tx: Tx = db()) {

@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../db';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
 export type ExternalAccountRow = Prisma.ExternalAccountGetPayload<object>;
@@ -35,9 +35,12 @@ export async function findLiveAny(platformId: string, id: string, tx: Tx = db())
 
 /** The live account locked for update, so changes to one account serialize. */
 export async function lockLive(platformId: string, id: string, owner: Owner, tx: Tx): Promise<ExternalAccountRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "ExternalAccount" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL FOR UPDATE`;
-  return rows.length ? findLive(platformId, id, owner, tx) : null;
+  const ownerSql =
+    owner.kind === 'any' ? Prisma.empty
+    : owner.kind === 'platform' ? Prisma.sql`AND "customerId" IS NULL`
+    : owner.customerId ? Prisma.sql`AND "customerId" = ${owner.customerId}`
+    : Prisma.sql`AND "customerId" IS NOT NULL`;
+  return lockOne<ExternalAccountRow>(tx, 'ExternalAccount', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL ${ownerSql}`);
 }
 
 export function findDuplicate(platformId: string, customerId: string | null, currency: string, identityKey: string, tx: Tx = db()) {

@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../db';
 import type { InternalAccountRow } from '../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
 import { insertAll, prefixedColumns, setColumns, unprefix } from '../sql';
@@ -11,8 +11,7 @@ export function findById(platformId: string, id: string, tx: Tx = db()): Promise
 
 /** The quote locked for the rest of the transaction: executions of one quote serialize here. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<QuoteRow | null> {
-  const rows = await tx.$queryRaw<QuoteRow[]>`SELECT * FROM "Quote" WHERE "id" = ${id} AND "platformId" = ${platformId} FOR UPDATE`;
-  return rows[0] ?? null;
+  return lockOne<QuoteRow>(tx, 'Quote', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);
 }
 
 export interface ForExecution {

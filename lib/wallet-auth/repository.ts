@@ -1,5 +1,5 @@
 import type { RowWrite } from '../sql';
-import { db, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../db';
 
 // Credentials, sessions, OTP challenges, delegated keys and wallet secrets of embedded wallets.
 // The wallet-auth domain owns the full lifecycle; other domains only seed the first credential
@@ -35,8 +35,7 @@ export function findCredential(platformId: string, id: string, tx: Tx = db()): P
 
 /** The credential row locked, so challenges and revocations of one credential serialize. */
 export async function lockCredential(platformId: string, id: string, tx: Tx): Promise<AuthMethodRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "AuthMethod" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "revokedAt" IS NULL FOR UPDATE`;
-  return rows.length ? tx.authMethod.findUnique({ where: { id } }) : null;
+  return lockOne<AuthMethodRow>(tx, 'AuthMethod', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId} AND "revokedAt" IS NULL`);
 }
 
 export function activeCredentials(platformId: string, accountId: string, tx: Tx = db()): Promise<AuthMethodRow[]> {
