@@ -93,7 +93,8 @@ export interface Failure {
   refunded: boolean;
 }
 
-const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', reason: string) => ({
+/** The refund object of a payment whose money went (or could not go) back. */
+export const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', reason: string) => ({
   reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`,
   initiatedAt: at.toISOString(),
   status,

@@ -69,7 +69,6 @@ export async function cancel(platformId: string, id: string, reason?: string) {
         ? await failPayout(tx, row, { refundReason: 'USER_CANCELLATION', refunded: true })
         : await cancelPull(tx, row);
     if (!done) throw notCancellable('it settled meanwhile');
-    if (reason) await repo.update(done.id, { description: done.description ?? `Cancelled: ${reason}` }, tx);
-    return toTransaction((await repo.findById(platformId, id, tx))!);
+    return toTransaction(reason ? await repo.update(done.id, { description: done.description ?? `Cancelled: ${reason}` }, tx) : done);
   });
 }

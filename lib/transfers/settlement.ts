@@ -7,6 +7,7 @@ import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { announceBalances } from '../payments/balances';
 import { completePayout, failPayout } from '../payments/settlement';
+import { refundOf } from '../payments/steps';
 import type { TransferScenario } from '../payments/scenarios';
 
 // Same-currency transfers after they start: the rail reports back (job transfer.settle).
@@ -23,8 +24,9 @@ async function pullLegs(tx: Tx, row: Row, kind: 'PULL_SETTLE' | 'PULL_FAIL') {
   await ledger.post(tx, { platformId: row.platformId, kind, transactionId: row.id, legs: [{ account: pending, currency: c, amount: -amount }, { account: other, currency: c, amount }] });
 }
 
-export async function failPull(tx: Tx, row: Row, failureReason = 'COLLECTION_FAILED'): Promise<Row | null> {
-  const failed = await txRepo.transition(row.id, 'fail', { failureReason, updatedAt: now() }, tx);
+/** A pull that did not settle (the collection failed, or `data` says otherwise): the pending credit is withdrawn. */
+export async function failPull(tx: Tx, row: Row, data: { failureReason?: string; refund?: object } = { failureReason: 'COLLECTION_FAILED' }): Promise<Row | null> {
+  const failed = await txRepo.transition(row.id, 'fail', { ...data, updatedAt: now() }, tx);
   if (!failed) return null;
   await pullLegs(tx, failed, 'PULL_FAIL');
   await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed));
@@ -32,16 +34,9 @@ export async function failPull(tx: Tx, row: Row, failureReason = 'COLLECTION_FAI
   return failed;
 }
 
-/** A pull cancelled before it settled: the pending credit is withdrawn. */
-export async function cancelPull(tx: Tx, row: Row): Promise<Row | null> {
-  const at = now();
-  const refund = { reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`, initiatedAt: at.toISOString(), settledAt: at.toISOString(), status: 'COMPLETED', reason: 'USER_CANCELLATION' };
-  const failed = await txRepo.transition(row.id, 'fail', { refund, updatedAt: at }, tx);
-  if (!failed) return null;
-  await pullLegs(tx, failed, 'PULL_FAIL');
-  await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed));
-  await announceBalances(tx, row.platformId, [row.internalAccountId!]);
-  return failed;
+/** A pull cancelled before it settled. */
+export function cancelPull(tx: Tx, row: Row): Promise<Row | null> {
+  return failPull(tx, row, { refund: refundOf(row, now(), 'COMPLETED', 'USER_CANCELLATION') });
 }
 
 export async function settleTransfer(transactionId: string): Promise<void> {

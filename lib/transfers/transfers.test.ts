@@ -96,6 +96,8 @@ describe('transfer-out', () => {
     const cancelled = await p.api.post(`/transactions/${ach.body.id}/cancel`, { reason: 'REQUESTED_AFTER_HOURS' });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+    // The answer is the transaction as stored.
+    expect(cancelled.body).toEqual((await p.api.get(`/transactions/${ach.body.id}`)).body);
     expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
     await advance(p, 5); // the settlement timer finds nothing to do
     expect((await txn(p, ach.body.id)).status).toBe('FAILED');
@@ -139,6 +141,19 @@ describe('transfer-in (direct pull)', () => {
     await advance(p, 5);
     expect((await txn(p, res.body.id)).status).toBe('COMPLETED');
     expect(await balanceOf(p, h.accounts.USD)).toEqual({ available: before.available + 5000n, total: before.total + 5000n });
+  });
+
+  it('a pull cancelled before it settles withdraws the pending credit', async () => {
+    const before = await balanceOf(p, h.accounts.USD);
+    const res = await pull('121');
+    const cancelled = await p.api.post(`/transactions/${res.body.id}/cancel`);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+    expect(cancelled.body).toEqual((await p.api.get(`/transactions/${res.body.id}`)).body);
+    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
+    await advance(p, 5); // the settlement timer finds nothing to do
+    expect((await txn(p, res.body.id)).status).toBe('FAILED');
+    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
   });
 
   it.each(['002', '003'])('%s fails immediately', async (suffix) => {
