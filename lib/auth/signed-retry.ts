@@ -1,5 +1,5 @@
 import { addSeconds, now } from '../clock';
-import type { Prisma, Tx } from '../db';
+import { db, transaction, type Prisma, type Tx } from '../db';
 import { ApiError } from '../http/errors';
 import { canonicalJson, parseJson } from '../http/json';
 import { newId } from '../ids';
@@ -236,4 +236,16 @@ async function acceptableSigner(tx: Tx, pending: repo.SignedRequestRow, stamp: S
     throw invalid('Must be signed by a session of a different credential than the one being revoked');
   }
   return { sessionId: eligible[0].id, publicKey: eligible[0].publicKey };
+}
+
+/**
+ * A signed action's two legs in one place: without signature headers, the challenge bound to this
+ * exact request (one insert, no transaction to hold); with them, the retry is accepted and `act`
+ * runs in the same transaction, so a spent requestId and the action commit together.
+ */
+export async function signedAction<T>(req: Request, rawBody: string, spec: Omit<ChallengeSpec, 'binding'>, act: (tx: Tx, signed: AcceptedRetry) => Promise<T>): Promise<Challenge | T> {
+  const binding = bindRequest(req, rawBody);
+  const headers = retryHeaders(req);
+  if (!headers) return issueChallenge(db(), { ...spec, binding });
+  return transaction(async (tx) => act(tx, await acceptSignedRetry(tx, { platformId: spec.platformId, kind: spec.kind, binding, headers })));
 }

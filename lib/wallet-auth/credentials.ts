@@ -4,7 +4,7 @@ import { ApiError, invalidInput, notFound } from '../http/errors';
 import { newId } from '../ids';
 import { checkOidcToken, type OidcIdentity } from '../auth/oidc';
 import { sha256Hex } from '../auth/secrets';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
+import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, signedAction, type Challenge } from '../auth/signed-retry';
 import { verifyPasskeyRegistration, type RegisteredPasskey } from '../auth/webauthn';
 import type { InternalAccountRow } from '../accounts/repository';
 import * as customers from '../customers/repository';
@@ -173,34 +173,27 @@ export async function revoke(platformId: string, id: string, req: Request, rawBo
   const credential = await repo.findCredential(platformId, id);
   if (!credential) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
   if ((await repo.activeCredentials(platformId, credential.accountId)).length < 2) throw lastOne(id);
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
-  return transaction(async (tx) => {
-    if (!headers) {
-      return issueChallenge(tx, {
-        platformId,
-        kind: 'AUTH_CREDENTIAL_REVOKE',
-        binding,
-        accountIds: [credential.accountId],
-        type: credential.type as AuthMethod['type'],
-        signer: { excludeAuthMethodId: id },
-        activity: { type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATION_METHOD', parameters: { credentialId: id, userId: credential.accountId } },
-      });
-    }
-    await acceptSignedRetry(tx, { platformId, kind: 'AUTH_CREDENTIAL_REVOKE', binding, headers });
-    // Lock the account's credentials in id order, so two concurrent revocations cannot leave zero.
-    const locked = [];
-    const all = (await repo.activeCredentials(platformId, credential.accountId, tx)).sort((a, b) => (a.id < b.id ? -1 : 1));
-    for (const c of all) {
-      const row = await repo.lockCredential(platformId, c.id, tx);
-      if (row) locked.push(row);
-    }
-    if (!locked.some((c) => c.id === id)) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
-    if (locked.length < 2) throw lastOne(id);
-    const at = now();
-    await repo.revokeCredential(id, at, tx);
-    await repo.revokeSessionsOfCredential(id, at, tx);
-    await repo.closeOtpChallenges(id, at, tx);
-    return null;
-  });
+  return signedAction(
+    req,
+    rawBody,
+    {
+      platformId,
+      kind: 'AUTH_CREDENTIAL_REVOKE',
+      accountIds: [credential.accountId],
+      type: credential.type as AuthMethod['type'],
+      signer: { excludeAuthMethodId: id },
+      activity: { type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATION_METHOD', parameters: { credentialId: id, userId: credential.accountId } },
+    },
+    async (tx) => {
+      // The account's credentials locked together, so two concurrent revocations cannot leave zero.
+      const locked = await repo.lockActiveCredentials(platformId, credential.accountId, tx);
+      if (!locked.some((c) => c.id === id)) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
+      if (locked.length < 2) throw lastOne(id);
+      const at = now();
+      await repo.revokeCredential(id, at, tx);
+      await repo.revokeSessionsOfCredential(id, at, tx);
+      await repo.closeOtpChallenges(id, at, tx);
+      return null;
+    },
+  );
 }

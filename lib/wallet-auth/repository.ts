@@ -38,6 +38,12 @@ export async function lockCredential(platformId: string, id: string, tx: Tx): Pr
   return lockOne<AuthMethodRow>(tx, 'AuthMethod', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId} AND "revokedAt" IS NULL`);
 }
 
+/** The account's active credentials locked in id order (concurrent lockers queue, never deadlock). */
+export function lockActiveCredentials(platformId: string, accountId: string, tx: Tx): Promise<AuthMethodRow[]> {
+  return tx.$queryRaw<AuthMethodRow[]>`
+    SELECT * FROM "AuthMethod" WHERE "platformId" = ${platformId} AND "accountId" = ${accountId} AND "revokedAt" IS NULL ORDER BY "id" FOR UPDATE`;
+}
+
 export function activeCredentials(platformId: string, accountId: string, tx: Tx = db()): Promise<AuthMethodRow[]> {
   return tx.authMethod.findMany({ where: { platformId, accountId, revokedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }

@@ -1,10 +1,10 @@
 import { addSeconds, now } from '../clock';
-import { transaction, type Tx } from '../db';
+import type { Tx } from '../db';
 import { ApiError, fieldError, notFound } from '../http/errors';
 import { newId } from '../ids';
 import { encryptCredentialBundle } from '../auth/hpke';
 import { generateKeyPair, parsePublicKey } from '../auth/p256';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge, type CredentialType } from '../auth/signed-retry';
+import { retryHeaders, signedAction, type Challenge, type CredentialType } from '../auth/signed-retry';
 import { toSession, type AuthSession } from './present';
 import * as repo from './repository';
 
@@ -68,23 +68,21 @@ const isActive = (s: repo.SessionRow, at: Date) => !s.revokedAt && s.expiresAt >
 export async function revoke(platformId: string, id: string, req: Request, rawBody: string): Promise<Challenge | null> {
   const found = await sessionWithCredential(platformId, id);
   if (!found || !isActive(found.session, now())) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
-  return transaction(async (tx) => {
-    if (!headers) {
-      return issueChallenge(tx, {
-        platformId,
-        kind: 'AUTH_SESSION_REVOKE',
-        binding,
-        accountIds: [found.session.accountId],
-        type: found.credential.type as CredentialType,
-        activity: { type: 'ACTIVITY_TYPE_DELETE_API_KEYS', parameters: { sessionId: id, userId: found.session.accountId } },
-      });
-    }
-    await acceptSignedRetry(tx, { platformId, kind: 'AUTH_SESSION_REVOKE', binding, headers });
-    if (!(await repo.revokeSession(id, now(), tx))) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
-    return null;
-  });
+  return signedAction(
+    req,
+    rawBody,
+    {
+      platformId,
+      kind: 'AUTH_SESSION_REVOKE',
+      accountIds: [found.session.accountId],
+      type: found.credential.type as CredentialType,
+      activity: { type: 'ACTIVITY_TYPE_DELETE_API_KEYS', parameters: { sessionId: id, userId: found.session.accountId } },
+    },
+    async (tx) => {
+      if (!(await repo.revokeSession(id, now(), tx))) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
+      return null;
+    },
+  );
 }
 
 /** POST /auth/sessions/{id}/refresh: the session being refreshed signs for its successor. */
@@ -94,25 +92,24 @@ export async function refresh(platformId: string, id: string, clientPublicKey: s
   const inactive = () => new ApiError('UNAUTHORIZED', `Session ${id} is no longer active; authenticate again with the credential`, { reason: 'Session is no longer active' });
   if (!isActive(found.session, now())) throw inactive();
   if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
-  const key = headers ? await sessionKeyFor(clientPublicKey) : null;
-  return transaction(async (tx) => {
-    if (!headers) {
-      return issueChallenge(tx, {
-        platformId,
-        kind: 'AUTH_SESSION_REFRESH',
-        binding,
-        accountIds: [found.session.accountId],
-        signer: { sessionId: id },
-        activity: { type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', parameters: { targetPublicKey: clientPublicKey, expirationSeconds: String(SESSION_TTL_SECONDS) } },
-      });
-    }
-    await acceptSignedRetry(tx, { platformId, kind: 'AUTH_SESSION_REFRESH', binding, headers });
-    // Checked after the signature so a retry on an expired session says what happened.
-    const current = await repo.findActiveSession(platformId, id, now(), tx);
-    const credential = await repo.lockCredential(platformId, found.credential.id, tx);
-    if (!current || !credential) throw inactive();
-    return openSession(tx, credential, key!);
-  });
+  // The session key is prepared before the transaction (HPKE work), only for the signed retry.
+  const key = retryHeaders(req) ? await sessionKeyFor(clientPublicKey) : null;
+  return signedAction(
+    req,
+    rawBody,
+    {
+      platformId,
+      kind: 'AUTH_SESSION_REFRESH',
+      accountIds: [found.session.accountId],
+      signer: { sessionId: id },
+      activity: { type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', parameters: { targetPublicKey: clientPublicKey, expirationSeconds: String(SESSION_TTL_SECONDS) } },
+    },
+    async (tx) => {
+      // Checked after the signature so a retry on an expired session says what happened.
+      const current = await repo.findActiveSession(platformId, id, now(), tx);
+      const credential = await repo.lockCredential(platformId, found.credential.id, tx);
+      if (!current || !credential) throw inactive();
+      return openSession(tx, credential, key!);
+    },
+  );
 }

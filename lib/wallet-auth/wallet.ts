@@ -2,16 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { now } from '../clock';
-import { transaction, type Tx } from '../db';
+import type { Tx } from '../db';
 import { isSandbox } from '../http/endpoint';
 import { fieldError } from '../http/errors';
 import { get as getAccount, type InternalAccount } from '../accounts/service';
 import { setPrivacy } from '../accounts/repository';
 import { sealedEnvelope } from '../auth/hpke';
 import { parsePublicKey } from '../auth/p256';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
+import { signedAction, type Challenge } from '../auth/signed-retry';
 import { bundleSigner, seal, unseal } from '../auth/vault';
 import { walletAccount } from './accounts';
+import { isChallenge } from './present';
 import * as repo from './repository';
 
 // Wallet-level actions the wallet holder signs: exporting the wallet's mnemonic (sealed to a
@@ -37,22 +38,13 @@ export async function exportWallet(platformId: string, accountId: string, client
   const account = await walletAccount(platformId, accountId, undefined, 'id');
   const target = parsePublicKey(clientPublicKey);
   if (!target) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
-  const result = await transaction(async (tx) => {
-    if (!headers) {
-      return issueChallenge(tx, {
-        platformId,
-        kind: 'WALLET_EXPORT',
-        binding,
-        accountIds: [account.id],
-        activity: { type: 'ACTIVITY_TYPE_EXPORT_WALLET', parameters: { targetPublicKey: clientPublicKey, walletId: account.id } },
-      });
-    }
-    await acceptSignedRetry(tx, { platformId, kind: 'WALLET_EXPORT', binding, headers });
-    return { seed: await walletSeed(tx, platformId, account.id) };
-  });
-  if ('payloadToSign' in result) return result;
+  const result = await signedAction(
+    req,
+    rawBody,
+    { platformId, kind: 'WALLET_EXPORT', accountIds: [account.id], activity: { type: 'ACTIVITY_TYPE_EXPORT_WALLET', parameters: { targetPublicKey: clientPublicKey, walletId: account.id } } },
+    async (tx) => ({ seed: await walletSeed(tx, platformId, account.id) }),
+  );
+  if (isChallenge(result)) return result;
   // The exported secret is the wallet's mnemonic, as the reference says: the BIP-39 English words
   // (24) of its 256-bit root entropy.
   const plaintext = new TextEncoder().encode(entropyToMnemonic(result.seed, wordlist));
@@ -64,20 +56,13 @@ export async function exportWallet(platformId: string, accountId: string, client
 /** PATCH /internal-accounts/{id}: wallet privacy, bound into the payload and applied on the signed retry. */
 export async function updateWallet(platformId: string, accountId: string, patch: { privateEnabled?: boolean }, req: Request, rawBody: string): Promise<Challenge | InternalAccount> {
   const account = await walletAccount(platformId, accountId, undefined, 'id');
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
-  return transaction(async (tx) => {
-    if (!headers) {
-      return issueChallenge(tx, {
-        platformId,
-        kind: 'WALLET_UPDATE',
-        binding,
-        accountIds: [account.id],
-        activity: { type: 'ACTIVITY_TYPE_UPDATE_WALLET', parameters: { privateEnabled: patch.privateEnabled, walletId: account.id } },
-      });
-    }
-    await acceptSignedRetry(tx, { platformId, kind: 'WALLET_UPDATE', binding, headers });
-    if (patch.privateEnabled !== undefined) await setPrivacy(account.id, patch.privateEnabled, now(), tx);
-    return getAccount(platformId, account.id, tx);
-  });
+  return signedAction(
+    req,
+    rawBody,
+    { platformId, kind: 'WALLET_UPDATE', accountIds: [account.id], activity: { type: 'ACTIVITY_TYPE_UPDATE_WALLET', parameters: { privateEnabled: patch.privateEnabled, walletId: account.id } } },
+    async (tx) => {
+      if (patch.privateEnabled !== undefined) await setPrivacy(account.id, patch.privateEnabled, now(), tx);
+      return getAccount(platformId, account.id, tx);
+    },
+  );
 }
