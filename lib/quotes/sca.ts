@@ -3,7 +3,7 @@ import { addSeconds, now } from '../clock';
 import { transaction } from '../db';
 import { ApiError, fieldError, notFound } from '../http/errors';
 import { isSandbox } from '../http/endpoint';
-import { sha256Hex } from '../auth/secrets';
+import { tag, tagMatches } from '../auth/vault';
 import { recordEvent } from '../events/outbox';
 import { sendMessage } from '../notify/sender';
 import * as customers from '../customers/repository';
@@ -22,8 +22,11 @@ export function scaCode(): string {
   return isSandbox() ? SANDBOX_SCA_CODE : String(randomBytes(4).readUInt32BE() % 1_000_000).padStart(6, '0');
 }
 
-/** The stored form of a quote's code (bound to the quote, so a code is good for its quote only). */
-export const codeHash = (quoteId: string, code: string) => sha256Hex(`${quoteId}:${code}`);
+/**
+ * The stored form of a quote's code: keyed with the service's master key (lib/auth/vault tag, as
+ * wallet OTPs), so the table alone does not give a 6-digit code away, and bound to the quote.
+ */
+export const codeHash = (quoteId: string, code: string) => tag(code, `sca:${quoteId}`);
 
 export async function sendScaCode(platformId: string, to: string, code: string): Promise<void> {
   await sendMessage({ platformId, channel: 'SMS', to, text: `Your payment authorization code is ${code}`, purpose: 'SCA_PAYMENT' });
@@ -38,7 +41,7 @@ export async function authorize(platformId: string, quoteId: string, code: strin
     if (!sca || quote.status !== 'PENDING_AUTHORIZATION') throw new ApiError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
     if (new Date(sca.expiresAt) <= now()) throw new ApiError('INVALID_INPUT', 'The challenge expired; create a new quote');
     if ((sca.attempts ?? 0) <= 0) throw new ApiError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, { 'retry-after': '60' });
-    if (codeHash(quoteId, code) !== sca.codeHash) {
+    if (!sca.codeHash || !tagMatches(code, `sca:${quoteId}`, sca.codeHash)) {
       // Count the failure even though the request fails: commit it, then answer.
       await repo.setStatus(quoteId, ['PENDING_AUTHORIZATION'], 'PENDING_AUTHORIZATION', { scaChallenge: { ...sca, attempts: (sca.attempts ?? 1) - 1 } as object }, tx);
       return { error: new ApiError('INVALID_INPUT', 'The authorization code is wrong', { attemptsLeft: (sca.attempts ?? 1) - 1 }) };

@@ -1,4 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { sha256Hex } from '@/lib/auth/secrets';
 import { outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
@@ -83,6 +85,11 @@ describe('real-time funding and POST /sandbox/send', () => {
       expect(q.body.paymentInstructions).toBeUndefined();
       expect(q.body.scaChallenge).toMatchObject({ factor: 'SMS_OTP', availableFactors: ['SMS_OTP'] });
       expect(outboxOf(p.platformId, '+4915112345678').at(-1)?.text).toContain('123456');
+      // At rest the code is a keyed tag: neither the code nor an unkeyed hash of it is stored.
+      const stored = JSON.stringify((await db().quote.findUnique({ where: { id: q.body.id } }))!.scaChallenge);
+      expect(stored).not.toContain('123456');
+      expect(stored).not.toContain(sha256Hex(`${q.body.id}:123456`));
+      expect(stored).not.toContain(sha256Hex('123456'));
       expect((await txn(p, q.body.transactionId)).status).toBe('PENDING_AUTHORIZATION');
       expectError(await p.api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'EUR' }), 400, 'INVALID_INPUT');
       const wrong = await p.api.post(`/quotes/${q.body.id}/authorize`, { code: '000000' });
