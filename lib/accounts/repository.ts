@@ -70,6 +70,14 @@ export async function setStatus(platformId: string, id: string, from: string[], 
   return n.count === 1;
 }
 
+/**
+ * A payment step's guard (`SELECT 1`, required): the account still ACTIVE when the step is
+ * written, so a step built from an earlier read cannot send from an account closed since.
+ */
+export function activeSql(id: string): Prisma.Sql {
+  return Prisma.sql`SELECT 1 FROM "InternalAccount" WHERE "id" = ${id} AND "status" = 'ACTIVE'`;
+}
+
 export async function setPrivacy(id: string, privateEnabled: boolean, at: Date, tx: Tx): Promise<void> {
   await tx.internalAccount.update({ where: { id }, data: { privateEnabled, updatedAt: at } });
 }

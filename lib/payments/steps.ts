@@ -1,6 +1,6 @@
 import { addSeconds } from '../clock';
 import type { Step } from '../ledger/service';
-import type { InternalAccountRow } from '../accounts/repository';
+import { activeSql, type InternalAccountRow } from '../accounts/repository';
 import { eventWrites, type EventType } from '../events/outbox';
 import { jobWrite } from '../jobs/queue';
 import * as quotesRepo from '../quotes/repository';
@@ -44,8 +44,12 @@ function announce(row: Row, ctx: Accounts, extra: InternalAccountRow[] = []) {
   return balanceAnnouncements(row.platformId, [...ctx.accounts.filter((a) => ids.has(a.id)), ...extra]);
 }
 
-/** The quote is executed: its total moves into flight and the payout is scheduled. */
-export function start(quoteId: string, row: Row, source: InternalAccountRow | null, at: Date): { step: Step; started: Row } {
+/**
+ * The quote is executed: its total moves into flight and the payout is scheduled. `guardSource`
+ * makes the source account's being ACTIVE one of the step's required conditions (for a step
+ * written on its own, ledger.runStep without a transaction, from rows read earlier).
+ */
+export function start(quoteId: string, row: Row, source: InternalAccountRow | null, at: Date, opts: { guardSource?: boolean } = {}): { step: Step; started: Row } {
   const settleAt = addSeconds(at, payoutDelay(row.scenario as PayoutScenario));
   const started: Row = { ...row, status: 'PROCESSING', updatedAt: at, expectedSettlementAt: settleAt };
   return {
@@ -55,6 +59,7 @@ export function start(quoteId: string, row: Row, source: InternalAccountRow | nu
       moves: [
         { sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }), required: true },
         { sql: txRepo.moveSql(row.id, 'start', { updatedAt: at, expectedSettlementAt: settleAt }), required: true },
+        ...(opts.guardSource && source ? [{ sql: activeSql(source.id), required: true }] : []),
       ],
       writes: [jobWrite({ platformId: row.platformId, kind: 'payment.settle', payload: { transactionId: row.id }, runAt: settleAt }), ...events(started, ['PROCESSING'], at)],
       posting: holdPosting(started),

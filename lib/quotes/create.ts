@@ -23,7 +23,7 @@ import { codeHash, scaCode, sendScaCode } from './sca';
 import type { QuoteRequest } from './schema';
 import { checkLimits } from '../payments/limits';
 import { rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
-import { executeLocked } from './execute';
+import { executeLocked, remember } from './execute';
 
 // POST /quotes: resolve source and destination, price the transfer with exact integers, check
 // limits and payer data, then store the quote, its PENDING transaction and the event in one
@@ -201,6 +201,7 @@ export async function createQuote(platformId: string, req: QuoteRequest, opts: {
   // Reads, then one write: nothing to hold open.
   const p = await prepare(platformId, req, opts, db());
   await repo.insertWithTransaction(p, db());
+  if (p.quote.status === 'PENDING' && p.sourceAccount) remember({ quote: p.quote, transaction: p.transaction, sourceAccount: p.sourceAccount });
   if (p.sms) await sendScaCode(platformId, p.sms.to, p.sms.code);
   return { quote: toQuote(p.quote), status: p.status };
 }

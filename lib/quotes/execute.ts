@@ -7,6 +7,7 @@ import { toTransaction } from '../transactions/presenter';
 import * as steps from '../payments/steps';
 import type { InternalAccountRow } from '../accounts/repository';
 import { recordEvents } from '../events/outbox';
+import { ttlCache } from '../cache/ttl';
 import * as repo from './repository';
 import { toQuote, type Quote } from './presenter';
 
@@ -42,20 +43,54 @@ function refuse(found: repo.ForExecution, quoteId: string): void {
   if (quote.status !== 'PENDING') throw conflict(quoteId, quote.status);
 }
 
+/**
+ * Quotes this process has just created, kept for their first execution: the usual create-then-
+ * execute pair then skips reading the quote again. Safe because a quote's terms never change
+ * after creation, and what can change (its status, its transaction's, its source account's) is
+ * re-checked by the step's statement itself; when that refuses, the execution goes the long way
+ * with a fresh read and answers from it. Other server processes simply read.
+ */
+const created = ttlCache<repo.ForExecution>('quotes.created', 60_000, 5_000);
+
+/** Called by quote creation once the quote is stored (not for immediately executed ones). */
+export function remember(found: repo.ForExecution): void {
+  created.set(found.quote.id, found);
+}
+
 export async function executeQuote(platformId: string, quoteId: string, checkWalletSignature: WalletSignatureCheck): Promise<Quote> {
+  const recent = created.get(quoteId);
+  if (recent) {
+    created.delete(quoteId);
+    if (recent.quote.platformId === platformId) {
+      const done = await startAlone(recent);
+      if (done) return done;
+    }
+  }
   const found = await repo.findForExecution(platformId, quoteId);
   if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
   refuse(found, quoteId);
-  const { quote, transaction: row, sourceAccount } = found;
+  const { quote, sourceAccount } = found;
   if (quote.payloadToSign || quote.expiresAt <= now()) return executeInTransaction(platformId, quoteId, checkWalletSignature);
   if (sourceAccount && sourceAccount.status !== 'ACTIVE') throw invalidInput(`The source account is ${sourceAccount.status} and cannot send`);
+  const done = await startAlone(found);
+  if (done) return done;
+  // Someone else moved it first (a concurrent execution, the expiry sweep, a closed account): say what.
+  const now_ = await repo.findForExecution(platformId, quoteId);
+  if (now_?.sourceAccount && now_.sourceAccount.status !== 'ACTIVE') throw invalidInput(`The source account is ${now_.sourceAccount.status} and cannot send`);
+  throw conflict(quoteId, now_?.quote.status ?? quote.status);
+}
+
+/**
+ * The common execution as one statement, without a transaction: only for a PENDING, unsigned,
+ * unexpired quote from an active internal account (as `found` says). Null when it does not apply
+ * or the statement found the quote, its transaction or its source account moved on.
+ */
+async function startAlone(found: repo.ForExecution): Promise<Quote | null> {
+  const { quote, transaction: row, sourceAccount } = found;
+  if (!sourceAccount || sourceAccount.status !== 'ACTIVE' || quote.status !== 'PENDING' || quote.payloadToSign || quote.expiresAt <= now()) return null;
   const at = now();
-  if (await ledger.runStep(steps.start(quote.id, row, sourceAccount, at).step)) {
-    return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
-  }
-  // Someone else moved it first (a concurrent execution, the expiry sweep): say to what.
-  const now_ = await repo.findById(platformId, quoteId);
-  throw conflict(quoteId, now_?.status ?? quote.status);
+  if (!(await ledger.runStep(steps.start(quote.id, row, sourceAccount, at, { guardSource: true }).step))) return null;
+  return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
 }
 
 /** The locked path: signature checks and expiry are recorded in the same transaction. */

@@ -98,6 +98,27 @@ describe('quotes between internal accounts', () => {
     expect((await p.api.get(`/quotes/${q.id}`)).body.status).toBe('PENDING');
   });
 
+  it('refuses to send from an account closed after the quote was made, and moves nothing', async () => {
+    const carol = await customerWithAccounts(p, 'Carol Leaving', ['USD', 'EUR']);
+    await fund(p, carol.accounts.USD, 10_000);
+    const q = (await p.api.post('/quotes', { ...accountQuote(5000), source: { sourceType: 'ACCOUNT', accountId: carol.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: carol.accounts.EUR } })).body;
+    expect((await p.api.delete(`/customers/${carol.customerId}`)).status).toBe(200);
+    const res = await p.api.post(`/quotes/${q.id}/execute`);
+    expectError(res, 400, 'INVALID_INPUT');
+    expect(res.body.message).toMatch(/CLOSED/);
+    expect(await balanceOf(p, carol.accounts.USD)).toEqual({ available: 10_000n, total: 10_000n });
+    expect((await p.api.get(`/quotes/${q.id}`)).body.status).toBe('PENDING');
+  });
+
+  it("answers QUOTE_NOT_FOUND for another platform's quote, which its own platform then executes", async () => {
+    const q = (await p.api.post('/quotes', accountQuote(1000))).body;
+    const other = await newPlatform();
+    expectError(await other.api.post(`/quotes/${q.id}/execute`), 404, 'QUOTE_NOT_FOUND');
+    const ex = await p.api.post(`/quotes/${q.id}/execute`);
+    expect(ex.status, ex.text).toBe(200);
+    expect(ex.body.status).toBe('PROCESSING');
+  });
+
   it('executes immediately when asked, in the same request', async () => {
     const announced = async () => (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter((e) => e.body.data.id === alice.accounts.USD).length;
     const before = await announced();
