@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { Prisma, db, queryIn, type Tx } from '../db';
 import { insertAll, prefixedColumns, unprefix, type RowWrite } from '../sql';
 import type { CustomerRow } from '../customers/repository';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
@@ -101,10 +101,10 @@ const C = Prisma.CustomerScalarFieldEnum;
 
 /** An internal account with its owning customer (null for the platform's own), in one statement. */
 export async function findWithOwner(platformId: string, id: string, tx: Tx = db()): Promise<{ account: InternalAccountRow; customer: CustomerRow | null } | null> {
-  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+  const rows = await queryIn<Record<string, unknown>>(tx, Prisma.sql`
     SELECT ${prefixedColumns('a', A, 'a__')}, ${prefixedColumns('c', C, 'c__')}
     FROM "InternalAccount" a LEFT JOIN "Customer" c ON c."id" = a."customerId"
-    WHERE a."id" = ${id} AND a."platformId" = ${platformId}`;
+    WHERE a."id" = ${id} AND a."platformId" = ${platformId}`);
   if (!rows[0]) return null;
   return { account: unprefix<InternalAccountRow>(rows[0], A, 'a__')!, customer: unprefix<CustomerRow>(rows[0], C, 'c__') };
 }

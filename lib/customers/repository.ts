@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, queryIn, type Tx } from '../db';
 import { insertAll, type RowWrite } from '../sql';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
@@ -14,7 +14,7 @@ export async function insertWith(row: CustomerRow, writes: RowWrite[]): Promise<
  * GET and many checks, and the Prisma query builder costs more CPU than the read itself.
  */
 export async function findById(platformId: string, id: string, tx: Tx = db()): Promise<CustomerRow | null> {
-  const rows = await tx.$queryRaw<CustomerRow[]>`SELECT * FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId}`;
+  const rows = await queryIn<CustomerRow>(tx, Prisma.sql`SELECT * FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId}`);
   return rows[0] ?? null;
 }
 

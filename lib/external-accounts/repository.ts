@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, queryIn, type Tx } from '../db';
 import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
 
 export type ExternalAccountRow = Prisma.ExternalAccountGetPayload<object>;
@@ -28,8 +28,8 @@ export function findLive(platformId: string, id: string, owner: Owner, tx: Tx = 
  * Prisma query builder costs more CPU than the read itself.
  */
 export async function findLiveAny(platformId: string, id: string, tx: Tx = db()): Promise<ExternalAccountRow | null> {
-  const rows = await tx.$queryRaw<ExternalAccountRow[]>`
-    SELECT * FROM "ExternalAccount" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL`;
+  const rows = await queryIn<ExternalAccountRow>(tx, Prisma.sql`
+    SELECT * FROM "ExternalAccount" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL`);
   return rows[0] ?? null;
 }
 

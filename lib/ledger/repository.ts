@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, db, pgCode, pgMessage, type Tx } from '../db';
+import { Prisma, db, pgCode, pgMessage, queryDirect, type Tx } from '../db';
 import { insertGrouped, type RowWrite } from '../sql';
 
 /** A balance-update event rendered by the statement that moves the money (see writeStep). */
@@ -87,7 +87,7 @@ export async function writeStep(s: StepSql): Promise<StepOutcome> {
   const ok = required.length ? Prisma.join(required, ' AND ') : Prisma.sql`true`;
   const writes = insertGrouped(s.writes).map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
   try {
-    await db().$queryRaw`WITH ${Prisma.join([...moves, ...writes, ...moneyCtes(s, ok)], ', ')} SELECT count(*)::int AS moved FROM d`;
+    await queryDirect(Prisma.sql`WITH ${Prisma.join([...moves, ...writes, ...moneyCtes(s, ok)], ', ')} SELECT count(*)::int AS moved FROM d`);
     return { kind: 'done' };
   } catch (err) {
     const outcome = outcomeOf(err);

@@ -1,5 +1,4 @@
-import type { Prisma } from '../generated/prisma/client';
-import { db, type Tx } from '../db';
+import { db, Prisma, queryIn, type Tx } from '../db';
 import { forgetPlatform } from '../auth/principal-cache';
 
 const withConfig = {
@@ -17,7 +16,7 @@ export type PlatformRow = Prisma.PlatformGetPayload<object>;
 
 /** The platform row alone, for callers that need none of its currencies or fees (plain SQL: read on every customer create). */
 export async function findById(id: string, tx: Tx = db()): Promise<PlatformRow | null> {
-  const rows = await tx.$queryRaw<PlatformRow[]>`SELECT * FROM "Platform" WHERE "id" = ${id}`;
+  const rows = await queryIn<PlatformRow>(tx, Prisma.sql`SELECT * FROM "Platform" WHERE "id" = ${id}`);
   return rows[0] ?? null;
 }
 

@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, queryIn, type Tx } from '../db';
 import type { InternalAccountRow } from '../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
 import { insertAll, prefixedColumns, setColumns, unprefix } from '../sql';
@@ -29,11 +29,11 @@ const A = Prisma.InternalAccountScalarFieldEnum;
  * the quote's row lock for the rest of the transaction.
  */
 export async function findForExecution(platformId: string, id: string, opts: { tx?: Tx; lock?: boolean } = {}): Promise<ForExecution | null> {
-  const rows = await (opts.tx ?? db()).$queryRaw<Record<string, unknown>[]>`
+  const rows = await queryIn<Record<string, unknown>>(opts.tx, Prisma.sql`
     SELECT ${prefixedColumns('q', Q, 'q__')}, ${prefixedColumns('t', T, 't__')}, ${prefixedColumns('a', A, 'a__')}
     FROM "Quote" q JOIN "Transaction" t ON t."id" = q."transactionId" LEFT JOIN "InternalAccount" a ON a."id" = q."sourceAccountId"
     WHERE q."id" = ${id} AND q."platformId" = ${platformId}
-    ${opts.lock ? Prisma.sql`FOR UPDATE OF q` : Prisma.empty}`;
+    ${opts.lock ? Prisma.sql`FOR UPDATE OF q` : Prisma.empty}`);
   if (!rows[0]) return null;
   return {
     quote: unprefix<QuoteRow>(rows[0], Q, 'q__')!,
@@ -44,7 +44,7 @@ export async function findForExecution(platformId: string, id: string, opts: { t
 
 /** A new quote, its transaction and their first event, in one statement (foreign keys check at its end). */
 export async function insertWithTransaction(p: { quote: Record<string, unknown>; transaction: Record<string, unknown>; event: Record<string, unknown> }, tx: Tx = db()): Promise<void> {
-  await tx.$executeRaw(insertAll([
+  await queryIn(tx, insertAll([
     { table: 'Transaction', row: p.transaction },
     { table: 'Quote', row: p.quote },
     { table: 'Event', row: p.event },
