@@ -1,4 +1,5 @@
-import { parse, stringify } from 'lossless-json';
+import { randomBytes } from 'node:crypto';
+import { parse } from 'lossless-json';
 
 // Lossless JSON in and out. Node 20 has no JSON.rawJSON, and JSON.parse would turn
 // 9007199254740993 into 9007199254740992, so bodies are parsed and written with lossless-json:
@@ -21,9 +22,23 @@ export function parseJson(text: string): unknown {
   return parse(text, null, parseNumber);
 }
 
+// Writing uses the native JSON.stringify (several times faster than a serializer in JS; every
+// response goes through here): a bigint is written as a string carrying this process's random
+// marker, and the marked strings are then unquoted into plain numbers. No text can carry the
+// marker by accident: it is unguessable, and JSON.stringify would escape nothing in it.
+const MARKER = `~${randomBytes(12).toString('hex')}~`;
+const MARKED = new RegExp(`"${MARKER}(-?\\d+)"`, 'g');
+
 /** Serializes with bigints as exact JSON numbers and Dates as ISO strings. */
 export function stringifyJson(value: unknown): string {
-  return stringify(value) ?? 'null';
+  let marked = false;
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'bigint') return v;
+    marked = true;
+    return MARKER + v.toString();
+  });
+  if (text === undefined) return 'null';
+  return marked ? text.replace(MARKED, '$1') : text;
 }
 
 /** A value normalized for deep comparison or hashing: bigints and safe numbers compare equal. */
