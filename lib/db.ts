@@ -176,7 +176,6 @@ export async function disconnectDb(): Promise<void> {
   await client?.$disconnect();
 }
 
-/** The PostgreSQL error code behind a Prisma/driver error, when there is one. */
 /**
  * The row of `table` matching `where`, locked for the rest of the transaction (one statement:
  * the lock and the read together). Null when no row matches.
@@ -186,6 +185,7 @@ export async function lockOne<T>(tx: Tx, table: string, where: Prisma.Sql): Prom
   return rows[0] ?? null;
 }
 
+/** The PostgreSQL error code behind a Prisma/driver error, when there is one. */
 export function pgCode(err: unknown): string | undefined {
   const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; code?: string } } }; cause?: { code?: string; originalCode?: string } };
   return (

@@ -21,25 +21,19 @@ function hexBytes(hex: string): Uint8Array | null {
 // signature (at most 88 characters), so longer input is refused before any work.
 const MAX_BASE58 = 200;
 
-/** Plain base58 (Solana keys and signatures); null when too long or not base58. */
-function base58Bytes(s: string): Uint8Array | null {
+/** `decode`, refusing input too long to check and answering null where it throws. */
+const bounded = (decode: (s: string) => Uint8Array) => (s: string): Uint8Array | null => {
   if (!s || s.length > MAX_BASE58) return null;
   try {
-    return base58Decode(s);
+    return decode(s);
   } catch {
     return null;
   }
-}
-
-/** base58check payload (Tron addresses); null when too long, not base58 or the checksum fails. */
-function base58checkBytes(s: string): Uint8Array | null {
-  if (!s || s.length > MAX_BASE58) return null;
-  try {
-    return base58checkDecode(s);
-  } catch {
-    return null;
-  }
-}
+};
+/** Plain base58 (Solana keys and signatures). */
+const base58Bytes = bounded(base58Decode);
+/** base58check payload (Tron addresses): null also when the checksum fails. */
+const base58checkBytes = bounded(base58checkDecode);
 
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 function bech32Polymod(values: number[]): number {

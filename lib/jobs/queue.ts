@@ -85,7 +85,9 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
     for (const job of batch) {
       if (batchHandlers.has(job.kind)) {
         const key = `${job.kind} ${job.platformId}`;
-        groups.set(key, [...(groups.get(key) ?? []), job]);
+        const group = groups.get(key);
+        if (group) group.push(job);
+        else groups.set(key, [job]);
         continue;
       }
       const handler = handlers.get(job.kind);

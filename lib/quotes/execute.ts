@@ -35,6 +35,10 @@ export async function executeLocked(tx: Tx, quote: repo.QuoteRow, pending: txRep
 
 export type WalletSignatureCheck = (quote: repo.QuoteRow, tx: Tx) => Promise<void>;
 
+function requireActiveSource(account: InternalAccountRow | null): void {
+  if (account && account.status !== 'ACTIVE') throw invalidInput(`The source account is ${account.status} and cannot send`);
+}
+
 function refuse(found: repo.ForExecution, quoteId: string): void {
   const { quote } = found;
   if ((quote.source as { sourceType: string }).sourceType === 'REALTIME_FUNDING') {
@@ -71,12 +75,12 @@ export async function executeQuote(platformId: string, quoteId: string, checkWal
   refuse(found, quoteId);
   const { quote, sourceAccount } = found;
   if (quote.payloadToSign || quote.expiresAt <= now()) return executeInTransaction(platformId, quoteId, checkWalletSignature);
-  if (sourceAccount && sourceAccount.status !== 'ACTIVE') throw invalidInput(`The source account is ${sourceAccount.status} and cannot send`);
+  requireActiveSource(sourceAccount);
   const done = await startAlone(found);
   if (done) return done;
   // Someone else moved it first (a concurrent execution, the expiry sweep, a closed account): say what.
   const now_ = await repo.findForExecution(platformId, quoteId);
-  if (now_?.sourceAccount && now_.sourceAccount.status !== 'ACTIVE') throw invalidInput(`The source account is ${now_.sourceAccount.status} and cannot send`);
+  requireActiveSource(now_?.sourceAccount ?? null);
   throw conflict(quoteId, now_?.quote.status ?? quote.status);
 }
 
@@ -107,7 +111,7 @@ async function executeInTransaction(platformId: string, quoteId: string, checkWa
       await expireLocked(tx, quote);
       return { error: new ApiError('CONFLICT', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`, { status: 'EXPIRED' }) };
     }
-    if (sourceAccount && sourceAccount.status !== 'ACTIVE') throw invalidInput(`The source account is ${sourceAccount.status} and cannot send`);
+    requireActiveSource(sourceAccount);
     return { quote: await executeLocked(tx, quote, row, sourceAccount) };
   });
   if ('error' in outcome) throw outcome.error;

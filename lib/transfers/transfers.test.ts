@@ -3,6 +3,22 @@ import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { advance, balanceOf, customerWithAccounts, externalAccount, fund, txn, type Holder } from '@/tests/support/money';
 
+/**
+ * A transfer cancelled before it settles: FAILED with a completed USER_CANCELLATION refund, the
+ * answer being the transaction as stored, the balance back to `before`, and the settlement timer
+ * then finding nothing to do.
+ */
+async function expectCancelledBeforeSettling(p: TestPlatform, id: string, account: string, before: Awaited<ReturnType<typeof balanceOf>>, body?: unknown) {
+  const cancelled = await p.api.post(`/transactions/${id}/cancel`, body);
+  expect(cancelled.status, cancelled.text).toBe(200);
+  expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+  expect(cancelled.body).toEqual((await p.api.get(`/transactions/${id}`)).body);
+  expect(await balanceOf(p, account)).toEqual(before);
+  await advance(p, 5);
+  expect((await txn(p, id)).status).toBe('FAILED');
+  expect(await balanceOf(p, account)).toEqual(before);
+}
+
 // Same-currency transfers and the sandbox suffix table: 002 insufficient funds and 003 account
 // closed/invalid fail at once; 004 rejected by the bank; 005 pending about 30 s, then fails.
 describe('transfer-out', () => {
@@ -93,14 +109,7 @@ describe('transfer-out', () => {
     const before = await balanceOf(p, h.accounts.USD);
     const ach = await out('654', 3000, { paymentRail: 'ACH' });
     expect(ach.body.paymentRail).toBe('ACH');
-    const cancelled = await p.api.post(`/transactions/${ach.body.id}/cancel`, { reason: 'REQUESTED_AFTER_HOURS' });
-    expect(cancelled.status, cancelled.text).toBe(200);
-    expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
-    // The answer is the transaction as stored.
-    expect(cancelled.body).toEqual((await p.api.get(`/transactions/${ach.body.id}`)).body);
-    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
-    await advance(p, 5); // the settlement timer finds nothing to do
-    expect((await txn(p, ach.body.id)).status).toBe('FAILED');
+    await expectCancelledBeforeSettling(p, ach.body.id, h.accounts.USD, before, { reason: 'REQUESTED_AFTER_HOURS' });
     expectError(await p.api.post(`/transactions/${ach.body.id}/cancel`), 409, 'TRANSACTION_NOT_CANCELLABLE');
     const rtp = await out('655', 3000);
     expectError(await p.api.post(`/transactions/${rtp.body.id}/cancel`), 409, 'TRANSACTION_NOT_CANCELLABLE');
@@ -146,14 +155,7 @@ describe('transfer-in (direct pull)', () => {
   it('a pull cancelled before it settles withdraws the pending credit', async () => {
     const before = await balanceOf(p, h.accounts.USD);
     const res = await pull('121');
-    const cancelled = await p.api.post(`/transactions/${res.body.id}/cancel`);
-    expect(cancelled.status, cancelled.text).toBe(200);
-    expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
-    expect(cancelled.body).toEqual((await p.api.get(`/transactions/${res.body.id}`)).body);
-    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
-    await advance(p, 5); // the settlement timer finds nothing to do
-    expect((await txn(p, res.body.id)).status).toBe('FAILED');
-    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
+    await expectCancelledBeforeSettling(p, res.body.id, h.accounts.USD, before);
   });
 
   it.each(['002', '003'])('%s fails immediately', async (suffix) => {
