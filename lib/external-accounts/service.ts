@@ -145,7 +145,8 @@ export interface PaymentAccount {
   beneficiary: Beneficiary | null;
 }
 
-function toPayment(row: repo.ExternalAccountRow): PaymentAccount {
+/** A stored external account as a payment sees it. */
+export function toPayment(row: repo.ExternalAccountRow): PaymentAccount {
   const accountInfo = row.accountInfo as AccountInfo;
   return {
     id: row.id,

@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { Prisma, db, queryDirect, type Tx } from '../db';
 
 export interface JobRow {
   id: string;
@@ -24,7 +24,8 @@ export async function insert(
  */
 export async function claimDue(wallNow: Date, limit: number, platformId?: string): Promise<JobRow[]> {
   const staleBefore = new Date(wallNow.getTime() - 5 * 60_000);
-  return db().$queryRaw<JobRow[]>`
+  // Straight through the driver (polled all the time, and once per settled batch).
+  return queryDirect<JobRow>(Prisma.sql`
     UPDATE "Job" j SET "state" = 'RUNNING', "lockedAt" = ${wallNow}, "attempts" = j."attempts" + 1
     FROM (
       SELECT j2."id", p."clockOffsetMs" FROM "Job" j2 JOIN "Platform" p ON p."id" = j2."platformId"
@@ -36,12 +37,12 @@ export async function claimDue(wallNow: Date, limit: number, platformId?: string
       FOR UPDATE OF j2 SKIP LOCKED
     ) due
     WHERE j."id" = due."id"
-    RETURNING j."id", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs"`;
+    RETURNING j."id", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs"`);
 }
 
 /** Several finished jobs in one statement (the worker marks a batch at once). */
 export async function markDoneMany(ids: string[], at: Date): Promise<void> {
-  if (ids.length) await db().job.updateMany({ where: { id: { in: ids } }, data: { state: 'DONE', doneAt: at, lockedAt: null } });
+  if (ids.length) await queryDirect(Prisma.sql`UPDATE "Job" SET "state" = 'DONE', "doneAt" = ${at}::timestamp(3), "lockedAt" = NULL WHERE "id" IN (${Prisma.join(ids)})`);
 }
 
 export async function markRetry(id: string, runAt: Date, error: string): Promise<void> {
