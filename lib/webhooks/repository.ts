@@ -24,8 +24,9 @@ export interface DueEvent {
 }
 
 /**
- * Events of platforms without an endpoint are not kept waiting: they are SKIPPED when they come
- * due (see service.ts). Events claimed right now (leased, nextAttemptAt in the future) are left.
+ * Events of platforms without an endpoint are not kept waiting: new ones are SKIPPED as they are
+ * written (see service.ts), and those left waiting when an endpoint is removed are SKIPPED here
+ * when they come due. Events claimed right now (leased, nextAttemptAt in the future) are left.
  */
 export async function skipWithoutEndpoint(wallNow: Date, platformId?: string): Promise<number> {
   return db().$executeRaw`

@@ -19,10 +19,12 @@ import { postSigned, type SendOptions, type SendResult } from './transport';
 // 30 minutes. The window counts from the event's creation on the platform's clock: the last
 // attempt is made at the 7-day mark at the latest, and an event still failing then is FAILED.
 //
-// A platform without a webhook endpoint: its events are SKIPPED when they come due (kept, never
-// sent). Setting an endpoint later starts delivery from then on rather than replaying a backlog
-// of stale events, and a platform that never configures webhooks does not grow a pending queue
-// the worker has to scan forever. Removing the endpoint likewise skips events still retrying.
+// A platform without a webhook endpoint: its events are SKIPPED as they are written (kept, never
+// sent; an insert trigger, migration 20261121011000_event_skip_at_insert). Setting an endpoint
+// later starts delivery from then on rather than replaying a backlog of stale events, and a
+// platform that never configures webhooks does not grow a pending queue the worker has to scan
+// forever. Removing the endpoint skips events still retrying: the delivery pass marks them
+// SKIPPED when they come due.
 //
 // Acknowledged = any 2xx, or 409, which the reference defines for webhook receivers as "already
 // processed (duplicate id)": delivery is at-least-once, and a receiver that already has the event
