@@ -145,8 +145,7 @@ export interface PaymentAccount {
   beneficiary: Beneficiary | null;
 }
 
-/** A stored external account as a payment sees it. */
-export function toPayment(row: repo.ExternalAccountRow): PaymentAccount {
+function toPayment(row: repo.ExternalAccountRow): PaymentAccount {
   const accountInfo = row.accountInfo as AccountInfo;
   return {
     id: row.id,

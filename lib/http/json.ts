@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { parse } from 'lossless-json';
 
 // Lossless JSON in and out. Node 20 has no JSON.rawJSON, and JSON.parse would turn
-// 9007199254740993 into 9007199254740992, so bodies are parsed and written with lossless-json:
-// an integer beyond the safe range becomes a bigint, and bigints are written as JSON numbers.
+// 9007199254740993 into 9007199254740992, so bodies are parsed with lossless-json (an integer
+// beyond the safe range becomes a bigint) and written with bigints as exact JSON numbers.
 const INTEGER = /^-?\d+$/;
 const INTEGRAL_DECIMAL = /^(-?\d+)\.0+$/;
 

@@ -1,5 +1,4 @@
 import type { Tx } from '../db';
-import type { ExternalAccountRow } from '../external-accounts/repository';
 import { ApiError, invalidInput, notFound } from '../http/errors';
 import * as accounts from '../accounts/service';
 import { customersByUmaAddress } from '../customers/repository';
@@ -41,10 +40,8 @@ async function externalAccounts() {
   return import('../external-accounts/service');
 }
 
-/** `read`: the account's row when the caller has already read it (null: no such live account). */
-export async function externalRoute(platformId: string, accountId: string, requestedRail: string | undefined, tx?: Tx, read?: ExternalAccountRow | null): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
-  const service = await externalAccounts();
-  const account = read === undefined ? await service.getForPayment(platformId, accountId, tx) : read && service.toPayment(read);
+export async function externalRoute(platformId: string, accountId: string, requestedRail: string | undefined, tx?: Tx): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
+  const account = await (await externalAccounts()).getForPayment(platformId, accountId, tx);
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `External account ${accountId}`);
   if (account.status === 'INACTIVE' || account.status === 'UNDER_REVIEW') {
     throw invalidInput(`External account ${accountId} is ${account.status} and cannot receive payments`);

@@ -22,7 +22,7 @@ import { toQuote, type Quote, type ScaState } from './presenter';
 import { codeHash, scaCode, sendScaCode } from './sca';
 import type { QuoteRequest } from './schema';
 import { checkLimits } from '../payments/limits';
-import { rateDetailsFor, readParties, resolveDestination, resolveSource, walletPayload } from './resolve';
+import { rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
 import { executeLocked, remember } from './execute';
 
 // POST /quotes: resolve source and destination, price the transfer with exact integers, check
@@ -43,8 +43,7 @@ const jsonOf = <T>(v: T) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x ==
 
 async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: string }, tx: Tx): Promise<Prepared> {
   const at = now();
-  const read = await readParties(platformId, req, tx);
-  const source = await resolveSource(platformId, req.source, tx, read);
+  const source = await resolveSource(platformId, req.source, tx);
   if (req.immediatelyExecute && source.embeddedWallet) {
     throw fieldError('immediatelyExecute', 'not supported for an EMBEDDED_WALLET source: create the quote, then execute it with the wallet signature over its payloadToSign');
   }
@@ -53,7 +52,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   }
   const customer = source.customer;
   if (customer) requireVerified(customer);
-  const { route, lookupId } = await resolveDestination(platformId, req, source, tx, read);
+  const { route, lookupId } = await resolveDestination(platformId, req, source, tx);
   const receiving = route.currency;
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId) throw new ApiError('SELF_PAYMENT', 'Source and destination are the same account');
   if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime) {

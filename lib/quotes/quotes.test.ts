@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
-import { advance, balanceOf, customerWithAccounts, fund, txn, type Holder } from '@/tests/support/money';
+import { advance, balanceOf, customerWithAccounts, externalAccount, fund, txn, type Holder } from '@/tests/support/money';
 
 describe('quotes between internal accounts', () => {
   let p: TestPlatform;
@@ -197,5 +197,37 @@ describe('quotes between internal accounts', () => {
     const b = await p.api.post(`/quotes/${q.id}/execute`, undefined, { headers: { 'idempotency-key': key } });
     expect(a.status).toBe(200);
     expect(b.text).toBe(a.text);
+  });
+});
+
+describe('quotes to external accounts the platform does not own', () => {
+  it('refuses foreign and deleted ends, moving nothing', async () => {
+    const p = await newPlatform();
+    const other = await newPlatform();
+    const alice = await customerWithAccounts(p, 'Alice Ends', ['USD']);
+    await fund(p, alice.accounts.USD, 100_000);
+    const ext = await externalAccount(p, alice.customerId, 'EUR', '0001');
+    const body = (source: string, destination: string) => ({
+      source: { sourceType: 'ACCOUNT', accountId: source },
+      destination: { destinationType: 'ACCOUNT', accountId: destination },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1000,
+    });
+    // Another platform's external account, then a deleted one.
+    const foreign = await externalAccount(other, null, 'EUR', '0001');
+    expectError(await p.api.post('/quotes', body(alice.accounts.USD, foreign)), 404, 'REFERENCE_NOT_FOUND');
+    const gone = await externalAccount(p, alice.customerId, 'EUR', '0011');
+    expect((await p.api.delete(`/customers/external-accounts/${gone}`)).status).toBe(204);
+    expectError(await p.api.post('/quotes', body(alice.accounts.USD, gone)), 404, 'REFERENCE_NOT_FOUND');
+    // Another platform's source account.
+    const res = await other.api.post('/quotes', body(alice.accounts.USD, foreign));
+    expectError(res, 400, 'INVALID_INPUT');
+    expect(JSON.stringify(res.body)).toContain('source.accountId');
+    // The valid pair still quotes and executes.
+    const q = await p.api.post('/quotes', body(alice.accounts.USD, ext));
+    expect(q.status, q.text).toBe(201);
+    expect((await p.api.post(`/quotes/${q.body.id}/execute`)).status).toBe(200);
+    expect((await balanceOf(p, alice.accounts.USD)).available).toBe(100_000n - 1000n);
+    await expectLedgerBalanced(p.platformId);
   });
 });

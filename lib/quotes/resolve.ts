@@ -9,7 +9,6 @@ import type { CustomerRow } from '../customers/repository';
 import { midRate, minorRate, toNumber, reduce } from '../fx/rates';
 import { depositDetails } from '../accounts/instructions';
 import { externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
-import { findParties, type Parties } from '../payments/repository';
 import type { Funding } from '../payments/plan';
 import { findLookup } from '../uma/lookups';
 import { requireUma } from '../uma/address';
@@ -30,18 +29,7 @@ export interface Source {
   realtime: boolean;
 }
 
-/**
- * The rows the usual quote needs, an internal account paying an external account, read together
- * in one round trip; other shapes read their parts as they resolve (the fields stay undefined).
- */
-export async function readParties(platformId: string, req: QuoteRequest, tx: Tx): Promise<Partial<Parties>> {
-  const src = req.source;
-  const d = req.destination;
-  if (src.sourceType !== 'ACCOUNT' || d.destinationType !== 'ACCOUNT' || !d.accountId.startsWith('ExternalAccount:')) return {};
-  return findParties(platformId, src.accountId, d.accountId, tx);
-}
-
-export async function resolveSource(platformId: string, src: QuoteRequest['source'], tx: Tx, read: Partial<Parties> = {}): Promise<Source> {
+export async function resolveSource(platformId: string, src: QuoteRequest['source'], tx: Tx): Promise<Source> {
   if (src.sourceType === 'REALTIME_FUNDING') {
     const customer = src.customerId ? await customers.findById(platformId, src.customerId, tx) : null;
     if (src.customerId && (!customer || customer.deletedAt)) throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
@@ -53,7 +41,7 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
     }
     return { funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) }, currency: src.currency, customerId: src.customerId ?? null, customer, internalAccountId: null, account: null, embeddedWallet: false, realtime: true };
   }
-  const found = read.source !== undefined ? read.source : await accountsRepo.findWithOwner(platformId, src.accountId, tx);
+  const found = await accountsRepo.findWithOwner(platformId, src.accountId, tx);
   const account = found?.account;
   if (!account) {
     throw fieldError('source.accountId', `${src.accountId} is not an internal account of this platform (an external account source must support direct pull; use /transfer-in for pulls)`);
@@ -81,10 +69,10 @@ function realtimeRail(currency: string): string {
   return currency === 'USD' ? 'RTP' : currency === 'EUR' ? 'SEPA_INSTANT' : currency === 'MXN' ? 'SPEI' : 'CRYPTO';
 }
 
-export async function resolveDestination(platformId: string, req: QuoteRequest, source: Source, tx: Tx, read: Partial<Parties> = {}): Promise<{ route: Route; lookupId: string | null }> {
+export async function resolveDestination(platformId: string, req: QuoteRequest, source: Source, tx: Tx): Promise<{ route: Route; lookupId: string | null }> {
   const d = req.destination;
   if (d.destinationType === 'ACCOUNT') {
-    if (d.accountId.startsWith('ExternalAccount:')) return { route: await externalRoute(platformId, d.accountId, d.paymentRail, tx, read.external), lookupId: req.lookupId ?? null };
+    if (d.accountId.startsWith('ExternalAccount:')) return { route: await externalRoute(platformId, d.accountId, d.paymentRail, tx), lookupId: req.lookupId ?? null };
     if (d.accountId.startsWith('InternalAccount:')) return { route: await internalRoute(platformId, d.accountId, tx), lookupId: req.lookupId ?? null };
     throw fieldError('destination.accountId', 'must be an ExternalAccount or InternalAccount id');
   }
