@@ -90,6 +90,9 @@ function toApiError(err: unknown, req: Request): ApiError {
   // Text the database cannot store (checked at the boundary; this is the backstop).
   const code = pgCode(err);
   if (code === '22021' || code === '22P05') return new ApiError('INVALID_INPUT', 'The request contains characters that cannot be stored');
+  // A number or time beyond what the database stores (a balance past int64, a time before year 1):
+  // the transaction rolled back, so nothing was written.
+  if (code === '22003' || code === '22008' || code === '22009') return new ApiError('INVALID_INPUT', 'A value in the request is out of the range this service can store');
   console.error(`[corridor] ${req.method} ${new URL(req.url).pathname} failed:`, err);
   return new ApiError('INTERNAL_ERROR', 'Internal error; the request was not completed');
 }

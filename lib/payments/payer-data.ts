@@ -33,6 +33,16 @@ export async function requiredPayerData(route: Route, tx?: Tx): Promise<FieldDef
   }
 }
 
+/**
+ * One list from several (a receiver taking several currencies, or a lookup's list beside the
+ * chosen currency's): each field once, mandatory when any list makes it so.
+ */
+export function mergeFields(lists: FieldDefinition[][]): FieldDefinition[] {
+  const byName = new Map<string, FieldDefinition>();
+  for (const f of lists.flat()) byName.set(f.name, { name: f.name, mandatory: f.mandatory || (byName.get(f.name)?.mandatory ?? false) });
+  return [...byName.values()];
+}
+
 /** Field errors for every mandatory field missing from senderCustomerInfo. */
 export function missingPayerData(required: FieldDefinition[], info: Record<string, unknown> | undefined) {
   return required

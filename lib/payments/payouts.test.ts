@@ -133,7 +133,15 @@ describe('quote payouts to external accounts: sandbox suffixes 002-007', () => {
     expect(missing.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['senderCustomerInfo.FULL_NAME', 'senderCustomerInfo.POSTAL_ADDRESS']);
     const ok = await p.api.post('/quotes', { ...body, senderCustomerInfo: { FULL_NAME: 'Payout Sender', POSTAL_ADDRESS: '1 Main St, Springfield' } });
     expect(ok.status, ok.text).toBe(201);
-    expectError(await p.api.get('/receiver/external-account/ExternalAccount:00000000-0000-0000-0000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await p.api.get('/receiver/external-account/ExternalAccount:00000000-0000-0000-0000-000000000000', { query: { customerId: h.customerId } }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await p.api.get(`/receiver/external-account/${inr.body.id}`), 400, 'INVALID_INPUT'); // no sender
+    // A lookupId must be a live lookup of this destination: made up, or of another account, it is refused.
+    const other = await externalAccount(p, h.customerId, 'EUR', '4321');
+    for (const lookupId of ['Lookup:00000000-0000-0000-0000-000000000000', lookup.body.lookupId]) {
+      const res = await p.api.post('/quotes', { ...body, lookupId, destination: { destinationType: 'ACCOUNT', accountId: other } });
+      expectError(res, 400, 'INVALID_INPUT');
+      expect(res.body.details.errors[0].field).toBe('lookupId');
+    }
   });
 
   it('settles a batch of payouts with one statement; each is settled once, the ledger stays balanced', async () => {

@@ -14,7 +14,7 @@ import type { TransactionRow } from '../transactions/repository';
 import type { InternalAccountRow } from '../accounts/repository';
 import { toTransaction } from '../transactions/presenter';
 import { checkOwnershipThreshold } from '../payments/routing';
-import { missingPayerData, requiredPayerData } from '../payments/payer-data';
+import { mergeFields, missingPayerData, requiredPayerData } from '../payments/payer-data';
 import { requireUma } from '../uma/address';
 import * as repo from './repository';
 import type { QuoteRow } from './repository';
@@ -52,7 +52,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   }
   const customer = source.customer;
   if (customer) requireVerified(customer);
-  const { route, lookupId } = await resolveDestination(platformId, req, source, tx);
+  const { route, lookupId, lookupFields } = await resolveDestination(platformId, req, source, tx);
   const receiving = route.currency;
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId) throw new ApiError('SELF_PAYMENT', 'Source and destination are the same account');
   if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime) {
@@ -64,7 +64,8 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
       throw fieldError('platformFeeOverride.platformFixedFee.currency', `must be the source currency ${source.currency}`);
     }
   }
-  const missing = missingPayerData(await requiredPayerData(route, tx), req.senderCustomerInfo);
+  // What the named lookup listed and what the chosen corridor needs now (settings may have changed since).
+  const missing = missingPayerData(mergeFields([lookupFields, await requiredPayerData(route, tx)]), req.senderCustomerInfo);
   if (missing.length) {
     throw new ApiError('MISSING_MANDATORY_USER_INFO', `The receiving institution requires: ${missing.map((m) => m.field).join(', ')}`, { errors: missing });
   }

@@ -215,10 +215,13 @@ describe('quotes to external accounts the platform does not own', () => {
     });
     // Another platform's external account, then a deleted one.
     const foreign = await externalAccount(other, null, 'EUR', '0001');
-    expectError(await p.api.post('/quotes', body(alice.accounts.USD, foreign)), 404, 'REFERENCE_NOT_FOUND');
+    // createQuote answers no 404 (reference): an unknown destination is invalid input naming the field.
+    const foreignRes = await p.api.post('/quotes', body(alice.accounts.USD, foreign));
+    expectError(foreignRes, 400, 'INVALID_INPUT');
+    expect(foreignRes.body.details.errors[0].field).toBe('destination.accountId');
     const gone = await externalAccount(p, alice.customerId, 'EUR', '0011');
     expect((await p.api.delete(`/customers/external-accounts/${gone}`)).status).toBe(204);
-    expectError(await p.api.post('/quotes', body(alice.accounts.USD, gone)), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await p.api.post('/quotes', body(alice.accounts.USD, gone)), 400, 'INVALID_INPUT');
     // Another platform's source account.
     const res = await other.api.post('/quotes', body(alice.accounts.USD, foreign));
     expectError(res, 400, 'INVALID_INPUT');

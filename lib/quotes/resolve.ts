@@ -9,6 +9,7 @@ import type { CustomerRow } from '../customers/repository';
 import { midRate, minorRate, toNumber, reduce } from '../fx/rates';
 import { depositDetails } from '../accounts/instructions';
 import { externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
+import type { FieldDefinition } from '../payments/payer-data';
 import type { Funding } from '../payments/plan';
 import { findLookup } from '../uma/lookups';
 import { requireUma } from '../uma/address';
@@ -69,22 +70,43 @@ function realtimeRail(currency: string): string {
   return currency === 'USD' ? 'RTP' : currency === 'EUR' ? 'SEPA_INSTANT' : currency === 'MXN' ? 'SPEI' : 'CRYPTO';
 }
 
-export async function resolveDestination(platformId: string, req: QuoteRequest, source: Source, tx: Tx): Promise<{ route: Route; lookupId: string | null }> {
+/**
+ * The lookup a quote names (lookupId), checked against the destination it looked up; its
+ * requiredPayerDataFields bind the quote (every field listed must be supplied).
+ */
+async function boundLookup(platformId: string, lookupId: string, kind: 'UMA' | 'EXTERNAL_ACCOUNT', target: string, tx: Tx) {
+  const lookup = await findLookup(platformId, lookupId, tx);
+  if (!lookup || lookup.kind !== kind || lookup.target !== target) throw fieldError('lookupId', `lookupId ${lookupId} is not a lookup of ${target}`);
+  if (lookup.expiresAt <= now()) throw fieldError('lookupId', 'the lookup has expired; look the receiver up again');
+  return { lookup, fields: (lookup.requiredPayerDataFields ?? []) as unknown as FieldDefinition[] };
+}
+
+export interface Destination {
+  route: Route;
+  lookupId: string | null;
+  /** What the named lookup listed in requiredPayerDataFields ([] without one). */
+  lookupFields: FieldDefinition[];
+}
+
+export async function resolveDestination(platformId: string, req: QuoteRequest, source: Source, tx: Tx): Promise<Destination> {
   const d = req.destination;
   if (d.destinationType === 'ACCOUNT') {
-    if (d.accountId.startsWith('ExternalAccount:')) return { route: await externalRoute(platformId, d.accountId, d.paymentRail, tx), lookupId: req.lookupId ?? null };
-    if (d.accountId.startsWith('InternalAccount:')) return { route: await internalRoute(platformId, d.accountId, tx), lookupId: req.lookupId ?? null };
-    throw fieldError('destination.accountId', 'must be an ExternalAccount or InternalAccount id');
+    const external = d.accountId.startsWith('ExternalAccount:');
+    if (!external && !d.accountId.startsWith('InternalAccount:')) throw fieldError('destination.accountId', 'must be an ExternalAccount or InternalAccount id');
+    // Only external accounts have a receiver lookup (GET /receiver/external-account/{accountId}).
+    const bound = req.lookupId ? await boundLookup(platformId, req.lookupId, 'EXTERNAL_ACCOUNT', d.accountId, tx) : null;
+    // createQuote answers no 404 (reference): an unknown destination is invalid input, like an unknown source.
+    const route = await (external ? externalRoute(platformId, d.accountId, d.paymentRail, tx) : internalRoute(platformId, d.accountId, tx)).catch((err) => {
+      if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw fieldError('destination.accountId', `${d.accountId} is not an account of this platform`);
+      throw err;
+    });
+    return { route, lookupId: bound?.lookup.id ?? null, lookupFields: bound?.fields ?? [] };
   }
   const uma = requireUma(d.umaAddress, 'destination.umaAddress');
   if (!req.lookupId) {
     throw fieldError('lookupId', 'lookupId from GET /receiver/uma/{receiverUmaAddress} is required for UMA destinations');
   }
-  const lookup = await findLookup(platformId, req.lookupId, tx);
-  if (!lookup || lookup.kind !== 'UMA' || lookup.target !== uma.address) {
-    throw fieldError('lookupId', `lookupId ${req.lookupId} is not a lookup of ${uma.address}`);
-  }
-  if (lookup.expiresAt <= now()) throw fieldError('lookupId', 'the lookup has expired; look the receiver up again');
+  const { lookup, fields: lookupFields } = await boundLookup(platformId, req.lookupId, 'UMA', uma.address, tx);
   const route = lookup.resolution as unknown as Route;
   if (route.kind === 'UMA_CUSTOMER') {
     const currency = d.currency ?? route.currency;
@@ -95,12 +117,12 @@ export async function resolveDestination(platformId: string, req: QuoteRequest, 
     // Deposit into the receiver's holding account in the chosen currency (unless the receiver
     // set a default UMA deposit external account, which fixes the currency).
     const internalAccountId = route.externalAccountId ? null : await internalAccountIn(route.platformId, route.customerId, currency, tx);
-    return { route: { ...route, currency, internalAccountId }, lookupId: lookup.id };
+    return { route: { ...route, currency, internalAccountId }, lookupId: lookup.id, lookupFields };
   }
   if (d.currency && route.kind === 'UMA_SANDBOX' && d.currency !== route.currency) {
     throw new ApiError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, { errors: [{ field: 'destination.currency', message: `must be ${route.currency}` }] });
   }
-  return { route, lookupId: lookup.id };
+  return { route, lookupId: lookup.id, lookupFields };
 }
 
 /** mSAT-denominated rate details, as the interface reports them (bitcoin as the common unit). */

@@ -1,14 +1,14 @@
 import { newId } from '../ids';
 import { addSeconds, now } from '../clock';
 import type { Prisma } from '../db';
-import { notFound } from '../http/errors';
+import { invalidInput, notFound } from '../http/errors';
 import { currencyObject } from '../currencies';
 import * as customers from '../customers/repository';
 import { settingsOf } from '../platform/settings';
 import { midRate, isRateCurrency } from '../fx/rates';
 import { exchangeRateOf } from '../fx/pricing';
 import { externalRoute, umaRoute, type Route } from '../payments/routing';
-import { requiredPayerData } from '../payments/payer-data';
+import { mergeFields, requiredPayerData } from '../payments/payer-data';
 import { requireUma } from './address';
 import * as repo from './repository';
 
@@ -62,20 +62,30 @@ async function store(platformId: string, customerId: string | undefined, kind: '
   return row.id;
 }
 
+/** Who would pay: senderUmaAddress or customerId, each optional only when the other is given (reference). */
+function requireSender(q: { customerId?: string; senderUmaAddress?: string }) {
+  if (!q.customerId && !q.senderUmaAddress) {
+    throw invalidInput('Give the sender: senderUmaAddress or customerId', [{ field: 'customerId', message: 'customerId or senderUmaAddress is required' }]);
+  }
+  if (q.senderUmaAddress) requireUma(q.senderUmaAddress, 'senderUmaAddress');
+}
+
 export async function lookupUma(platformId: string, address: string, q: { customerId?: string; senderUmaAddress?: string }) {
   const uma = requireUma(address, 'receiverUmaAddress');
-  if (q.senderUmaAddress) requireUma(q.senderUmaAddress, 'senderUmaAddress');
+  requireSender(q);
   const route = await umaRoute(uma);
   const from = await senderCurrency(platformId, q.customerId);
   const currencies = route.kind === 'UMA_CUSTOMER' ? route.currencies : [route.currency];
   const supportedCurrencies = await currencyPreferences(platformId, from, currencies);
-  const requiredPayerDataFields = await requiredPayerData(route);
+  // The sender picks the currency only in the quote, and the quote requires every field listed
+  // here, so a receiver taking several currencies lists what any of them needs.
+  const requiredPayerDataFields = mergeFields(await Promise.all(currencies.map((currency) => requiredPayerData({ ...route, currency } as Route))));
   const lookupId = await store(platformId, q.customerId, 'UMA', uma.address, route, supportedCurrencies, requiredPayerDataFields);
   return { receiverUmaAddress: uma.address, supportedCurrencies, requiredPayerDataFields, lookupId };
 }
 
 export async function lookupExternalAccount(platformId: string, accountId: string, q: { customerId?: string; senderUmaAddress?: string }) {
-  if (q.senderUmaAddress) requireUma(q.senderUmaAddress, 'senderUmaAddress');
+  requireSender(q);
   const route = await externalRoute(platformId, accountId, undefined);
   const from = await senderCurrency(platformId, q.customerId);
   const supportedCurrencies = await currencyPreferences(platformId, from, [route.currency]);

@@ -1,4 +1,5 @@
 import { newId } from '../ids';
+import { checkLimits } from '../payments/limits';
 import { addSeconds, now } from '../clock';
 import { transaction, type Tx } from '../db';
 import { ApiError, notFound } from '../http/errors';
@@ -68,6 +69,8 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       internalAccountId = await internalAccountIn(platformId, customer.id, currency, tx);
       if (!internalAccountId) throw new ApiError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
     }
+    // An incoming payment is a transaction like any other: the corridor's single-transaction limits apply.
+    await checkLimits(platformId, currency, currency, req.receivingCurrencyAmount, req.receivingCurrencyAmount, tx);
     const at = now();
     const platform = await platforms.findById(platformId, tx);
     const row = await txRepo.insert(

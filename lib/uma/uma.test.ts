@@ -34,9 +34,15 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
   });
 
   it('refuses bad, unknown and unreachable addresses', async () => {
-    expectError(await p.api.get('/receiver/uma/not-an-address'), 400, 'INVALID_UMA_ADDRESS');
-    expectError(await p.api.get(`/receiver/uma/${encodeURIComponent(`$nobody.here@${D}`)}`), 404, 'UMA_NOT_FOUND');
-    expectError(await p.api.get(`/receiver/uma/${encodeURIComponent('$alice@elsewhere.example')}`), 424, 'LNURLP_REQUEST_FAILED');
+    const sender = { query: { customerId: h.customerId } };
+    expectError(await p.api.get('/receiver/uma/not-an-address', sender), 400, 'INVALID_UMA_ADDRESS');
+    expectError(await p.api.get(`/receiver/uma/${encodeURIComponent(`$nobody.here@${D}`)}`, sender), 404, 'UMA_NOT_FOUND');
+    expectError(await p.api.get(`/receiver/uma/${encodeURIComponent('$alice@elsewhere.example')}`, sender), 424, 'LNURLP_REQUEST_FAILED');
+    // The sender is required: customerId or senderUmaAddress (each optional only with the other).
+    const anonymous = await p.api.get(`/receiver/uma/${encodeURIComponent(`$success.usd@${D}`)}`);
+    expectError(anonymous, 400, 'INVALID_INPUT');
+    expect(anonymous.body.details.errors[0].field).toBe('customerId');
+    expect((await p.api.get(`/receiver/uma/${encodeURIComponent(`$success.usd@${D}`)}`, { query: { senderUmaAddress: `$someone@${D}` } })).status).toBe(200);
     expectError(await p.api.get(`/receiver/uma/${encodeURIComponent(`$success.usd@${D}`)}`, { query: { customerId: 'Customer:00000000-0000-0000-0000-000000000000' } }), 404, 'USER_NOT_FOUND');
   });
 
@@ -86,7 +92,7 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
     const noLookup = await p.api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$success.eur@${D}` }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 });
     expectError(noLookup, 400, 'INVALID_INPUT');
     expect(noLookup.body.details.errors[0].field).toBe('lookupId');
-    const other = await p.api.get(`/receiver/uma/${encodeURIComponent(`$success.usd@${D}`)}`);
+    const other = await p.api.get(`/receiver/uma/${encodeURIComponent(`$success.usd@${D}`)}`, { query: { customerId: h.customerId } });
     const mismatch = await p.api.post('/quotes', { lookupId: other.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$success.eur@${D}` }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100, senderCustomerInfo: { FULL_NAME: 'x' } });
     expectError(mismatch, 400, 'INVALID_INPUT');
     const missing = await umaQuote(`$success.eur@${D}`, 100, { senderCustomerInfo: {} });
@@ -117,7 +123,39 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
     expectError(await p.api.post('/quotes', { lookupId: self.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: h.umaAddress, currency: 'EUR' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 }), 400, 'SELF_PAYMENT');
   });
 
+  it('a receiver taking several currencies lists the payer fields any of them needs, and the quote asks for no more', async () => {
+    const q2 = await newPlatform();
+    // EUR needs the payer's nationality on this receiving platform; MXN needs nothing.
+    const cfg = await q2.api.patch('/config', { supportedCurrencies: [{ currencyCode: 'EUR', minAmount: 1, maxAmount: 1_000_000_000, requiredCounterpartyFields: [{ name: 'NATIONALITY', mandatory: true }], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }, { currencyCode: 'MXN', minAmount: 1, maxAmount: 1_000_000_000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    expect(cfg.status, cfg.text).toBe(200);
+    const bob = await customerWithAccounts(q2, 'Bob Twocurrency', ['MXN', 'EUR']);
+    const lookup = await p.api.get(`/receiver/uma/${encodeURIComponent(bob.umaAddress)}`, { query: { customerId: h.customerId } });
+    expect(lookup.status, lookup.text).toBe(200);
+    expect(lookup.body.requiredPayerDataFields).toEqual([{ name: 'NATIONALITY', mandatory: true }]);
+    const quote = (currency: string, info?: Record<string, string>) =>
+      p.api.post('/quotes', { lookupId: lookup.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: bob.umaAddress, currency }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(info ? { senderCustomerInfo: info } : {}) });
+    // Every field the lookup listed must be supplied, whichever currency is chosen.
+    expectError(await quote('EUR'), 400, 'MISSING_MANDATORY_USER_INFO');
+    expectError(await quote('MXN'), 400, 'MISSING_MANDATORY_USER_INFO');
+    expect((await quote('EUR', { NATIONALITY: 'US' })).status).toBe(201);
+  });
+
   describe('POST /sandbox/uma/receive', () => {
+    it("applies the corridor's single-transaction limit; a balance past int64 is refused with nothing booked", async () => {
+      const q3 = await newPlatform();
+      const r = await customerWithAccounts(q3, 'Max Receiver', ['USD']);
+      const receive = (amount: bigint) => q3.api.post('/sandbox/uma/receive', { senderUmaAddress: `$success.usd@${D}`, customerId: r.customerId, receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount });
+      expectError(await receive(9_223_372_036_854_775_807n), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
+      // With the limit raised to int64's maximum, the second payment would overflow the balance.
+      const cfg = await q3.api.patch('/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: 9_223_372_036_854_775_807n, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+      expect(cfg.status, cfg.text).toBe(200);
+      expect((await receive(5_000_000_000_000_000_000n)).status).toBe(200);
+      const before = await balanceOf(q3, r.accounts.USD);
+      expectError(await receive(5_000_000_000_000_000_000n), 400, 'INVALID_INPUT');
+      expect(await balanceOf(q3, r.accounts.USD)).toEqual(before);
+      await expectLedgerBalanced(q3.platformId);
+    });
+
     it('deposits into the primary internal account when there is no default UMA deposit account', async () => {
       const r = await customerWithAccounts(p, 'Rita Receiver', ['USD', 'EUR']);
       const res = await p.api.post('/sandbox/uma/receive', { senderUmaAddress: `$success.usd@${D}`, receiverUmaAddress: r.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1234 });
