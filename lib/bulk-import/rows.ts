@@ -77,9 +77,10 @@ export function toCustomerCreate(row: FileRow): { input: CustomerCreate } | { er
   const errors: FieldError[] = [];
   const required = ['umaAddress', 'platformCustomerId', 'customerType', ...(REQUIRED_BY_TYPE[row.data.customerType ?? ''] ?? [])] as Column[];
   for (const column of required) if (row.data[column] === undefined) errors.push({ field: column, message: 'is required' });
-  const parsed = customerCreate.safeParse(toInput(row.data));
+  const input = toInput(row.data);
+  const parsed = customerCreate.safeParse(input);
   if (!parsed.success) {
-    for (const e of toFieldErrors(parsed.error)) {
+    for (const e of toFieldErrors(parsed.error, input)) {
       const field = columnOf(e.field);
       if (!errors.some((x) => x.field === field)) errors.push({ ...e, field });
     }

@@ -20,8 +20,14 @@ export const money = (opts: { min?: bigint; max?: bigint } = {}) => {
 export const currencyCode = z.string().regex(/^[A-Z][A-Z0-9]{2,9}$/, 'must be an uppercase currency code such as USD');
 /** ISO 3166-1 alpha-2. */
 export const countryCode = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as US');
-export const isoDate = z.iso.date();
-export const isoDateTime = z.iso.datetime({ offset: true });
+// Years 0001-9999: the ISO pattern also admits year 0000 (and an offset can push 0001 below it),
+// which PostgreSQL's timestamp and date types refuse; refused here as input, not there as a 500.
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+export const inStoredRange = (d: Date) => d.getTime() >= EARLIEST && d.getTime() <= LATEST;
+const inRange = (v: string) => inStoredRange(new Date(v));
+export const isoDate = z.iso.date().refine(inRange, 'must be a date between 0001-01-01 and 9999-12-31');
+export const isoDateTime = z.iso.datetime({ offset: true }).refine(inRange, 'must be a time between years 0001 and 9999 (UTC)');
 export const email = z.email();
 export const phoneNumber = z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +14155550100');
 export const nonEmpty = (max = 255) => z.string().trim().min(1).max(max);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidInput } from './errors';
+import { inStoredRange } from './fields';
 
 // Cursor pagination as the reference lists it: `limit` (1-100, default 20) and an opaque `cursor`;
 // answers {data, hasMore, nextCursor, totalCount}. Order is newest first, ties broken by id,
@@ -23,7 +24,7 @@ export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const createdAt = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime()) || !inStoredRange(createdAt)) throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
     throw invalidInput('cursor is not valid: pass the nextCursor of a previous page', [{ field: 'cursor', message: 'is not a cursor issued by this API' }]);

@@ -12,10 +12,20 @@ export function fieldPath(path: PropertyKey[], prefix = ''): string {
   return out || '(body)';
 }
 
-function describe(issue: z.core.$ZodIssue): Pick<FieldError, 'message' | 'constraint'> {
+/** The value at `path` in what was parsed (zod reports an issue's input only when asked to). */
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function describe(issue: z.core.$ZodIssue, value: unknown): Pick<FieldError, 'message' | 'constraint'> {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined
+      return valueAt(value, issue.path) === undefined
         ? { message: 'is required' }
         : { message: `must be ${issue.expected === 'bigint' ? 'an integer' : issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}` };
     case 'invalid_value':
@@ -53,14 +63,14 @@ function describe(issue: z.core.$ZodIssue): Pick<FieldError, 'message' | 'constr
   }
 }
 
-export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
+export function toFieldErrors(error: z.ZodError, value: unknown, prefix = ''): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const issue of error.issues) {
     const field = fieldPath(issue.path, prefix);
     if (seen.has(field)) continue; // one entry per invalid field
     seen.add(field);
-    const { message, constraint } = describe(issue);
+    const { message, constraint } = describe(issue, value);
     out.push({ field, message, ...(constraint ? { constraint } : {}) });
   }
   return out;
@@ -70,7 +80,7 @@ export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string, prefix = ''): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = toFieldErrors(result.error, prefix);
+  const errors = toFieldErrors(result.error, value, prefix);
   const summary = errors.map((e) => `${e.field} ${e.message}`).join('; ');
   throw invalidInput(`Invalid ${where}: ${summary}`, errors);
 }

@@ -57,7 +57,8 @@ export async function failPayout(tx: Tx, row: Row, p: steps.Failure): Promise<Ro
 const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
   EXECUTION_FAILED: { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'TRANSACTION_FAILED', refunded: true },
   DELIVERY_FAILED: { failureReason: 'ACCOUNT_CANNOT_RECEIVE', refundReason: 'TRANSACTION_FAILED', refunded: true },
-  USER_CANCELLED: { refundReason: 'USER_CANCELLATION', refunded: true },
+  // FAILED always carries a failureReason (reference); no reason names cancellation, the refund does.
+  USER_CANCELLED: { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'USER_CANCELLATION', refunded: true },
   PAYOUT_AND_REFUND_FAILED: { failureReason: 'ACCOUNT_INVALID', refundReason: 'TRANSACTION_FAILED', refunded: false },
   COMPLIANCE_FAILED: { failureReason: 'COMPLIANCE_REJECTED', refundReason: 'TRANSACTION_FAILED', refunded: true },
 };

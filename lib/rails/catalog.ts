@@ -51,6 +51,13 @@ export function railInfo(currency: string, rail: string): RailInfo | undefined {
   return [...railsFor(currency), R('SWIFT', false, 172800)].find((r) => r.rail === rail);
 }
 
+const INSTANT = new Set(Object.values(RAILS).flat().filter((r) => r.instant).map((r) => r.rail));
+
+/** Rails that settle as they pay (the same rail is instant in every currency that has it). */
+export function isInstantRail(rail: string): boolean {
+  return INSTANT.has(rail as PaymentRail);
+}
+
 /** How long a quote keeps its rate: instant rails two minutes, batch rails fifteen. */
 export function quoteLifetimeSeconds(rail: RailInfo | null): number {
   return !rail || rail.instant ? 120 : 900;

@@ -1,3 +1,4 @@
+import { isInstantRail } from '../rails/catalog';
 import { currencyAmount } from '../currencies';
 import type { TransactionRow } from './repository';
 
@@ -48,7 +49,8 @@ export function toTransaction(row: TransactionRow) {
     ...(row.rateDetails ? { rateDetails: row.rateDetails as Json } : {}),
     paymentRail: row.paymentRail,
     railSelectionMode: row.railSelectionMode,
-    expectedSettlementAt: row.expectedSettlementAt,
+    // Null for instant rails (reference): settlement is immediate. The row keeps the sandbox's own timing.
+    expectedSettlementAt: row.paymentRail && isInstantRail(row.paymentRail) ? null : row.expectedSettlementAt,
     settlementTimelineSeconds: row.settlementTimelineSeconds,
   };
 }

@@ -60,8 +60,12 @@ export interface TransactionFilter {
 
 function where(platformId: string, f: TransactionFilter): Prisma.TransactionWhereInput {
   const and: Prisma.TransactionWhereInput[] = [{ platformId }];
-  if (f.customerId) and.push({ customerId: f.customerId });
-  if (f.platformCustomerId) and.push({ platformCustomerId: f.platformCustomerId });
+  // The platform's own transactions are stored without a customer and shown with the platform's
+  // id and "PLATFORM" (presenter); filtering by those values finds them (reference: customerId).
+  if (f.customerId) and.push(f.customerId === platformId ? { customerId: null } : { customerId: f.customerId });
+  if (f.platformCustomerId) {
+    and.push(f.platformCustomerId === 'PLATFORM' ? { OR: [{ platformCustomerId: 'PLATFORM' }, { customerId: null }] } : { platformCustomerId: f.platformCustomerId });
+  }
   if (f.status) and.push({ status: f.status });
   if (f.type) and.push({ type: f.type });
   if (f.reference) and.push({ reference: f.reference });

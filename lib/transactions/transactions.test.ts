@@ -50,6 +50,28 @@ describe('transactions: list, get, confirm, approve/reject state guard', () => {
     expect((await p.api.get('/transactions', { query: { startDate: '2999-01-01T00:00:00Z' } })).body.totalCount).toBe(0);
     expectError(await p.api.get('/transactions', { query: { status: 'DONE' } }), 400, 'INVALID_INPUT');
     expectError(await p.api.get('/transactions', { query: { sortOrder: 'sideways' } }), 400, 'INVALID_INPUT');
+    // Times the database cannot store are input errors, not 500s: year 0000, or a forged cursor far out.
+    for (const query of [{ startDate: '0000-01-01T00:00:00Z' }, { endDate: '0001-01-01T00:00:00+14:00' }, { cursor: Buffer.from(JSON.stringify([new Date(-8.64e15).toISOString(), 'x'])).toString('base64url') }]) {
+      expectError(await p.api.get('/transactions', { query }), 400, 'INVALID_INPUT');
+    }
+    // A wrong type is named as such, not as missing.
+    const wrongType = await p.api.post(`/transactions/${ids[0]}/reject`, { reason: 5 });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.details.errors[0]).toMatchObject({ field: 'reason', message: 'must be a string' });
+  });
+
+  it("filters the platform's own transactions by the platform's id and PLATFORM, as they are shown", async () => {
+    const q = await newPlatform();
+    const accounts = await q.api.get('/platform/internal-accounts');
+    const usd = accounts.body.data.find((x: { balance: { currency: { code: string } } }) => x.balance.currency.code === 'USD').id;
+    await fund(q, usd, 10_000);
+    const dest = await externalAccount(q, null, 'USD', '301');
+    const t = await q.api.post('/transfer-out', { source: { accountId: usd }, destination: { accountId: dest }, amount: 100 });
+    expect(t.status, t.text).toBe(201);
+    expect(t.body).toMatchObject({ customerId: q.platformId, platformCustomerId: 'PLATFORM' });
+    for (const query of [{ customerId: q.platformId }, { platformCustomerId: 'PLATFORM' }]) {
+      expect((await q.api.get('/transactions', { query })).body.data.map((x: { id: string }) => x.id)).toEqual([t.body.id]);
+    }
   });
 
   it('gets one transaction; unknown and foreign ids are 404', async () => {
@@ -66,6 +88,7 @@ describe('transactions: list, get, confirm, approve/reject state guard', () => {
     const at = await p.api.post(`/transactions/${ids[0]}/confirm`, { receiptDeliveryConfirmedAt: '2026-01-02T03:04:05Z' });
     expect(at.body.receiptDeliveryConfirmedAt).toBe('2026-01-02T03:04:05.000Z');
     expectError(await p.api.post(`/transactions/${ids[0]}/confirm`, { receiptDeliveryConfirmedAt: 'yesterday' }), 400, 'INVALID_INPUT');
+    expectError(await p.api.post(`/transactions/${ids[0]}/confirm`, { receiptDeliveryConfirmedAt: '0000-01-01T00:00:00Z' }), 400, 'INVALID_INPUT');
   });
 
   it('refuses approve/reject of a transaction not waiting for platform approval', async () => {

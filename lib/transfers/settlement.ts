@@ -36,7 +36,7 @@ export async function failPull(tx: Tx, row: Row, data: { failureReason?: string;
 
 /** A pull cancelled before it settled. */
 export function cancelPull(tx: Tx, row: Row): Promise<Row | null> {
-  return failPull(tx, row, { refund: refundOf(row, now(), 'COMPLETED', 'USER_CANCELLATION') });
+  return failPull(tx, row, { failureReason: 'COLLECTION_FAILED', refund: refundOf(row, now(), 'COMPLETED', 'USER_CANCELLATION') });
 }
 
 export async function settleTransfer(transactionId: string): Promise<void> {

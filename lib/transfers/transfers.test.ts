@@ -11,7 +11,8 @@ import { advance, balanceOf, customerWithAccounts, externalAccount, fund, txn, t
 async function expectCancelledBeforeSettling(p: TestPlatform, id: string, account: string, before: Awaited<ReturnType<typeof balanceOf>>, body?: unknown) {
   const cancelled = await p.api.post(`/transactions/${id}/cancel`, body);
   expect(cancelled.status, cancelled.text).toBe(200);
-  expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+  // FAILED always carries a failureReason (reference); the refund says it was a cancellation.
+  expect(cancelled.body).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^(QUOTE_EXECUTION_FAILED|COLLECTION_FAILED)$/), refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
   expect(cancelled.body).toEqual((await p.api.get(`/transactions/${id}`)).body);
   expect(await balanceOf(p, account)).toEqual(before);
   await advance(p, 5);
@@ -111,7 +112,9 @@ describe('transfer-out', () => {
     expect(ach.body.paymentRail).toBe('ACH');
     await expectCancelledBeforeSettling(p, ach.body.id, h.accounts.USD, before, { reason: 'REQUESTED_AFTER_HOURS' });
     expectError(await p.api.post(`/transactions/${ach.body.id}/cancel`), 409, 'TRANSACTION_NOT_CANCELLABLE');
+    expect(ach.body.expectedSettlementAt).toEqual(expect.any(String));
     const rtp = await out('655', 3000);
+    expect(rtp.body.expectedSettlementAt).toBeNull(); // instant rail (reference: null, settlement is immediate)
     expectError(await p.api.post(`/transactions/${rtp.body.id}/cancel`), 409, 'TRANSACTION_NOT_CANCELLABLE');
     expectError(await p.api.post('/transactions/Transaction:00000000-0000-0000-0000-000000000000/cancel'), 404, 'TRANSACTION_NOT_FOUND');
   });
