@@ -50,6 +50,9 @@ describe('incoming payment approval through the PENDING webhook', () => {
     await advance(p, 1);
     expect((await txn(p, res.body.id)).status).toBe('REJECTED');
     expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
+    // The answer was received: the webhook is delivered once, not retried as a failure.
+    await advance(p, 3600);
+    expect(receiver.received.filter((r) => r.json.type === 'INCOMING_PAYMENT.PENDING' && r.json.data.id === res.body.id)).toHaveLength(1);
   });
 
   it('422 rejects for missing payee data', async () => {
@@ -57,6 +60,8 @@ describe('incoming payment approval through the PENDING webhook', () => {
     const res = await receive(2000);
     await advance(p, 1);
     expect(await txn(p, res.body.id)).toMatchObject({ status: 'REJECTED', failureReason: 'MISSING_MANDATORY_PAYEE_DATA' });
+    await advance(p, 3600);
+    expect(receiver.received.filter((r) => r.json.type === 'INCOMING_PAYMENT.PENDING' && r.json.data.id === res.body.id)).toHaveLength(1);
   });
 
   it('202 waits for POST /approve, which completes it', async () => {
