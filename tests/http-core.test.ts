@@ -76,6 +76,10 @@ describe('API core', () => {
       expect(second.headers.get('idempotent-replayed')).toBe('true');
       const list = await p.api.get('/tokens', { query: { name: 'idem' } });
       expect(list.body.totalCount).toBe(1);
+      // The same request re-serialised (other key order, spacing) is the same request.
+      const reordered = await p.api.request('POST', '/tokens', { headers: { 'idempotency-key': key, 'content-type': 'application/json' }, rawBody: '{ "permissions" : ["VIEW"],\n "name": "idem" }' });
+      expect(reordered.status, reordered.text).toBe(201);
+      expect(reordered.text).toBe(first.text);
     });
 
     it('refuses the same key with a different body', async () => {

@@ -140,17 +140,19 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
         const query = def.query ? parseOrThrow(def.query, rawQuery, 'query parameter') : {};
         let body: unknown = undefined;
         let rawBody = '';
+        let rawValue: unknown = undefined;
         if (def.bodyType === 'multipart') {
           body = parseOrThrow(def.body ?? z.any(), multipartObject(await readMultipartBody(req)), 'form field');
         } else if (def.body) {
           const read = await readJsonBody(req);
           rawBody = read.text;
+          rawValue = read.value;
           body = parseBodyOrThrow(def.body, read.value);
         }
         const keyHeader = def.idempotent ? req.headers.get('idempotency-key') : null;
         if (keyHeader !== null) {
           idemKey = idempotency.validateKey(keyHeader);
-          const hash = idempotency.requestHash(req.method, url.pathname, rawBody);
+          const hash = idempotency.requestHash(req.method, url.pathname, def.bodyType === 'multipart' ? rawBody : idempotency.canonicalBody(rawValue));
           const replay = await idempotency.begin(p.platformId, idemKey, hash);
           if (replay) {
             idemKey = undefined; // not ours to finish
