@@ -5,7 +5,7 @@ import { isUniqueViolation, pgCode } from '../db';
 import { readJsonBody, readMultipartBody } from './body';
 import { ApiError, invalidInput } from './errors';
 import * as idempotency from './idempotency';
-import { stringifyJson } from './json';
+import { canonicalJson, stringifyJson } from './json';
 import { checkTextValues, parseBodyOrThrow, parseOrThrow } from './validation';
 
 // The one wrapper every route handler goes through: authenticate, check the permission, parse
@@ -152,7 +152,8 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
         const keyHeader = def.idempotent ? req.headers.get('idempotency-key') : null;
         if (keyHeader !== null) {
           idemKey = idempotency.validateKey(keyHeader);
-          const hash = idempotency.requestHash(req.method, url.pathname, def.bodyType === 'multipart' ? rawBody : idempotency.canonicalBody(rawValue));
+          // By content, not bytes: a retry re-serialising the same JSON (key order, spacing) is the same request.
+          const hash = idempotency.requestHash(req.method, url.pathname, rawValue === undefined ? '' : canonicalJson(rawValue));
           const replay = await idempotency.begin(p.platformId, idemKey, hash);
           if (replay) {
             idemKey = undefined; // not ours to finish

@@ -20,27 +20,6 @@ export function requestHash(method: string, path: string, body: string): string 
   return sha256Hex(`${method}\n${path}\n${body}`);
 }
 
-/**
- * A body as the same request whatever its spacing or key order: object keys sorted, no
- * whitespace, numbers as written (bigints exactly), so a client re-serialising the same request
- * for a retry is replayed rather than refused.
- */
-export function canonicalBody(value: unknown): string {
-  if (value === undefined) return '';
-  const walk = (v: unknown): string => {
-    if (typeof v === 'bigint') return v.toString();
-    if (Array.isArray(v)) return `[${v.map(walk).join(',')}]`;
-    if (v !== null && typeof v === 'object') {
-      return `{${Object.keys(v)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${walk((v as Record<string, unknown>)[k])}`)
-        .join(',')}}`;
-    }
-    return JSON.stringify(v) ?? 'null';
-  };
-  return walk(value);
-}
-
 export function validateKey(key: string): string {
   if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
     throw invalidInput('Idempotency-Key must be 1-255 visible ASCII characters (a UUID is recommended)', [

@@ -155,13 +155,15 @@ registerJob('incoming.approval_timeout', async (payload) => {
  * incoming-payment webhook): 200 approves, 202 leaves the decision to /approve or /reject within
  * the approval window, 403 rejects, 422 rejects for missing payee data. Anything else (errors,
  * timeouts) decides nothing: delivery retries, and without a decision the payment times out.
+ * True when the status is one of those answers (also to a payment already decided): the webhook
+ * was delivered, including a 403 or 422 that the generic delivery rule would retry.
  */
-export async function answerToPendingWebhook(tx: Tx, payload: string, status: number | undefined, body: string): Promise<void> {
-  if (status === undefined) return;
+export async function answerToPendingWebhook(tx: Tx, payload: string, status: number | undefined, body: string): Promise<boolean> {
+  if (status === undefined || !((status >= 200 && status < 300) || status === 403 || status === 422)) return false;
   const transactionId = (JSON.parse(payload) as { data?: { id?: string } }).data?.id;
-  if (!transactionId) return;
+  if (!transactionId) return true;
   const row = await txRepo.findByIdUnscoped(transactionId, tx);
-  if (!row || row.type !== 'INCOMING' || row.status !== 'PENDING' || row.awaitingApproval) return;
+  if (!row || row.type !== 'INCOMING' || row.status !== 'PENDING' || row.awaitingApproval) return true;
   if (status >= 200 && status < 300 && status !== 202) {
     let info: Record<string, unknown> | undefined;
     try {
@@ -177,4 +179,5 @@ export async function answerToPendingWebhook(tx: Tx, payload: string, status: nu
   } else if (status === 422) {
     await rejectIncoming(tx, row, { failureReason: 'MISSING_MANDATORY_PAYEE_DATA', note: 'the platform webhook asked for more information' });
   }
+  return true;
 }

@@ -121,17 +121,15 @@ function attemptRow(platformId: string, eventId: string, attempt: number, url: s
 async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<repo.EventOutcome['status']> {
   const startedAt = now();
   const result = await signedPost(event.platformId, event.webhookEndpoint, event.payload, send);
-  // 403 and 422 to a PENDING incoming payment are the platform's answer (reject; payee data
-  // missing), not a failed delivery: the payment is decided and the webhook is not sent again.
-  const answered = event.type === 'INCOMING_PAYMENT.PENDING' && (result.status === 403 || result.status === 422);
-  const succeeded = isAcknowledged(result.status) || answered;
-  const outcome: repo.EventOutcome = succeeded ? { status: 'DELIVERED', deliveredAt: now() } : afterFailure(event.createdAt, event.attempts, now());
-  await transaction(async (tx) => {
+  return transaction(async (tx) => {
+    // An incoming payment waits on the platform's answer to this webhook; an answer (403 and 422
+    // included) is a delivery, not a failure to retry.
+    const answered = event.type === 'INCOMING_PAYMENT.PENDING' && (await answerToPendingWebhook(tx, event.payload, result.status, result.body));
+    const succeeded = answered || isAcknowledged(result.status);
+    const outcome: repo.EventOutcome = succeeded ? { status: 'DELIVERED', deliveredAt: now() } : afterFailure(event.createdAt, event.attempts, now());
     await repo.finishAttempt(attemptRow(event.platformId, event.id, event.attempts, event.webhookEndpoint, startedAt, result, succeeded), outcome, tx);
-    // An incoming payment waits on the platform's answer to this webhook.
-    if (event.type === 'INCOMING_PAYMENT.PENDING') await answerToPendingWebhook(tx, event.payload, result.status, result.body);
+    return outcome.status;
   });
-  return outcome.status;
 }
 
 /**
