@@ -13,7 +13,12 @@ export type PayoutScenario =
   | 'USER_CANCELLED' // 006: user cancellation, refunded
   | 'PAYOUT_AND_REFUND_FAILED' // 007: payout failed and the refund failed too
   | 'LONG_PENDING' // $pending.long.*
-  | 'COMPLIANCE_FAILED'; // $fail.compliance.*
+  | 'COMPLIANCE_FAILED' // $fail.compliance.*
+  // A quote funded by direct pull (ACH debit) from an external account: the source account's
+  // suffix decides the collection, as for /transfer-in, before the destination's can matter.
+  | 'COLLECTION_REFUSED' // source 002/003: the pull fails at once, on execution; nothing moves
+  | 'COLLECTION_FAILED' // source 004: the bank rejects the pull when it settles
+  | 'COLLECTION_FAILED_LATE'; // source 005: the pull stays pending about 30 s, then fails
 
 export type TransferScenario =
   | 'SUCCESS'
@@ -65,6 +70,21 @@ export function transferScenario(identifier: string): TransferScenario {
   }
 }
 
+/** The outcome of a direct pull from an account with this identifier, when it is not success. */
+export function pullScenario(identifier: string): PayoutScenario | null {
+  switch (transferScenario(identifier)) {
+    case 'INSUFFICIENT_FUNDS':
+    case 'ACCOUNT_INVALID':
+      return 'COLLECTION_REFUSED';
+    case 'BANK_REJECTED':
+      return 'COLLECTION_FAILED';
+    case 'PENDING_THEN_FAILS':
+      return 'COLLECTION_FAILED_LATE';
+    default:
+      return null;
+  }
+}
+
 /** Seconds after the money starts moving at which the rail reports back (sandbox timings). */
 export const SETTLE_AFTER_SECONDS = {
   default: 5,
@@ -75,5 +95,14 @@ export const SETTLE_AFTER_SECONDS = {
 } as const;
 
 export function payoutDelay(s: PayoutScenario): number {
-  return s === 'SLOW' ? SETTLE_AFTER_SECONDS.slow : s === 'LONG_PENDING' ? SETTLE_AFTER_SECONDS.longPending : SETTLE_AFTER_SECONDS.default;
+  switch (s) {
+    case 'SLOW':
+      return SETTLE_AFTER_SECONDS.slow;
+    case 'LONG_PENDING':
+      return SETTLE_AFTER_SECONDS.longPending;
+    case 'COLLECTION_FAILED_LATE':
+      return SETTLE_AFTER_SECONDS.transferPending;
+    default:
+      return SETTLE_AFTER_SECONDS.default;
+  }
 }

@@ -61,6 +61,9 @@ const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
   USER_CANCELLED: { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'USER_CANCELLATION', refunded: true },
   PAYOUT_AND_REFUND_FAILED: { failureReason: 'ACCOUNT_INVALID', refundReason: 'TRANSACTION_FAILED', refunded: false },
   COMPLIANCE_FAILED: { failureReason: 'COMPLIANCE_REJECTED', refundReason: 'TRANSACTION_FAILED', refunded: true },
+  // The pull that funds the payment failed: nothing arrived, so nothing is paid out or refunded.
+  COLLECTION_FAILED: { failureReason: steps.COLLECTION_FAILURE, refundReason: 'TRANSACTION_FAILED', refunded: true, collected: false },
+  COLLECTION_FAILED_LATE: { failureReason: steps.COLLECTION_FAILURE, refundReason: 'TRANSACTION_FAILED', refunded: true, collected: false },
 };
 
 /**

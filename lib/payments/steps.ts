@@ -68,6 +68,32 @@ export function start(quoteId: string, row: Row, source: InternalAccountRow | nu
   };
 }
 
+/**
+ * The quote's direct pull was refused at once (sandbox source suffix 002/003): the quote and its
+ * transaction fail on execution and nothing moves.
+ */
+export function refuseCollection(quoteId: string, row: Row, at: Date): { step: Step; failed: Row } {
+  const failed: Row = { ...row, status: 'FAILED', failureReason: COLLECTION_FAILURE, updatedAt: at };
+  return {
+    failed,
+    step: {
+      moves: [
+        { sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'FAILED', { updatedAt: at }), required: true },
+        { sql: txRepo.moveSql(row.id, 'fail', { failureReason: COLLECTION_FAILURE, updatedAt: at }), required: true },
+      ],
+      writes: events(failed, ['FAILED'], at),
+      posting: null,
+      announce: [],
+    },
+  };
+}
+
+/**
+ * The failure reason of a payment whose funding pull failed. The reference's outgoing reasons
+ * have no collection failure (COLLECTION_FAILED is incoming-only); the quote could not be executed.
+ */
+export const COLLECTION_FAILURE = 'QUOTE_EXECUTION_FAILED';
+
 const mirrorQuote = (row: Row, to: string, at: Date) =>
   row.quoteId ? [{ sql: quotesRepo.setStatusSql(row.quoteId, ['PROCESSING', 'COMPLETED'], to, { updatedAt: at }), required: false }] : [];
 
@@ -96,6 +122,11 @@ export interface Failure {
   refundReason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
   /** false: the refund failed too (sandbox 007); the money stays held for operations to resolve. */
   refunded: boolean;
+  /**
+   * false: the funding pull itself failed, so nothing was collected and nothing is refunded (no
+   * refund object); the hold on the money that never arrived is released back to the rail.
+   */
+  collected?: boolean;
 }
 
 /** The refund object of a payment whose money went (or could not go) back. */
@@ -109,14 +140,15 @@ export const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', rea
 
 /** The payment failed before paying out: the money in flight goes back where it came from. */
 export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Step; failed: Row } {
-  const refund = refundOf(row, at, p.refunded ? 'COMPLETED' : 'FAILED', p.refundReason);
+  const collected = p.collected !== false;
+  const refund = collected ? refundOf(row, at, p.refunded ? 'COMPLETED' : 'FAILED', p.refundReason) : null;
   const failed: Row = { ...row, status: 'FAILED', failureReason: p.failureReason ?? null, refund, updatedAt: at };
   return {
     failed,
     step: {
       moves: [{ sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
-      writes: events(failed, ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'], at),
-      posting: p.refunded ? releasePosting(failed) : null,
+      writes: events(failed, collected ? ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'] : ['FAILED'], at),
+      posting: p.refunded || !collected ? releasePosting(failed) : null,
       announce: announce(failed, ctx),
     },
   };

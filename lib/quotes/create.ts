@@ -48,15 +48,18 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     throw fieldError('immediatelyExecute', 'not supported for an EMBEDDED_WALLET source: create the quote, then execute it with the wallet signature over its payloadToSign');
   }
   if (req.immediatelyExecute && source.realtime) {
-    throw fieldError('immediatelyExecute', 'only for internal-account sources: a real-time-funding quote executes when its funds arrive');
+    throw fieldError('immediatelyExecute', 'only for internal-account and direct-pull sources: a real-time-funding quote executes when its funds arrive');
   }
   const customer = source.customer;
   if (customer) requireVerified(customer);
   const { route, lookupId, lookupFields } = await resolveDestination(platformId, req, source, tx);
   const receiving = route.currency;
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId) throw new ApiError('SELF_PAYMENT', 'Source and destination are the same account');
-  if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime) {
+  if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime && !source.pull) {
     throw invalidInput(`Source and destination are both ${receiving}: use POST /transfer-out for same-currency transfers`);
+  }
+  if (source.pull && receiving === source.currency) {
+    throw invalidInput(`Source and destination are both ${receiving}: pull into an internal account with POST /transfer-in for same-currency transfers`);
   }
   if (req.platformFeeOverride) {
     if (source.currency !== 'USD') throw fieldError('platformFeeOverride', 'platformFeeOverride is only supported when the source currency is USD');
@@ -114,7 +117,8 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     source: { ...sourceJson, currency: source.currency },
     destination,
     internalAccountId: source.internalAccountId,
-    externalAccountId: route.kind === 'EXTERNAL' ? route.externalAccountId : null,
+    // The destination's external account, else a pull source's (either finds it by account).
+    externalAccountId: route.kind === 'EXTERNAL' ? route.externalAccountId : (source.pull?.externalAccountId ?? null),
     sentCurrency: source.currency,
     sentAmount: priced.totalSending,
     receivedCurrency: receiving,
@@ -136,7 +140,8 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     reference: referenceCode(quoteId),
     description: req.description ?? null,
     remittanceInformation: req.remittanceInformation ?? null,
-    scenario: 'scenario' in route ? route.scenario : 'SUCCESS',
+    // A pull that fails decides before the payout's own outcome can matter.
+    scenario: source.pull?.scenario ?? ('scenario' in route ? route.scenario : 'SUCCESS'),
     plan: jsonOf({ funding: source.funding, route }),
     settledAt: null,
     receiptDeliveryConfirmedAt: null,

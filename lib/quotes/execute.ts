@@ -8,6 +8,7 @@ import * as steps from '../payments/steps';
 import type { InternalAccountRow } from '../accounts/repository';
 import { recordEvents } from '../events/outbox';
 import { ttlCache } from '../cache/ttl';
+import { externalRoute } from '../payments/routing';
 import * as repo from './repository';
 import { toQuote, type Quote } from './presenter';
 
@@ -27,6 +28,11 @@ const conflict = (quoteId: string, status: string) => new ApiError('CONFLICT', `
  */
 export async function executeLocked(tx: Tx, quote: repo.QuoteRow, pending: txRepo.TransactionRow, sourceAccount: InternalAccountRow | null): Promise<Quote> {
   const at = now();
+  if (pending.scenario === 'COLLECTION_REFUSED') {
+    // The funding pull is refused at once (sandbox): the execution is answered with the failure.
+    if (!(await ledger.runStep(steps.refuseCollection(quote.id, pending, at).step, tx))) throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
+    return toQuote({ ...quote, status: 'FAILED', updatedAt: at });
+  }
   // InsufficientFunds rolls it all back: the quote stays PENDING and nothing moved.
   const { step } = steps.start(quote.id, pending, sourceAccount, at);
   if (!(await ledger.runStep(step, tx))) throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
@@ -74,7 +80,8 @@ export async function executeQuote(platformId: string, quoteId: string, checkWal
   if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
   refuse(found, quoteId);
   const { quote, sourceAccount } = found;
-  if (quote.payloadToSign || quote.expiresAt <= now()) return executeInTransaction(platformId, quoteId, checkWalletSignature);
+  // A signed, expired or pull-funded quote takes the locked path (a pull's source is re-checked there).
+  if (quote.payloadToSign || quote.expiresAt <= now() || isPull(quote)) return executeInTransaction(platformId, quoteId, checkWalletSignature);
   requireActiveSource(sourceAccount);
   const done = await startAlone(found);
   if (done) return done;
@@ -97,6 +104,20 @@ async function startAlone(found: repo.ForExecution): Promise<Quote | null> {
   return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
 }
 
+/** Funded by a direct pull from an external account (the source is no internal account). */
+const isPull = (quote: repo.QuoteRow) => !quote.sourceAccountId && (quote.source as { sourceType: string }).sourceType === 'ACCOUNT';
+
+/** The external account a pull-funded quote draws on must still exist and be usable now. */
+async function requirePullable(platformId: string, quote: repo.QuoteRow, tx: Tx): Promise<void> {
+  const { accountId } = quote.source as { accountId: string };
+  await externalRoute(platformId, accountId, undefined, tx).catch((err) => {
+    if (err instanceof ApiError && (err.code === 'REFERENCE_NOT_FOUND' || err.code === 'INVALID_INPUT')) {
+      throw invalidInput(`The source external account ${accountId} can no longer be pulled from: ${err.message}`);
+    }
+    throw err;
+  });
+}
+
 /** The locked path: signature checks and expiry are recorded in the same transaction. */
 async function executeInTransaction(platformId: string, quoteId: string, checkWalletSignature: WalletSignatureCheck): Promise<Quote> {
   const outcome = await transaction(async (tx) => {
@@ -112,6 +133,7 @@ async function executeInTransaction(platformId: string, quoteId: string, checkWa
       return { error: new ApiError('CONFLICT', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`, { status: 'EXPIRED' }) };
     }
     requireActiveSource(sourceAccount);
+    if (isPull(quote)) await requirePullable(platformId, quote, tx);
     return { quote: await executeLocked(tx, quote, row, sourceAccount) };
   });
   if ('error' in outcome) throw outcome.error;

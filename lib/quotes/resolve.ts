@@ -11,6 +11,7 @@ import { depositDetails } from '../accounts/instructions';
 import { externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
 import type { FieldDefinition } from '../payments/payer-data';
 import type { Funding } from '../payments/plan';
+import { pullScenario, type PayoutScenario } from '../payments/scenarios';
 import { findLookup } from '../uma/lookups';
 import { requireUma } from '../uma/address';
 import type { QuoteRequest } from './schema';
@@ -28,6 +29,8 @@ export interface Source {
   account: accountsRepo.InternalAccountRow | null;
   embeddedWallet: boolean;
   realtime: boolean;
+  /** A direct pull (ACH debit) from the customer's external account; null for other sources. */
+  pull: { externalAccountId: string; scenario: PayoutScenario | null } | null;
 }
 
 export async function resolveSource(platformId: string, src: QuoteRequest['source'], tx: Tx): Promise<Source> {
@@ -40,13 +43,11 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
     if (!depositDetails(src.currency, 'probe')) {
       throw new ApiError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, { errors: [{ field: 'source.currency', message: 'has no real-time funding rail' }] });
     }
-    return { funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) }, currency: src.currency, customerId: src.customerId ?? null, customer, internalAccountId: null, account: null, embeddedWallet: false, realtime: true };
+    return { funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) }, currency: src.currency, customerId: src.customerId ?? null, customer, internalAccountId: null, account: null, embeddedWallet: false, realtime: true, pull: null };
   }
   const found = await accountsRepo.findWithOwner(platformId, src.accountId, tx);
   const account = found?.account;
-  if (!account) {
-    throw fieldError('source.accountId', `${src.accountId} is not an internal account of this platform (an external account source must support direct pull; use /transfer-in for pulls)`);
-  }
+  if (!account) return pullSource(platformId, src, tx);
   if (account.status !== 'ACTIVE') throw fieldError('source.accountId', `Internal account ${account.id} is ${account.status} and cannot send`);
   if (src.customerId && account.customerId && src.customerId !== account.customerId) {
     throw fieldError('source.customerId', 'does not own the source account');
@@ -63,6 +64,38 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
     account,
     embeddedWallet: account.type === 'EMBEDDED_WALLET',
     realtime: false,
+    pull: null,
+  };
+}
+
+/**
+ * An external account as the source: the quote is funded by pulling from it (ACH debit, so USD
+ * bank accounts only), like /transfer-in. While the pull is in flight the money is held in
+ * CLEARING; a failed pull or a refund goes back out to the bank (WORLD:ACH).
+ */
+async function pullSource(platformId: string, src: Extract<QuoteRequest['source'], { sourceType: 'ACCOUNT' }>, tx: Tx): Promise<Source> {
+  const notPullable = (why: string) => fieldError('source.accountId', why);
+  const route = await externalRoute(platformId, src.accountId, undefined, tx).catch((err) => {
+    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw notPullable(`${src.accountId} is neither an internal nor an external account of this platform`);
+    if (err instanceof ApiError && err.code === 'INVALID_INPUT') throw notPullable(err.message);
+    throw err;
+  });
+  if (route.accountType !== 'USD_ACCOUNT') {
+    throw notPullable(`Direct pull (ACH debit) is only available from USD bank accounts; ${src.accountId} is ${route.accountType}`);
+  }
+  if (src.customerId && src.customerId !== route.ownerCustomerId) throw fieldError('source.customerId', 'does not own the source account');
+  const customer = route.ownerCustomerId ? await customers.findById(platformId, route.ownerCustomerId, tx) : null;
+  if (route.ownerCustomerId && (!customer || customer.deletedAt)) throw notPullable(`The owner of ${src.accountId} no longer exists`);
+  return {
+    funding: { kind: 'CLEARING', rail: 'ACH' },
+    currency: route.currency,
+    customerId: route.ownerCustomerId,
+    customer,
+    internalAccountId: null,
+    account: null,
+    embeddedWallet: false,
+    realtime: false,
+    pull: { externalAccountId: route.externalAccountId, scenario: pullScenario(route.identifier) },
   };
 }
 

@@ -71,8 +71,18 @@ function where(platformId: string, f: TransactionFilter): Prisma.TransactionWher
   if (f.reference) and.push({ reference: f.reference });
   if (f.startDate) and.push({ createdAt: { gte: f.startDate } });
   if (f.endDate) and.push({ createdAt: { lte: f.endDate } });
-  // An account identifier is an internal or external account id, or a UMA address.
-  const either = (id: string): Prisma.TransactionWhereInput => ({ OR: [{ internalAccountId: id }, { externalAccountId: id }, { source: { path: ['umaAddress'], equals: id } }, { destination: { path: ['umaAddress'], equals: id } }] });
+  // An account identifier is an internal or external account id, or a UMA address, on either side
+  // (a pull-funded payout to an external account names two external accounts).
+  const either = (id: string): Prisma.TransactionWhereInput => ({
+    OR: [
+      { internalAccountId: id },
+      { externalAccountId: id },
+      { source: { path: ['accountId'], equals: id } },
+      { destination: { path: ['accountId'], equals: id } },
+      { source: { path: ['umaAddress'], equals: id } },
+      { destination: { path: ['umaAddress'], equals: id } },
+    ],
+  });
   if (f.accountIdentifier) and.push(either(f.accountIdentifier));
   if (f.senderAccountIdentifier) {
     and.push({ OR: [{ source: { path: ['accountId'], equals: f.senderAccountIdentifier } }, { source: { path: ['umaAddress'], equals: f.senderAccountIdentifier } }] });
