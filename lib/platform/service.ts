@@ -6,6 +6,7 @@ import { currencyInfo } from '../currencies';
 import { openPlatformAccounts } from '../accounts/service';
 import { recordEvent } from '../events/outbox';
 import { signingPublicKeyPem } from '../webhooks/keys';
+import { skipPendingTests } from '../webhooks/repository';
 import * as repo from './repository';
 import { forgetSettings } from './settings';
 import type { ConfigUpdate } from './schema';
@@ -158,7 +159,11 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
     }
     // The reference's test webhook "is sent when you configure or update your platform settings
     // with a webhook URL": queued in the outbox, delivered by the worker like any event.
-    if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) await recordEvent(tx, platformId, 'TEST', {});
+    // A TEST still queued for the previous endpoint is not sent to this one.
+    if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) {
+      await skipPendingTests(platformId, tx);
+      await recordEvent(tx, platformId, 'TEST', {});
+    }
     const updated = await repo.findWithConfig(platformId, tx);
     return toConfig(updated!, await signingPublicKeyPem(platformId, tx));
   });

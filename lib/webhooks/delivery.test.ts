@@ -5,7 +5,7 @@ import * as platforms from '@/lib/platform/repository';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { startReceiver, type Receiver, type Responder } from '@/tests/support/webhook-receiver';
 import { attemptsOf, findEvent } from './repository';
-import { deliverDueWebhooks, FIRST_RETRY_DELAY_MS, RETRY_WINDOW_MS } from './service';
+import { bodyAt, deliverDueWebhooks, FIRST_RETRY_DELAY_MS, RETRY_WINDOW_MS } from './service';
 
 // Outbox delivery end to end: real API requests record events, deliverDueWebhooks() (what the
 // worker runs) sends them to a real HTTP receiver on 127.0.0.1 that verifies every signature.
@@ -54,7 +54,7 @@ async function advanceTo(platformId: string, at: Date) {
 }
 
 describe('webhook delivery from the outbox', () => {
-  it('delivers state-change events with a valid signature over the exact stored body', async () => {
+  it('delivers state-change events with a valid signature over the stored body, stamped with the send time', async () => {
     const { p, rx, publicKeyPem } = await platformWithReceiver();
     const event = await createCustomer(p);
     // The request that caused the event did not wait for any delivery.
@@ -69,12 +69,16 @@ describe('webhook delivery from the outbox', () => {
     for (const e of all) {
       const got = rx.forId(e.id);
       expect(got).toHaveLength(1);
-      expect(got[0].body.equals(Buffer.from(e.payload, 'utf8'))).toBe(true);
+      const [attempt] = await attemptsOf(e.id);
+      // The stored event as it was recorded, its timestamp the time it was sent (reference).
+      expect(got[0].body.equals(Buffer.from(bodyAt(e.payload, attempt.startedAt), 'utf8'))).toBe(true);
+      expect(got[0].json).toEqual({ ...e.body, timestamp: attempt.startedAt.toISOString() });
+      expect(attempt.startedAt.getTime()).toBeGreaterThanOrEqual(e.createdAt.getTime());
       expect(got[0].signatureValid).toBe(true);
       expect(got[0].headers['content-type']).toBe('application/json');
       expect(got[0].path).toBe('/hooks');
       // The check is real: one changed byte no longer verifies.
-      const tampered = Buffer.from(e.payload.replace(e.body.type, e.body.type.toLowerCase()), 'utf8');
+      const tampered = Buffer.from(got[0].body.toString('utf8').replace(e.body.type, e.body.type.toLowerCase()), 'utf8');
       expect(verify('sha256', tampered, createPublicKey(publicKeyPem), Buffer.from(got[0].signature!, 'base64'))).toBe(false);
       const row = await findEvent(e.id);
       expect(row).toMatchObject({ status: 'DELIVERED', attempts: 1, nextAttemptAt: null });
@@ -134,7 +138,29 @@ describe('webhook delivery from the outbox', () => {
     expect(gap2).toBeGreaterThan(gap1);
     const got = rx.forId(event.id);
     expect(got).toHaveLength(3);
-    expect(got.every((g) => g.signatureValid && g.body.equals(Buffer.from(event.payload, 'utf8')))).toBe(true);
+    expect(got.every((g) => g.signatureValid)).toBe(true);
+    // Each attempt carries its own send time, not the event's creation time; all else is the same.
+    expect(got.map((g) => g.json.timestamp)).toEqual(attempts.map((a) => a.startedAt.toISOString()));
+    expect(new Set(got.map((g) => g.json.timestamp)).size).toBe(3);
+    for (const g of got) expect({ ...g.json, timestamp: undefined }).toEqual({ ...event.body, timestamp: undefined });
+  });
+
+  it('a TEST queued for an endpoint that is replaced before delivery is not sent to the new one', async () => {
+    const first = await startReceiver();
+    const second = await startReceiver();
+    receivers.push(first, second);
+    const p = await newPlatform();
+    expect((await p.api.patch('/config', { webhookEndpoint: first.url })).status).toBe(200);
+    expect((await p.api.patch('/config', { webhookEndpoint: second.url })).status).toBe(200);
+    const tests = await eventsOf(p.platformId, 'TEST');
+    expect(tests).toHaveLength(2);
+    expect(await deliverDueWebhooks({ platformId: p.platformId })).toMatchObject({ attempted: 1, delivered: 1 });
+    expect(first.received).toHaveLength(0);
+    expect(second.received.map((r) => r.json.id)).toEqual([tests[1].id]);
+    expect(await findEvent(tests[0].id)).toMatchObject({ status: 'SKIPPED', attempts: 0 });
+    // Setting the same endpoint again queues nothing new.
+    expect((await p.api.patch('/config', { webhookEndpoint: second.url })).status).toBe(200);
+    expect(await eventsOf(p.platformId, 'TEST')).toHaveLength(2);
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {

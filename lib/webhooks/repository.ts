@@ -115,6 +115,14 @@ export async function insertTestEvent(
   await tx.webhookAttempt.create({ data: attempt });
 }
 
+/**
+ * TEST events still waiting to be sent: moot once the endpoint they were queued for is replaced
+ * (the new endpoint gets its own), so they are SKIPPED rather than sent to the new one.
+ */
+export async function skipPendingTests(platformId: string, tx: Tx): Promise<void> {
+  await tx.event.updateMany({ where: { platformId, type: 'TEST', status: 'PENDING' }, data: { status: 'SKIPPED', nextAttemptAt: null } });
+}
+
 export function findEndpoint(platformId: string) {
   return db().platform.findUnique({ where: { id: platformId }, select: { webhookEndpoint: true } });
 }

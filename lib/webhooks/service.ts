@@ -118,9 +118,21 @@ function attemptRow(platformId: string, eventId: string, attempt: number, url: s
   };
 }
 
+// The stored body begins {"id":…,"type":…,"timestamp":"<ISO>" (events/outbox.ts writes it so).
+const STORED_TIMESTAMP = /^(\{"id":"[^"\\]*","type":"[^"\\]*","timestamp":")[^"]*"/;
+
+/**
+ * The body an attempt sends: the stored event with `timestamp` set to this attempt's send time
+ * (reference: "when the webhook was sent"), so a retry days later does not look days old. The
+ * id, type and data are the stored ones byte for byte; the signature covers the body as sent.
+ */
+export function bodyAt(payload: string, sentAt: Date): string {
+  return payload.replace(STORED_TIMESTAMP, (_m, head: string) => `${head}${sentAt.toISOString()}"`);
+}
+
 async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<repo.EventOutcome['status']> {
   const startedAt = now();
-  const result = await signedPost(event.platformId, event.webhookEndpoint, event.payload, send);
+  const result = await signedPost(event.platformId, event.webhookEndpoint, bodyAt(event.payload, startedAt), send);
   return transaction(async (tx) => {
     // An incoming payment waits on the platform's answer to this webhook; an answer (403 and 422
     // included) is a delivery, not a failure to retry.
