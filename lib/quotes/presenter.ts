@@ -25,7 +25,7 @@ function instructions(row: QuoteRow) {
     return [{ instructionsNotes: 'Stamp payloadToSign with a session key of the source Embedded Wallet and pass it as Service-Wallet-Signature to execute', isPlatformAccount: false, accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: row.payloadToSign } }];
   }
   if (source.sourceType !== 'REALTIME_FUNDING' || row.status === 'PENDING_AUTHORIZATION') return undefined;
-  const info = depositDetails(row.sendingCurrency, row.id);
+  const info = depositDetails(row.sendingCurrency, row.id, typeof source.cryptoNetwork === 'string' ? source.cryptoNetwork : undefined);
   if (!info) return undefined;
   return [
     {

@@ -7,7 +7,7 @@ import * as accountsRepo from '../accounts/repository';
 import * as customers from '../customers/repository';
 import type { CustomerRow } from '../customers/repository';
 import { midRate, minorRate, toNumber, reduce } from '../fx/rates';
-import { depositDetails } from '../accounts/instructions';
+import { depositDetails, depositNetworks } from '../accounts/instructions';
 import { externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
 import type { FieldDefinition } from '../payments/payer-data';
 import type { Funding } from '../payments/plan';
@@ -37,8 +37,17 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
   if (src.sourceType === 'REALTIME_FUNDING') {
     const customer = src.customerId ? await customers.findById(platformId, src.customerId, tx) : null;
     if (src.customerId && (!customer || customer.deletedAt)) throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
+    const networks = depositNetworks(src.currency);
     if (currencyInfo(src.currency)?.crypto && !src.cryptoNetwork) {
-      throw fieldError('source.cryptoNetwork', `cryptoNetwork is required to fund in ${src.currency}`);
+      throw fieldError('source.cryptoNetwork', `cryptoNetwork is required to fund in ${src.currency}`, { enum: networks });
+    }
+    // The deposit address is generated for this network: one it cannot be paid on is refused.
+    if (src.cryptoNetwork !== undefined && !networks.includes(src.cryptoNetwork)) {
+      throw fieldError(
+        'source.cryptoNetwork',
+        networks.length ? `${src.currency} cannot be deposited on ${src.cryptoNetwork}; one of ${networks.join(', ')}` : `${src.currency} is not a crypto currency: omit cryptoNetwork`,
+        networks.length ? { enum: networks } : undefined,
+      );
     }
     if (!depositDetails(src.currency, 'probe')) {
       throw new ApiError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, { errors: [{ field: 'source.currency', message: 'has no real-time funding rail' }] });
