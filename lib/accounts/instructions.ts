@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { currencyInfo } from '../currencies';
+import { base58checkEncode, base58Encode, bech32Encode, toWords } from '../auth/encoding';
 
 // Funding instructions: where money sent from outside lands in an internal account (or pays a
 // quote). The sandbox bank issues each account its own virtual account numbers, derived from the
@@ -57,77 +58,26 @@ export function depositNetworks(currency: string): string[] {
   return DEPOSIT_NETWORKS[currency] ?? [];
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest();
-
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-function base58(bytes: Buffer): string {
-  let n = BigInt(`0x${bytes.toString('hex') || '0'}`);
-  let out = '';
-  while (n > 0n) {
-    out = B58[Number(n % 58n)] + out;
-    n /= 58n;
-  }
-  for (const b of bytes) {
-    if (b !== 0) break;
-    out = `1${out}`;
-  }
-  return out;
-}
-
-// Bech32 (BIP 173): 5-bit groups with a 6-character BCH checksum over the human-readable part.
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-function polymod(values: number[]): number {
-  const gen = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-  let chk = 1;
-  for (const v of values) {
-    const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ v;
-    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= gen[i];
-  }
-  return chk >>> 0;
-}
-function bech32(hrp: string, data: number[]): string {
-  const expanded = [...hrp].map((c) => c.charCodeAt(0) >> 5).concat([0], [...hrp].map((c) => c.charCodeAt(0) & 31));
-  const mod = polymod([...expanded, ...data, 0, 0, 0, 0, 0, 0]) ^ 1;
-  const checksum = Array.from({ length: 6 }, (_, i) => (mod >>> (5 * (5 - i))) & 31);
-  return `${hrp}1${[...data, ...checksum].map((d) => BECH32[d]).join('')}`;
-}
-function fiveBit(bytes: Buffer): number[] {
-  const out: number[] = [];
-  let acc = 0;
-  let bits = 0;
-  for (const b of bytes) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      out.push((acc >>> bits) & 31);
-    }
-  }
-  if (bits > 0) out.push((acc << (5 - bits)) & 31);
-  return out;
-}
+const sha256 = (data: string) => createHash('sha256').update(data).digest();
 
 function cryptoDeposit(currency: string, network: string, seed: string): AccountOrWalletInfo {
   const key = sha256(`deposit:${network}:${seed}`);
   switch (network) {
     case 'SOLANA':
-      return { accountType: 'SOLANA_WALLET', address: base58(key), assetType: currency };
+      return { accountType: 'SOLANA_WALLET', address: base58Encode(key), assetType: currency };
     case 'ETHEREUM':
     case 'BASE':
     case 'POLYGON':
     case 'PLASMA':
       return { accountType: `${network}_WALLET`, address: `0x${key.subarray(0, 20).toString('hex')}`, assetType: currency };
-    case 'TRON': {
+    case 'TRON':
       // Base58Check of 0x41 + a 20-byte account id.
-      const payload = Buffer.concat([Buffer.from([0x41]), key.subarray(0, 20)]);
-      return { accountType: 'TRON_WALLET', address: base58(Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)])), assetType: currency };
-    }
+      return { accountType: 'TRON_WALLET', address: base58checkEncode(Buffer.concat([Buffer.from([0x41]), key.subarray(0, 20)])), assetType: currency };
     case 'BITCOIN':
       // Segwit v0 pay-to-witness-key-hash on testnet.
-      return { accountType: 'BITCOIN_L1', address: bech32('tb', [0, ...fiveBit(key.subarray(0, 20))]), network: 'BITCOIN' };
+      return { accountType: 'BITCOIN_L1', address: bech32Encode('tb', [0, ...toWords(key.subarray(0, 20))]), network: 'BITCOIN' };
     default:
-      return { accountType: 'SPARK_WALLET', address: bech32('sprt', fiveBit(key.subarray(0, 33))), assetType: currency };
+      return { accountType: 'SPARK_WALLET', address: bech32Encode('sprt', toWords(key.subarray(0, 33))), assetType: currency };
   }
 }
 

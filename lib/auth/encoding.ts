@@ -86,3 +86,68 @@ export function base58checkDecode(text: string): Uint8Array {
   if (!raw.subarray(raw.length - 4).every((b, i) => b === sum[i])) throw new Error('base58check checksum mismatch');
   return Uint8Array.from(payload);
 }
+
+// Bech32 (BIP 173) and bech32m (BIP 350): 5-bit words with a 6-character BCH checksum over the
+// human-readable part.
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+function bech32Polymod(values: number[]): number {
+  const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  let chk = 1;
+  for (const v of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ v;
+    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i];
+  }
+  return chk >>> 0;
+}
+
+/** Decodes bech32 or bech32m (checksum either way) into its human part and 8-bit payload. */
+export function bech32Decode(s: string): { hrp: string; data: Uint8Array } | null {
+  const lower = s.toLowerCase();
+  if (s !== lower && s !== s.toUpperCase()) return null;
+  const sep = lower.lastIndexOf('1');
+  if (sep < 1 || sep + 7 > lower.length || lower.length > 1023) return null;
+  const hrp = lower.slice(0, sep);
+  const words = [...lower.slice(sep + 1)].map((c) => BECH32.indexOf(c));
+  if (words.some((w) => w < 0)) return null;
+  const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
+  const check = bech32Polymod([...expanded, ...words]);
+  if (check !== 1 && check !== 0x2bc830a3) return null;
+  let acc = 0;
+  let bits = 0;
+  const out: number[] = [];
+  for (const w of words.slice(0, -6)) {
+    acc = (acc << 5) | w;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+  }
+  return { hrp, data: Uint8Array.from(out) };
+}
+
+/** 8-bit bytes as 5-bit words (the last one zero-padded), as bech32 data carries them. */
+export function toWords(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    acc = ((acc << 8) | b) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out.push((acc >> bits) & 31);
+    }
+  }
+  if (bits > 0) out.push((acc << (5 - bits)) & 31);
+  return out;
+}
+
+/** Bech32 (not bech32m) string of 5-bit `words` under `hrp`. */
+export function bech32Encode(hrp: string, words: number[]): string {
+  const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
+  const mod = bech32Polymod([...expanded, ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
+  const checksum = Array.from({ length: 6 }, (_, i) => (mod >>> (5 * (5 - i))) & 31);
+  return `${hrp}1${[...words, ...checksum].map((w) => BECH32[w]).join('')}`;
+}

@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { base58checkDecode, base58Decode, concatBytes as concat, hexToBytes, isHex } from '../auth/encoding';
+import { base58checkDecode, base58Decode, bech32Decode, concatBytes as concat, hexToBytes, isHex } from '../auth/encoding';
 
 // Proof that whoever asks controls a self-custody wallet: the wallet signs our exact message with
 // its own key, in each chain's standard message-signing format, and we check the signature
@@ -34,44 +34,6 @@ const bounded = (decode: (s: string) => Uint8Array) => (s: string): Uint8Array |
 const base58Bytes = bounded(base58Decode);
 /** base58check payload (Tron addresses): null also when the checksum fails. */
 const base58checkBytes = bounded(base58checkDecode);
-
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-function bech32Polymod(values: number[]): number {
-  const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-  let chk = 1;
-  for (const v of values) {
-    const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ v;
-    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i];
-  }
-  return chk >>> 0;
-}
-
-/** Decodes bech32 or bech32m (checksum either way) into its human part and 8-bit payload. */
-export function bech32Decode(s: string): { hrp: string; data: Uint8Array } | null {
-  const lower = s.toLowerCase();
-  if (s !== lower && s !== s.toUpperCase()) return null;
-  const sep = lower.lastIndexOf('1');
-  if (sep < 1 || sep + 7 > lower.length || lower.length > 1023) return null;
-  const hrp = lower.slice(0, sep);
-  const words = [...lower.slice(sep + 1)].map((c) => BECH32.indexOf(c));
-  if (words.some((w) => w < 0)) return null;
-  const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
-  const check = bech32Polymod([...expanded, ...words]);
-  if (check !== 1 && check !== 0x2bc830a3) return null;
-  let acc = 0;
-  let bits = 0;
-  const out: number[] = [];
-  for (const w of words.slice(0, -6)) {
-    acc = (acc << 5) | w;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push((acc >> bits) & 0xff);
-    }
-  }
-  return { hrp, data: Uint8Array.from(out) };
-}
 
 /** 65-byte r‖s‖v (v 27/28 or 0/1) over `hash` → the signer's uncompressed public key (without 0x04). */
 function recoverEcdsa(sig: Uint8Array, hash: Uint8Array): Uint8Array | null {
