@@ -3,21 +3,23 @@ import { settingsOf } from '../platform/settings';
 import type { Route } from './routing';
 
 // What a receiving institution must know about the payer (requiredPayerDataFields). Quotes must
-// carry every mandatory field in senderCustomerInfo. UMA receivers on this service ask for what
-// their platform configured (supportedCurrencies[].requiredCounterpartyFields); the sandbox
-// counterparties and some bank corridors have fixed requirements.
+// carry every listed field in senderCustomerInfo: the specification says every field the lookup
+// lists MUST be supplied, whatever its `mandatory` flag (a receiver's platform may list a field it
+// does not strictly need, to have it; the sender supplies it all the same). UMA receivers on this
+// service ask for what their platform configured (supportedCurrencies[].requiredCounterpartyFields);
+// the sandbox counterparties and some bank corridors have fixed requirements.
 export interface FieldDefinition {
   name: string;
   mandatory: boolean;
 }
 
 const CORRIDOR_REQUIREMENTS: Record<string, FieldDefinition[]> = {
-  INR: [{ name: 'FULL_NAME', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: true }, { name: 'PURPOSE_OF_PAYMENT', mandatory: false }],
+  INR: [{ name: 'FULL_NAME', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: true }],
   NGN: [{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: true }],
-  PHP: [{ name: 'FULL_NAME', mandatory: true }, { name: 'NATIONALITY', mandatory: false }],
+  PHP: [{ name: 'FULL_NAME', mandatory: true }],
 };
 
-const SANDBOX_UMA: FieldDefinition[] = [{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: false }];
+const SANDBOX_UMA: FieldDefinition[] = [{ name: 'FULL_NAME', mandatory: true }];
 
 export async function requiredPayerData(route: Route, tx?: Tx): Promise<FieldDefinition[]> {
   switch (route.kind) {
@@ -43,9 +45,9 @@ export function mergeFields(lists: FieldDefinition[][]): FieldDefinition[] {
   return [...byName.values()];
 }
 
-/** Field errors for every mandatory field missing from senderCustomerInfo. */
+/** Field errors for every listed field missing from senderCustomerInfo. */
 export function missingPayerData(required: FieldDefinition[], info: Record<string, unknown> | undefined) {
   return required
-    .filter((f) => f.mandatory && (info?.[f.name] === undefined || info[f.name] === null || info[f.name] === ''))
+    .filter((f) => info?.[f.name] === undefined || info[f.name] === null || info[f.name] === '')
     .map((f) => ({ field: `senderCustomerInfo.${f.name}`, message: `is required by the receiving institution` }));
 }

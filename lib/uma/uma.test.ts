@@ -140,6 +140,22 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
     expect((await quote('EUR', { NATIONALITY: 'US' })).status).toBe(201);
   });
 
+  it('every listed payer field must be supplied, also one the receiving platform marked mandatory: false', async () => {
+    const q2 = await newPlatform();
+    const cfg = await q2.api.patch('/config', { supportedCurrencies: [{ currencyCode: 'EUR', minAmount: 1, maxAmount: 1_000_000_000, requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: false }], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    expect(cfg.status, cfg.text).toBe(200);
+    const cleo = await customerWithAccounts(q2, 'Cleo Optional', ['EUR']);
+    const lookup = await p.api.get(`/receiver/uma/${encodeURIComponent(cleo.umaAddress)}`, { query: { customerId: h.customerId } });
+    expect(lookup.body.requiredPayerDataFields).toEqual([{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: false }]);
+    const quote = (info: Record<string, string>) =>
+      p.api.post('/quotes', { lookupId: lookup.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: cleo.umaAddress, currency: 'EUR' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, senderCustomerInfo: info });
+    // Spec: "Every field listed in requiredPayerDataFields by the receiver lookup MUST be supplied."
+    const missing = await quote({ FULL_NAME: 'Uma Sender' });
+    expectError(missing, 400, 'MISSING_MANDATORY_USER_INFO');
+    expect(missing.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['senderCustomerInfo.BIRTH_DATE']);
+    expect((await quote({ FULL_NAME: 'Uma Sender', BIRTH_DATE: '1990-01-01' })).status).toBe(201);
+  });
+
   describe('POST /sandbox/uma/receive', () => {
     it("applies the corridor's single-transaction limit; a balance past int64 is refused with nothing booked", async () => {
       const q3 = await newPlatform();
