@@ -43,6 +43,26 @@ describe('incoming payment approval through the PENDING webhook', () => {
     expect(pending.signatureValid).toBe(true);
   });
 
+  it('$pending.long: an approved payment stays in flight and nothing is credited; without a webhook it stays PENDING', async () => {
+    answer = 200;
+    const before = await balanceOf(p, h.accounts.USD);
+    const res = await p.api.post('/sandbox/uma/receive', { senderUmaAddress: `$pending.long.usd@${D}`, customerId: h.customerId, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 4444 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.status).toBe('PENDING');
+    await advance(p, 1); // the webhook is answered 200
+    expect((await txn(p, res.body.id)).status).toBe('PROCESSING');
+    await advance(p, 24 * 3600); // nor a day later, nor did the approval window reject it
+    expect((await txn(p, res.body.id)).status).toBe('PROCESSING');
+    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
+    // A platform without an endpoint cannot approve: it stays PENDING.
+    const quiet = await newPlatform();
+    const q = await customerWithAccounts(quiet, 'Quiet Holder', ['USD']);
+    const res2 = await quiet.api.post('/sandbox/uma/receive', { senderUmaAddress: `$pending.long.usd@${D}`, customerId: q.customerId, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 4444 });
+    await advance(quiet, 3600);
+    expect((await txn(quiet, res2.body.id)).status).toBe('PENDING');
+    expect((await balanceOf(quiet, q.accounts.USD)).total).toBe(0n);
+  });
+
   it('403 rejects; nothing is booked', async () => {
     answer = 403;
     const before = await balanceOf(p, h.accounts.USD);

@@ -102,22 +102,27 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed!));
       return toTransaction(failed!);
     }
-    if (counterparty.behaviour === 'LONG_PENDING') return toTransaction(row); // the sender never completes
     if (platform?.webhookEndpoint) {
       // The platform decides on the PENDING webhook; without a decision the payment is rejected.
       await enqueue(tx, { platformId, kind: 'incoming.approval_timeout', payload: { transactionId: row.id }, runAt: addSeconds(at, 60) });
       return toTransaction(row);
     }
+    if (counterparty.behaviour === 'LONG_PENDING') return toTransaction(row); // the sender never completes
     const started = await txRepo.transition(row.id, 'start', { updatedAt: at }, tx);
     return toTransaction(await creditIncoming(tx, planFor(started!), started!));
   });
 }
 
-/** The platform approved (webhook 200 or POST /approve): the payment completes. */
+/**
+ * The platform approved (webhook 200 or POST /approve): the payment completes. A long-pending
+ * sender ($pending.long.*) never sends the money: its approved payment stays PROCESSING (in
+ * flight from the sender) and nothing is credited.
+ */
 export async function approveIncoming(tx: Tx, row: txRepo.TransactionRow, receiverCustomerInfo?: Record<string, unknown>) {
   const at = now();
   const started = await txRepo.transition(row.id, 'start', { awaitingApproval: false, approvalDeadline: null, updatedAt: at, ...(receiverCustomerInfo ? { counterpartyInformation: { ...((row.counterpartyInformation as object) ?? {}), receiverCustomerInfo } as object } : {}) }, tx);
   if (!started) return null;
+  if (started.scenario === 'LONG_PENDING') return started;
   return creditIncoming(tx, planFor(started), started);
 }
 
