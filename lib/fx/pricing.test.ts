@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { midRate, minorRate } from './rates';
-import { price, type FeeSchedule } from './pricing';
+import { exchangeRateOf, price, type FeeSchedule } from './pricing';
 
 const noFees: FeeSchedule = { serviceFixed: 0n, serviceBps: 0n, platformFixed: 0n, platformBps: 0n, counterpartyFixed: 0n };
 const fees: FeeSchedule = { serviceFixed: 25n, serviceBps: 30n, platformFixed: 10n, platformBps: 15n, counterpartyFixed: 50n };
@@ -28,6 +28,15 @@ describe('FX pricing (exact integers)', () => {
     expect(r).toMatchObject({ totalSending: 10000n, serviceFee: 55n, serviceVariableFee: 30n, platformFee: 25n, netSending: 9920n });
     expect(r.totalReceiving).toBe((9920n * 92n) / 100n - 50n);
     expect(r.exchangeRate).toBeCloseTo(1 / 0.92, 6);
+  });
+
+  it('exchangeRate keeps twelve significant digits, also for currencies worth a tiny fraction of the other', () => {
+    for (const [from, to] of [['USD', 'VND'], ['USD', 'IDR'], ['USD', 'UGX'], ['VND', 'USD'], ['USD', 'EUR']]) {
+      const { rate } = midRate(from, to, at);
+      const exact = Number(rate.den) / Number(rate.num); // sending major units per receiving major unit
+      const shown = exchangeRateOf(rate);
+      expect(Math.abs(shown - exact) / exact).toBeLessThan(1e-11);
+    }
   });
 
   it('RECEIVING lock: the smallest total sending amount that delivers exactly the amount', () => {

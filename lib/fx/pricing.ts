@@ -1,5 +1,5 @@
 import { ApiError, invalidInput } from '../http/errors';
-import { minorRate, reduce, toNumber, type Rational } from './rates';
+import { minorRate, reduce, toSignificant, type Rational } from './rates';
 
 // Quote pricing with exact integer arithmetic. All amounts are in smallest units; fees are taken
 // in the sending currency before conversion; a counterparty's fixed fee is in the receiving
@@ -85,5 +85,5 @@ export function price(p: { from: string; to: string; rate: Rational; side: 'SEND
 /** The interface's exchangeRate: sending major units per receiving major unit (1 / rate). */
 export function exchangeRateOf(rate: Rational): number {
   const inverse = reduce({ num: rate.den, den: rate.num });
-  return toNumber(inverse, 8) || toNumber(inverse, 16);
+  return toSignificant(inverse);
 }

@@ -34,10 +34,13 @@ export function reduce(r: Rational): Rational {
   return { num: r.num / g, den: r.den / g };
 }
 
-export function toNumber(r: Rational, digits = 10): number {
-  // For display only (the reference types exchangeRate as a JSON number).
-  const scale = 10n ** BigInt(digits);
-  return Number((r.num * scale) / r.den) / Number(scale);
+/**
+ * A rate as a JSON number with `digits` significant digits, for display: fixed decimals would
+ * leave a weak currency's rate (USD per VND is 0.00004…) with only three or four digits.
+ */
+export function toSignificant(r: Rational, digits = 12): number {
+  if (r.num === 0n) return 0;
+  return Number((Number(r.num) / Number(r.den)).toPrecision(digits));
 }
 
 export function isRateCurrency(code: string): boolean {

@@ -6,7 +6,7 @@ import { ApiError, fieldError } from '../http/errors';
 import * as accountsRepo from '../accounts/repository';
 import * as customers from '../customers/repository';
 import type { CustomerRow } from '../customers/repository';
-import { midRate, minorRate, toNumber, reduce } from '../fx/rates';
+import { midRate, minorRate, toSignificant, reduce } from '../fx/rates';
 import { depositDetails, depositNetworks } from '../accounts/instructions';
 import { externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
 import type { FieldDefinition } from '../payments/payer-data';
@@ -175,9 +175,9 @@ export function rateDetailsFor(sending: string, receiving: string, at: Date, ser
   const msatPerSendMinor = reduce({ num: sendToBtc.num * (MSAT_PER_BTC / 100_000_000n) * (10_000n - serviceBps), den: sendToBtc.den * 10_000n });
   const recvPerMsat = reduce({ num: btcToRecv.num, den: btcToRecv.den * 1000n });
   return {
-    counterpartyMultiplier: toNumber(recvPerMsat, 12) || toNumber(recvPerMsat, 18),
+    counterpartyMultiplier: toSignificant(recvPerMsat),
     counterpartyFixedFee: 0n,
-    gridApiMultiplier: toNumber(msatPerSendMinor, 8),
+    gridApiMultiplier: toSignificant(msatPerSendMinor),
     gridApiFixedFee: serviceFixed,
     gridApiVariableFeeRate: Number(serviceBps) / 10_000,
     gridApiVariableFeeAmount: serviceVariable,
