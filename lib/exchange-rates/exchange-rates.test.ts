@@ -131,6 +131,36 @@ describe('GET /exchange-rates', () => {
     expect(() => price({ from: 'GBP', to: 'MXN', rate, side: 'SENDING', amount: min - 1n, fees })).toThrow(/too small/);
     const r = minorRate('USD', 'GBP', midRate('USD', 'GBP', at).rate);
     expect(BigInt(gbp.maxSendingAmount)).toBe((100_000_000n * r.num) / r.den);
+
+    // A configured minimum below what the fees leave room for: the fee floor is listed, as a quote
+    // below it is refused anyway.
+    const low = await p.api.patch('/config', {
+      supportedCurrencies: [
+        { currencyCode: 'USD', minAmount: 1, maxAmount: 2500000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] },
+        { currencyCode: 'EUR', minAmount: 1, maxAmount: 5000000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] },
+      ],
+    });
+    expect(low.status, low.text).toBe(200);
+    const usdLow = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data, 'USD', 'EUR');
+    const usdFees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
+    const floor = price({ from: 'USD', to: 'EUR', rate: midRate('USD', 'EUR', at).rate, side: 'RECEIVING', amount: 1n, fees: usdFees }).totalSending;
+    expect(floor).toBeGreaterThan(1n);
+    expect(BigInt(usdLow.minSendingAmount)).toBe(floor);
+  });
+
+  it('enforces the listed maximum of a currency the platform has not configured', async () => {
+    // USDT is no currency of the platform's config: it can only be sent by real-time funding.
+    const p = await newPlatform();
+    const usdt = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USDT', destinationCurrency: 'EUR' } })).body.data, 'USDT', 'EUR');
+    const max = BigInt(usdt.maxSendingAmount);
+    const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Tess Tether', currencies: ['EUR'] });
+    expect(c.status, c.text).toBe(201);
+    const eur = ((await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body.data as { id: string; balance: { currency: { code: string } } }[]).find((a) => a.balance.currency.code === 'EUR')!.id;
+    const quote = (amount: bigint) =>
+      p.api.post('/quotes', { source: { sourceType: 'REALTIME_FUNDING', currency: 'USDT', cryptoNetwork: 'TRON', customerId: c.body.id }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+    expectError(await quote(max + 1n), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
+    const ok = await quote(max);
+    expect(ok.status, ok.text).toBe(201);
   });
 
   it('echoes the sending amount; an amount the fees consume delivers nothing', async () => {

@@ -3,7 +3,8 @@ import { currencyObject } from '../currencies';
 import { ApiError, type FieldError } from '../http/errors';
 import { feeSchedule } from '../fx/fees';
 import { exchangeRateOf, feesFor, price, type FeeSchedule } from '../fx/pricing';
-import { midRate, minorRate, RATE_CURRENCIES, RATE_WINDOW_MS } from '../fx/rates';
+import { defaultMaxAmount } from '../payments/limits';
+import { midRate, RATE_CURRENCIES, RATE_WINDOW_MS } from '../fx/rates';
 import { settingsOf } from '../platform/settings';
 import { defaultRail } from '../rails/catalog';
 import { ttlCache } from '../cache/ttl';
@@ -33,15 +34,6 @@ export function rateCacheStats() {
   return { ...stats, size: cache.size };
 }
 
-/** Sending limit when the platform has not configured the source currency: USD 1,000,000 worth. */
-const DEFAULT_MAX_USD_CENTS = 100_000_000n;
-
-function defaultMax(source: string, at: Date): bigint {
-  if (source === 'USD') return DEFAULT_MAX_USD_CENTS;
-  const r = minorRate('USD', source, midRate('USD', source, at).rate);
-  return (DEFAULT_MAX_USD_CENTS * r.num) / r.den;
-}
-
 interface Limits {
   minAmount: bigint;
   maxAmount: bigint;
@@ -49,16 +41,16 @@ interface Limits {
 
 function corridor(source: string, dest: string, amount: bigint, fees: FeeSchedule, limits: Limits | undefined, at: Date) {
   const snap = midRate(source, dest, at);
-  const maxSendingAmount = limits?.maxAmount ?? defaultMax(source, at);
-  let minSendingAmount = limits?.minAmount;
-  if (minSendingAmount === undefined) {
-    // Unconfigured: the smallest amount that still delivers one unit after fees.
-    try {
-      minSendingAmount = price({ from: source, to: dest, rate: snap.rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
-    } catch {
-      minSendingAmount = maxSendingAmount; // fees take everything: nothing is sendable
-    }
+  const maxSendingAmount = limits?.maxAmount ?? defaultMaxAmount(source, at);
+  // The smallest amount that still delivers one unit after fees, or the configured minimum when
+  // that is higher: below either a quote is refused.
+  let minSendingAmount: bigint;
+  try {
+    minSendingAmount = price({ from: source, to: dest, rate: snap.rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
+  } catch {
+    minSendingAmount = maxSendingAmount; // fees take everything: nothing is sendable
   }
+  if (limits && limits.minAmount > minSendingAmount) minSendingAmount = limits.minAmount;
   let receivingAmount = 0n;
   let total: bigint;
   try {

@@ -32,7 +32,7 @@ export async function feeSchedule(
   } else if (p.from === 'USD') {
     const cfg = (await settingsOf(p.platformId, tx)).fees.get('CROSS_CURRENCY_TRANSACTION:USD');
     if (cfg) {
-      platformFixed = cfg.fixedFeeCurrency === 'USD' ? cfg.fixedFeeAmount : 0n;
+      platformFixed = cfg.fixedFeeAmount; // in USD: configs with another fixed-fee currency are refused
       platformBps = BigInt(cfg.variableFeeBps);
     }
   }

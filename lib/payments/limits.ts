@@ -2,13 +2,25 @@ import type { Tx } from '../db';
 import { ApiError } from '../http/errors';
 import { INT64_MAX } from '../http/fields';
 import { settingsOf } from '../platform/settings';
+import { now } from '../clock';
+import { isRateCurrency, midRate, minorRate } from '../fx/rates';
+
+/** Sending limit when the platform has not configured the source currency: USD 1,000,000 worth. */
+const DEFAULT_MAX_USD_CENTS = 100_000_000n;
+
+/** The single-transaction maximum of a source currency the platform has not configured (GET /exchange-rates lists it). */
+export function defaultMaxAmount(source: string, at: Date): bigint {
+  if (source === 'USD' || !isRateCurrency(source)) return DEFAULT_MAX_USD_CENTS;
+  const r = minorRate('USD', source, midRate('USD', source, at).rate);
+  return (DEFAULT_MAX_USD_CENTS * r.num) / r.den;
+}
 
 // The platform's per-currency single-transaction limits (GET/PATCH /config), checked for every
 // payment: quotes (two currencies) and same-currency transfers (one currency on both sides).
 export async function checkLimits(platformId: string, sending: string, receiving: string, totalSending: bigint, totalReceiving: bigint, tx?: Tx) {
   const settings = await settingsOf(platformId, tx);
   const limit = settings.currencies.get(sending) ?? null;
-  const max = limit?.maxAmount ?? INT64_MAX;
+  const max = limit?.maxAmount ?? defaultMaxAmount(sending, now());
   if (totalSending > max || totalSending > INT64_MAX) {
     throw new ApiError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The sending amount ${totalSending} ${sending} exceeds the single-transaction maximum of ${max} for this corridor`, { maxAmount: max, currency: sending });
   }

@@ -74,6 +74,11 @@ describe('platform configuration', () => {
       501,
       'NOT_IMPLEMENTED',
     );
+    // A fixed fee in another currency than the source's would never be charged: refused, nothing stored.
+    const other = await p.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 10, fixedFee: { amount: 5, currency: 'EUR' } }] });
+    expectError(other, 400, 'INVALID_CURRENCY');
+    expect(other.body.details.errors[0].field).toBe('feeConfigs[0].fixedFee.currency');
+    expect((await p.api.get('/config')).body.feeConfigs).toEqual([]);
   });
 
   it('rejects invalid values with field errors and writes nothing', async () => {

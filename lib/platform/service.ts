@@ -113,6 +113,13 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
     if (fee.sourceCurrency !== 'USD') {
       throw new ApiError('NOT_IMPLEMENTED', `Fee configs are only supported for sourceCurrency USD (feeConfigs[${i}] has ${fee.sourceCurrency})`);
     }
+    // The fixed fee is charged in the source currency: one in another currency would be stored
+    // and then never charged (fx/fees.ts), so it is refused here.
+    if (fee.fixedFee.currency !== fee.sourceCurrency) {
+      throw new ApiError('INVALID_CURRENCY', `The fixed fee is charged in the source currency ${fee.sourceCurrency}, not ${fee.fixedFee.currency}`, {
+        errors: [{ field: `feeConfigs[${i}].fixedFee.currency`, message: `must be ${fee.sourceCurrency}` }],
+      });
+    }
   }
   const config = await transaction(async (tx) => {
     const current = await repo.findWithConfig(platformId, tx);
