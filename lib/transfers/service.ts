@@ -25,10 +25,17 @@ import type { transferIn as transferInSchema, transferOut as transferOutSchema }
 type TransferOut = z.output<typeof transferOutSchema>;
 type TransferIn = z.output<typeof transferInSchema>;
 
-async function sourceInternal(platformId: string, accountId: string, field: string, tx: Tx) {
+/** An active internal account of this platform (money may arrive in any, an Embedded Wallet included). */
+async function activeInternal(platformId: string, accountId: string, field: string, tx: Tx) {
   const account = await accounts.findRow(platformId, accountId, tx);
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${accountId}`);
   if (account.status !== 'ACTIVE') throw fieldError(field, `Internal account ${accountId} is ${account.status}`);
+  return account;
+}
+
+/** An internal account money may leave without a wallet signature. */
+async function sourceInternal(platformId: string, accountId: string, field: string, tx: Tx) {
+  const account = await activeInternal(platformId, accountId, field, tx);
   if (account.type === 'EMBEDDED_WALLET') {
     throw fieldError(field, 'Embedded Wallet funds move only with the holder\'s signature: create a quote and execute it with Service-Wallet-Signature');
   }
@@ -154,7 +161,7 @@ export async function transferIn(platformId: string, req: TransferIn) {
       throw err;
     });
     if (route.accountType !== 'USD_ACCOUNT') throw invalidInput(`Direct pull is only available from USD bank accounts (ACH); ${req.source.accountId} is ${route.accountType}`);
-    const dest = await sourceInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
+    const dest = await activeInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
     if (dest.currency !== route.currency) throw new ApiError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
     if (route.ownerCustomerId !== dest.customerId) throw invalidInput('The external account does not belong to the owner of the destination account');
     const customer = await checkCustomerReady(platformId, dest.customerId, tx);

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
+import { newWallet } from '@/lib/wallet-auth/test-flows';
 import { advance, balanceOf, customerWithAccounts, externalAccount, fund, txn, type Holder } from '@/tests/support/money';
 
 /**
@@ -143,6 +144,19 @@ describe('transfer-in (direct pull)', () => {
     const src = await externalAccount(p, h.customerId, 'USD', suffix);
     return p.api.post('/transfer-in', { source: { accountId: src }, destination: { accountId: h.accounts.USD }, amount });
   };
+
+  it('pulls into an Embedded Wallet too: only money leaving a wallet needs its signature', async () => {
+    const w = await newWallet(p);
+    const src = await externalAccount(p, w.customerId, 'USD', '0161');
+    const res = await p.api.post('/transfer-in', { source: { accountId: src }, destination: { accountId: w.accountId }, amount: 700 });
+    expect(res.status, res.text).toBe(201);
+    await advance(p, 5);
+    expect((await txn(p, res.body.id)).status).toBe('COMPLETED');
+    expect((await balanceOf(p, w.accountId)).available).toBe(700n);
+    // Sending out of the wallet by transfer-out is still refused.
+    const out = await externalAccount(p, w.customerId, 'USD', '0171');
+    expectError(await p.api.post('/transfer-out', { source: { accountId: w.accountId }, destination: { accountId: out }, amount: 100 }), 400, 'INVALID_INPUT');
+  });
 
   it('other suffix: pending credit, then available', async () => {
     const before = await balanceOf(p, h.accounts.USD);
