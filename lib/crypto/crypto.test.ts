@@ -86,6 +86,10 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     const res = await estimate(usdc({ cryptoNetwork: 'ETHEREUM', destinationAddress: EVM_ADDRESS, amount: 100 }));
     expectError(res, 400, 'AMOUNT_OUT_OF_RANGE');
     expectError(await estimate(usdc({ amount: 0 })), 400, 'INVALID_INPUT');
+    // A missing amount is reported as missing, not as a bad value.
+    const missing = await estimate(usdc({ amount: undefined }));
+    expectError(missing, 400, 'INVALID_INPUT');
+    expect(missing.body.details.errors).toEqual([expect.objectContaining({ field: 'amount', message: 'is required' })]);
   });
 
   it('refuses unknown networks, asset/network pairs that do not exist and malformed addresses', async () => {

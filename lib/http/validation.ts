@@ -49,6 +49,8 @@ function describe(issue: z.core.$ZodIssue, value: unknown): Pick<FieldError, 'me
         const values = (u.options ?? []).map(String);
         return { message: `must be one of ${values.join(', ')}`, constraint: { enum: values } };
       }
+      // A union of types (an integer as number or bigint, say) with nothing there at all.
+      if (valueAt(value, issue.path) === undefined) return { message: 'is required' };
       return { message: issue.message };
     }
     case 'unrecognized_keys':

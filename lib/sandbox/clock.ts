@@ -15,14 +15,10 @@ export async function advanceClock(platformId: string, currentOffsetMs: bigint, 
   // Jobs may schedule follow-ups that are already due (e.g. a return after a completion).
   for (let round = 0; round < 10; round++) {
     const ran = await runDueJobs({ platformId });
-    const delivered = await deliverWebhooks(platformId);
+    const sent = await deliverDueWebhooks({ platformId });
     jobsRun += ran;
-    webhooksDelivered += delivered;
-    if (!ran && !delivered) break;
+    webhooksDelivered += sent.delivered; // acknowledged by the receiver, not merely attempted
+    if (!ran && !sent.attempted) break;
   }
   return { now: nowFor(offset).toISOString(), offsetSeconds: Number(offset / 1000n), jobsRun, webhooksDelivered };
-}
-
-async function deliverWebhooks(platformId: string): Promise<number> {
-  return (await deliverDueWebhooks({ platformId })).attempted;
 }

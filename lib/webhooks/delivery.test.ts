@@ -163,6 +163,16 @@ describe('webhook delivery from the outbox', () => {
     expect(await eventsOf(p.platformId, 'TEST')).toHaveLength(2);
   });
 
+  it('POST /sandbox/clock/advance reports the webhooks delivered, not those merely attempted', async () => {
+    const failing = await platformWithReceiver(() => ({ status: 500, body: 'boom' }));
+    const res = await failing.p.api.post('/sandbox/clock/advance', { seconds: 1 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.webhooksDelivered).toBe(0);
+    expect(failing.rx.received).toHaveLength(1); // the TEST webhook was attempted
+    const working = await platformWithReceiver();
+    expect((await working.p.api.post('/sandbox/clock/advance', { seconds: 1 })).body.webhooksDelivered).toBe(1);
+  });
+
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {
     const { p, rx } = await platformWithReceiver((r) => (r.json.type === 'TEST' ? { status: 200 } : { status: 302, headers: { location: rx.url.replace('/hooks', '/elsewhere') } }));
     const event = await createCustomer(p);
