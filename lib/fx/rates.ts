@@ -39,7 +39,6 @@ export function reduce(r: Rational): Rational {
  * leave a weak currency's rate (USD per VND is 0.00004…) with only three or four digits.
  */
 export function toSignificant(r: Rational, digits = 12): number {
-  if (r.num === 0n) return 0;
   return Number((Number(r.num) / Number(r.den)).toPrecision(digits));
 }
 

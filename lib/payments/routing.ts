@@ -69,6 +69,24 @@ export async function externalRoute(platformId: string, accountId: string, reque
   };
 }
 
+/**
+ * The external account a direct pull (ACH debit) draws on: a USD bank account of this platform
+ * that can be used now. REFERENCE_NOT_FOUND when there is no such account; INVALID_INPUT on
+ * `field` when it cannot be pulled from (another currency, inactive, under review).
+ */
+export async function pullRoute(platformId: string, accountId: string, field: string, tx?: Tx): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
+  const route = await externalRoute(platformId, accountId, 'ACH', tx).catch((err) => {
+    if (err instanceof ApiError && err.code === 'INVALID_INPUT') {
+      throw invalidInput(`External account ${accountId} cannot be pulled from (ACH debit, USD bank accounts only): ${err.message}`, [{ field, message: 'cannot be pulled from' }]);
+    }
+    throw err;
+  });
+  if (route.accountType !== 'USD_ACCOUNT') {
+    throw invalidInput(`Direct pull is only available from USD bank accounts (ACH); ${accountId} is ${route.accountType}`, [{ field, message: 'is not a USD bank account' }]);
+  }
+  return route;
+}
+
 /** Travel-Rule threshold: about 1000 EUR may go to a wallet whose ownership is not verified yet. */
 const UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS = 100_000n;
 

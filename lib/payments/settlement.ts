@@ -54,16 +54,17 @@ export async function failPayout(tx: Tx, row: Row, p: steps.Failure): Promise<Ro
   return (await ledger.runStep(step, tx)) ? failed : null;
 }
 
+// The pull that funds the payment failed: nothing arrived, so nothing is paid out or refunded.
+const PULL_FAILED: steps.Failure = { failureReason: steps.COLLECTION_FAILURE, refund: null };
+
 const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
-  EXECUTION_FAILED: { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'TRANSACTION_FAILED', refunded: true },
-  DELIVERY_FAILED: { failureReason: 'ACCOUNT_CANNOT_RECEIVE', refundReason: 'TRANSACTION_FAILED', refunded: true },
-  // FAILED always carries a failureReason (reference); no reason names cancellation, the refund does.
-  USER_CANCELLED: { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'USER_CANCELLATION', refunded: true },
-  PAYOUT_AND_REFUND_FAILED: { failureReason: 'ACCOUNT_INVALID', refundReason: 'TRANSACTION_FAILED', refunded: false },
-  COMPLIANCE_FAILED: { failureReason: 'COMPLIANCE_REJECTED', refundReason: 'TRANSACTION_FAILED', refunded: true },
-  // The pull that funds the payment failed: nothing arrived, so nothing is paid out or refunded.
-  COLLECTION_FAILED: { failureReason: steps.COLLECTION_FAILURE, refundReason: 'TRANSACTION_FAILED', refunded: true, collected: false },
-  COLLECTION_FAILED_LATE: { failureReason: steps.COLLECTION_FAILURE, refundReason: 'TRANSACTION_FAILED', refunded: true, collected: false },
+  EXECUTION_FAILED: steps.refundedFailure('QUOTE_EXECUTION_FAILED'),
+  DELIVERY_FAILED: steps.refundedFailure('ACCOUNT_CANNOT_RECEIVE'),
+  USER_CANCELLED: steps.CANCELLED,
+  PAYOUT_AND_REFUND_FAILED: { failureReason: 'ACCOUNT_INVALID', refund: { reason: 'TRANSACTION_FAILED', completed: false } },
+  COMPLIANCE_FAILED: steps.refundedFailure('COMPLIANCE_REJECTED'),
+  COLLECTION_FAILED: PULL_FAILED,
+  COLLECTION_FAILED_LATE: PULL_FAILED,
 };
 
 /**

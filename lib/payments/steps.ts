@@ -119,15 +119,19 @@ export function complete(row: Row, ctx: Accounts, at: Date, opts: { returnsLater
 
 export interface Failure {
   failureReason?: string;
-  refundReason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
-  /** false: the refund failed too (sandbox 007); the money stays held for operations to resolve. */
-  refunded: boolean;
   /**
-   * false: the funding pull itself failed, so nothing was collected and nothing is refunded (no
-   * refund object); the hold on the money that never arrived is released back to the rail.
+   * What becomes of the money in flight. `completed` false: the refund failed too (sandbox 007);
+   * the money stays held for operations to resolve. Null: nothing was collected (the funding pull
+   * itself failed), so there is no refund; the hold on money that never arrived is released.
    */
-  collected?: boolean;
+  refund: { reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT'; completed: boolean } | null;
 }
+
+/** A refunded failure of the given reason. */
+export const refundedFailure = (failureReason: string, reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' = 'TRANSACTION_FAILED'): Failure => ({ failureReason, refund: { reason, completed: true } });
+
+/** A payment cancelled before it paid out. FAILED always carries a failureReason (reference); none names cancellation, the refund does. */
+export const CANCELLED = refundedFailure('QUOTE_EXECUTION_FAILED', 'USER_CANCELLATION');
 
 /** The refund object of a payment whose money went (or could not go) back. */
 export const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', reason: string) => ({
@@ -140,15 +144,14 @@ export const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', rea
 
 /** The payment failed before paying out: the money in flight goes back where it came from. */
 export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Step; failed: Row } {
-  const collected = p.collected !== false;
-  const refund = collected ? refundOf(row, at, p.refunded ? 'COMPLETED' : 'FAILED', p.refundReason) : null;
+  const refund = p.refund ? refundOf(row, at, p.refund.completed ? 'COMPLETED' : 'FAILED', p.refund.reason) : null;
   const failed: Row = { ...row, status: 'FAILED', failureReason: p.failureReason ?? null, refund, updatedAt: at };
   return {
     failed,
     step: {
       moves: [{ sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
-      writes: events(failed, collected ? ['FAILED', p.refunded ? 'REFUND_COMPLETED' : 'REFUND_FAILED'] : ['FAILED'], at),
-      posting: p.refunded || !collected ? releasePosting(failed) : null,
+      writes: events(failed, p.refund ? ['FAILED', p.refund.completed ? 'REFUND_COMPLETED' : 'REFUND_FAILED'] : ['FAILED'], at),
+      posting: !p.refund || p.refund.completed ? releasePosting(failed) : null,
       announce: announce(failed, ctx),
     },
   };

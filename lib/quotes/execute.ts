@@ -8,7 +8,7 @@ import * as steps from '../payments/steps';
 import type { InternalAccountRow } from '../accounts/repository';
 import { recordEvents } from '../events/outbox';
 import { ttlCache } from '../cache/ttl';
-import { externalRoute } from '../payments/routing';
+import { pullRoute } from '../payments/routing';
 import * as repo from './repository';
 import { toQuote, type Quote } from './presenter';
 
@@ -110,10 +110,8 @@ const isPull = (quote: repo.QuoteRow) => !quote.sourceAccountId && (quote.source
 /** The external account a pull-funded quote draws on must still exist and be usable now. */
 async function requirePullable(platformId: string, quote: repo.QuoteRow, tx: Tx): Promise<void> {
   const { accountId } = quote.source as { accountId: string };
-  await externalRoute(platformId, accountId, undefined, tx).catch((err) => {
-    if (err instanceof ApiError && (err.code === 'REFERENCE_NOT_FOUND' || err.code === 'INVALID_INPUT')) {
-      throw invalidInput(`The source external account ${accountId} can no longer be pulled from: ${err.message}`);
-    }
+  await pullRoute(platformId, accountId, 'source.accountId', tx).catch((err) => {
+    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw invalidInput(`The source external account ${accountId} no longer exists`, [{ field: 'source.accountId', message: 'no longer exists' }]);
     throw err;
   });
 }

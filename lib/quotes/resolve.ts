@@ -8,7 +8,7 @@ import * as customers from '../customers/repository';
 import type { CustomerRow } from '../customers/repository';
 import { midRate, minorRate, toSignificant, reduce } from '../fx/rates';
 import { depositDetails, depositNetworks } from '../accounts/instructions';
-import { externalRoute, internalAccountIn, internalRoute, type Route } from '../payments/routing';
+import { externalRoute, internalAccountIn, internalRoute, pullRoute, type Route } from '../payments/routing';
 import type { FieldDefinition } from '../payments/payer-data';
 import type { Funding } from '../payments/plan';
 import { pullScenario, type PayoutScenario } from '../payments/scenarios';
@@ -83,18 +83,14 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
  * CLEARING; a failed pull or a refund goes back out to the bank (WORLD:ACH).
  */
 async function pullSource(platformId: string, src: Extract<QuoteRequest['source'], { sourceType: 'ACCOUNT' }>, tx: Tx): Promise<Source> {
-  const notPullable = (why: string) => fieldError('source.accountId', why);
-  const route = await externalRoute(platformId, src.accountId, undefined, tx).catch((err) => {
-    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw notPullable(`${src.accountId} is neither an internal nor an external account of this platform`);
-    if (err instanceof ApiError && err.code === 'INVALID_INPUT') throw notPullable(err.message);
+  const route = await pullRoute(platformId, src.accountId, 'source.accountId', tx).catch((err) => {
+    // createQuote answers no 404 (reference): an unknown source is invalid input on its field.
+    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw fieldError('source.accountId', `${src.accountId} is neither an internal nor an external account of this platform`);
     throw err;
   });
-  if (route.accountType !== 'USD_ACCOUNT') {
-    throw notPullable(`Direct pull (ACH debit) is only available from USD bank accounts; ${src.accountId} is ${route.accountType}`);
-  }
   if (src.customerId && src.customerId !== route.ownerCustomerId) throw fieldError('source.customerId', 'does not own the source account');
   const customer = route.ownerCustomerId ? await customers.findById(platformId, route.ownerCustomerId, tx) : null;
-  if (route.ownerCustomerId && (!customer || customer.deletedAt)) throw notPullable(`The owner of ${src.accountId} no longer exists`);
+  if (route.ownerCustomerId && (!customer || customer.deletedAt)) throw fieldError('source.accountId', `The owner of ${src.accountId} no longer exists`);
   return {
     funding: { kind: 'CLEARING', rail: 'ACH' },
     currency: route.currency,

@@ -9,6 +9,7 @@ import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { planOf } from '../payments/plan';
 import { failPayout } from '../payments/settlement';
+import { refundedFailure } from '../payments/steps';
 import { payoutDelay, type PayoutScenario } from '../payments/scenarios';
 
 // POST /sandbox/send: the sender pays a real-time-funding quote's instructions. The funds arrive
@@ -45,7 +46,7 @@ export async function sandboxSend(platformId: string, req: { quoteId: string; cu
     await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(started!));
     if (amount !== quote.totalSending) {
       // Refund exactly what arrived (the transaction's sentAmount now says so).
-      const failed = await failPayout(tx, started!, { failureReason: 'FUNDING_AMOUNT_MISMATCH', refundReason: 'TRANSACTION_FAILED', refunded: true });
+      const failed = await failPayout(tx, started!, refundedFailure('FUNDING_AMOUNT_MISMATCH'));
       return toTransaction(failed!);
     }
     await enqueue(tx, { platformId, kind: 'payment.settle', payload: { transactionId: row.id }, runAt: started!.expectedSettlementAt ?? at });

@@ -3,6 +3,7 @@ import { transaction } from '../db';
 import { ApiError, notFound } from '../http/errors';
 import { decodeCursor, toPage } from '../http/pagination';
 import { failPayout } from '../payments/settlement';
+import { CANCELLED } from '../payments/steps';
 import { approveIncoming, rejectIncoming } from '../uma/receive';
 import { cancelPull } from '../transfers/settlement';
 import * as repo from './repository';
@@ -66,7 +67,7 @@ export async function cancel(platformId: string, id: string, reason?: string) {
     if (!row.paymentRail || !CANCELLABLE_RAILS.has(row.paymentRail)) throw notCancellable(`${row.paymentRail ?? 'this transfer'} is not a bank rail that can be recalled`);
     const done =
       row.type === 'OUTGOING'
-        ? await failPayout(tx, row, { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'USER_CANCELLATION', refunded: true })
+        ? await failPayout(tx, row, CANCELLED)
         : await cancelPull(tx, row);
     if (!done) throw notCancellable('it settled meanwhile');
     return toTransaction(reason ? await repo.update(done.id, { description: done.description ?? `Cancelled: ${reason}` }, tx) : done);

@@ -12,7 +12,7 @@ import { requireVerified } from '../customers/kyc';
 import { checkLimits } from '../payments/limits';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
-import { checkOwnershipThreshold, externalRoute } from '../payments/routing';
+import { checkOwnershipThreshold, externalRoute, pullRoute } from '../payments/routing';
 import { hold } from '../payments/postings';
 import { announceBalances } from '../payments/balances';
 import { SETTLE_AFTER_SECONDS, transferScenario, type TransferScenario } from '../payments/scenarios';
@@ -156,11 +156,7 @@ export async function transferIn(platformId: string, req: TransferIn) {
   if (req.amount === undefined) throw fieldError('amount', 'amount is required for a pull');
   const amount = req.amount;
   return transaction(async (tx) => {
-    const route = await externalRoute(platformId, req.source.accountId, 'ACH', tx).catch((err) => {
-      if (err instanceof ApiError && err.code === 'INVALID_INPUT') throw invalidInput(`External account ${req.source.accountId} does not support direct pull (ACH debit); deposit with the internal account's fundingPaymentInstructions instead`);
-      throw err;
-    });
-    if (route.accountType !== 'USD_ACCOUNT') throw invalidInput(`Direct pull is only available from USD bank accounts (ACH); ${req.source.accountId} is ${route.accountType}`);
+    const route = await pullRoute(platformId, req.source.accountId, 'source.accountId', tx);
     const dest = await activeInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
     if (dest.currency !== route.currency) throw new ApiError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
     if (route.ownerCustomerId !== dest.customerId) throw invalidInput('The external account does not belong to the owner of the destination account');

@@ -7,7 +7,7 @@ import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { announceBalances } from '../payments/balances';
 import { completePayout, failPayout } from '../payments/settlement';
-import { refundOf } from '../payments/steps';
+import { refundedFailure, refundOf } from '../payments/steps';
 import type { TransferScenario } from '../payments/scenarios';
 
 // Same-currency transfers after they start: the rail reports back (job transfer.settle).
@@ -45,8 +45,8 @@ export async function settleTransfer(transactionId: string): Promise<void> {
     if (!row || row.status !== 'PROCESSING') return;
     const scenario = row.scenario as TransferScenario;
     if (row.type === 'OUTGOING') {
-      if (scenario === 'BANK_REJECTED') await failPayout(tx, row, { failureReason: 'ACCOUNT_CANNOT_RECEIVE', refundReason: 'TRANSACTION_FAILED', refunded: true });
-      else if (scenario === 'PENDING_THEN_FAILS') await failPayout(tx, row, { failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'TRANSACTION_FAILED', refunded: true });
+      if (scenario === 'BANK_REJECTED') await failPayout(tx, row, refundedFailure('ACCOUNT_CANNOT_RECEIVE'));
+      else if (scenario === 'PENDING_THEN_FAILS') await failPayout(tx, row, refundedFailure('QUOTE_EXECUTION_FAILED'));
       else await completePayout(tx, row);
       return;
     }
