@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
+import { PipelinedSessionPool } from './db-pool';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export { Prisma };
@@ -10,8 +11,8 @@ export type Tx = Prisma.TransactionClient;
 
 // The one Prisma client. DATABASE_URL always names a PostgreSQL wire endpoint: a server, or the
 // embedded PGlite served on loopback by scripts/start.mjs. The embedded endpoint funnels every
-// connection into one backend session, so its pool must hold exactly one connection
-// (DESIGN.md, Database); CORRIDOR_EMBEDDED=1 says so.
+// connection into one backend session, so its pool holds exactly one connection (DESIGN.md,
+// Database), pipelined (lib/db-pool.ts); CORRIDOR_EMBEDDED=1 says so.
 const globalForDb = globalThis as unknown as { __corridorPrisma?: PrismaClient; __corridorAdapter?: PrismaPg; __corridorDirect?: Promise<Direct> };
 type Direct = Awaited<ReturnType<PrismaPg['connect']>>;
 
@@ -20,12 +21,12 @@ export function db(): PrismaClient {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm start`, which provides the database');
     const embedded = process.env.CORRIDOR_EMBEDDED === '1';
-    const max = embedded ? 1 : Number(process.env.CORRIDOR_DB_POOL_SIZE || 10);
     // The embedded database's connections share one session, which outlives a client that
     // reconnects: a new connection starts by dropping the names an earlier one prepared (the
     // pool awaits onConnect before handing the connection out).
-    const onConnect = embedded ? async (client: pg.PoolClient) => void (await client.query('DEALLOCATE ALL')) : undefined;
-    const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, ...(onConnect ? { onConnect } : {}) } as pg.PoolConfig);
+    const pool: pg.Pool = embedded
+      ? (new PipelinedSessionPool({ connectionString: url }, async (client) => void (await client.query('DEALLOCATE ALL'))) as unknown as pg.Pool)
+      : new pg.Pool({ connectionString: url, max: Number(process.env.CORRIDOR_DB_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
     const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(prepared ? { statementNameGenerator: statementName } : {}) });
     if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements();
