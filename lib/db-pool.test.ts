@@ -37,7 +37,7 @@ describe('PipelinedSessionPool', () => {
 
   it('serves the callback form too', async () => {
     const v = await new Promise<number>((resolve, reject) => {
-      pool.query('SELECT 7::int AS v', (err: Error | null, r?: { rows: { v: number }[] }) => (err ? reject(err) : resolve(r!.rows[0].v)));
+      pool.query('SELECT 7::int AS v', (err: Error | null, r: { rows: { v: number }[] }) => (err ? reject(err) : resolve(r.rows[0].v)));
     });
     expect(v).toBe(7);
   });
@@ -56,7 +56,7 @@ describe('PipelinedSessionPool', () => {
     tx.release();
     await outside;
     // Rolled back: the transaction's rows. Kept: the row written outside it.
-    expect((await pool.query(`SELECT v FROM ${table} ORDER BY v`)).rows.map((r) => r.v)).toEqual([2]);
+    expect((await pool.query(`SELECT v FROM ${table} ORDER BY v`)).rows.map((r: { v: number }) => r.v)).toEqual([2]);
   });
 
   it('starts a transaction only after every statement already sent has been answered', async () => {

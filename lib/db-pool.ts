@@ -1,7 +1,8 @@
 import pg from 'pg';
 
 type Waiter = { exclusive: boolean; grant: () => void };
-type QueryCallback = (err: Error | null, result?: pg.QueryResult) => void;
+// pg's callback shape: (err, result), err null on success (typed loosely, as pg.Pool's overloads are).
+type QueryCallback = (err: Error, result: pg.QueryResult) => void;
 
 /**
  * The embedded database's pool. PGlite is one backend session behind a socket, so it has only
@@ -35,10 +36,12 @@ export class PipelinedSessionPool extends pg.Pool {
     super({ ...config, max: 1 });
   }
 
-  // @ts-expect-error pg.Pool's overloads; both the promise and the callback form are served
-  override query(config: pg.QueryConfig | string, values?: unknown[] | QueryCallback, callback?: QueryCallback) {
+  // pg.Pool's promise and callback forms, as the driver adapter and pg's own callers use them. The
+  // return type is pg.Pool's (a promise of the result, or nothing when a callback is given).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(config: pg.QueryConfig | string, values?: unknown, callback?: QueryCallback): any {
     if (typeof values === 'function') {
-      callback = values;
+      callback = values as QueryCallback;
       values = undefined;
     }
     const result = this.acquire(false).then(async (client) => {
@@ -51,7 +54,7 @@ export class PipelinedSessionPool extends pg.Pool {
     });
     if (!callback) return result;
     const cb = callback;
-    result.then((r) => cb(null, r), (e: Error) => cb(e));
+    result.then((r) => cb(null as unknown as Error, r), (e: Error) => cb(e, undefined as unknown as pg.QueryResult));
     return undefined;
   }
 
