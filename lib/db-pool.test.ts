@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { PipelinedSessionPool } from '@/lib/db-pool';
+import { PipelinedPool } from '@/lib/db-pool';
 
 // The embedded database's pool pipelines statements over its one connection. What must hold:
 // every statement gets its own answer, a failing one fails alone, and a transaction never has
 // anyone else's statement between its BEGIN and its end. (Run on both databases: on PostgreSQL the
 // pool's one connection is a session of its own, which asserts the same ordering.)
-describe('PipelinedSessionPool', () => {
-  let pool: PipelinedSessionPool;
+describe('PipelinedPool', () => {
+  let pool: PipelinedPool;
   const table = `pool_probe_${process.pid}`;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   beforeAll(async () => {
-    pool = new PipelinedSessionPool({ connectionString: inject('databaseUrl') }, async (c) => void (await c.query('DEALLOCATE ALL')));
+    pool = new PipelinedPool({ connectionString: inject('databaseUrl'), size: 1, onConnect: async (c) => void (await c.query('DEALLOCATE ALL')) });
     await pool.query(`CREATE TABLE ${table} (v int NOT NULL)`);
   });
   afterAll(async () => {
@@ -96,5 +96,54 @@ describe('PipelinedSessionPool', () => {
     const { rows } = await pool.query('SELECT txid_current_if_assigned() AS id');
     expect(rows[0].id).toBeNull(); // a fresh implicit transaction, not the abandoned one
     expect((await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE v = 9`)).rows[0].n).toBe(0);
+  });
+
+  // Several connections (PostgreSQL: on the embedded database every connection is the same
+  // session, so it is only ever given one).
+  describe.skipIf(inject('embedded'))('with several connections', () => {
+    let wide: PipelinedPool;
+    const pid = async (q: Promise<{ rows: { pid: number }[] }>) => (await q).rows[0].pid;
+    beforeAll(() => void (wide = new PipelinedPool({ connectionString: inject('databaseUrl'), size: 3 })));
+    afterAll(() => wide.end());
+
+    it('sends concurrent statements down one connection, and spills to the next past the pipeline depth', async () => {
+      const few = await Promise.all(Array.from({ length: 10 }, () => pid(wide.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.02)'))));
+      expect(new Set(few).size).toBe(1);
+      const many = await Promise.all(Array.from({ length: 40 }, () => pid(wide.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.02)'))));
+      expect(new Set(many).size).toBe(2);
+    });
+
+    it('keeps serving statements on another connection while a transaction holds one', async () => {
+      const tx = await wide.connect();
+      await tx.query('BEGIN');
+      const txPid = (await tx.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const other = await pid(wide.query('SELECT pg_backend_pid() AS pid')); // answered with the transaction open
+      expect(other).not.toBe(txPid);
+      await tx.query('COMMIT');
+      tx.release();
+    });
+
+    it('lets a transaction that finds no idle connection drain one, and serves later statements after it', async () => {
+      const a = await wide.connect();
+      const b = await wide.connect(); // two of three connections in transactions
+      const order: string[] = [];
+      const slow = wide.query('SELECT pg_sleep(0.2)').then(() => order.push('statement in flight'));
+      await sleep(20);
+      const c = wide.connect().then((client) => {
+        order.push('transaction');
+        return client;
+      });
+      await sleep(20);
+      const later = wide.query('SELECT 1').then(() => order.push('statement asked after the transaction'));
+      await slow;
+      const client = await c;
+      await sleep(20);
+      expect(order).toEqual(['statement in flight', 'transaction']); // the later statement waits: no connection is open
+      client.release();
+      await later;
+      expect(order[2]).toBe('statement asked after the transaction');
+      a.release();
+      b.release();
+    });
   });
 });

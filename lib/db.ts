@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
-import { PipelinedSessionPool } from './db-pool';
+import { PipelinedPool } from './db-pool';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export { Prisma };
@@ -12,7 +12,7 @@ export type Tx = Prisma.TransactionClient;
 // The one Prisma client. DATABASE_URL always names a PostgreSQL wire endpoint: a server, or the
 // embedded PGlite served on loopback by scripts/start.mjs. The embedded endpoint funnels every
 // connection into one backend session, so its pool holds exactly one connection (DESIGN.md,
-// Database), pipelined (lib/db-pool.ts); CORRIDOR_EMBEDDED=1 says so.
+// Database); CORRIDOR_EMBEDDED=1 says so. Both pools pipeline their connections (lib/db-pool.ts).
 const globalForDb = globalThis as unknown as { __corridorPrisma?: PrismaClient; __corridorAdapter?: PrismaPg; __corridorDirect?: Promise<Direct> };
 type Direct = Awaited<ReturnType<PrismaPg['connect']>>;
 
@@ -25,8 +25,10 @@ export function db(): PrismaClient {
     // reconnects: a new connection starts by dropping the names an earlier one prepared (the
     // pool awaits onConnect before handing the connection out).
     const pool: pg.Pool = embedded
-      ? (new PipelinedSessionPool({ connectionString: url }, async (client) => void (await client.query('DEALLOCATE ALL'))) as unknown as pg.Pool)
-      : new pg.Pool({ connectionString: url, max: Number(process.env.CORRIDOR_DB_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
+      ? new PipelinedPool({ connectionString: url, size: 1, onConnect: async (client) => void (await client.query('DEALLOCATE ALL')) })
+      : process.env.CORRIDOR_DB_PIPELINE !== '0'
+        ? new PipelinedPool({ connectionString: url, size: Number(process.env.CORRIDOR_DB_POOL_SIZE || 10) })
+        : new pg.Pool({ connectionString: url, max: Number(process.env.CORRIDOR_DB_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
     const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(prepared ? { statementNameGenerator: statementName } : {}) });
     if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements();
