@@ -140,6 +140,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     reference: referenceCode(quoteId),
     description: req.description ?? null,
     remittanceInformation: req.remittanceInformation ?? null,
+    platformReason: null,
     // A pull that fails decides before the payout's own outcome can matter.
     scenario: source.pull?.scenario ?? ('scenario' in route ? route.scenario : 'SUCCESS'),
     plan: jsonOf({ funding: source.funding, route }),

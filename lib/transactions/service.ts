@@ -22,7 +22,13 @@ export async function list(platformId: string, filter: repo.TransactionFilter, l
   return toPage(rows, limit, total, toTransaction);
 }
 
+/** How far ahead of this server's clock a confirmation time may be (the platform's clock may run ahead). */
+const CONFIRMATION_SKEW_MS = 5 * 60_000;
+
 export async function confirmReceipt(platformId: string, id: string, at?: string) {
+  if (at && new Date(at).getTime() > now().getTime() + CONFIRMATION_SKEW_MS) {
+    throw new ApiError('INVALID_INPUT', `receiptDeliveryConfirmedAt ${at} is in the future: give the time the receipt was delivered, or omit it for now`, { field: 'receiptDeliveryConfirmedAt' });
+  }
   return transaction(async (tx) => {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
@@ -49,7 +55,7 @@ export async function reject(platformId: string, id: string, reason?: string) {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
     if (!row.awaitingApproval) throw notAwaiting(id, row.status);
-    const rejected = await rejectIncoming(tx, row, { note: reason });
+    const rejected = await rejectIncoming(tx, row, { reason });
     if (!rejected) throw notAwaiting(id, row.status);
     return toTransaction(rejected);
   });
@@ -70,6 +76,6 @@ export async function cancel(platformId: string, id: string, reason?: string) {
         ? await failPayout(tx, row, CANCELLED)
         : await cancelPull(tx, row);
     if (!done) throw notCancellable('it settled meanwhile');
-    return toTransaction(reason ? await repo.update(done.id, { description: done.description ?? `Cancelled: ${reason}` }, tx) : done);
+    return toTransaction(reason ? await repo.update(done.id, { platformReason: reason }, tx) : done);
   });
 }

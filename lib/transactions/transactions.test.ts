@@ -89,6 +89,12 @@ describe('transactions: list, get, confirm, approve/reject state guard', () => {
     expect(at.body.receiptDeliveryConfirmedAt).toBe('2026-01-02T03:04:05.000Z');
     expectError(await p.api.post(`/transactions/${ids[0]}/confirm`, { receiptDeliveryConfirmedAt: 'yesterday' }), 400, 'INVALID_INPUT');
     expectError(await p.api.post(`/transactions/${ids[0]}/confirm`, { receiptDeliveryConfirmedAt: '0000-01-01T00:00:00Z' }), 400, 'INVALID_INPUT');
+    // A receipt cannot have been delivered in the future (a few minutes of clock skew pass).
+    const serverNow = Date.parse(now.body.receiptDeliveryConfirmedAt);
+    const ahead = (ms: number) => p.api.post(`/transactions/${ids[0]}/confirm`, { receiptDeliveryConfirmedAt: new Date(serverNow + ms).toISOString() });
+    expectError(await ahead(3600_000), 400, 'INVALID_INPUT');
+    expect((await p.api.get(`/transactions/${ids[0]}`)).body.receiptDeliveryConfirmedAt).toBe('2026-01-02T03:04:05.000Z'); // unchanged
+    expect((await ahead(60_000)).status).toBe(200);
   });
 
   it('refuses approve/reject of a transaction not waiting for platform approval', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
+import { db } from '@/lib/db';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { newWallet } from '@/lib/wallet-auth/test-flows';
 import { advance, balanceOf, customerWithAccounts, externalAccount, fund, txn, type Holder } from '@/tests/support/money';
@@ -15,6 +16,13 @@ async function expectCancelledBeforeSettling(p: TestPlatform, id: string, accoun
   // FAILED always carries a failureReason (reference); the refund says it was a cancellation.
   expect(cancelled.body).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^(QUOTE_EXECUTION_FAILED|COLLECTION_FAILED)$/), refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
   expect(cancelled.body).toEqual((await p.api.get(`/transactions/${id}`)).body);
+  const reason = (body as { reason?: string } | undefined)?.reason;
+  if (reason) {
+    // The platform's reason is its own note (reference: for debugging or its own purposes): kept,
+    // but not written into the payer's description.
+    expect(JSON.stringify(cancelled.body)).not.toContain(reason);
+    expect((await db().transaction.findUnique({ where: { id } }))?.platformReason).toBe(reason);
+  }
   expect(await balanceOf(p, account)).toEqual(before);
   await advance(p, 5);
   expect((await txn(p, id)).status).toBe('FAILED');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
+import { db } from '@/lib/db';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { advance, balanceOf, customerWithAccounts, txn, type Holder } from '@/tests/support/money';
 import { startReceiver, type Receiver } from '@/tests/support/webhook-receiver';
@@ -96,6 +97,18 @@ describe('incoming payment approval through the PENDING webhook', () => {
     expect((await balanceOf(p, h.accounts.USD)).available).toBe(before.available + 3000n);
     expectError(await p.api.post(`/transactions/${res.body.id}/approve`), 409, 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL');
     expectError(await p.api.post(`/transactions/${res.body.id}/reject`), 409, 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL');
+  });
+
+  it('POST /reject keeps its reason as the platform\'s note, out of the transaction\'s description', async () => {
+    answer = 202;
+    const res = await receive(2500);
+    await advance(p, 1);
+    const rejected = await p.api.post(`/transactions/${res.body.id}/reject`, { reason: 'RESTRICTED_JURISDICTION' });
+    expect(rejected.status, rejected.text).toBe(200);
+    expect(rejected.body.status).toBe('REJECTED');
+    expect(rejected.body.description ?? null).toBe(res.body.description ?? null);
+    expect(JSON.stringify(rejected.body)).not.toContain('RESTRICTED_JURISDICTION');
+    expect((await db().transaction.findUnique({ where: { id: res.body.id } }))?.platformReason).toBe('RESTRICTED_JURISDICTION');
   });
 
   it('202 then POST /reject rejects; a concurrent approve and reject have one winner', async () => {

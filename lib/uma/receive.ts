@@ -130,9 +130,9 @@ export async function approveIncoming(tx: Tx, row: txRepo.TransactionRow, receiv
  * The platform refused (webhook 403/422, POST /reject) or did not answer in time: nothing was
  * booked, so nothing is returned; the sender's side learns it from the failed payment.
  */
-export async function rejectIncoming(tx: Tx, row: txRepo.TransactionRow, p: { failureReason?: string | null; note?: string } = {}) {
+export async function rejectIncoming(tx: Tx, row: txRepo.TransactionRow, p: { failureReason?: string | null; reason?: string } = {}) {
   const at = now();
-  const rejected = await txRepo.transition(row.id, 'reject', { awaitingApproval: false, approvalDeadline: null, failureReason: p.failureReason ?? null, updatedAt: at, ...(p.note ? { description: `Rejected: ${p.note}` } : {}) }, tx);
+  const rejected = await txRepo.transition(row.id, 'reject', { awaitingApproval: false, approvalDeadline: null, failureReason: p.failureReason ?? null, updatedAt: at, ...(p.reason ? { platformReason: p.reason } : {}) }, tx);
   if (!rejected) return null;
   await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(rejected));
   return rejected;
@@ -180,9 +180,9 @@ export async function answerToPendingWebhook(tx: Tx, payload: string, status: nu
   } else if (status === 202) {
     await awaitDecision(tx, row);
   } else if (status === 403) {
-    await rejectIncoming(tx, row, { note: 'refused by the platform webhook' });
+    await rejectIncoming(tx, row, { reason: 'refused by the platform webhook' });
   } else if (status === 422) {
-    await rejectIncoming(tx, row, { failureReason: 'MISSING_MANDATORY_PAYEE_DATA', note: 'the platform webhook asked for more information' });
+    await rejectIncoming(tx, row, { failureReason: 'MISSING_MANDATORY_PAYEE_DATA', reason: 'the platform webhook asked for more information' });
   }
   return true;
 }
