@@ -35,6 +35,7 @@ describe('incoming payment approval through the PENDING webhook', () => {
     const before = await balanceOf(p, h.accounts.USD);
     const res = await receive(1000);
     expect(res.body.status).toBe('PENDING');
+    expect(res.body.reconciliationInstructions).toEqual({ reference: expect.stringMatching(/^CR[0-9A-F]{10}$/) }); // also while PENDING
     await advance(p, 1); // delivers the webhook
     const t = await txn(p, res.body.id);
     expect(t.status).toBe('COMPLETED');

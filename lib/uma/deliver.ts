@@ -1,3 +1,4 @@
+import { referenceCode } from '../accounts/instructions';
 import { newId } from '../ids';
 import { now } from '../clock';
 import type { Tx } from '../db';
@@ -36,9 +37,10 @@ function depositAccount(p: IncomingUma): string {
 /** The INCOMING transaction of a payment booked at once (no PENDING row was created first). */
 async function insertIncoming(tx: Tx, p: IncomingUma, at: Date): Promise<txRepo.TransactionRow> {
   const customer = await customers.findById(p.platformId, p.customerId, tx);
+  const id = newId('Transaction');
   return txRepo.insert(
     {
-      id: newId('Transaction'),
+      id,
       platformId: p.platformId,
       customerId: p.customerId,
       platformCustomerId: customer?.platformCustomerId ?? null,
@@ -53,6 +55,8 @@ async function insertIncoming(tx: Tx, p: IncomingUma, at: Date): Promise<txRepo.
       receivedAmount: p.amount,
       fees: 0n,
       counterpartyInformation: { umaAddress: p.senderUmaAddress },
+      // Reference: incoming transactions carry reconciliationInstructions once past CREATED.
+      reference: referenceCode(id),
       createdAt: at,
       updatedAt: at,
     },

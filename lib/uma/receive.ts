@@ -1,3 +1,4 @@
+import { referenceCode } from '../accounts/instructions';
 import { newId } from '../ids';
 import { checkLimits } from '../payments/limits';
 import { addSeconds, now } from '../clock';
@@ -73,9 +74,10 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
     await checkLimits(platformId, currency, currency, req.receivingCurrencyAmount, req.receivingCurrencyAmount, tx);
     const at = now();
     const platform = await platforms.findById(platformId, tx);
+    const id = newId('Transaction');
     const row = await txRepo.insert(
       {
-        id: newId('Transaction'),
+        id,
         platformId,
         customerId: customer.id,
         platformCustomerId: customer.platformCustomerId,
@@ -90,6 +92,8 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
         receivedAmount: req.receivingCurrencyAmount,
         fees: 0n,
         counterpartyInformation: { umaAddress: sender.address },
+        // Reference: incoming transactions carry reconciliationInstructions once past CREATED.
+        reference: referenceCode(id),
         scenario: counterparty.behaviour,
         createdAt: at,
         updatedAt: at,

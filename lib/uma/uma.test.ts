@@ -117,6 +117,8 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
     expect((await balanceOf(q2, bob.accounts.EUR)).available).toBe(before.available + 4200n);
     const incoming = await q2.api.get('/transactions', { query: { customerId: bob.customerId, type: 'INCOMING' } });
     expect(incoming.body.data[0]).toMatchObject({ type: 'INCOMING', direction: 'CREDIT', status: 'COMPLETED', receivedAmount: { amount: 4200 }, source: { sourceType: 'UMA_ADDRESS', umaAddress: h.umaAddress } });
+    // Reference: every incoming transaction past CREATED carries reconciliationInstructions.
+    expect(incoming.body.data[0].reconciliationInstructions).toEqual({ reference: expect.stringMatching(/^CR[0-9A-F]{10}$/) });
     expect((await eventsOf(q2.platformId, 'INCOMING_PAYMENT.COMPLETED')).length).toBe(1);
     // Paying yourself is refused.
     const self = await p.api.get(`/receiver/uma/${encodeURIComponent(h.umaAddress)}`, { query: { customerId: h.customerId } });
@@ -177,6 +179,7 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
       const res = await p.api.post('/sandbox/uma/receive', { senderUmaAddress: `$success.usd@${D}`, receiverUmaAddress: r.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1234 });
       expect(res.status, res.text).toBe(200);
       expect(res.body).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', receivedAmount: { amount: 1234 }, source: { umaAddress: `$success.usd@${D}` } });
+      expect(res.body.reconciliationInstructions).toEqual({ reference: expect.stringMatching(/^CR[0-9A-F]{10}$/) });
       expect((await balanceOf(p, r.accounts.USD)).available).toBe(1234n);
       const byId = await p.api.post('/sandbox/uma/receive', { senderUmaAddress: `$success.eur@${D}`, customerId: r.customerId, receivingCurrencyCode: 'EUR', receivingCurrencyAmount: 99 });
       expect(byId.body.status).toBe('COMPLETED');
