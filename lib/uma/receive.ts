@@ -1,5 +1,7 @@
 import { referenceCode } from '../accounts/instructions';
 import { newId } from '../ids';
+import { price } from '../fx/pricing';
+import { isRateCurrency, midRate } from '../fx/rates';
 import { checkLimits } from '../payments/limits';
 import { addSeconds, now } from '../clock';
 import { transaction, type Tx } from '../db';
@@ -44,6 +46,18 @@ function planFor(row: txRepo.TransactionRow): IncomingUma {
   };
 }
 
+/**
+ * What the sandbox sender pays, in its own currency ($success.eur@ pays in EUR): the receiving
+ * amount at the mid-market rate of the moment, rounded up. The sender's own platform takes its
+ * fees on its side, so none are counted here. Same currency: the amount itself, no rate.
+ */
+function senderSide(sending: string, receiving: string, amount: bigint, at: Date): { currency: string; amount: bigint; exchangeRate: number | null } {
+  if (sending === receiving || !isRateCurrency(sending) || !isRateCurrency(receiving)) return { currency: receiving, amount, exchangeRate: null };
+  const NO_FEES = { serviceFixed: 0n, serviceBps: 0n, platformFixed: 0n, platformBps: 0n, counterpartyFixed: 0n };
+  const priced = price({ from: sending, to: receiving, rate: midRate(sending, receiving, at).rate, side: 'RECEIVING', amount, fees: NO_FEES });
+  return { currency: sending, amount: priced.totalSending, exchangeRate: priced.exchangeRate };
+}
+
 export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
   const sender = requireUma(req.senderUmaAddress, 'senderUmaAddress');
   const counterparty = sandboxCounterparty(sender);
@@ -73,6 +87,7 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
     // An incoming payment is a transaction like any other: the corridor's single-transaction limits apply.
     await checkLimits(platformId, currency, currency, req.receivingCurrencyAmount, req.receivingCurrencyAmount, tx);
     const at = now();
+    const sent = senderSide(counterparty.currency, currency, req.receivingCurrencyAmount, at);
     const platform = await platforms.findById(platformId, tx);
     const id = newId('Transaction');
     const row = await txRepo.insert(
@@ -84,10 +99,13 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
         type: 'INCOMING',
         direction: 'CREDIT',
         status: 'PENDING',
-        source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.address, currency },
+        source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.address, currency: sent.currency },
         destination: { destinationType: 'UMA_ADDRESS', umaAddress: customer.umaAddress, currency },
         internalAccountId,
         externalAccountId: target.externalAccountId,
+        sentCurrency: sent.currency,
+        sentAmount: sent.amount,
+        exchangeRate: sent.exchangeRate,
         receivedCurrency: currency,
         receivedAmount: req.receivingCurrencyAmount,
         fees: 0n,

@@ -186,6 +186,23 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
       expect((await balanceOf(p, r.accounts.EUR)).available).toBe(99n);
     });
 
+    it("shows what the sender paid in its own currency: $success.mxn@ pays MXN for a USD receipt", async () => {
+      const r = await customerWithAccounts(p, 'Max Receiver', ['USD']);
+      const res = await p.api.post('/sandbox/uma/receive', { senderUmaAddress: `$success.mxn@${D}`, customerId: r.customerId, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 10000 });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ status: 'COMPLETED', source: { sourceType: 'UMA_ADDRESS', currency: 'MXN' }, receivedAmount: { amount: 10000, currency: { code: 'USD' } }, sentAmount: { currency: { code: 'MXN' } } });
+      // exchangeRate is sending units per receiving unit: the MXN sent is the USD received at that
+      // rate, rounded up to the centavo.
+      const sent = Number(res.body.sentAmount.amount);
+      expect(sent).toBeGreaterThan(10000 * 5);
+      expect(Math.abs(sent - 10000 * res.body.exchangeRate)).toBeLessThanOrEqual(1);
+      expect((await balanceOf(p, r.accounts.USD)).available).toBe(10000n); // the receiver gets the amount asked for
+      // Same currency: no conversion, no rate.
+      const same = await p.api.post('/sandbox/uma/receive', { senderUmaAddress: `$success.usd@${D}`, customerId: r.customerId, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500 });
+      expect(same.body.source.currency).toBe('USD');
+      expect(same.body).not.toHaveProperty('exchangeRate');
+    });
+
     it('deposits into the default UMA deposit account when one is set', async () => {
       const r = await customerWithAccounts(p, 'Dora Default', ['USD']);
       const ext = await externalAccount(p, r.customerId, 'MXN', '555', { defaultUmaDepositAccount: true });
