@@ -112,9 +112,12 @@ function realtimeRail(currency: string): string {
  * The lookup a quote names (lookupId), checked against the destination it looked up; its
  * requiredPayerDataFields bind the quote (every field listed must be supplied).
  */
-async function boundLookup(platformId: string, lookupId: string, kind: 'UMA' | 'EXTERNAL_ACCOUNT', target: string, tx: Tx) {
+async function boundLookup(platformId: string, lookupId: string, kind: 'UMA' | 'EXTERNAL_ACCOUNT', target: string, payer: string | null, tx: Tx) {
   const lookup = await findLookup(platformId, lookupId, tx);
   if (!lookup || lookup.kind !== kind || lookup.target !== target) throw fieldError('lookupId', `lookupId ${lookupId} is not a lookup of ${target}`);
+  // What a receiver asks of a payer (requiredPayerDataFields, currencies) was answered for the
+  // customer named in the lookup; another payer looks the receiver up for themselves.
+  if (lookup.customerId && lookup.customerId !== payer) throw fieldError('lookupId', `lookupId ${lookupId} was made for customer ${lookup.customerId}, not for the payer of this quote`);
   if (lookup.expiresAt <= now()) throw fieldError('lookupId', 'the lookup has expired; look the receiver up again');
   return { lookup, fields: (lookup.requiredPayerDataFields ?? []) as unknown as FieldDefinition[] };
 }
@@ -132,7 +135,7 @@ export async function resolveDestination(platformId: string, req: QuoteRequest, 
     const external = d.accountId.startsWith('ExternalAccount:');
     if (!external && !d.accountId.startsWith('InternalAccount:')) throw fieldError('destination.accountId', 'must be an ExternalAccount or InternalAccount id');
     // Only external accounts have a receiver lookup (GET /receiver/external-account/{accountId}).
-    const bound = req.lookupId ? await boundLookup(platformId, req.lookupId, 'EXTERNAL_ACCOUNT', d.accountId, tx) : null;
+    const bound = req.lookupId ? await boundLookup(platformId, req.lookupId, 'EXTERNAL_ACCOUNT', d.accountId, source.customerId, tx) : null;
     // createQuote answers no 404 (reference): an unknown destination is invalid input, like an unknown source.
     const route = await (external ? externalRoute(platformId, d.accountId, d.paymentRail, tx) : internalRoute(platformId, d.accountId, tx)).catch((err) => {
       if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw fieldError('destination.accountId', `${d.accountId} is not an account of this platform`);
@@ -144,7 +147,7 @@ export async function resolveDestination(platformId: string, req: QuoteRequest, 
   if (!req.lookupId) {
     throw fieldError('lookupId', 'lookupId from GET /receiver/uma/{receiverUmaAddress} is required for UMA destinations');
   }
-  const { lookup, fields: lookupFields } = await boundLookup(platformId, req.lookupId, 'UMA', uma.address, tx);
+  const { lookup, fields: lookupFields } = await boundLookup(platformId, req.lookupId, 'UMA', uma.address, source.customerId, tx);
   const route = lookup.resolution as unknown as Route;
   if (route.kind === 'UMA_CUSTOMER') {
     const currency = d.currency ?? route.currency;

@@ -100,6 +100,14 @@ describe('UMA: receiver lookups, payments to UMA addresses, incoming payments', 
     expect(missing.body.details.errors).toEqual([{ field: 'senderCustomerInfo.FULL_NAME', message: 'is required by the receiving institution' }]);
     const wrongCurrency = await umaQuote(`$success.eur@${D}`, 100, { destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$success.eur@${D}`, currency: 'MXN' } });
     expectError(wrongCurrency, 400, 'INVALID_CURRENCY');
+    // A lookup answers for the customer it named: another customer's quote cannot use it.
+    const eve = await customerWithAccounts(p, 'Eve Elsewhere', ['USD']);
+    const hers = await p.api.get(`/receiver/uma/${encodeURIComponent(`$success.eur@${D}`)}`, { query: { customerId: h.customerId } });
+    const borrowed = await p.api.post('/quotes', { lookupId: hers.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: eve.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$success.eur@${D}` }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100, senderCustomerInfo: { FULL_NAME: 'Eve Elsewhere' } });
+    expectError(borrowed, 400, 'INVALID_INPUT');
+    expect(borrowed.body.details.errors[0].field).toBe('lookupId');
+    const own = await p.api.post('/quotes', { lookupId: hers.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$success.eur@${D}` }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100, senderCustomerInfo: { FULL_NAME: 'Hal' } });
+    expect(own.status, own.text).toBe(201);
   });
 
   it('pays another customer of the service by UMA address: both sides are booked', async () => {
