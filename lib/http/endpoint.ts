@@ -6,7 +6,7 @@ import { readJsonBody, readMultipartBody } from './body';
 import { ApiError, invalidInput } from './errors';
 import * as idempotency from './idempotency';
 import { canonicalJson, stringifyJson } from './json';
-import { checkTextValues, parseBodyOrThrow, parseOrThrow } from './validation';
+import { checkTextValues, parseBodyOrThrow, parseOrThrow, parseQueryOrThrow } from './validation';
 
 // The one wrapper every route handler goes through: authenticate, check the permission, parse
 // and validate input with zod, apply Idempotency-Key, run the handler as the caller, map errors
@@ -137,7 +137,7 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
         const params = def.params ? parseOrThrow(def.params, rawParams, 'path parameter') : rawParams;
         const rawQuery = queryObject(url);
         checkTextValues(rawQuery, 'query parameter');
-        const query = def.query ? parseOrThrow(def.query, rawQuery, 'query parameter') : {};
+        const query = def.query ? parseQueryOrThrow(def.query, rawQuery) : {};
         let body: unknown = undefined;
         let rawBody = '';
         let rawValue: unknown = undefined;

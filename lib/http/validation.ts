@@ -157,6 +157,24 @@ export function parseBodyOrThrow<S extends z.ZodType>(schema: S, value: unknown)
   return body;
 }
 
+/**
+ * parseOrThrow for the query of an operation that takes query parameters: a parameter it does not
+ * define is refused like an unknown body field. A filter misspelt (`?customerID=`) would otherwise
+ * be dropped in silence and the list answered unfiltered. (Operations that take no query
+ * parameters leave the URL's query alone.)
+ */
+export function parseQueryOrThrow<S extends z.ZodType>(schema: S, value: Record<string, string | string[]>): z.output<S> {
+  const query = parseOrThrow(schema, value, 'query parameter');
+  const unknown = isPlainObject(query) ? Object.keys(value).filter((key) => !(key in query)) : [];
+  if (unknown.length) {
+    throw invalidInput(
+      `Invalid query parameter: unknown parameter(s) ${unknown.join(', ')}`,
+      unknown.map((field) => ({ field, message: 'is not a query parameter of this operation' })),
+    );
+  }
+  return query;
+}
+
 /** Path and query values: no NUL characters (PostgreSQL text cannot hold them). */
 export function checkTextValues(values: Record<string, string | string[]>, where: 'path parameter' | 'query parameter'): void {
   const bad = Object.entries(values).filter(([, v]) => (Array.isArray(v) ? v : [v]).some((x) => x.includes('\u0000')));

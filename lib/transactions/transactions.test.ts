@@ -37,6 +37,15 @@ describe('transactions: list, get, confirm, approve/reject state guard', () => {
     expect(ascNext.body.data.map((t: { id: string }) => t.id)).toEqual([ids[3]]);
   });
 
+  it('refuses a query parameter the list does not define, so a misspelt filter is not an unfiltered list', async () => {
+    const typo = await p.api.get('/transactions', { query: { customerID: a.customerId } });
+    expectError(typo, 400, 'INVALID_INPUT');
+    expect(typo.body.details.errors).toEqual([{ field: 'customerID', message: 'is not a query parameter of this operation' }]);
+    expect((await p.api.get('/transactions', { query: { customerId: a.customerId, limit: 1 } })).status).toBe(200);
+    // An operation that takes no query parameters leaves the URL's query alone.
+    expect((await p.api.get(`/transactions/${ids[0]}`, { query: { v: '1' } })).status).toBe(200);
+  });
+
   it('filters by customer, platform customer id, status, type, account and dates', async () => {
     expect((await p.api.get('/transactions', { query: { customerId: a.customerId } })).body.totalCount).toBe(3);
     expect((await p.api.get('/transactions', { query: { platformCustomerId: 'ben' } })).body.totalCount).toBe(1);
