@@ -24,11 +24,12 @@ export function db(): PrismaClient {
     // The embedded database's connections share one session, which outlives a client that
     // reconnects: a new connection starts by dropping the names an earlier one prepared (the
     // pool awaits onConnect before handing the connection out).
+    const size = Number(process.env.CORRIDOR_DB_POOL_SIZE || 10);
     const pool: pg.Pool = embedded
       ? new PipelinedPool({ connectionString: url, size: 1, onConnect: async (client) => void (await client.query('DEALLOCATE ALL')) })
       : process.env.CORRIDOR_DB_PIPELINE !== '0'
-        ? new PipelinedPool({ connectionString: url, size: Number(process.env.CORRIDOR_DB_POOL_SIZE || 10) })
-        : new pg.Pool({ connectionString: url, max: Number(process.env.CORRIDOR_DB_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
+        ? new PipelinedPool({ connectionString: url, size })
+        : new pg.Pool({ connectionString: url, max: size, idleTimeoutMillis: 30_000 });
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
     const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(prepared ? { statementNameGenerator: statementName } : {}) });
     if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements();

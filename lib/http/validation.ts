@@ -147,14 +147,12 @@ export function unknownFields(input: unknown, output: unknown, path: PropertyKey
 export function parseBodyOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   checkJsonLimits(value);
   const body = parseOrThrow(schema, value, 'request body');
-  const unknown = unknownFields(value, body);
-  if (unknown.length) {
-    throw invalidInput(
-      `Invalid request body: unknown field(s) ${unknown.join(', ')}`,
-      unknown.map((field) => ({ field, message: 'is not a field of this operation' })),
-    );
-  }
+  refuseUnknown(unknownFields(value, body), 'Invalid request body: unknown field(s)', 'is not a field of this operation');
   return body;
+}
+
+function refuseUnknown(unknown: string[], summary: string, message: string): void {
+  if (unknown.length) throw invalidInput(`${summary} ${unknown.join(', ')}`, unknown.map((field) => ({ field, message })));
 }
 
 /**
@@ -165,13 +163,7 @@ export function parseBodyOrThrow<S extends z.ZodType>(schema: S, value: unknown)
  */
 export function parseQueryOrThrow<S extends z.ZodType>(schema: S, value: Record<string, string | string[]>): z.output<S> {
   const query = parseOrThrow(schema, value, 'query parameter');
-  const unknown = isPlainObject(query) ? Object.keys(value).filter((key) => !(key in query)) : [];
-  if (unknown.length) {
-    throw invalidInput(
-      `Invalid query parameter: unknown parameter(s) ${unknown.join(', ')}`,
-      unknown.map((field) => ({ field, message: 'is not a query parameter of this operation' })),
-    );
-  }
+  refuseUnknown(unknownFields(value, query), 'Invalid query parameter: unknown parameter(s)', 'is not a query parameter of this operation');
   return query;
 }
 

@@ -1,6 +1,6 @@
 import { now } from '../clock';
 import { transaction } from '../db';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, fieldError, notFound } from '../http/errors';
 import { decodeCursor, toPage } from '../http/pagination';
 import { failPayout } from '../payments/settlement';
 import { CANCELLED } from '../payments/steps';
@@ -27,7 +27,7 @@ const CONFIRMATION_SKEW_MS = 5 * 60_000;
 
 export async function confirmReceipt(platformId: string, id: string, at?: string) {
   if (at && new Date(at).getTime() > now().getTime() + CONFIRMATION_SKEW_MS) {
-    throw new ApiError('INVALID_INPUT', `receiptDeliveryConfirmedAt ${at} is in the future: give the time the receipt was delivered, or omit it for now`, { field: 'receiptDeliveryConfirmedAt' });
+    throw fieldError('receiptDeliveryConfirmedAt', `${at} is in the future: give the time the receipt was delivered, or omit it for now`);
   }
   return transaction(async (tx) => {
     const row = await repo.findById(platformId, id, tx);

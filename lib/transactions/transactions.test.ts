@@ -101,7 +101,9 @@ describe('transactions: list, get, confirm, approve/reject state guard', () => {
     // A receipt cannot have been delivered in the future (a few minutes of clock skew pass).
     const serverNow = Date.parse(now.body.receiptDeliveryConfirmedAt);
     const ahead = (ms: number) => p.api.post(`/transactions/${ids[0]}/confirm`, { receiptDeliveryConfirmedAt: new Date(serverNow + ms).toISOString() });
-    expectError(await ahead(3600_000), 400, 'INVALID_INPUT');
+    const future = await ahead(3600_000);
+    expectError(future, 400, 'INVALID_INPUT');
+    expect(future.body.details.errors[0].field).toBe('receiptDeliveryConfirmedAt');
     expect((await p.api.get(`/transactions/${ids[0]}`)).body.receiptDeliveryConfirmedAt).toBe('2026-01-02T03:04:05.000Z'); // unchanged
     expect((await ahead(60_000)).status).toBe(200);
   });

@@ -46,14 +46,16 @@ function planFor(row: txRepo.TransactionRow): IncomingUma {
   };
 }
 
+// The sandbox sender's own platform takes its fees on its side.
+const NO_FEES = { serviceFixed: 0n, serviceBps: 0n, platformFixed: 0n, platformBps: 0n, counterpartyFixed: 0n };
+
 /**
  * What the sandbox sender pays, in its own currency ($success.eur@ pays in EUR): the receiving
- * amount at the mid-market rate of the moment, rounded up. The sender's own platform takes its
- * fees on its side, so none are counted here. Same currency: the amount itself, no rate.
+ * amount at the mid-market rate of the moment, rounded up. No fees are counted here (NO_FEES).
+ * Same currency: the amount itself, no rate.
  */
 function senderSide(sending: string, receiving: string, amount: bigint, at: Date): { currency: string; amount: bigint; exchangeRate: number | null } {
   if (sending === receiving || !isRateCurrency(sending) || !isRateCurrency(receiving)) return { currency: receiving, amount, exchangeRate: null };
-  const NO_FEES = { serviceFixed: 0n, serviceBps: 0n, platformFixed: 0n, platformBps: 0n, counterpartyFixed: 0n };
   const priced = price({ from: sending, to: receiving, rate: midRate(sending, receiving, at).rate, side: 'RECEIVING', amount, fees: NO_FEES });
   return { currency: sending, amount: priced.totalSending, exchangeRate: priced.exchangeRate };
 }
