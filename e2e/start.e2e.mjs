@@ -14,7 +14,12 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function start(env) {
   const port = 4100 + Math.floor(Math.random() * 800);
-  const child = spawn('npm', ['start', '--silent'], { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -26,7 +31,8 @@ function start(env) {
       const until = Date.now() + timeoutMs;
       while (Date.now() < until) {
         if (pattern.test(out)) return;
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}):\n${out}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}):\n${out}`);
         await new Promise((r) => setTimeout(r, 250));
       }
       throw new Error(`npm start did not print ${pattern} in time:\n${out}`);
@@ -61,7 +67,9 @@ function start(env) {
 }
 
 async function api(base, id, secret, p) {
-  const res = await fetch(`${base}/api/2025-10-13${p}`, { headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` } });
+  const res = await fetch(`${base}/api/2025-10-13${p}`, {
+    headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -79,7 +87,10 @@ try {
   assert.equal(config.status, 200);
   const customer = await fetch(`${s.base}/api/2025-10-13/customers`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Eve Endtoend', platformCustomerId: 'e2e-1' }),
   });
   assert.equal(customer.status, 201);
@@ -110,10 +121,16 @@ try {
     url.pathname = `/${name}`;
     try {
       step('npm start on PostgreSQL with known credentials and two server processes');
-      s = start({ DATABASE_URL: url.toString(), CORRIDOR_CLIENT_ID: 'e2e-client', CORRIDOR_CLIENT_SECRET: 'e2e-secret-0123456789', CORRIDOR_WEB_CONCURRENCY: '2' });
+      s = start({
+        DATABASE_URL: url.toString(),
+        CORRIDOR_CLIENT_ID: 'e2e-client',
+        CORRIDOR_CLIENT_SECRET: 'e2e-secret-0123456789',
+        CORRIDOR_WEB_CONCURRENCY: '2',
+      });
       await s.ready(/OpenAPI:\s+http/);
       assert.match(s.output(), /2 server process/);
-      for (let i = 0; i < 6; i++) assert.equal((await api(s.base, 'e2e-client', 'e2e-secret-0123456789', '/config')).status, 200);
+      for (let i = 0; i < 6; i++)
+        assert.equal((await api(s.base, 'e2e-client', 'e2e-secret-0123456789', '/config')).status, 200);
       await s.stop();
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -135,12 +152,26 @@ async function browserCheck(base) {
     return;
   }
   const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   try {
     const page = await browser.newPage();
     await page.goto(base);
     assert.equal(await page.locator('h1').textContent(), 'Corridor');
-    const doc = await page.request.get(await page.locator('a[href$="openapi.json"]').getAttribute('href').then((h) => new URL(h, base).toString()));
+    const doc = await page.request.get(
+      await page
+        .locator('a[href$="openapi.json"]')
+        .getAttribute('href')
+        .then((h) => new URL(h, base).toString()),
+    );
     assert.equal((await doc.json()).openapi, '3.1.0');
     step('landing page renders in Chromium');
   } finally {

@@ -31,9 +31,13 @@ export async function boot(): Promise<void> {
   } else if (known) {
     // Automation asked for known credentials: make sure they work on the existing platform.
     const existing = await tokenRepo.findForAuth(known.clientId);
-    if (!existing) await tokens.issue(platform.id, 'Bootstrap token (from environment)', ['VIEW', 'TRANSACT', 'MANAGE'], known);
+    if (!existing)
+      await tokens.issue(platform.id, 'Bootstrap token (from environment)', ['VIEW', 'TRANSACT', 'MANAGE'], known);
     else if (existing.secretHash !== sha256Hex(known.clientSecret)) {
-      await db().apiToken.update({ where: { id: existing.id }, data: { secretHash: sha256Hex(known.clientSecret), updatedAt: new Date() } });
+      await db().apiToken.update({
+        where: { id: existing.id },
+        data: { secretHash: sha256Hex(known.clientSecret), updatedAt: new Date() },
+      });
     }
     lines.push(`API credentials: client id ${known.clientId} (secret from CORRIDOR_CLIENT_SECRET)`);
   } else {

@@ -68,7 +68,9 @@ export function isKnownCurrency(code: string): boolean {
 /** The wire shape of the reference's `Currency`. */
 export function currencyObject(code: string) {
   const c = BY_CODE.get(code);
-  return c ? { code: c.code, name: c.name, symbol: c.symbol, decimals: c.decimals } : { code, name: code, symbol: code, decimals: 2 };
+  return c
+    ? { code: c.code, name: c.name, symbol: c.symbol, decimals: c.decimals }
+    : { code, name: code, symbol: code, decimals: 2 };
 }
 
 export function currencyAmount(amount: bigint, code: string) {

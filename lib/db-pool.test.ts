@@ -12,7 +12,11 @@ describe('PipelinedPool', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   beforeAll(async () => {
-    pool = new PipelinedPool({ connectionString: inject('databaseUrl'), size: 1, onConnect: async (c) => void (await c.query('DEALLOCATE ALL')) });
+    pool = new PipelinedPool({
+      connectionString: inject('databaseUrl'),
+      size: 1,
+      onConnect: async (c) => void (await c.query('DEALLOCATE ALL')),
+    });
     await pool.query(`CREATE TABLE ${table} (v int NOT NULL)`);
   });
   afterAll(async () => {
@@ -22,13 +26,17 @@ describe('PipelinedPool', () => {
 
   it('answers each of many concurrent statements with its own result, named statements included', async () => {
     const results = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => pool.query({ name: 'pool_probe_echo', text: 'SELECT $1::int AS v', values: [i] })),
+      Array.from({ length: 300 }, (_, i) =>
+        pool.query({ name: 'pool_probe_echo', text: 'SELECT $1::int AS v', values: [i] }),
+      ),
     );
     expect(results.map((r) => r.rows[0].v)).toEqual(Array.from({ length: 300 }, (_, i) => i));
   });
 
   it('fails a failing statement alone: its neighbours in the pipeline still succeed', async () => {
-    const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => pool.query(i % 2 ? 'SELECT 1/0 AS v' : `SELECT ${i}::int AS v`)));
+    const settled = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => pool.query(i % 2 ? 'SELECT 1/0 AS v' : `SELECT ${i}::int AS v`)),
+    );
     settled.forEach((s, i) => {
       if (i % 2) expect(s.status === 'rejected' && (s.reason as { code?: string }).code).toBe('22012');
       else expect(s.status === 'fulfilled' && s.value.rows[0].v).toBe(i);
@@ -37,7 +45,9 @@ describe('PipelinedPool', () => {
 
   it('serves the callback form too', async () => {
     const v = await new Promise<number>((resolve, reject) => {
-      pool.query('SELECT 7::int AS v', (err: Error | null, r: { rows: { v: number }[] }) => (err ? reject(err) : resolve(r.rows[0].v)));
+      pool.query('SELECT 7::int AS v', (err: Error | null, r: { rows: { v: number }[] }) =>
+        err ? reject(err) : resolve(r.rows[0].v),
+      );
     });
     expect(v).toBe(7);
   });
@@ -107,9 +117,13 @@ describe('PipelinedPool', () => {
     afterAll(() => wide.end());
 
     it('sends concurrent statements down one connection, and spills to the next past the pipeline depth', async () => {
-      const few = await Promise.all(Array.from({ length: 10 }, () => pid(wide.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.02)'))));
+      const few = await Promise.all(
+        Array.from({ length: 10 }, () => pid(wide.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.02)'))),
+      );
       expect(new Set(few).size).toBe(1);
-      const many = await Promise.all(Array.from({ length: 40 }, () => pid(wide.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.02)'))));
+      const many = await Promise.all(
+        Array.from({ length: 40 }, () => pid(wide.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.02)'))),
+      );
       expect(new Set(many).size).toBe(2);
     });
 

@@ -45,14 +45,23 @@ export class PipelinedPool extends pg.Pool {
     super({ ...config, max: size });
     this.clientConfig = { ...config, pipeline: true } as pg.ClientConfig;
     this.onConnect = onConnect;
-    this.slots = Array.from({ length: Math.max(1, size) }, () => ({ client: null, current: null, inFlight: 0, exclusive: false }));
+    this.slots = Array.from({ length: Math.max(1, size) }, () => ({
+      client: null,
+      current: null,
+      inFlight: 0,
+      exclusive: false,
+    }));
     // Assigned rather than declared as a method: one implementation cannot restate pg.Pool's
     // overloads (generic row types, Submittable) in TypeScript.
     this.query = this.pipelinedQuery.bind(this) as unknown as pg.Pool['query'];
   }
 
   /** pg.Pool's query in both forms the driver adapter and pg's own callers use: promise and callback. */
-  private pipelinedQuery(config: pg.QueryConfig | string, values?: unknown, callback?: QueryCallback): Promise<pg.QueryResult> | undefined {
+  private pipelinedQuery(
+    config: pg.QueryConfig | string,
+    values?: unknown,
+    callback?: QueryCallback,
+  ): Promise<pg.QueryResult> | undefined {
     if (typeof values === 'function') {
       callback = values as QueryCallback;
       values = undefined;
@@ -68,7 +77,10 @@ export class PipelinedPool extends pg.Pool {
     });
     if (!callback) return result;
     const cb = callback;
-    result.then((r) => cb(null as unknown as Error, r), (e: Error) => cb(e, undefined as unknown as pg.QueryResult));
+    result.then(
+      (r) => cb(null as unknown as Error, r),
+      (e: Error) => cb(e, undefined as unknown as pg.QueryResult),
+    );
     return undefined;
   }
 
@@ -125,7 +137,7 @@ export class PipelinedPool extends pg.Pool {
    */
   private pump(): void {
     const reserved = new Set<Slot>();
-    for (let i = 0; i < this.waiting.length; ) {
+    for (let i = 0; i < this.waiting.length;) {
       const waiter = this.waiting[i];
       const best = this.choose(waiter.exclusive, reserved);
       if (!best) return; // every connection is in a transaction or drained for one

@@ -22,16 +22,29 @@ describe('queryDirect', () => {
     expect((direct.at as Date).toISOString()).toBe(at.toISOString());
     expect(direct.doc).toEqual(json);
     expect(String(direct.dec)).toBe('1.25');
-    expect(direct).toMatchObject({ small: 7, dbl: 2.5, yes: true, none: null, bigs: [big, 2n], texts: ['a', 'b'], word: 'text', list: [1, 2, 3] });
+    expect(direct).toMatchObject({
+      small: 7,
+      dbl: 2.5,
+      yes: true,
+      none: null,
+      bigs: [big, 2n],
+      texts: ['a', 'b'],
+      word: 'text',
+      list: [1, 2, 3],
+    });
   });
 
   it('sends objects as JSON and Decimals as their digits', async () => {
-    const [row] = await queryDirect<{ doc: unknown; dec: string }>(Prisma.sql`SELECT ${{ k: 1 }}::jsonb AS doc, ${new Prisma.Decimal('12.5')}::numeric::text AS dec`);
+    const [row] = await queryDirect<{ doc: unknown; dec: string }>(
+      Prisma.sql`SELECT ${{ k: 1 }}::jsonb AS doc, ${new Prisma.Decimal('12.5')}::numeric::text AS dec`,
+    );
     expect(row).toEqual({ doc: { k: 1 }, dec: '12.5' });
   });
 
   it('runs inside a transaction through the transaction client (queryIn), outside it directly', async () => {
-    const inside = await db().$transaction(async (tx) => queryIn<{ txid: bigint; outer: bigint }>(tx, Prisma.sql`SELECT txid_current() AS txid, txid_current() AS outer`));
+    const inside = await db().$transaction(async (tx) =>
+      queryIn<{ txid: bigint; outer: bigint }>(tx, Prisma.sql`SELECT txid_current() AS txid, txid_current() AS outer`),
+    );
     expect(inside[0].txid).toBe(inside[0].outer);
     const [a] = await queryIn<{ one: number }>(undefined, Prisma.sql`SELECT 1::int AS one`);
     const [b] = await queryIn<{ one: number }>(db(), Prisma.sql`SELECT 1::int AS one`);
@@ -40,7 +53,9 @@ describe('queryDirect', () => {
 
   it("carries PostgreSQL's error codes, as the client's errors do", async () => {
     expect(pgCode(await queryDirect(Prisma.sql`SELECT 1/0`).catch((e: unknown) => e))).toBe('22012');
-    const unique = await queryDirect(Prisma.sql`DO $$ BEGIN RAISE EXCEPTION 'taken' USING ERRCODE = 'unique_violation'; END $$`).catch((e: unknown) => e);
+    const unique = await queryDirect(
+      Prisma.sql`DO $$ BEGIN RAISE EXCEPTION 'taken' USING ERRCODE = 'unique_violation'; END $$`,
+    ).catch((e: unknown) => e);
     expect(isUniqueViolation(unique)).toBe(true);
   });
 });

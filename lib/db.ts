@@ -13,7 +13,11 @@ export type Tx = Prisma.TransactionClient;
 // embedded PGlite served on loopback by scripts/start.mjs. The embedded endpoint funnels every
 // connection into one backend session, so its pool holds exactly one connection (DESIGN.md,
 // Database); CORRIDOR_EMBEDDED=1 says so. Both pools pipeline their connections (lib/db-pool.ts).
-const globalForDb = globalThis as unknown as { __corridorPrisma?: PrismaClient; __corridorAdapter?: PrismaPg; __corridorDirect?: Promise<Direct> };
+const globalForDb = globalThis as unknown as {
+  __corridorPrisma?: PrismaClient;
+  __corridorAdapter?: PrismaPg;
+  __corridorDirect?: Promise<Direct>;
+};
 type Direct = Awaited<ReturnType<PrismaPg['connect']>>;
 
 export function db(): PrismaClient {
@@ -26,12 +30,19 @@ export function db(): PrismaClient {
     // pool awaits onConnect before handing the connection out).
     const size = Number(process.env.CORRIDOR_DB_POOL_SIZE || 10);
     const pool: pg.Pool = embedded
-      ? new PipelinedPool({ connectionString: url, size: 1, onConnect: async (client) => void (await client.query('DEALLOCATE ALL')) })
+      ? new PipelinedPool({
+          connectionString: url,
+          size: 1,
+          onConnect: async (client) => void (await client.query('DEALLOCATE ALL')),
+        })
       : process.env.CORRIDOR_DB_PIPELINE !== '0'
         ? new PipelinedPool({ connectionString: url, size })
         : new pg.Pool({ connectionString: url, max: size, idleTimeoutMillis: 30_000 });
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
-    const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(prepared ? { statementNameGenerator: statementName } : {}) });
+    const adapter = new PrismaPg(pool, {
+      disposeExternalPool: true,
+      ...(prepared ? { statementNameGenerator: statementName } : {}),
+    });
     if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements();
     globalForDb.__corridorAdapter = adapter;
     globalForDb.__corridorPrisma = new PrismaClient({ adapter });
@@ -63,7 +74,9 @@ function statementName(query: { sql: string }): string {
  * Statement counters, only maintained when CORRIDOR_BENCH_STATS=1 (read by the bench). On
  * globalThis because Next.js bundles each route separately and module state is not shared.
  */
-const globalStats = globalThis as unknown as { __corridorQueryStats?: { statements: number; dbMs: number; transactions: number } };
+const globalStats = globalThis as unknown as {
+  __corridorQueryStats?: { statements: number; dbMs: number; transactions: number };
+};
 export const queryStats = (globalStats.__corridorQueryStats ??= { statements: 0, dbMs: 0, transactions: 0 });
 
 /**
@@ -71,7 +84,10 @@ export const queryStats = (globalStats.__corridorQueryStats ??= { statements: 0,
  * counted and timed at the driver (cheap, unlike Prisma's query log, which would skew the figures).
  */
 function countStatements(): void {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown; __corridorCounted?: boolean };
+  const proto = pg.Client.prototype as unknown as {
+    query: (...args: unknown[]) => unknown;
+    __corridorCounted?: boolean;
+  };
   if (proto.__corridorCounted) return;
   proto.__corridorCounted = true;
   const query = proto.query;
@@ -92,7 +108,8 @@ function countStatements(): void {
       return query.apply(this, args);
     }
     const result = query.apply(this, args);
-    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+    if (result && typeof (result as Promise<unknown>).then === 'function')
+      (result as Promise<unknown>).then(done, done);
     return result;
   };
 }
@@ -136,7 +153,8 @@ function argOf(v: unknown): unknown {
   if (typeof v === 'bigint') return v.toString();
   if (Prisma.Decimal.isDecimal(v)) return (v as Prisma.Decimal).toString();
   if (Array.isArray(v)) return v.map(argOf);
-  if (v !== null && typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array)) return JSON.stringify(v);
+  if (v !== null && typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array))
+    return JSON.stringify(v);
   return v;
 }
 function argTypeOf(v: unknown): { scalarType: 'unknown' | 'datetime' | 'bigint'; arity: 'scalar' | 'list' } {
@@ -158,17 +176,30 @@ const toBytes = (v: unknown) => new Uint8Array(v as Buffer);
 const each = (f: (v: unknown) => unknown) => (v: unknown) => (v as unknown[]).map((x) => (x === null ? null : f(x)));
 function converterOf(type: number): Convert {
   switch (type) {
-    case 1: return toBigInt;
-    case 4: return toDecimal;
-    case 8: case 10: return toDate;
-    case 11: return toJson;
-    case 13: return toBytes;
-    case 65: return each(toBigInt);
-    case 68: return each(toDecimal);
-    case 72: case 74: return each(toDate);
-    case 75: return each(toJson);
-    case 77: return each(toBytes);
-    default: return null;
+    case 1:
+      return toBigInt;
+    case 4:
+      return toDecimal;
+    case 8:
+    case 10:
+      return toDate;
+    case 11:
+      return toJson;
+    case 13:
+      return toBytes;
+    case 65:
+      return each(toBigInt);
+    case 68:
+      return each(toDecimal);
+    case 72:
+    case 74:
+      return each(toDate);
+    case 75:
+      return each(toJson);
+    case 77:
+      return each(toBytes);
+    default:
+      return null;
   }
 }
 
@@ -191,7 +222,11 @@ export async function lockOne<T>(tx: Tx, table: string, where: Prisma.Sql): Prom
 
 /** The PostgreSQL error code behind a Prisma/driver error, when there is one. */
 export function pgCode(err: unknown): string | undefined {
-  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; code?: string } } }; cause?: { code?: string; originalCode?: string } };
+  const e = err as {
+    code?: string;
+    meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; code?: string } } };
+    cause?: { code?: string; originalCode?: string };
+  };
   return (
     e?.meta?.driverAdapterError?.cause?.originalCode ??
     e?.cause?.originalCode ??
@@ -202,7 +237,10 @@ export function pgCode(err: unknown): string | undefined {
 
 /** The PostgreSQL error message behind a Prisma/driver error, when there is one. */
 export function pgMessage(err: unknown): string | undefined {
-  const e = err as { meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } }; cause?: { originalMessage?: string } };
+  const e = err as {
+    meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } };
+    cause?: { originalMessage?: string };
+  };
   return e?.meta?.driverAdapterError?.cause?.originalMessage ?? e?.cause?.originalMessage;
 }
 
@@ -220,7 +258,10 @@ function isRetryable(err: unknown): boolean {
  * Code inside must use the `tx` it is given only: on the embedded database a second client
  * call inside a transaction would wait for the transaction forever.
  */
-export async function transaction<T>(fn: (tx: Tx) => Promise<T>, opts: { retries?: number; timeoutMs?: number } = {}): Promise<T> {
+export async function transaction<T>(
+  fn: (tx: Tx) => Promise<T>,
+  opts: { retries?: number; timeoutMs?: number } = {},
+): Promise<T> {
   const retries = opts.retries ?? 5;
   for (let attempt = 0; ; attempt++) {
     try {

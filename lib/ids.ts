@@ -2,10 +2,34 @@ import { randomUUID } from 'node:crypto';
 
 // Record identifiers are `<Kind>:<uuid>` (interface spec, Conventions).
 export type IdKind =
-  | 'Platform' | 'Token' | 'Customer' | 'InternalAccount' | 'ExternalAccount' | 'Verification'
-  | 'BeneficialOwner' | 'Document' | 'BulkCustomerImportJob' | 'Quote' | 'Transaction' | 'Lookup'
-  | 'AuthMethod' | 'Session' | 'Request' | 'DelegatedKey' | 'Webhook' | 'WebhookAttempt' | 'Job' | 'LedgerEntry'
-  | 'LedgerAccount' | 'LedgerTransfer' | 'Invitation' | 'Agent' | 'Card' | 'Stablecoin' | 'Refund' | 'Challenge'
+  | 'Platform'
+  | 'Token'
+  | 'Customer'
+  | 'InternalAccount'
+  | 'ExternalAccount'
+  | 'Verification'
+  | 'BeneficialOwner'
+  | 'Document'
+  | 'BulkCustomerImportJob'
+  | 'Quote'
+  | 'Transaction'
+  | 'Lookup'
+  | 'AuthMethod'
+  | 'Session'
+  | 'Request'
+  | 'DelegatedKey'
+  | 'Webhook'
+  | 'WebhookAttempt'
+  | 'Job'
+  | 'LedgerEntry'
+  | 'LedgerAccount'
+  | 'LedgerTransfer'
+  | 'Invitation'
+  | 'Agent'
+  | 'Card'
+  | 'Stablecoin'
+  | 'Refund'
+  | 'Challenge'
   | 'ContactVerificationCode';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

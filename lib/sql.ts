@@ -8,11 +8,13 @@ export function value(v: unknown): Prisma.Sql {
   if (v instanceof Date) return Prisma.sql`${v}::timestamp(3)`;
   if (typeof v === 'bigint') return Prisma.sql`${v}::bigint`;
   if (typeof v === 'boolean') return Prisma.sql`${v}::boolean`;
-  if (typeof v === 'number') return Number.isInteger(v) ? Prisma.sql`${v}::integer` : Prisma.sql`${v}::double precision`;
+  if (typeof v === 'number')
+    return Number.isInteger(v) ? Prisma.sql`${v}::integer` : Prisma.sql`${v}::double precision`;
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
     return v.length ? Prisma.sql`ARRAY[${Prisma.join(v as string[])}]::text[]` : Prisma.sql`'{}'::text[]`;
   }
-  if (typeof v === 'object') return Prisma.sql`${JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}::jsonb`;
+  if (typeof v === 'object')
+    return Prisma.sql`${JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}::jsonb`;
   return Prisma.sql`${v}`;
 }
 
@@ -34,7 +36,11 @@ export function setColumns(data: Record<string, unknown>): Prisma.Sql {
  * several tables side by side, each typed by the driver as its own column (see unprefix).
  */
 export function prefixedColumns(alias: string, columns: Record<string, string>, prefix: string): Prisma.Sql {
-  return Prisma.raw(Object.values(columns).map((c) => `${alias}."${c}" AS "${prefix}${c}"`).join(', '));
+  return Prisma.raw(
+    Object.values(columns)
+      .map((c) => `${alias}."${c}" AS "${prefix}${c}"`)
+      .join(', '),
+  );
 }
 
 /** The row of one table out of a prefixed read; null when a LEFT JOIN found nothing (no id). */
@@ -58,12 +64,19 @@ export interface RowWrite {
 export function insertGrouped(writes: RowWrite[]): Prisma.Sql[] {
   const groups = new Map<string, RowWrite[]>();
   for (const w of writes) {
-    const key = `${w.table}(${Object.keys(w.row).filter((k) => w.row[k] !== undefined).join(',')})`;
+    const key = `${w.table}(${Object.keys(w.row)
+      .filter((k) => w.row[k] !== undefined)
+      .join(',')})`;
     const group = groups.get(key);
     if (group) group.push(w);
     else groups.set(key, [w]);
   }
-  return [...groups.values()].map((g) => insertRows(g[0].table, g.map((w) => w.row)));
+  return [...groups.values()].map((g) =>
+    insertRows(
+      g[0].table,
+      g.map((w) => w.row),
+    ),
+  );
 }
 
 /**
@@ -74,5 +87,8 @@ export function insertAll(writes: RowWrite[]): Prisma.Sql {
   const parts = insertGrouped(writes);
   const last = parts.pop()!;
   if (!parts.length) return last;
-  return Prisma.sql`WITH ${Prisma.join(parts.map((part, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${part})`), ', ')} ${last}`;
+  return Prisma.sql`WITH ${Prisma.join(
+    parts.map((part, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${part})`),
+    ', ',
+  )} ${last}`;
 }

@@ -46,7 +46,7 @@ export class Connection {
     if (term < 0 && !rest.startsWith('0\r\n\r\n')) return;
     const raw = rest.slice(0, term < 0 ? 0 : term + 7);
     let body = '';
-    for (let i = 0; i < raw.length; ) {
+    for (let i = 0; i < raw.length;) {
       const nl = raw.indexOf('\r\n', i);
       const size = parseInt(raw.slice(i, nl), 16);
       if (!size) break;

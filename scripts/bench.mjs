@@ -36,7 +36,14 @@ async function startServer(label, env) {
   const port = 3900 + Math.floor(Math.random() * 90);
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), CORRIDOR_CLIENT_ID: ID, CORRIDOR_CLIENT_SECRET: SECRET, CORRIDOR_BENCH_STATS: '1' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      CORRIDOR_CLIENT_ID: ID,
+      CORRIDOR_CLIENT_SECRET: SECRET,
+      CORRIDOR_BENCH_STATS: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -85,15 +92,29 @@ async function call(conn, method, p, body) {
 }
 
 async function setup(base) {
-  const customer = await api(base, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bench Sender', currencies: ['USD', 'EUR'] });
+  const customer = await api(base, 'POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: 'Bench Sender',
+    currencies: ['USD', 'EUR'],
+  });
   const accounts = await api(base, 'GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`);
   const usd = accounts.data.find((a) => a.balance.currency.code === 'USD' && a.type === 'INTERNAL_FIAT');
   // Large enough for every flow of the run.
-  for (let i = 0; i < 50; i++) await api(base, 'POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: 100000000000 });
+  for (let i = 0; i < 50; i++)
+    await api(base, 'POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: 100000000000 });
   const ext = await api(base, 'POST', '/customers/external-accounts', {
     customerId: customer.id,
     currency: 'EUR',
-    accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013123', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Receiver', countryOfResidence: 'DE', address: { line1: 'Hauptstr. 1', postalCode: '10115', country: 'DE' } } },
+    accountInfo: {
+      accountType: 'EUR_ACCOUNT',
+      iban: 'DE89370400440532013123',
+      beneficiary: {
+        beneficiaryType: 'INDIVIDUAL',
+        fullName: 'Bench Receiver',
+        countryOfResidence: 'DE',
+        address: { line1: 'Hauptstr. 1', postalCode: '10115', country: 'DE' },
+      },
+    },
   });
   return { source: usd.id, destination: ext.id, customerId: customer.id };
 }
@@ -103,11 +124,13 @@ async function load(base, seconds, fn) {
   let errors = 0;
   let firstError;
   const u = new URL(base);
-  const conns = await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    const c = new Connection(u.hostname, Number(u.port));
-    await c.connect();
-    return c;
-  }));
+  const conns = await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      const c = new Connection(u.hostname, Number(u.port));
+      await c.connect();
+      return c;
+    }),
+  );
   const end = Date.now() + seconds * 1000;
   await Promise.all(
     conns.map(async (conn) => {
@@ -125,7 +148,14 @@ async function load(base, seconds, fn) {
   );
   for (const c of conns) c.close();
   latencies.sort((a, b) => a - b);
-  return { count: latencies.length, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, firstError };
+  return {
+    count: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    firstError,
+  };
 }
 
 /** Statement counters and CPU time summed over the server processes (each answers for itself). */
@@ -189,7 +219,12 @@ async function benchDatabase(label, env) {
       const r = await conn.request('GET', '/api/health', {});
       if (r.status !== 200) throw new Error(`health ${r.status}`);
     };
-    const quoteBody = { source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000 };
+    const quoteBody = {
+      source: { sourceType: 'ACCOUNT', accountId: source },
+      destination: { destinationType: 'ACCOUNT', accountId: destination },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1000,
+    };
     const flow = async (conn) => {
       const q = await call(conn, 'POST', '/quotes', quoteBody);
       await call(conn, 'POST', `/quotes/${q.id}/execute`);
@@ -200,7 +235,8 @@ async function benchDatabase(label, env) {
     const bareAfter = await stats(server.base);
     // The foundation's read and write beside the bare route: one customer read, one created.
     const getCustomer = (conn) => call(conn, 'GET', `/customers/${encodeURIComponent(customerId)}`);
-    const postCustomer = (conn) => call(conn, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bench Person' });
+    const postCustomer = (conn) =>
+      call(conn, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bench Person' });
     await load(server.base, WARMUP_SECONDS, getCustomer);
     const getResult = await load(server.base, SECONDS, getCustomer);
     await load(server.base, WARMUP_SECONDS, postCustomer);
@@ -219,13 +255,23 @@ async function benchDatabase(label, env) {
     return {
       label,
       processes: after?.processes,
-      bare: { ...bareResult, serverCpuMs: bareAfter && bareResult.count ? (bareAfter.cpuMs - bareBefore.cpuMs) / bareResult.count : null },
+      bare: {
+        ...bareResult,
+        serverCpuMs: bareAfter && bareResult.count ? (bareAfter.cpuMs - bareBefore.cpuMs) / bareResult.count : null,
+      },
       getCustomer: getResult,
       postCustomer: postResult,
       flow: flowResult,
-      perFlow: before && after && n
-        ? { statements: per('statements'), transactions: per('transactions'), dbMs: per('dbMs'), serverCpuMs: per('cpuMs'), databaseCpuMs: after.databaseCpuMs === null ? null : per('databaseCpuMs') }
-        : null,
+      perFlow:
+        before && after && n
+          ? {
+              statements: per('statements'),
+              transactions: per('transactions'),
+              dbMs: per('dbMs'),
+              serverCpuMs: per('cpuMs'),
+              databaseCpuMs: after.databaseCpuMs === null ? null : per('databaseCpuMs'),
+            }
+          : null,
       drain: { pending, seconds: drainSeconds },
     };
   } finally {
@@ -236,19 +282,35 @@ async function benchDatabase(label, env) {
 function report(r) {
   const f = (n) => n.toFixed(1);
   const f2 = (n) => n.toFixed(2);
-  console.log(`\n== ${r.label} (${CONCURRENCY} concurrent, ${SECONDS} s each, ${r.processes ?? '?'} server process(es), ${availableParallelism()} CPUs) ==`);
-  console.log(`bare route   GET /api/health         ${f(r.bare.perSecond)} req/s   p50 ${f(r.bare.p50)} ms   p99 ${f(r.bare.p99)} ms   errors ${r.bare.errors}${r.bare.serverCpuMs !== null ? `   server CPU ${f2(r.bare.serverCpuMs)} ms/request` : ''}`);
+  console.log(
+    `\n== ${r.label} (${CONCURRENCY} concurrent, ${SECONDS} s each, ${r.processes ?? '?'} server process(es), ${availableParallelism()} CPUs) ==`,
+  );
+  console.log(
+    `bare route   GET /api/health         ${f(r.bare.perSecond)} req/s   p50 ${f(r.bare.p50)} ms   p99 ${f(r.bare.p99)} ms   errors ${r.bare.errors}${r.bare.serverCpuMs !== null ? `   server CPU ${f2(r.bare.serverCpuMs)} ms/request` : ''}`,
+  );
   const ratio = (x) => (r.bare.perSecond ? ` = ${(x.perSecond / r.bare.perSecond).toFixed(2)} x bare` : '');
-  console.log(`read         GET /customers/{id}     ${f(r.getCustomer.perSecond)} req/s   p50 ${f(r.getCustomer.p50)} ms   p99 ${f(r.getCustomer.p99)} ms   errors ${r.getCustomer.errors}${ratio(r.getCustomer)}`);
-  console.log(`write        POST /customers         ${f(r.postCustomer.perSecond)} req/s   p50 ${f(r.postCustomer.p50)} ms   p99 ${f(r.postCustomer.p99)} ms   errors ${r.postCustomer.errors}${ratio(r.postCustomer)}${r.postCustomer.firstError ? ` (${r.postCustomer.firstError.slice(0, 200)})` : ''}`);
-  console.log(`payment flow quote + execute          ${f(r.flow.perSecond)} flows/s p50 ${f(r.flow.p50)} ms   p99 ${f(r.flow.p99)} ms   errors ${r.flow.errors}${r.flow.firstError ? ` (${r.flow.firstError.slice(0, 200)})` : ''}`);
+  console.log(
+    `read         GET /customers/{id}     ${f(r.getCustomer.perSecond)} req/s   p50 ${f(r.getCustomer.p50)} ms   p99 ${f(r.getCustomer.p99)} ms   errors ${r.getCustomer.errors}${ratio(r.getCustomer)}`,
+  );
+  console.log(
+    `write        POST /customers         ${f(r.postCustomer.perSecond)} req/s   p50 ${f(r.postCustomer.p50)} ms   p99 ${f(r.postCustomer.p99)} ms   errors ${r.postCustomer.errors}${ratio(r.postCustomer)}${r.postCustomer.firstError ? ` (${r.postCustomer.firstError.slice(0, 200)})` : ''}`,
+  );
+  console.log(
+    `payment flow quote + execute          ${f(r.flow.perSecond)} flows/s p50 ${f(r.flow.p50)} ms   p99 ${f(r.flow.p99)} ms   errors ${r.flow.errors}${r.flow.firstError ? ` (${r.flow.firstError.slice(0, 200)})` : ''}`,
+  );
   if (r.perFlow) {
     const p = r.perFlow;
-    console.log(`per flow     ${f(p.statements)} SQL statements (both requests and the settlement), ${f(p.transactions)} interactive transactions, ${f(p.dbMs)} ms waiting on the database`);
+    console.log(
+      `per flow     ${f(p.statements)} SQL statements (both requests and the settlement), ${f(p.transactions)} interactive transactions, ${f(p.dbMs)} ms waiting on the database`,
+    );
     const http = r.bare.serverCpuMs !== null ? 2 * r.bare.serverCpuMs : null;
-    console.log(`  CPU        server ${f2(p.serverCpuMs)} ms${http !== null ? ` (HTTP layer ~${f2(http)} ms for the two requests, application + Prisma + driver + worker ~${f2(p.serverCpuMs - http)} ms)` : ''}${p.databaseCpuMs !== null ? `, database ${f2(p.databaseCpuMs)} ms` : ''}`);
+    console.log(
+      `  CPU        server ${f2(p.serverCpuMs)} ms${http !== null ? ` (HTTP layer ~${f2(http)} ms for the two requests, application + Prisma + driver + worker ~${f2(p.serverCpuMs - http)} ms)` : ''}${p.databaseCpuMs !== null ? `, database ${f2(p.databaseCpuMs)} ms` : ''}`,
+    );
   }
-  console.log(`settlement   ${r.drain.pending} payouts in flight when the load stopped, all settled ${f(r.drain.seconds)} s later`);
+  console.log(
+    `settlement   ${r.drain.pending} payouts in flight when the load stopped, all settled ${f(r.drain.seconds)} s later`,
+  );
 }
 
 // BENCH_DATABASES=embedded or =postgres runs one of the two.
@@ -262,17 +324,19 @@ if (!only || only === 'embedded') {
   }
 }
 
-const pgBase = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+const pgBase =
+  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
 let created;
-if (!only || only === 'postgres') try {
-  const admin = new pg.Client({ connectionString: pgBase, connectionTimeoutMillis: 3000 });
-  await admin.connect();
-  created = `corridor_bench_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${created}`);
-  await admin.end();
-} catch (err) {
-  console.log(`\nPostgreSQL not reachable at ${pgBase} (${err.message}); skipped.`);
-}
+if (!only || only === 'postgres')
+  try {
+    const admin = new pg.Client({ connectionString: pgBase, connectionTimeoutMillis: 3000 });
+    await admin.connect();
+    created = `corridor_bench_${process.pid}`;
+    await admin.query(`CREATE DATABASE ${created}`);
+    await admin.end();
+  } catch (err) {
+    console.log(`\nPostgreSQL not reachable at ${pgBase} (${err.message}); skipped.`);
+  }
 if (created) {
   const url = new URL(pgBase);
   url.pathname = `/${created}`;

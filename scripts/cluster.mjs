@@ -18,7 +18,11 @@ const script = process.argv[2];
 if (cluster.isPrimary) {
   cluster.setupPrimary({ exec: script });
   const fork = (index) => {
-    const worker = cluster.fork(index === 0 ? { CORRIDOR_SERVER_INDEX: '0', CORRIDOR_SKIP_BOOT: '' } : { CORRIDOR_SERVER_INDEX: String(index), CORRIDOR_SKIP_BOOT: '1' });
+    const worker = cluster.fork(
+      index === 0
+        ? { CORRIDOR_SERVER_INDEX: '0', CORRIDOR_SKIP_BOOT: '' }
+        : { CORRIDOR_SERVER_INDEX: String(index), CORRIDOR_SKIP_BOOT: '1' },
+    );
     worker.on('exit', (code, signal) => {
       if (!stopping) {
         console.error(`[corridor] server process ${index} exited (${signal ?? code}); starting another`);

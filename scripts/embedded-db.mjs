@@ -33,7 +33,9 @@ function takeLock(dir) {
       if (err.code !== 'EEXIST') throw err;
       const holder = Number(readFileSync(file, 'utf8'));
       if (holder && holder !== process.pid && pidAlive(holder)) {
-        throw new Error(`the embedded database in ${dir} is in use by process ${holder}; stop it first or set CORRIDOR_DATA_DIR to another directory`);
+        throw new Error(
+          `the embedded database in ${dir} is in use by process ${holder}; stop it first or set CORRIDOR_DATA_DIR to another directory`,
+        );
       }
       rmSync(file, { force: true }); // stale lock from a process that died
     }
@@ -82,7 +84,9 @@ export async function resolveDatabase(env = process.env) {
     return { url: env.DATABASE_URL, embedded: false, async stop() {} };
   }
   if (env.DATABASE_URL) {
-    throw new Error(`DATABASE_URL must be a postgresql:// URL (got ${env.DATABASE_URL.split(':')[0]}:...); unset it to use the embedded database`);
+    throw new Error(
+      `DATABASE_URL must be a postgresql:// URL (got ${env.DATABASE_URL.split(':')[0]}:...); unset it to use the embedded database`,
+    );
   }
   const port = env.CORRIDOR_EMBEDDED_DB_PORT ? Number(env.CORRIDOR_EMBEDDED_DB_PORT) : 0;
   return startEmbedded({ dataDir: env.CORRIDOR_DATA_DIR || './data', port });

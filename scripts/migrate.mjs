@@ -39,12 +39,15 @@ export async function migrate(connectionString, { log = () => {}, dir } = {}) {
     const known = new Set(migrations.map((m) => m.name));
     const unknown = [...done.keys()].filter((n) => !known.has(n));
     if (unknown.length) {
-      throw new Error(`database has migrations this code does not know: ${unknown.join(', ')} (is the code older than the database?)`);
+      throw new Error(
+        `database has migrations this code does not know: ${unknown.join(', ')} (is the code older than the database?)`,
+      );
     }
     for (const m of migrations) {
       const prior = done.get(m.name);
       if (prior) {
-        if (prior !== m.checksum) throw new Error(`migration ${m.name} was changed after it was applied (checksum mismatch)`);
+        if (prior !== m.checksum)
+          throw new Error(`migration ${m.name} was changed after it was applied (checksum mismatch)`);
         continue;
       }
       try {

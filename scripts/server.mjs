@@ -17,7 +17,8 @@ const server = http.createServer((req, res) => handle(req, res));
 // Longer than common proxies' idle timeouts, so a proxy never reuses a socket we just closed.
 server.keepAliveTimeout = 65_000;
 server.listen(port, host, () => {
-  if (process.env.CORRIDOR_SERVER_INDEX === '0' || !process.env.CORRIDOR_SERVER_INDEX) console.log(`[corridor] listening on http://${host ?? 'localhost'}:${port}`);
+  if (process.env.CORRIDOR_SERVER_INDEX === '0' || !process.env.CORRIDOR_SERVER_INDEX)
+    console.log(`[corridor] listening on http://${host ?? 'localhost'}:${port}`);
 });
 
 function shutdown() {

@@ -28,14 +28,22 @@ let database;
 try {
   database = await resolveDatabase();
   const applied = await migrate(database.url, { log: (m) => console.log(`[corridor] ${m}`) });
-  console.log(`[corridor] database: ${database.embedded ? `embedded (${path.resolve(process.env.CORRIDOR_DATA_DIR || './data')})` : 'PostgreSQL'}; ${applied.length} migration(s) applied`);
+  console.log(
+    `[corridor] database: ${database.embedded ? `embedded (${path.resolve(process.env.CORRIDOR_DATA_DIR || './data')})` : 'PostgreSQL'}; ${applied.length} migration(s) applied`,
+  );
 } catch (err) {
   console.error(`[corridor] cannot start: ${err.message}`);
   await database?.stop();
   process.exit(1);
 }
 
-const env = { ...process.env, DATABASE_URL: database.url, CORRIDOR_EMBEDDED: database.embedded ? '1' : '0', PORT: port, ...(dev ? {} : { NODE_ENV: 'production' }) };
+const env = {
+  ...process.env,
+  DATABASE_URL: database.url,
+  CORRIDOR_EMBEDDED: database.embedded ? '1' : '0',
+  PORT: port,
+  ...(dev ? {} : { NODE_ENV: 'production' }),
+};
 function onThisMachine(url) {
   let host = '';
   try {
@@ -49,21 +57,33 @@ function onThisMachine(url) {
 // database runs on this machine (a loopback host), which needs a CPU of its own (measured on 2
 // CPUs: one server process settles more payments per second than two competing with the database).
 const local = !database.embedded && onThisMachine(database.url);
-const processes = dev || database.embedded ? 1 : Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || availableParallelism() - (local ? 1 : 0)));
+const processes =
+  dev || database.embedded
+    ? 1
+    : Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || availableParallelism() - (local ? 1 : 0)));
 // Connections per server process (CORRIDOR_DB_POOL_SIZE; lib/db.ts uses 10 when unset). A
 // PostgreSQL on this machine gets about two per CPU in all (the usual CPUs x 2 + 1): more only
 // queue inside the database, on each other's row locks, at the cost of CPU the database shares
 // with us (measured on 2 CPUs: the payment flow averaged 259 flows/s with 5 connections, 240 with 10).
-if (local && !process.env.CORRIDOR_DB_POOL_SIZE) env.CORRIDOR_DB_POOL_SIZE = String(Math.max(2, Math.ceil((2 * availableParallelism() + 1) / processes)));
+if (local && !process.env.CORRIDOR_DB_POOL_SIZE)
+  env.CORRIDOR_DB_POOL_SIZE = String(Math.max(2, Math.ceil((2 * availableParallelism() + 1) / processes)));
 const server = path.join(root, 'scripts', 'server.mjs');
-const args = dev ? [nextBin, 'dev', '-p', port] : processes > 1 ? [path.join(root, 'scripts', 'cluster.mjs'), server] : [server];
+const args = dev
+  ? [nextBin, 'dev', '-p', port]
+  : processes > 1
+    ? [path.join(root, 'scripts', 'cluster.mjs'), server]
+    : [server];
 // A larger young generation: the server allocates short-lived objects per request (Next.js's
 // request and response wrappers, parsed JSON, query results), and with V8's default 16 MB
 // semi-space the scavenger ran often enough to take 8% of the server's CPU under the payment
 // flow; at 64 MB it took 6% (CPU profiles of npm run bench on PostgreSQL). Costs up to ~190 MB of
 // memory per process. Forked cluster workers inherit it (execArgv).
 const nodeFlags = dev ? [] : ['--max-semi-space-size=64'];
-const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd: root, stdio: 'inherit', env: { ...env, CORRIDOR_WEB_CONCURRENCY: String(processes) } });
+const child = spawn(process.execPath, [...nodeFlags, ...args], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...env, CORRIDOR_WEB_CONCURRENCY: String(processes) },
+});
 console.log(`[corridor] ${processes} server process(es)`);
 
 let stopping = false;

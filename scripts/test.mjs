@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 
 const args = process.argv.slice(2);
-const run = (cmd, cmdArgs, env = {}) => spawnSync(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+const run = (cmd, cmdArgs, env = {}) =>
+  spawnSync(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
 async function postgresReachable(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
@@ -21,6 +22,8 @@ async function postgresReachable(url) {
 
 let status = run('npm', ['run', 'gen', '--silent']);
 if (status === 0 && !process.env.SKIP_TYPECHECK) status = run('npx', ['tsc', '--noEmit', '-p', '.']);
+// Style and structure: ESLint (Next.js's and the project's rules) and Prettier's check.
+if (status === 0 && !process.env.SKIP_LINT) status = run('npm', ['run', 'lint', '--silent']);
 if (status !== 0) process.exit(status);
 
 const only = process.env.CORRIDOR_TEST_DB;
@@ -34,7 +37,10 @@ if (!only || only === 'postgres') {
   const reachable = await postgresReachable(url);
   if (reachable === true) {
     console.log(`\n=== test suite on PostgreSQL (${url.replace(/:[^:@/]*@/, ':***@')}) ===`);
-    results.push(['postgres', run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'postgres', TEST_DATABASE_URL: url })]);
+    results.push([
+      'postgres',
+      run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'postgres', TEST_DATABASE_URL: url }),
+    ]);
   } else if (process.env.CI) {
     console.error(`PostgreSQL at ${url} is required in CI but not reachable: ${reachable}`);
     results.push(['postgres', 1]);

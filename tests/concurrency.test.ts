@@ -16,7 +16,12 @@ describe('concurrent money movement', () => {
 
     const quotes: { id: string; transactionId: string; total: bigint }[] = [];
     for (let i = 0; i < 24; i++) {
-      const q = await p.api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5000 });
+      const q = await p.api.post('/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
+        destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 5000,
+      });
       expect(q.status).toBe(201);
       quotes.push({ id: q.body.id, transactionId: q.body.transactionId, total: BigInt(q.body.totalSendingAmount) });
     }
@@ -26,14 +31,24 @@ describe('concurrent money movement', () => {
       // Each quote executed three times: twice under one idempotency key, once without.
       const key = crypto.randomUUID();
       for (const k of [key, key, undefined]) {
-        requests.push(p.api.post(`/quotes/${q.id}/execute`, undefined, { headers: k ? { 'idempotency-key': k } : {} }).then((r) => ({ kind: 'execute', key: q.id, status: r.status, body: r.body })));
+        requests.push(
+          p.api
+            .post(`/quotes/${q.id}/execute`, undefined, { headers: k ? { 'idempotency-key': k } : {} })
+            .then((r) => ({ kind: 'execute', key: q.id, status: r.status, body: r.body })),
+        );
       }
     }
     const transferKeys = Array.from({ length: 10 }, () => crypto.randomUUID());
     for (const key of transferKeys) {
       for (let n = 0; n < 2; n++) {
         requests.push(
-          p.api.post('/transfer-out', { source: { accountId: h.accounts.USD }, destination: { accountId: dest }, amount: 3000 }, { headers: { 'idempotency-key': key } }).then((r) => ({ kind: 'transfer', key, status: r.status, id: r.body?.id, body: r.body })),
+          p.api
+            .post(
+              '/transfer-out',
+              { source: { accountId: h.accounts.USD }, destination: { accountId: dest }, amount: 3000 },
+              { headers: { 'idempotency-key': key } },
+            )
+            .then((r) => ({ kind: 'transfer', key, status: r.status, id: r.body?.id, body: r.body })),
         );
       }
     }
@@ -46,7 +61,9 @@ describe('concurrent money movement', () => {
     for (const q of quotes) {
       const ex = results.filter((r) => r.kind === 'execute' && r.key === q.id);
       const won = ex.filter((r) => r.status === 200);
-      const holds = await db().ledgerTransfer.count({ where: { transactionId: q.transactionId, kind: 'PAYMENT_HOLD' } });
+      const holds = await db().ledgerTransfer.count({
+        where: { transactionId: q.transactionId, kind: 'PAYMENT_HOLD' },
+      });
       expect(holds).toBeLessThanOrEqual(1);
       if (holds === 1) {
         debited += q.total;
@@ -63,8 +80,12 @@ describe('concurrent money movement', () => {
         debited += 3000n;
       }
     }
-    const transfers = await db().transaction.count({ where: { platformId: p.platformId, type: 'OUTGOING', quoteId: null } });
-    expect(transfers).toBe(transferKeys.filter((k) => results.find((r) => r.kind === 'transfer' && r.key === k)!.status === 201).length);
+    const transfers = await db().transaction.count({
+      where: { platformId: p.platformId, type: 'OUTGOING', quoteId: null },
+    });
+    expect(transfers).toBe(
+      transferKeys.filter((k) => results.find((r) => r.kind === 'transfer' && r.key === k)!.status === 201).length,
+    );
     expect(debited).toBeLessThanOrEqual(START);
     const mid = await balanceOf(p, h.accounts.USD);
     expect(mid.available).toBe(START - debited);

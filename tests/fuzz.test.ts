@@ -30,8 +30,23 @@ const operations: Operation[] = Object.entries(doc.paths as J).flatMap(([templat
 /** A value of the right shape for a path parameter, so the request gets as far as its body. */
 function pathValue(schema: J): string {
   const candidates = [
-    'Customer', 'InternalAccount', 'ExternalAccount', 'Quote', 'Transaction', 'Document', 'BeneficialOwner', 'Verification',
-    'Token', 'AuthMethod', 'Session', 'Request', 'DelegatedKey', 'Invitation', 'BulkCustomerImportJob', 'Lookup', 'Webhook',
+    'Customer',
+    'InternalAccount',
+    'ExternalAccount',
+    'Quote',
+    'Transaction',
+    'Document',
+    'BeneficialOwner',
+    'Verification',
+    'Token',
+    'AuthMethod',
+    'Session',
+    'Request',
+    'DelegatedKey',
+    'Invitation',
+    'BulkCustomerImportJob',
+    'Lookup',
+    'Webhook',
   ].map((k) => `${k}:${UUID}`);
   const pattern = schema.pattern ? new RegExp(schema.pattern) : null;
   return [...candidates, '$alice@sandbox.uma.money', 'abc'].find((c) => !pattern || pattern.test(c)) ?? 'abc';
@@ -93,7 +108,8 @@ const json = (v: unknown) => ({ body: JSON.stringify(v), contentType: 'applicati
  */
 function casesOf(o: Operation): Case[] {
   const cases: Case[] = [];
-  const add = (label: string, path: string, init: Case['init'], expect4xx: boolean) => void cases.push({ label, path, init, expect4xx });
+  const add = (label: string, path: string, init: Case['init'], expect4xx: boolean) =>
+    void cases.push({ label, path, init, expect4xx });
   const content = o.op.requestBody?.content as J | undefined;
   const multipart = content?.['multipart/form-data'];
   const schema = content?.['application/json']?.schema as J | undefined;
@@ -102,10 +118,16 @@ function casesOf(o: Operation): Case[] {
     const props = properties(schema);
     const required = (schema.required ?? []) as string[];
     add('malformed JSON', path, () => ({ body: '{"a": [1, 2', contentType: 'application/json' }), true);
-    for (const top of ['[]', '42', '"text"', 'null', 'true']) add(`top-level ${top}`, path, () => ({ body: top, contentType: 'application/json' }), true);
+    for (const top of ['[]', '42', '"text"', 'null', 'true'])
+      add(`top-level ${top}`, path, () => ({ body: top, contentType: 'application/json' }), true);
     add('missing fields', path, () => json({}), required.length > 0);
     add('unknown field', path, () => json({ zzUnknownField: 1 }), true);
-    add('deep nesting', path, () => ({ body: '['.repeat(20_000) + ']'.repeat(20_000), contentType: 'application/json' }), true);
+    add(
+      'deep nesting',
+      path,
+      () => ({ body: '['.repeat(20_000) + ']'.repeat(20_000), contentType: 'application/json' }),
+      true,
+    );
     add('oversized body', path, () => json({ blob: 'y'.repeat(JSON_BODY_LIMIT + 1) }), true);
     add('wrong content type', path, () => ({ body: 'a=1', contentType: 'application/x-www-form-urlencoded' }), true);
     for (const [name, prop] of Object.entries(props)) {
@@ -120,7 +142,12 @@ function casesOf(o: Operation): Case[] {
     }
   } else if (multipart) {
     add('multipart: wrong content type', path, () => json({ file: 'x' }), true);
-    add('multipart: malformed', path, () => ({ body: '--x\r\nbroken', contentType: 'multipart/form-data; boundary=x' }), true);
+    add(
+      'multipart: malformed',
+      path,
+      () => ({ body: '--x\r\nbroken', contentType: 'multipart/form-data; boundary=x' }),
+      true,
+    );
     add('multipart: no fields', path, () => ({ body: new FormData() }), true);
   }
   for (const q of (o.op.parameters as J[]).filter((x) => x.in === 'query')) {
@@ -131,8 +158,18 @@ function casesOf(o: Operation): Case[] {
     }
   }
   for (const name of (o.op.parameters as J[]).filter((x) => x.in === 'path').map((x) => x.name as string)) {
-    add(`path ${name} huge`, pathOf(o, (n) => (n === name ? 'Z'.repeat(10_000) : pathValue({}))), () => ({}), true);
-    add(`path ${name} malformed`, pathOf(o, (n) => (n === name ? '../\u0000%' : pathValue({}))), () => ({}), true);
+    add(
+      `path ${name} huge`,
+      pathOf(o, (n) => (n === name ? 'Z'.repeat(10_000) : pathValue({}))),
+      () => ({}),
+      true,
+    );
+    add(
+      `path ${name} malformed`,
+      pathOf(o, (n) => (n === name ? '../\u0000%' : pathValue({}))),
+      () => ({}),
+      true,
+    );
   }
   return cases;
 }
@@ -154,10 +191,19 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
   });
 
   /** Sends one request; pushes a description onto `failures` when the answer is not as required. */
-  async function send(failures: string[], label: string, method: string, path: string, init: { body?: BodyInit; contentType?: string }, expect4xx: boolean) {
+  async function send(
+    failures: string[],
+    label: string,
+    method: string,
+    path: string,
+    init: { body?: BodyInit; contentType?: string },
+    expect4xx: boolean,
+  ) {
     const headers: Record<string, string> = { authorization: auth };
     if (init.contentType) headers['content-type'] = init.contentType;
-    const { res } = await dispatch(new Request(`http://localhost${API_BASE}${path}`, { method, headers, body: init.body }));
+    const { res } = await dispatch(
+      new Request(`http://localhost${API_BASE}${path}`, { method, headers, body: init.body }),
+    );
     sent++;
     const text = await res.text();
     const where = `${label}: ${method} ${path.slice(0, 120)} -> ${res.status} ${text.slice(0, 160)}`;
@@ -165,7 +211,8 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
     if (expect4xx && (res.status < 400 || res.status >= 500)) return void failures.push(`expected 4xx; ${where}`);
     if (res.status >= 400) {
       const body = text ? (parseJson(text) as J) : undefined;
-      if (!body || body.status !== res.status || typeof body.code !== 'string' || typeof body.message !== 'string') failures.push(`not an error body; ${where}`);
+      if (!body || body.status !== res.status || typeof body.code !== 'string' || typeof body.message !== 'string')
+        failures.push(`not an error body; ${where}`);
     }
   }
 
@@ -189,7 +236,10 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
     const total = planned.reduce((a, b) => a + b, 0);
     expect(total).toBeGreaterThan(operations.length * 5);
     const inputless = operations.filter((_, i) => planned[i] === 0).map((o) => `${o.method} ${o.template}`);
-    console.log(`[fuzz] ${total} requests planned over ${operations.length} operations` + (inputless.length ? ` (no input to fuzz: ${inputless.join(', ')})` : ''));
+    console.log(
+      `[fuzz] ${total} requests planned over ${operations.length} operations` +
+        (inputless.length ? ` (no input to fuzz: ${inputless.join(', ')})` : ''),
+    );
   });
 
   /**
@@ -203,15 +253,57 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
     await fund(p, h.accounts.USD, 1_000_000n);
     const ext = await externalAccount(p, h.customerId, 'EUR', '468');
     const cases: { method: string; path: string; body: J; fresh?: () => Promise<J> }[] = [
-      { method: 'POST', path: '/customers', body: { customerType: 'INDIVIDUAL', fullName: 'Fuzz Person', birthDate: '1990-01-15', nationality: 'US', currencies: ['USD'], address: { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' } } },
+      {
+        method: 'POST',
+        path: '/customers',
+        body: {
+          customerType: 'INDIVIDUAL',
+          fullName: 'Fuzz Person',
+          birthDate: '1990-01-15',
+          nationality: 'US',
+          currencies: ['USD'],
+          address: { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' },
+        },
+      },
       { method: 'POST', path: '/tokens', body: { name: 'fuzz', permissions: ['VIEW'] } },
-      { method: 'PATCH', path: '/config', body: { webhookEndpoint: 'https://hooks.example.com/fuzz', embeddedWalletConfig: { appName: 'Fuzz' } } },
-      { method: 'POST', path: '/quotes', body: { source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: ext }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, description: 'fuzz' } },
-      { method: 'POST', path: '/transfer-out', body: { source: { accountId: h.accounts.USD }, destination: { accountId: ext }, amount: 100 } },
+      {
+        method: 'PATCH',
+        path: '/config',
+        body: { webhookEndpoint: 'https://hooks.example.com/fuzz', embeddedWalletConfig: { appName: 'Fuzz' } },
+      },
+      {
+        method: 'POST',
+        path: '/quotes',
+        body: {
+          source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
+          destination: { destinationType: 'ACCOUNT', accountId: ext },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 1000,
+          description: 'fuzz',
+        },
+      },
+      {
+        method: 'POST',
+        path: '/transfer-out',
+        body: { source: { accountId: h.accounts.USD }, destination: { accountId: ext }, amount: 100 },
+      },
       {
         method: 'POST',
         path: '/customers/external-accounts',
-        body: { customerId: h.customerId, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Fuzz Receiver', countryOfResidence: 'DE', address: { line1: 'Hauptstr. 1', postalCode: '10115', country: 'DE' } } } },
+        body: {
+          customerId: h.customerId,
+          currency: 'EUR',
+          accountInfo: {
+            accountType: 'EUR_ACCOUNT',
+            iban: 'DE89370400440532013000',
+            beneficiary: {
+              beneficiaryType: 'INDIVIDUAL',
+              fullName: 'Fuzz Receiver',
+              countryOfResidence: 'DE',
+              address: { line1: 'Hauptstr. 1', postalCode: '10115', country: 'DE' },
+            },
+          },
+        },
       },
     ];
     for (const c of cases) {
@@ -229,18 +321,40 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
             return copy;
           };
           const label = at.join('.');
-          const wrong = typeof v === 'string' ? 12345 : typeof v === 'number' ? 'not a number' : Array.isArray(v) ? { not: 'an array' } : typeof v === 'object' ? 'not an object' : 'yes';
+          const wrong =
+            typeof v === 'string'
+              ? 12345
+              : typeof v === 'number'
+                ? 'not a number'
+                : Array.isArray(v)
+                  ? { not: 'an array' }
+                  : typeof v === 'object'
+                    ? 'not an object'
+                    : 'yes';
           pending.push(send(failures, `wrong type ${label}`, c.method, c.path, json(set(wrong)), true));
-          pending.push(send(failures, `huge ${label}`, c.method, c.path, json(set(typeof v === 'number' ? Number.MAX_SAFE_INTEGER * 1e6 : HUGE)), true));
+          pending.push(
+            send(
+              failures,
+              `huge ${label}`,
+              c.method,
+              c.path,
+              json(set(typeof v === 'number' ? Number.MAX_SAFE_INTEGER * 1e6 : HUGE)),
+              true,
+            ),
+          );
           if (v && typeof v === 'object' && !Array.isArray(v)) {
-            pending.push(send(failures, `unknown field in ${label}`, c.method, c.path, json(set({ ...v, zzUnknown: true })), true));
+            pending.push(
+              send(failures, `unknown field in ${label}`, c.method, c.path, json(set({ ...v, zzUnknown: true })), true),
+            );
             mutate(v as J, at);
           }
         }
       };
       const pending: Promise<void>[] = [];
       mutate(c.body, []);
-      pending.push(send(failures, `unknown top-level field`, c.method, c.path, json({ ...c.body, zzUnknown: true }), true));
+      pending.push(
+        send(failures, `unknown top-level field`, c.method, c.path, json({ ...c.body, zzUnknown: true }), true),
+      );
       await Promise.all(pending);
     }
     expect(failures).toEqual([]);

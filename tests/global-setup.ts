@@ -66,7 +66,11 @@ function reportConformance(dir: string, kind: string) {
   const extensions = new Set<string>();
   let responses = 0;
   for (const f of readdirSync(dir)) {
-    const r = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { responses: number; pairs: string[]; extensions: string[] };
+    const r = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as {
+      responses: number;
+      pairs: string[];
+      extensions: string[];
+    };
     responses += r.responses;
     for (const p of r.pairs) {
       pairs.add(p);
@@ -76,7 +80,16 @@ function reportConformance(dir: string, kind: string) {
   }
   console.log(
     `\n[conformance:${kind}] ${responses} responses validated against the reference: ${ops.size} operations, ${pairs.size} operation/status pairs` +
-      (extensions.size ? `; ${extensions.size} extension operation(s) not in the reference: ${[...extensions].sort().join(', ')}` : ''),
+      (extensions.size
+        ? `; ${extensions.size} extension operation(s) not in the reference: ${[...extensions].sort().join(', ')}`
+        : ''),
   );
-  writeFileSync(path.join(dir, '..', `conformance-${kind}.json`), JSON.stringify({ responses, operations: [...ops].sort(), pairs: [...pairs].sort(), extensions: [...extensions].sort() }, null, 2));
+  writeFileSync(
+    path.join(dir, '..', `conformance-${kind}.json`),
+    JSON.stringify(
+      { responses, operations: [...ops].sort(), pairs: [...pairs].sort(), extensions: [...extensions].sort() },
+      null,
+      2,
+    ),
+  );
 }

@@ -15,8 +15,20 @@ describe('API core', () => {
       expectError(await p.api.get('/config', { authorization: null }), 401, 'UNAUTHORIZED');
       expectError(await p.api.get('/config', { authorization: 'Bearer abc' }), 401, 'UNAUTHORIZED');
       expectError(await p.api.get('/config', { authorization: 'Basic !!!' }), 401, 'UNAUTHORIZED');
-      expectError(await p.api.get('/config', { authorization: basic({ clientId: p.credentials.clientId, clientSecret: 'wrong' }) }), 401, 'UNAUTHORIZED');
-      expectError(await p.api.get('/config', { authorization: basic({ clientId: 'nobody', clientSecret: p.credentials.clientSecret }) }), 401, 'UNAUTHORIZED');
+      expectError(
+        await p.api.get('/config', {
+          authorization: basic({ clientId: p.credentials.clientId, clientSecret: 'wrong' }),
+        }),
+        401,
+        'UNAUTHORIZED',
+      );
+      expectError(
+        await p.api.get('/config', {
+          authorization: basic({ clientId: 'nobody', clientSecret: p.credentials.clientSecret }),
+        }),
+        401,
+        'UNAUTHORIZED',
+      );
     });
   });
 
@@ -36,56 +48,94 @@ describe('API core', () => {
 
   describe('malformed input', () => {
     it('answers malformed JSON with 400', async () => {
-      const res = await p.api.request('PATCH', '/config', { rawBody: '{"umaDomain": ', headers: { 'content-type': 'application/json' } });
+      const res = await p.api.request('PATCH', '/config', {
+        rawBody: '{"umaDomain": ',
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 400, 'INVALID_INPUT');
       expect(res.body.message).toMatch(/Malformed JSON/);
     });
 
     it('answers duplicate keys in JSON with 400', async () => {
-      const res = await p.api.request('PATCH', '/config', { rawBody: '{"umaDomain":"a.com","umaDomain":"b.com"}', headers: { 'content-type': 'application/json' } });
+      const res = await p.api.request('PATCH', '/config', {
+        rawBody: '{"umaDomain":"a.com","umaDomain":"b.com"}',
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 400, 'INVALID_INPUT');
     });
 
     it('answers a wrong content type with 400', async () => {
-      const res = await p.api.request('PATCH', '/config', { rawBody: 'umaDomain=a.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const res = await p.api.request('PATCH', '/config', {
+        rawBody: 'umaDomain=a.com',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expectError(res, 400, 'INVALID_INPUT');
       expect(res.body.message).toMatch(/Content-Type/);
     });
 
     it('answers an oversized body with 400 without reading it all', async () => {
       const big = JSON.stringify({ umaDomain: 'a'.repeat(JSON_BODY_LIMIT + 10) });
-      const res = await p.api.request('PATCH', '/config', { rawBody: big, headers: { 'content-type': 'application/json' } });
+      const res = await p.api.request('PATCH', '/config', {
+        rawBody: big,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, 400, 'INVALID_INPUT');
       expect(res.body.message).toMatch(/larger than/);
     });
 
     it('answers a JSON body of the wrong type with field errors', async () => {
-      expectError(await p.api.request('PATCH', '/config', { rawBody: '[1,2]', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_INPUT');
-      expectError(await p.api.request('POST', '/tokens', { rawBody: '', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_INPUT');
+      expectError(
+        await p.api.request('PATCH', '/config', { rawBody: '[1,2]', headers: { 'content-type': 'application/json' } }),
+        400,
+        'INVALID_INPUT',
+      );
+      expectError(
+        await p.api.request('POST', '/tokens', { rawBody: '', headers: { 'content-type': 'application/json' } }),
+        400,
+        'INVALID_INPUT',
+      );
     });
   });
 
   describe('Idempotency-Key', () => {
     it('returns the first response again for a repeated key', async () => {
       const key = crypto.randomUUID();
-      const first = await p.api.post('/tokens', { name: 'idem', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } });
+      const first = await p.api.post(
+        '/tokens',
+        { name: 'idem', permissions: ['VIEW'] },
+        { headers: { 'idempotency-key': key } },
+      );
       expect(first.status).toBe(201);
-      const second = await p.api.post('/tokens', { name: 'idem', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } });
+      const second = await p.api.post(
+        '/tokens',
+        { name: 'idem', permissions: ['VIEW'] },
+        { headers: { 'idempotency-key': key } },
+      );
       expect(second.status).toBe(201);
       expect(second.text).toBe(first.text);
       expect(second.headers.get('idempotent-replayed')).toBe('true');
       const list = await p.api.get('/tokens', { query: { name: 'idem' } });
       expect(list.body.totalCount).toBe(1);
       // The same request re-serialised (other key order, spacing) is the same request.
-      const reordered = await p.api.request('POST', '/tokens', { headers: { 'idempotency-key': key, 'content-type': 'application/json' }, rawBody: '{ "permissions" : ["VIEW"],\n "name": "idem" }' });
+      const reordered = await p.api.request('POST', '/tokens', {
+        headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+        rawBody: '{ "permissions" : ["VIEW"],\n "name": "idem" }',
+      });
       expect(reordered.status, reordered.text).toBe(201);
       expect(reordered.text).toBe(first.text);
     });
 
     it('refuses the same key with a different body', async () => {
       const key = crypto.randomUUID();
-      expect((await p.api.post('/tokens', { name: 'a', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } })).status).toBe(201);
-      const res = await p.api.post('/tokens', { name: 'b', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } });
+      expect(
+        (await p.api.post('/tokens', { name: 'a', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } }))
+          .status,
+      ).toBe(201);
+      const res = await p.api.post(
+        '/tokens',
+        { name: 'b', permissions: ['VIEW'] },
+        { headers: { 'idempotency-key': key } },
+      );
       expectError(res, 400, 'INVALID_INPUT');
       expect(res.body.message).toMatch(/Idempotency-Key/);
     });
@@ -94,7 +144,9 @@ describe('API core', () => {
       const q = await newPlatform();
       const key = crypto.randomUUID();
       const results = await Promise.all(
-        Array.from({ length: 8 }, () => q.api.post('/tokens', { name: 'concurrent', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } })),
+        Array.from({ length: 8 }, () =>
+          q.api.post('/tokens', { name: 'concurrent', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } }),
+        ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
       expect(new Set(results.map((r) => r.text)).size).toBe(1);
@@ -105,13 +157,29 @@ describe('API core', () => {
     it('scopes keys per platform', async () => {
       const q = await newPlatform();
       const key = crypto.randomUUID();
-      const a = await p.api.post('/tokens', { name: 'scoped', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } });
-      const b = await q.api.post('/tokens', { name: 'scoped', permissions: ['VIEW'] }, { headers: { 'idempotency-key': key } });
+      const a = await p.api.post(
+        '/tokens',
+        { name: 'scoped', permissions: ['VIEW'] },
+        { headers: { 'idempotency-key': key } },
+      );
+      const b = await q.api.post(
+        '/tokens',
+        { name: 'scoped', permissions: ['VIEW'] },
+        { headers: { 'idempotency-key': key } },
+      );
       expect(a.body.id).not.toBe(b.body.id);
     });
 
     it('rejects an unusable key', async () => {
-      expectError(await p.api.post('/tokens', { name: 'x', permissions: ['VIEW'] }, { headers: { 'idempotency-key': 'x'.repeat(300) } }), 400, 'INVALID_INPUT');
+      expectError(
+        await p.api.post(
+          '/tokens',
+          { name: 'x', permissions: ['VIEW'] },
+          { headers: { 'idempotency-key': 'x'.repeat(300) } },
+        ),
+        400,
+        'INVALID_INPUT',
+      );
     });
   });
 
@@ -120,9 +188,14 @@ describe('API core', () => {
       const res = await new Api().get('/openapi.json');
       expect(res.status).toBe(200);
       expect(res.body.openapi).toBe('3.1.0');
-      expect(res.body.paths['/tokens'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'permissions']);
+      expect(res.body.paths['/tokens'].post.requestBody.content['application/json'].schema.required).toEqual([
+        'name',
+        'permissions',
+      ]);
       expect(res.body.paths['/config'].patch['x-required-permission']).toBe('MANAGE');
-      const money = res.body.paths['/config'].get.responses['200'].content['application/json'].schema.properties.supportedCurrencies.items.properties.maxAmount;
+      const money =
+        res.body.paths['/config'].get.responses['200'].content['application/json'].schema.properties.supportedCurrencies
+          .items.properties.maxAmount;
       expect(money).toEqual({ type: 'integer', format: 'int64' });
     });
   });

@@ -14,7 +14,11 @@ type J = Record<string, Json>;
 
 function resolve(doc: J, s: J | undefined): J | undefined {
   let cur = s;
-  for (let i = 0; cur?.$ref && i < 20; i++) cur = (cur.$ref as string).split('/').slice(1).reduce((o: J, k: string) => o[k], doc);
+  for (let i = 0; cur?.$ref && i < 20; i++)
+    cur = (cur.$ref as string)
+      .split('/')
+      .slice(1)
+      .reduce((o: J, k: string) => o[k], doc);
   return cur;
 }
 
@@ -24,7 +28,13 @@ interface Field {
 }
 
 /** Every property path a body schema accepts (objects merged across allOf/oneOf/anyOf). */
-function fields(doc: J, s: J | undefined, prefix = '', out = new Map<string, Field>(), seen = new Set<J>()): Map<string, Field> {
+function fields(
+  doc: J,
+  s: J | undefined,
+  prefix = '',
+  out = new Map<string, Field>(),
+  seen = new Set<J>(),
+): Map<string, Field> {
   s = resolve(doc, s);
   if (!s || seen.has(s)) return out;
   const inner = new Set(seen).add(s);
@@ -34,7 +44,8 @@ function fields(doc: J, s: J | undefined, prefix = '', out = new Map<string, Fie
   if (prefix) out.set(prefix, here);
   for (const k of ['allOf', 'oneOf', 'anyOf']) for (const sub of s[k] ?? []) fields(doc, sub, prefix, out, inner);
   if (s.items) fields(doc, s.items, `${prefix}[]`, out, inner);
-  for (const [name, sub] of Object.entries((s.properties ?? {}) as J)) fields(doc, sub, prefix ? `${prefix}.${name}` : name, out, inner);
+  for (const [name, sub] of Object.entries((s.properties ?? {}) as J))
+    fields(doc, sub, prefix ? `${prefix}.${name}` : name, out, inner);
   return out;
 }
 
@@ -62,7 +73,9 @@ describe.runIf(referenceFile('openapi.yaml') || process.env.CI)('request bodies 
   });
 
   it('accepts every field the reference defines', () => {
-    const missing = operations.flatMap((o) => [...o.theirs.keys()].filter((f) => !o.mine.has(f)).map((f) => `${o.name}: ${f}`));
+    const missing = operations.flatMap((o) =>
+      [...o.theirs.keys()].filter((f) => !o.mine.has(f)).map((f) => `${o.name}: ${f}`),
+    );
     expect(missing).toEqual([]);
   });
 

@@ -69,15 +69,31 @@ function cryptoDeposit(currency: string, network: string, seed: string): Account
     case 'BASE':
     case 'POLYGON':
     case 'PLASMA':
-      return { accountType: `${network}_WALLET`, address: `0x${key.subarray(0, 20).toString('hex')}`, assetType: currency };
+      return {
+        accountType: `${network}_WALLET`,
+        address: `0x${key.subarray(0, 20).toString('hex')}`,
+        assetType: currency,
+      };
     case 'TRON':
       // Base58Check of 0x41 + a 20-byte account id.
-      return { accountType: 'TRON_WALLET', address: base58checkEncode(Buffer.concat([Buffer.from([0x41]), key.subarray(0, 20)])), assetType: currency };
+      return {
+        accountType: 'TRON_WALLET',
+        address: base58checkEncode(Buffer.concat([Buffer.from([0x41]), key.subarray(0, 20)])),
+        assetType: currency,
+      };
     case 'BITCOIN':
       // Segwit v0 pay-to-witness-key-hash on testnet.
-      return { accountType: 'BITCOIN_L1', address: bech32Encode('tb', [0, ...toWords(key.subarray(0, 20))]), network: 'BITCOIN' };
+      return {
+        accountType: 'BITCOIN_L1',
+        address: bech32Encode('tb', [0, ...toWords(key.subarray(0, 20))]),
+        network: 'BITCOIN',
+      };
     default:
-      return { accountType: 'SPARK_WALLET', address: bech32Encode('sprt', toWords(key.subarray(0, 33))), assetType: currency };
+      return {
+        accountType: 'SPARK_WALLET',
+        address: bech32Encode('sprt', toWords(key.subarray(0, 33))),
+        assetType: currency,
+      };
   }
 }
 
@@ -120,7 +136,9 @@ export function fundingInstructions(currency: string, accountId: string, isPlatf
   return [
     {
       instructionsNotes:
-        'reference' in info ? 'Include the reference code in the payment memo so the deposit is credited to this account' : 'Send only the listed asset to this address',
+        'reference' in info
+          ? 'Include the reference code in the payment memo so the deposit is credited to this account'
+          : 'Send only the listed asset to this address',
       isPlatformAccount,
       accountOrWalletInfo: info,
     },

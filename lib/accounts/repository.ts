@@ -33,7 +33,10 @@ export function platformAccounts(platformId: string, tx: Tx = db()): Promise<Int
 }
 
 export function forCustomer(platformId: string, customerId: string, tx: Tx = db()): Promise<InternalAccountRow[]> {
-  return tx.internalAccount.findMany({ where: { platformId, customerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return tx.internalAccount.findMany({
+    where: { platformId, customerId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 export interface InternalAccountFilter {
@@ -55,7 +58,11 @@ function where(platformId: string, f: InternalAccountFilter) {
 export async function list(platformId: string, f: InternalAccountFilter, limit: number, cursor?: Cursor) {
   const base = where(platformId, f);
   const [rows, total] = await Promise.all([
-    db().internalAccount.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
+    db().internalAccount.findMany({
+      where: { AND: [base, afterCursor(cursor)] },
+      orderBy: newestFirst,
+      take: limit + 1,
+    }),
     db().internalAccount.count({ where: base }),
   ]);
   return { rows, total };
@@ -65,8 +72,18 @@ export async function touch(ids: string[], at: Date, tx: Tx): Promise<void> {
   await tx.internalAccount.updateMany({ where: { id: { in: ids } }, data: { updatedAt: at } });
 }
 
-export async function setStatus(platformId: string, id: string, from: string[], to: string, at: Date, tx: Tx): Promise<boolean> {
-  const n = await tx.internalAccount.updateMany({ where: { platformId, id, status: { in: from } }, data: { status: to, updatedAt: at } });
+export async function setStatus(
+  platformId: string,
+  id: string,
+  from: string[],
+  to: string,
+  at: Date,
+  tx: Tx,
+): Promise<boolean> {
+  const n = await tx.internalAccount.updateMany({
+    where: { platformId, id, status: { in: from } },
+    data: { status: to, updatedAt: at },
+  });
   return n.count === 1;
 }
 
@@ -85,7 +102,9 @@ export async function setPrivacy(id: string, privateEnabled: boolean, at: Date, 
 /** Internal accounts with their three bucket balances, in one statement. */
 export async function withBalances(ids: string[], tx: Tx = db()) {
   if (!ids.length) return [];
-  const rows = await tx.$queryRaw<(InternalAccountRow & { available: bigint | null; held: bigint | null; pending: bigint | null })[]>`
+  const rows = await tx.$queryRaw<
+    (InternalAccountRow & { available: bigint | null; held: bigint | null; pending: bigint | null })[]
+  >`
     SELECT a.*,
       SUM(l."balance") FILTER (WHERE l."bucket" = 'AVAILABLE')::bigint AS available,
       SUM(l."balance") FILTER (WHERE l."bucket" = 'HELD')::bigint AS held,
@@ -100,11 +119,21 @@ const A = Prisma.InternalAccountScalarFieldEnum;
 const C = Prisma.CustomerScalarFieldEnum;
 
 /** An internal account with its owning customer (null for the platform's own), in one statement. */
-export async function findWithOwner(platformId: string, id: string, tx: Tx = db()): Promise<{ account: InternalAccountRow; customer: CustomerRow | null } | null> {
-  const rows = await queryIn<Record<string, unknown>>(tx, Prisma.sql`
+export async function findWithOwner(
+  platformId: string,
+  id: string,
+  tx: Tx = db(),
+): Promise<{ account: InternalAccountRow; customer: CustomerRow | null } | null> {
+  const rows = await queryIn<Record<string, unknown>>(
+    tx,
+    Prisma.sql`
     SELECT ${prefixedColumns('a', A, 'a__')}, ${prefixedColumns('c', C, 'c__')}
     FROM "InternalAccount" a LEFT JOIN "Customer" c ON c."id" = a."customerId"
-    WHERE a."id" = ${id} AND a."platformId" = ${platformId}`);
+    WHERE a."id" = ${id} AND a."platformId" = ${platformId}`,
+  );
   if (!rows[0]) return null;
-  return { account: unprefix<InternalAccountRow>(rows[0], A, 'a__')!, customer: unprefix<CustomerRow>(rows[0], C, 'c__') };
+  return {
+    account: unprefix<InternalAccountRow>(rows[0], A, 'a__')!,
+    customer: unprefix<CustomerRow>(rows[0], C, 'c__'),
+  };
 }

@@ -6,7 +6,12 @@ import { pageQuery } from '../http/pagination';
 export const internalAccountType = z.enum(['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET']);
 export const internalAccountStatus = z.enum(['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN', 'FAILED']);
 
-export const currency = z.object({ code: z.string(), name: z.string(), symbol: z.string(), decimals: z.number().int() });
+export const currency = z.object({
+  code: z.string(),
+  name: z.string(),
+  symbol: z.string(),
+  decimals: z.number().int(),
+});
 export const currencyAmount = z.object({ amount: money(), currency });
 
 export const paymentInstructions = z.object({

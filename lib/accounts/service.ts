@@ -40,9 +40,21 @@ function openingWrites(
     createdAt: at,
     updatedAt: at,
   }));
-  const writes: RowWrite[] = [...rows.map((row) => ({ table: 'InternalAccount', row: { ...row } })), ...ledger.bucketWrites(platformId, rows, at)];
+  const writes: RowWrite[] = [
+    ...rows.map((row) => ({ table: 'InternalAccount', row: { ...row } })),
+    ...ledger.bucketWrites(platformId, rows, at),
+  ];
   const walletRow = rows.find((r) => r.type === 'EMBEDDED_WALLET');
-  if (walletRow && wallet) writes.push(emailOtpWrite({ id: newId('AuthMethod'), platformId, accountId: walletRow.id, email: wallet.email, createdAt: at }));
+  if (walletRow && wallet)
+    writes.push(
+      emailOtpWrite({
+        id: newId('AuthMethod'),
+        platformId,
+        accountId: walletRow.id,
+        email: wallet.email,
+        createdAt: at,
+      }),
+    );
   return { rows, writes };
 }
 
@@ -50,7 +62,13 @@ function openingWrites(
 export async function openPlatformAccounts(platformId: string, currencies: string[], tx: Tx) {
   const existing = new Set((await repo.platformAccounts(platformId, tx)).map((a) => a.currency));
   const missing = [...new Set(currencies)].filter((c) => !existing.has(c));
-  const { rows, writes } = openingWrites(platformId, null, missing.map((currency) => ({ currency, type: typeFor(currency) })), null, now());
+  const { rows, writes } = openingWrites(
+    platformId,
+    null,
+    missing.map((currency) => ({ currency, type: typeFor(currency) })),
+    null,
+    now(),
+  );
   await repo.insertWrites(writes, tx);
   return rows;
 }
@@ -61,14 +79,29 @@ export async function openPlatformAccounts(platformId: string, currencies: strin
  * the wallet starts with one EMAIL_OTP credential tied to that email (spec, rule 4). As rows to
  * write with the customer's own (see customers/service.ts create).
  */
-export function customerAccountWrites(platformId: string, customerId: string, currencies: string[], wallet: { email: string } | null, at: Date) {
-  const specs: { currency: string; type: InternalAccountType }[] = [...new Set(currencies)].map((currency) => ({ currency, type: typeFor(currency) }));
+export function customerAccountWrites(
+  platformId: string,
+  customerId: string,
+  currencies: string[],
+  wallet: { email: string } | null,
+  at: Date,
+) {
+  const specs: { currency: string; type: InternalAccountType }[] = [...new Set(currencies)].map((currency) => ({
+    currency,
+    type: typeFor(currency),
+  }));
   if (wallet) specs.push({ currency: 'USD', type: 'EMBEDDED_WALLET' });
   return openingWrites(platformId, customerId, specs, wallet, at);
 }
 
 /** The same accounts opened inside a transaction (a customer's newly added currencies). */
-export async function openCustomerAccounts(platformId: string, customerId: string, currencies: string[], wallet: { email: string } | null, tx: Tx) {
+export async function openCustomerAccounts(
+  platformId: string,
+  customerId: string,
+  currencies: string[],
+  wallet: { email: string } | null,
+  tx: Tx,
+) {
   const { rows, writes } = customerAccountWrites(platformId, customerId, currencies, wallet, now());
   await repo.insertWrites(writes, tx);
   return rows;
@@ -82,7 +115,8 @@ export function toInternalAccount(row: repo.InternalAccountRow, b: ledger.Balanc
     status: row.status,
     balance: currencyAmount(b.available, row.currency),
     totalBalance: currencyAmount(b.available + b.held + b.pending, row.currency),
-    fundingPaymentInstructions: row.type === 'EMBEDDED_WALLET' ? [] : fundingInstructions(row.currency, row.id, row.customerId === null),
+    fundingPaymentInstructions:
+      row.type === 'EMBEDDED_WALLET' ? [] : fundingInstructions(row.currency, row.id, row.customerId === null),
     ...(row.type === 'EMBEDDED_WALLET' ? { privateEnabled: row.privateEnabled ?? false } : {}),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -92,11 +126,16 @@ export type InternalAccount = ReturnType<typeof toInternalAccount>;
 
 /** Internal accounts by id with their balances, in one query (missing ids are left out). */
 export async function presentByIds(ids: string[], tx?: Tx): Promise<InternalAccount[]> {
-  return (await repo.withBalances(ids, tx)).map((r) => toInternalAccount(r, { available: r.available ?? 0n, held: r.held ?? 0n, pending: r.pending ?? 0n }));
+  return (await repo.withBalances(ids, tx)).map((r) =>
+    toInternalAccount(r, { available: r.available ?? 0n, held: r.held ?? 0n, pending: r.pending ?? 0n }),
+  );
 }
 
 export async function present(rows: repo.InternalAccountRow[], tx?: Tx): Promise<InternalAccount[]> {
-  const balances = await ledger.balances(rows.map((r) => r.id), tx);
+  const balances = await ledger.balances(
+    rows.map((r) => r.id),
+    tx,
+  );
   return rows.map((r) => toInternalAccount(r, balances.get(r.id)!));
 }
 

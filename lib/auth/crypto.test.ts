@@ -6,7 +6,14 @@ import { base58checkDecode, base58checkEncode, bytesToHex, hexToBytes } from './
 import { decryptCredentialBundle, encryptCredentialBundle, hpkeSuite, openBase, sealBase } from './hpke';
 import { parsePublicKey, publicKeyOf } from './p256';
 import { parseStamp, stampSignsPayload } from './stamp';
-import { newClientKey, openSessionKeyBundle, stamp, stampOf, webCryptoKey, webCryptoStamp } from '@/lib/wallet-auth/testing';
+import {
+  newClientKey,
+  openSessionKeyBundle,
+  stamp,
+  stampOf,
+  webCryptoKey,
+  webCryptoStamp,
+} from '@/lib/wallet-auth/testing';
 
 // Known-answer tests for the wallet-auth cryptography, before any flow uses it.
 const vectors = JSON.parse(readFileSync(requireReferenceFile('hpke-vectors.json'), 'utf8'));
@@ -22,24 +29,63 @@ describe('HPKE DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, base mode'
     expect(bytesToHex(new Uint8Array(await suite.kem.serializePrivateKey(r.privateKey)))).toBe(v.skRm);
     const e = await suite.kem.deriveKeyPair(h(v.ikmE).slice().buffer);
     // Each encryption of the vector is the sequence-n message of one context; seal them in order.
-    const sender = await suite.createSenderContext({ recipientPublicKey: r.publicKey, info: h(v.info).slice().buffer, ekm: e });
+    const sender = await suite.createSenderContext({
+      recipientPublicKey: r.publicKey,
+      info: h(v.info).slice().buffer,
+      ekm: e,
+    });
     expect(bytesToHex(new Uint8Array(sender.enc))).toBe(v.enc);
     for (const enc of v.encryptions) {
-      expect(bytesToHex(new Uint8Array(await sender.seal(h(enc.pt).slice().buffer, h(enc.aad).slice().buffer)))).toBe(enc.ct);
+      expect(bytesToHex(new Uint8Array(await sender.seal(h(enc.pt).slice().buffer, h(enc.aad).slice().buffer)))).toBe(
+        enc.ct,
+      );
     }
-    const recipient = await suite.createRecipientContext({ recipientKey: await suite.kem.importKey('raw', h(v.skRm).slice().buffer, false), enc: h(v.enc).slice().buffer, info: h(v.info).slice().buffer });
-    for (const enc of v.encryptions) expect(bytesToHex(new Uint8Array(await recipient.open(h(enc.ct).slice().buffer, h(enc.aad).slice().buffer)))).toBe(enc.pt);
-    expect(bytesToHex(new Uint8Array(await recipient.export(new Uint8Array().buffer, v.exports[0].L)))).toBe(v.exports[0].exported_value);
+    const recipient = await suite.createRecipientContext({
+      recipientKey: await suite.kem.importKey('raw', h(v.skRm).slice().buffer, false),
+      enc: h(v.enc).slice().buffer,
+      info: h(v.info).slice().buffer,
+    });
+    for (const enc of v.encryptions)
+      expect(
+        bytesToHex(new Uint8Array(await recipient.open(h(enc.ct).slice().buffer, h(enc.aad).slice().buffer))),
+      ).toBe(enc.pt);
+    expect(bytesToHex(new Uint8Array(await recipient.export(new Uint8Array().buffer, v.exports[0].L)))).toBe(
+      v.exports[0].exported_value,
+    );
   });
 
   it('the one-shot helpers reproduce the first vector encryption and open it', async () => {
     const e = await hpkeSuite().kem.deriveKeyPair(h(v.ikmE).slice().buffer);
     const first = v.encryptions[0];
-    const sealed = await sealBase({ recipientPublicKey: h(v.pkRm), plaintext: h(first.pt), info: h(v.info), aad: h(first.aad), ekm: e });
+    const sealed = await sealBase({
+      recipientPublicKey: h(v.pkRm),
+      plaintext: h(first.pt),
+      info: h(v.info),
+      aad: h(first.aad),
+      ekm: e,
+    });
     expect(bytesToHex(sealed.enc)).toBe(v.enc);
     expect(bytesToHex(sealed.ciphertext)).toBe(first.ct);
-    expect(bytesToHex(await openBase({ recipientSecretKey: h(v.skRm), enc: h(v.enc), ciphertext: h(first.ct), info: h(v.info), aad: h(first.aad) }))).toBe(first.pt);
-    await expect(openBase({ recipientSecretKey: h(v.skRm), enc: h(v.enc), ciphertext: h(first.ct), info: h(v.info), aad: h('00') })).rejects.toThrow();
+    expect(
+      bytesToHex(
+        await openBase({
+          recipientSecretKey: h(v.skRm),
+          enc: h(v.enc),
+          ciphertext: h(first.ct),
+          info: h(v.info),
+          aad: h(first.aad),
+        }),
+      ),
+    ).toBe(first.pt);
+    await expect(
+      openBase({
+        recipientSecretKey: h(v.skRm),
+        enc: h(v.enc),
+        ciphertext: h(first.ct),
+        info: h(v.info),
+        aad: h('00'),
+      }),
+    ).rejects.toThrow();
   });
 
   it('decrypts the credential bundle produced by an independent implementation', async () => {
@@ -102,7 +148,9 @@ describe('stamps', () => {
   it('parses the JSON rather than matching bytes: key order and whitespace are free', () => {
     const key = newClientKey();
     const sig = JSON.parse(Buffer.from(stamp(payload, key), 'base64url').toString()).signature;
-    const reordered = Buffer.from(`{ "signature" : "${sig}",\n "scheme":"SIGNATURE_SCHEME_TK_API_P256", "publicKey":"${key.publicKey}" }`).toString('base64url');
+    const reordered = Buffer.from(
+      `{ "signature" : "${sig}",\n "scheme":"SIGNATURE_SCHEME_TK_API_P256", "publicKey":"${key.publicKey}" }`,
+    ).toString('base64url');
     const s = parseStamp(reordered);
     expect(s.kind === 'stamp' && stampSignsPayload(s, payload)).toBe(true);
     // An uncompressed key names the same session key.
@@ -114,8 +162,16 @@ describe('stamps', () => {
     ['not base64url', '***', 'not base64url-encoded JSON'],
     ['not JSON', Buffer.from('hello').toString('base64url'), 'not base64url-encoded JSON'],
     ['an array', Buffer.from('[]').toString('base64url'), 'not a JSON object'],
-    ['wrong scheme', stampOf(newClientKey().publicKey, '3006020101020101', { scheme: 'SIGNATURE_SCHEME_TK_API_SECP256K1' }), 'scheme'],
-    ['missing key', Buffer.from(JSON.stringify({ scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: '00' })).toString('base64url'), 'publicKey is missing'],
+    [
+      'wrong scheme',
+      stampOf(newClientKey().publicKey, '3006020101020101', { scheme: 'SIGNATURE_SCHEME_TK_API_SECP256K1' }),
+      'scheme',
+    ],
+    [
+      'missing key',
+      Buffer.from(JSON.stringify({ scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: '00' })).toString('base64url'),
+      'publicKey is missing',
+    ],
     ['key off the curve', stampOf('02' + 'ff'.repeat(32), '3006020101020101'), 'not a P-256 public key'],
     ['signature not hex', stampOf(newClientKey().publicKey, 'zz'), 'signature is not hex'],
     ['signature not DER', stampOf(newClientKey().publicKey, 'abcd'), 'not a DER'],

@@ -17,16 +17,32 @@ export function hpkeSuite(): CipherSuite {
 const buf = (b: Uint8Array) => b.slice().buffer as ArrayBuffer;
 
 /** One-shot base-mode seal; `ekm` fixes the ephemeral key (known-answer tests only). */
-export async function sealBase(opts: { recipientPublicKey: Uint8Array; plaintext: Uint8Array; info: Uint8Array; aad: Uint8Array; ekm?: CryptoKeyPair }) {
+export async function sealBase(opts: {
+  recipientPublicKey: Uint8Array;
+  plaintext: Uint8Array;
+  info: Uint8Array;
+  aad: Uint8Array;
+  ekm?: CryptoKeyPair;
+}) {
   const s = hpkeSuite();
   const recipientPublicKey = await s.kem.deserializePublicKey(buf(opts.recipientPublicKey));
-  const sender = await s.createSenderContext({ recipientPublicKey, info: buf(opts.info), ...(opts.ekm ? { ekm: opts.ekm } : {}) });
+  const sender = await s.createSenderContext({
+    recipientPublicKey,
+    info: buf(opts.info),
+    ...(opts.ekm ? { ekm: opts.ekm } : {}),
+  });
   const ciphertext = new Uint8Array(await sender.seal(buf(opts.plaintext), buf(opts.aad)));
   return { enc: new Uint8Array(sender.enc), ciphertext };
 }
 
 /** One-shot base-mode open with a raw 32-byte recipient secret key. Throws when it does not authenticate. */
-export async function openBase(opts: { recipientSecretKey: Uint8Array; enc: Uint8Array; ciphertext: Uint8Array; info: Uint8Array; aad: Uint8Array }): Promise<Uint8Array> {
+export async function openBase(opts: {
+  recipientSecretKey: Uint8Array;
+  enc: Uint8Array;
+  ciphertext: Uint8Array;
+  info: Uint8Array;
+  aad: Uint8Array;
+}): Promise<Uint8Array> {
   const s = hpkeSuite();
   const recipientKey = await s.kem.importKey('raw', buf(opts.recipientSecretKey), false);
   const recipient = await s.createRecipientContext({ recipientKey, enc: buf(opts.enc), info: buf(opts.info) });
@@ -47,7 +63,11 @@ export async function sealToKey(recipient: ParsedPublicKey, plaintext: Uint8Arra
 }
 
 /** Opens a wallet-convention ciphertext; `enc` may be compressed or uncompressed. */
-export async function openWithKey(recipientSecretKey: Uint8Array, encHexOrBytes: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array> {
+export async function openWithKey(
+  recipientSecretKey: Uint8Array,
+  encHexOrBytes: Uint8Array,
+  ciphertext: Uint8Array,
+): Promise<Uint8Array> {
   const enc = parsePublicKey(bytesToHex(encHexOrBytes));
   if (!enc) throw new Error('encapsulated key is not a P-256 point');
   const recipient = publicKeyOf(recipientSecretKey);
@@ -80,7 +100,10 @@ export interface SignedBundle {
 }
 
 /** `{version, data: hex(JSON), dataSignature, enclaveQuorumPublic}`; unsigned when no signer is given. */
-export function signedBundle(data: Record<string, unknown>, signer: { secretKey: Uint8Array; publicKey: ParsedPublicKey } | null): string {
+export function signedBundle(
+  data: Record<string, unknown>,
+  signer: { secretKey: Uint8Array; publicKey: ParsedPublicKey } | null,
+): string {
   const dataBytes = new TextEncoder().encode(JSON.stringify(data));
   const bundle: SignedBundle = {
     version: BUNDLE_VERSION,
@@ -92,7 +115,12 @@ export function signedBundle(data: Record<string, unknown>, signer: { secretKey:
 }
 
 /** Seals to an uncompressed key and wraps the result as the export envelope's `data`. */
-export async function sealedEnvelope(plaintext: Uint8Array, recipient: ParsedPublicKey, organizationId: string, signer: Parameters<typeof signedBundle>[1]) {
+export async function sealedEnvelope(
+  plaintext: Uint8Array,
+  recipient: ParsedPublicKey,
+  organizationId: string,
+  signer: Parameters<typeof signedBundle>[1],
+) {
   const { enc, ciphertext } = await sealToKey(recipient, plaintext);
   return signedBundle({ encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext), organizationId }, signer);
 }

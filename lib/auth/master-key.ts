@@ -21,7 +21,11 @@ export class MasterKeyError extends Error {}
 
 function parseKey(text: string, source: string): Buffer {
   const t = text.trim();
-  const bytes = /^[0-9a-f]{64}$/i.test(t) ? Buffer.from(t, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(t) ? Buffer.from(t, 'base64') : null;
+  const bytes = /^[0-9a-f]{64}$/i.test(t)
+    ? Buffer.from(t, 'hex')
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(t)
+      ? Buffer.from(t, 'base64')
+      : null;
   if (!bytes || bytes.length !== KEY_BYTES) {
     throw new MasterKeyError(`${source} must be ${KEY_BYTES} bytes written as 64 hex characters or base64`);
   }
@@ -63,18 +67,23 @@ export function seal(plain: Buffer, context: string, key: Buffer): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const ct = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), ct].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), ct]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 export function open(sealed: string, context: string, key: Buffer): Buffer {
   const [version, iv, tag, ct] = sealed.split('.');
-  if (version !== VERSION || !iv || !tag || ct === undefined) throw new MasterKeyError('unrecognized ciphertext format');
+  if (version !== VERSION || !iv || !tag || ct === undefined)
+    throw new MasterKeyError('unrecognized ciphertext format');
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]);
   } catch {
-    throw new MasterKeyError('cannot decrypt: wrong master key (CORRIDOR_SECRET_KEY / secret.key) or altered ciphertext');
+    throw new MasterKeyError(
+      'cannot decrypt: wrong master key (CORRIDOR_SECRET_KEY / secret.key) or altered ciphertext',
+    );
   }
 }

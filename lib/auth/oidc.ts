@@ -51,7 +51,8 @@ interface DecodedToken {
   signature: Uint8Array;
 }
 
-const malformed = (why: string) => invalidInput(`oidcToken is malformed: ${why}`, [{ field: 'oidcToken', message: why }]);
+const malformed = (why: string) =>
+  invalidInput(`oidcToken is malformed: ${why}`, [{ field: 'oidcToken', message: why }]);
 const failed = (reason: string) => new ApiError('UNAUTHORIZED', `OIDC token rejected: ${reason}`, { reason });
 
 function jsonSegment(segment: string, what: string): Record<string, unknown> {
@@ -68,7 +69,8 @@ function jsonSegment(segment: string, what: string): Record<string, unknown> {
 /** Splits a compact JWS; a token that is not one is 400 INVALID_INPUT. */
 export function decodeToken(token: string): DecodedToken {
   const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((p) => p === '')) throw malformed('expected three dot-separated base64url segments (a JWT)');
+  if (parts.length !== 3 || parts.some((p) => p === ''))
+    throw malformed('expected three dot-separated base64url segments (a JWT)');
   const header = jsonSegment(parts[0], 'header');
   const claims = jsonSegment(parts[1], 'payload');
   let signature: Uint8Array;
@@ -113,11 +115,18 @@ async function checkSignature(t: DecodedToken, issuer: string): Promise<void> {
     console.error(`[corridor] fetching the signing keys of ${issuer} failed:`, (err as Error).message);
     throw failed("The issuer's signing keys could not be fetched");
   }
-  const candidates = keys.filter((k) => k.kty === spec.kty && (kid === undefined || (k as { kid?: string }).kid === kid));
+  const candidates = keys.filter(
+    (k) => k.kty === spec.kty && (kid === undefined || (k as { kid?: string }).kid === kid),
+  );
   for (const jwk of candidates) {
     try {
       const key = createPublicKey({ key: jwk, format: 'jwk' });
-      const ok = verifySignature('sha256', Buffer.from(t.signingInput), spec.dsaEncoding ? { key, dsaEncoding: spec.dsaEncoding } : key, t.signature);
+      const ok = verifySignature(
+        'sha256',
+        Buffer.from(t.signingInput),
+        spec.dsaEncoding ? { key, dsaEncoding: spec.dsaEncoding } : key,
+        t.signature,
+      );
       if (ok) return;
     } catch {
       // an unusable key in the set is skipped
@@ -150,14 +159,18 @@ export async function checkOidcToken(token: string, check: OidcCheck = {}): Prom
   if (typeof c.iss !== 'string' || c.iss === '') throw malformed('the iss claim is missing');
   if (!check.expected) {
     const issuers = supportedIssuers();
-    if (!Object.hasOwn(issuers, c.iss)) throw invalidInput(`oidcToken issuer ${c.iss} is not supported`, [{ field: 'oidcToken', message: `iss must be one of ${Object.keys(issuers).join(', ')}` }]);
+    if (!Object.hasOwn(issuers, c.iss))
+      throw invalidInput(`oidcToken issuer ${c.iss} is not supported`, [
+        { field: 'oidcToken', message: `iss must be one of ${Object.keys(issuers).join(', ')}` },
+      ]);
   }
   if (check.expected && c.iss !== check.expected.iss) throw failed('iss does not match the credential');
   if (!isSandbox()) await checkSignature(t, c.iss);
   const aud = audience(c.aud);
   if (!aud) throw failed('aud must be a non-empty string or a one-element array of one');
   if (typeof c.sub !== 'string' || c.sub === '') throw failed('sub must be a non-empty string');
-  if (check.expected && (aud !== check.expected.aud || c.sub !== check.expected.sub)) throw failed('aud and sub do not match the credential');
+  if (check.expected && (aud !== check.expected.aud || c.sub !== check.expected.sub))
+    throw failed('aud and sub do not match the credential');
   const at = now().getTime() / 1000;
   const skew = isSandbox() ? SANDBOX_CLOCK_SKEW_SECONDS : 0;
   if (typeof c.iat !== 'number' || !Number.isFinite(c.iat)) throw failed('iat must be a number');

@@ -13,7 +13,8 @@ describe('executing a quote from an embedded wallet', () => {
     const other = await newWallet(p);
     const otherKey = (await otpLogin(p.api, other.emailOtpId)).key;
     const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Payee', currencies: ['EUR'] });
-    const eur = (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id, currency: 'EUR' } })).body.data[0];
+    const eur = (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id, currency: 'EUR' } }))
+      .body.data[0];
     expect((await p.api.post(`/sandbox/internal-accounts/${w.accountId}/fund`, { amount: 100000 })).status).toBe(200);
 
     const quote = await p.api.post('/quotes', {
@@ -31,24 +32,55 @@ describe('executing a quote from an embedded wallet', () => {
     const blank = await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': '  ' } });
     expectError(blank, 401, 'WALLET_SIGNATURE_MISSING');
     expect(blank.body.message).toMatch(/quote is funded by an Embedded Wallet/);
-    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': 'garbage' } }), 401, 'WALLET_SIGNATURE_MALFORMED');
-    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload + ' ', key) } }), 401, 'WALLET_SIGNATURE_INVALID');
-    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, otherKey) } }), 401, 'WALLET_SIGNATURE_INVALID');
-    expectError(await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, newClientKey()) } }), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': 'garbage' } }),
+      401,
+      'WALLET_SIGNATURE_MALFORMED',
+    );
+    expectError(
+      await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload + ' ', key) } }),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expectError(
+      await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, otherKey) } }),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expectError(
+      await p.api.post(path, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, newClientKey()) } }),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     const ok = await p.api.post(path, undefined, { headers: { 'Grid-Wallet-Signature': stamp(payload, key) } });
     expect(ok.status, ok.text).toBe(200);
     expect(['PROCESSING', 'COMPLETED']).toContain(ok.body.status);
     // The signature authorized one execution: the same stamp cannot execute again.
-    expectError(await p.api.post(path, undefined, { headers: { 'Grid-Wallet-Signature': stamp(payload, key) } }), 409, 'CONFLICT');
+    expectError(
+      await p.api.post(path, undefined, { headers: { 'Grid-Wallet-Signature': stamp(payload, key) } }),
+      409,
+      'CONFLICT',
+    );
   });
 
   it('refuses immediatelyExecute for an embedded-wallet source (the holder must sign first)', async () => {
     const p = await newPlatform();
     const w = await newWallet(p);
-    const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Payee Two', currencies: ['EUR'] });
-    const eur = (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id, currency: 'EUR' } })).body.data[0];
+    const c = await p.api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Payee Two',
+      currencies: ['EUR'],
+    });
+    const eur = (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id, currency: 'EUR' } }))
+      .body.data[0];
     expect((await p.api.post(`/sandbox/internal-accounts/${w.accountId}/fund`, { amount: 100000 })).status).toBe(200);
-    const res = await p.api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, immediatelyExecute: true });
+    const res = await p.api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: w.accountId },
+      destination: { destinationType: 'ACCOUNT', accountId: eur.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1000,
+      immediatelyExecute: true,
+    });
     expectError(res, 400, 'INVALID_INPUT');
     expect(res.body.details.errors[0].field).toBe('immediatelyExecute');
   });

@@ -154,14 +154,21 @@ export interface AcceptedRetry {
 }
 
 const unauthorized = (message: string, reason: string) => new ApiError('UNAUTHORIZED', message, { reason });
-const invalid = (reason: string) => new ApiError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
+const invalid = (reason: string) =>
+  new ApiError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
 
 function requireHeaders(headers: RetryHeaders): { stamp: Stamp; requestId: string } {
   if (headers.stamp === null) {
-    throw new ApiError('WALLET_SIGNATURE_MISSING', 'This signed retry needs a Service-Wallet-Signature header (the stamp over payloadToSign) with its Request-Id');
+    throw new ApiError(
+      'WALLET_SIGNATURE_MISSING',
+      'This signed retry needs a Service-Wallet-Signature header (the stamp over payloadToSign) with its Request-Id',
+    );
   }
   if (headers.requestId === null) {
-    throw new ApiError('REQUEST_ID_MISSING', 'The signed retry needs the Request-Id header echoing the requestId of the 202 challenge');
+    throw new ApiError(
+      'REQUEST_ID_MISSING',
+      'The signed retry needs the Request-Id header echoing the requestId of the 202 challenge',
+    );
   }
   return { stamp: parseStamp(headers.stamp), requestId: headers.requestId };
 }
@@ -171,20 +178,37 @@ function requireHeaders(headers: RetryHeaders): { stamp: Stamp; requestId: strin
  * of one of `kinds`). Does not consume it: the caller does, with `consumePendingRequest`, in the
  * transaction of the action.
  */
-export async function openPendingRequest(tx: Tx, platformId: string, requestId: string, kinds: string[]): Promise<repo.SignedRequestRow> {
+export async function openPendingRequest(
+  tx: Tx,
+  platformId: string,
+  requestId: string,
+  kinds: string[],
+): Promise<repo.SignedRequestRow> {
   const pending = await repo.lock(platformId, requestId, tx);
   const at = now();
-  if (!pending) throw unauthorized(`Request-Id ${requestId} does not match a pending signed request`, 'Unknown Request-Id');
-  if (pending.consumedAt) throw unauthorized(`Request-Id ${requestId} was already used; start again without signature headers`, 'Request-Id already used');
-  if (pending.expiresAt <= at) throw unauthorized(`Request-Id ${requestId} expired at ${pending.expiresAt.toISOString()}; start again`, 'Signed request expired');
+  if (!pending)
+    throw unauthorized(`Request-Id ${requestId} does not match a pending signed request`, 'Unknown Request-Id');
+  if (pending.consumedAt)
+    throw unauthorized(
+      `Request-Id ${requestId} was already used; start again without signature headers`,
+      'Request-Id already used',
+    );
+  if (pending.expiresAt <= at)
+    throw unauthorized(
+      `Request-Id ${requestId} expired at ${pending.expiresAt.toISOString()}; start again`,
+      'Signed request expired',
+    );
   if (!kinds.includes(pending.kind)) {
-    throw new ApiError('WALLET_SIGNATURE_BODY_MISMATCH', 'The Request-Id was issued for a different operation', { reason: 'Different operation' });
+    throw new ApiError('WALLET_SIGNATURE_BODY_MISMATCH', 'The Request-Id was issued for a different operation', {
+      reason: 'Different operation',
+    });
   }
   return pending;
 }
 
 export async function consumePendingRequest(tx: Tx, pending: repo.SignedRequestRow): Promise<void> {
-  if (!(await repo.consume(pending.id, now(), tx))) throw unauthorized(`Request-Id ${pending.id} was already used`, 'Request-Id already used');
+  if (!(await repo.consume(pending.id, now(), tx)))
+    throw unauthorized(`Request-Id ${pending.id} was already used`, 'Request-Id already used');
 }
 
 export function pendingSecret(pending: repo.SignedRequestRow): Uint8Array {
@@ -201,12 +225,21 @@ export async function acceptSignedRetry(
   opts: { platformId: string; kind: string | string[]; binding: RequestBinding; headers: RetryHeaders },
 ): Promise<AcceptedRetry> {
   const { stamp, requestId } = requireHeaders(opts.headers);
-  const pending = await openPendingRequest(tx, opts.platformId, requestId, Array.isArray(opts.kind) ? opts.kind : [opts.kind]);
+  const pending = await openPendingRequest(
+    tx,
+    opts.platformId,
+    requestId,
+    Array.isArray(opts.kind) ? opts.kind : [opts.kind],
+  );
   const b = opts.binding;
   if (pending.method !== b.method || pending.path !== b.path || pending.bodyHash !== b.bodyHash) {
-    throw new ApiError('WALLET_SIGNATURE_BODY_MISMATCH', 'The signed retry differs from the request the challenge was issued for (method, path and body must be the same)', {
-      reason: pending.method !== b.method || pending.path !== b.path ? 'Different operation' : 'Different body',
-    });
+    throw new ApiError(
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+      'The signed retry differs from the request the challenge was issued for (method, path and body must be the same)',
+      {
+        reason: pending.method !== b.method || pending.path !== b.path ? 'Different operation' : 'Different body',
+      },
+    );
   }
   const signer = await acceptableSigner(tx, pending, stamp, now());
   await consumePendingRequest(tx, pending);
@@ -220,15 +253,30 @@ export async function acceptSignedRetry(
   };
 }
 
-async function acceptableSigner(tx: Tx, pending: repo.SignedRequestRow, stamp: Stamp, at: Date): Promise<{ sessionId: string | null; publicKey: string }> {
-  if (stamp.kind === 'stamp' && !stampSignsPayload(stamp, pending.payloadToSign)) throw invalid('Signature does not verify over payloadToSign');
+async function acceptableSigner(
+  tx: Tx,
+  pending: repo.SignedRequestRow,
+  stamp: Stamp,
+  at: Date,
+): Promise<{ sessionId: string | null; publicKey: string }> {
+  if (stamp.kind === 'stamp' && !stampSignsPayload(stamp, pending.payloadToSign))
+    throw invalid('Signature does not verify over payloadToSign');
   if (pending.boundPublicKey) {
-    if (stamp.kind === 'stamp' && stamp.publicKey !== pending.boundPublicKey) throw invalid('Signed by a key other than the one bound to this request');
+    if (stamp.kind === 'stamp' && stamp.publicKey !== pending.boundPublicKey)
+      throw invalid('Signed by a key other than the one bound to this request');
     return { sessionId: null, publicKey: pending.boundPublicKey };
   }
-  const candidates = await activeSessionsWithKey(pending.platformId, pending.accountIds, stamp.kind === 'stamp' ? stamp.publicKey : null, at, tx);
+  const candidates = await activeSessionsWithKey(
+    pending.platformId,
+    pending.accountIds,
+    stamp.kind === 'stamp' ? stamp.publicKey : null,
+    at,
+    tx,
+  );
   const eligible = candidates.filter(
-    (s) => (!pending.sessionId || s.id === pending.sessionId) && (!pending.excludeAuthMethodId || s.authMethodId !== pending.excludeAuthMethodId),
+    (s) =>
+      (!pending.sessionId || s.id === pending.sessionId) &&
+      (!pending.excludeAuthMethodId || s.authMethodId !== pending.excludeAuthMethodId),
   );
   if (!eligible.length) {
     if (!candidates.length) throw invalid('The signing key is not an active session of this account');
@@ -243,9 +291,16 @@ async function acceptableSigner(tx: Tx, pending: repo.SignedRequestRow, stamp: S
  * exact request (one insert, no transaction to hold); with them, the retry is accepted and `act`
  * runs in the same transaction, so a spent requestId and the action commit together.
  */
-export async function signedAction<T>(req: Request, rawBody: string, spec: Omit<ChallengeSpec, 'binding'>, act: (tx: Tx, signed: AcceptedRetry) => Promise<T>): Promise<Challenge | T> {
+export async function signedAction<T>(
+  req: Request,
+  rawBody: string,
+  spec: Omit<ChallengeSpec, 'binding'>,
+  act: (tx: Tx, signed: AcceptedRetry) => Promise<T>,
+): Promise<Challenge | T> {
   const binding = bindRequest(req, rawBody);
   const headers = retryHeaders(req);
   if (!headers) return issueChallenge(db(), { ...spec, binding });
-  return transaction(async (tx) => act(tx, await acceptSignedRetry(tx, { platformId: spec.platformId, kind: spec.kind, binding, headers })));
+  return transaction(async (tx) =>
+    act(tx, await acceptSignedRetry(tx, { platformId: spec.platformId, kind: spec.kind, binding, headers })),
+  );
 }

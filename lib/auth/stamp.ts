@@ -13,9 +13,7 @@ export const SIGNATURE_HEADERS = ['service-wallet-signature', 'grid-wallet-signa
 /** Legacy literal signature the sandbox still accepts in place of a stamp. */
 export const SANDBOX_LITERAL_SIGNATURE = 'sandbox-valid-signature';
 
-export type Stamp =
-  | { kind: 'stamp'; publicKey: string; signature: Uint8Array }
-  | { kind: 'sandbox-literal' };
+export type Stamp = { kind: 'stamp'; publicKey: string; signature: Uint8Array } | { kind: 'sandbox-literal' };
 
 const malformed = (reason: string) =>
   new ApiError('WALLET_SIGNATURE_MALFORMED', `The wallet signature header is malformed: ${reason}`, { reason });
@@ -44,7 +42,8 @@ export function parseStamp(value: string): Stamp {
   if (typeof publicKey !== 'string') throw malformed('publicKey is missing');
   const key = parsePublicKey(publicKey);
   if (!key) throw malformed('publicKey is not a P-256 public key in SEC1 hex');
-  if (typeof signature !== 'string' || !isHex(signature) || signature.length === 0) throw malformed('signature is not hex');
+  if (typeof signature !== 'string' || !isHex(signature) || signature.length === 0)
+    throw malformed('signature is not hex');
   const sig = hexToBytes(signature);
   if (!isDerSignature(sig)) throw malformed('signature is not a DER-encoded ECDSA signature');
   return { kind: 'stamp', publicKey: key.compressedHex, signature: sig };

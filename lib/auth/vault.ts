@@ -18,7 +18,8 @@ const subkeys = new Map<string, Buffer>();
 function subkey(label: string, length = 32): Buffer {
   const id = `${length}:${label}`;
   let key = subkeys.get(id);
-  if (!key) subkeys.set(id, (key = Buffer.from(hkdfSync('sha256', masterKey(), 'corridor-wallet-auth', label, length))));
+  if (!key)
+    subkeys.set(id, (key = Buffer.from(hkdfSync('sha256', masterKey(), 'corridor-wallet-auth', label, length))));
   return key;
 }
 
@@ -27,7 +28,10 @@ export function seal(plaintext: Uint8Array | string, purpose: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', subkey('seal'), iv);
   cipher.setAAD(Buffer.from(purpose));
-  const body = Buffer.concat([cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext) : plaintext), cipher.final()]);
+  const body = Buffer.concat([
+    cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext) : plaintext),
+    cipher.final(),
+  ]);
   return `v1.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
 }
 

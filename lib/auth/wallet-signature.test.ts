@@ -8,7 +8,11 @@ import { verifyWalletSignature, verifyWalletStamp } from './wallet-signature';
 
 // The seam quote execution uses: a stamp over a payload the resource carries (no 202, no
 // Request-Id), checked against the source wallet's active sessions.
-const payload = JSON.stringify({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', parameters: { amount: 1000, quoteId: 'Quote:x' }, timestampMs: '1' });
+const payload = JSON.stringify({
+  type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+  parameters: { amount: 1000, quoteId: 'Quote:x' },
+  timestampMs: '1',
+});
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -34,9 +38,23 @@ describe('verifyWalletStamp (quote execution seam)', () => {
   });
 
   it('accepts a stamp over the exact payload by an active session of the source wallet', async () => {
-    const res = await verifyWalletStamp({ platformId: p.platformId, accountId: w.accountId, payload, stamp: stamp(payload, key) });
+    const res = await verifyWalletStamp({
+      platformId: p.platformId,
+      accountId: w.accountId,
+      payload,
+      stamp: stamp(payload, key),
+    });
     expect(res).toEqual({ sessionId, publicKey: key.publicKey });
-    expect(await codeOf(verifyWalletStamp({ platformId: p.platformId, accountId: w.accountId, payload, stamp: stamp(payload, key, { highS: true }) }))).toBe('OK');
+    expect(
+      await codeOf(
+        verifyWalletStamp({
+          platformId: p.platformId,
+          accountId: w.accountId,
+          payload,
+          stamp: stamp(payload, key, { highS: true }),
+        }),
+      ),
+    ).toBe('OK');
   });
 
   it('names what is wrong: missing, malformed, other payload, unknown key, another wallet', async () => {
@@ -44,21 +62,46 @@ describe('verifyWalletStamp (quote execution seam)', () => {
     const otherKey = (await otpLogin(p.api, other.emailOtpId)).key;
     const base = { platformId: p.platformId, accountId: w.accountId, payload };
     expect(await codeOf(verifyWalletSignature({ ...base, headers: new Headers() }))).toBe('WALLET_SIGNATURE_MISSING');
-    expect(await codeOf(verifyWalletSignature({ ...base, headers: new Headers({ 'Grid-Wallet-Signature': stamp(payload, key) }) }))).toBe('OK');
+    expect(
+      await codeOf(
+        verifyWalletSignature({ ...base, headers: new Headers({ 'Grid-Wallet-Signature': stamp(payload, key) }) }),
+      ),
+    ).toBe('OK');
     expect(await codeOf(verifyWalletStamp({ ...base, stamp: 'e30' }))).toBe('WALLET_SIGNATURE_MALFORMED');
-    expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload.replace('1000', '9000'), key) }))).toBe('WALLET_SIGNATURE_INVALID');
-    expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload, newClientKey()) }))).toBe('WALLET_SIGNATURE_INVALID');
-    expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload, otherKey) }))).toBe('WALLET_SIGNATURE_INVALID');
-    expect(await codeOf(verifyWalletStamp({ ...base, platformId: (await newPlatform()).platformId, stamp: stamp(payload, key) }))).toBe('WALLET_SIGNATURE_INVALID');
+    expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload.replace('1000', '9000'), key) }))).toBe(
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload, newClientKey()) }))).toBe(
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload, otherKey) }))).toBe(
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expect(
+      await codeOf(
+        verifyWalletStamp({ ...base, platformId: (await newPlatform()).platformId, stamp: stamp(payload, key) }),
+      ),
+    ).toBe('WALLET_SIGNATURE_INVALID');
   });
 
   it('accepts a WebCrypto-made stamp from a session whose key came from WebCrypto', async () => {
     const wc = await webCryptoKey();
     const refresh = await p.api.post(`/auth/sessions/${sessionId}/refresh`, { clientPublicKey: wc.publicKey });
-    const res = await p.api.post(`/auth/sessions/${sessionId}/refresh`, { clientPublicKey: wc.publicKey }, { headers: signatureHeaders(refresh.body.payloadToSign, key, refresh.body.requestId) });
+    const res = await p.api.post(
+      `/auth/sessions/${sessionId}/refresh`,
+      { clientPublicKey: wc.publicKey },
+      { headers: signatureHeaders(refresh.body.payloadToSign, key, refresh.body.requestId) },
+    );
     expect(res.status, res.text).toBe(201);
     for (let i = 0; i < 6; i++) {
-      expect(await verifyWalletStamp({ platformId: p.platformId, accountId: w.accountId, payload, stamp: await webCryptoStamp(payload, wc) })).toMatchObject({ sessionId: res.body.id });
+      expect(
+        await verifyWalletStamp({
+          platformId: p.platformId,
+          accountId: w.accountId,
+          payload,
+          stamp: await webCryptoStamp(payload, wc),
+        }),
+      ).toMatchObject({ sessionId: res.body.id });
     }
   });
 
@@ -74,6 +117,10 @@ describe('verifyWalletStamp (quote execution seam)', () => {
     const { res } = await signed(q.api, 'DELETE', `/auth/sessions/${login.session.id}`, undefined, login.key);
     expect(res.status).toBe(204);
     expect(await codeOf(verifyWalletStamp(base))).toBe('WALLET_SIGNATURE_INVALID');
-    expectError((await signed(q.api, 'PATCH', `/internal-accounts/${wq.accountId}`, { privateEnabled: true }, login.key)).res, 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      (await signed(q.api, 'PATCH', `/internal-accounts/${wq.accountId}`, { privateEnabled: true }, login.key)).res,
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
   });
 });

@@ -14,12 +14,26 @@ import { parseStamp, stampHeader, stampSignsPayload } from './stamp';
 // The stamp must verify over the exact payload with the key of an active, unexpired session of
 // that account (a session of a revoked credential is not). Throws 401 WALLET_SIGNATURE_MALFORMED
 // or WALLET_SIGNATURE_INVALID (with details.reason); returns the signing session.
-const invalid = (reason: string) => new ApiError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
+const invalid = (reason: string) =>
+  new ApiError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
 
-export async function verifyWalletStamp(opts: { platformId: string; accountId: string; payload: string; stamp: string; tx?: Tx }): Promise<{ sessionId: string; publicKey: string }> {
+export async function verifyWalletStamp(opts: {
+  platformId: string;
+  accountId: string;
+  payload: string;
+  stamp: string;
+  tx?: Tx;
+}): Promise<{ sessionId: string; publicKey: string }> {
   const stamp = parseStamp(opts.stamp);
-  if (stamp.kind === 'stamp' && !stampSignsPayload(stamp, opts.payload)) throw invalid('Signature does not verify over payloadToSign');
-  const sessions = await activeSessionsWithKey(opts.platformId, [opts.accountId], stamp.kind === 'stamp' ? stamp.publicKey : null, now(), opts.tx ?? db());
+  if (stamp.kind === 'stamp' && !stampSignsPayload(stamp, opts.payload))
+    throw invalid('Signature does not verify over payloadToSign');
+  const sessions = await activeSessionsWithKey(
+    opts.platformId,
+    [opts.accountId],
+    stamp.kind === 'stamp' ? stamp.publicKey : null,
+    now(),
+    opts.tx ?? db(),
+  );
   if (!sessions.length) throw invalid('The signing key is not an active session of the source wallet');
   return { sessionId: sessions[0].id, publicKey: sessions[0].publicKey };
 }
@@ -28,8 +42,25 @@ export async function verifyWalletStamp(opts: { platformId: string; accountId: s
  * The same, reading the stamp from the request headers (either spelling, trimmed); a missing or
  * blank header is WALLET_SIGNATURE_MISSING, with `missingMessage` when the caller names the action.
  */
-export async function verifyWalletSignature(opts: { platformId: string; accountId: string; payload: string; headers: Headers; tx?: Tx; missingMessage?: string }) {
+export async function verifyWalletSignature(opts: {
+  platformId: string;
+  accountId: string;
+  payload: string;
+  headers: Headers;
+  tx?: Tx;
+  missingMessage?: string;
+}) {
   const stamp = stampHeader(opts.headers);
-  if (stamp === null) throw new ApiError('WALLET_SIGNATURE_MISSING', opts.missingMessage ?? 'This action needs a Service-Wallet-Signature header: the stamp over payloadToSign');
-  return verifyWalletStamp({ platformId: opts.platformId, accountId: opts.accountId, payload: opts.payload, stamp, tx: opts.tx });
+  if (stamp === null)
+    throw new ApiError(
+      'WALLET_SIGNATURE_MISSING',
+      opts.missingMessage ?? 'This action needs a Service-Wallet-Signature header: the stamp over payloadToSign',
+    );
+  return verifyWalletStamp({
+    platformId: opts.platformId,
+    accountId: opts.accountId,
+    payload: opts.payload,
+    stamp,
+    tx: opts.tx,
+  });
 }

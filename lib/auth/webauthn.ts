@@ -19,7 +19,9 @@ export function relyingParty(): { rpId: string; origins: string[] } {
 }
 
 const failed = (what: string, err: unknown) =>
-  new ApiError('UNAUTHORIZED', `Passkey ${what} failed: ${(err as Error).message}`, { reason: `Passkey ${what} failed: ${(err as Error).message}` });
+  new ApiError('UNAUTHORIZED', `Passkey ${what} failed: ${(err as Error).message}`, {
+    reason: `Passkey ${what} failed: ${(err as Error).message}`,
+  });
 
 function requireBase64url(value: string, field: string): void {
   try {
@@ -51,12 +53,18 @@ export async function verifyPasskeyRegistration(challenge: string, a: Attestatio
   const rp = relyingParty();
   let result;
   try {
-    result = await (await webauthn()).verifyRegistrationResponse({
+    result = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: {
         id: a.credentialId,
         rawId: a.credentialId,
         type: 'public-key',
-        response: { clientDataJSON: a.clientDataJson, attestationObject: a.attestationObject, transports: a.transports as never },
+        response: {
+          clientDataJSON: a.clientDataJson,
+          attestationObject: a.attestationObject,
+          transports: a.transports as never,
+        },
         clientExtensionResults: {},
       },
       expectedChallenge: challenge,
@@ -70,8 +78,14 @@ export async function verifyPasskeyRegistration(challenge: string, a: Attestatio
   }
   if (!result.verified) throw failed('attestation', new Error('not verified'));
   const credential = result.registrationInfo.credential;
-  if (credential.id !== a.credentialId) throw failed('attestation', new Error('credentialId differs from the credential in the attestation'));
-  return { credentialId: credential.id, publicKey: bytesToBase64url(credential.publicKey), counter: credential.counter, transports: a.transports ?? [] };
+  if (credential.id !== a.credentialId)
+    throw failed('attestation', new Error('credentialId differs from the credential in the attestation'));
+  return {
+    credentialId: credential.id,
+    publicKey: bytesToBase64url(credential.publicKey),
+    counter: credential.counter,
+    transports: a.transports ?? [],
+  };
 }
 
 export interface Assertion {
@@ -91,23 +105,37 @@ export async function verifyPasskeyAssertion(
   a: Assertion,
   stored: { credentialId: string; publicKey: string; counter: number; transports: string[] },
 ): Promise<number> {
-  for (const f of ['credentialId', 'clientDataJson', 'authenticatorData', 'signature'] as const) requireBase64url(a[f], `assertion.${f}`);
-  if (a.credentialId !== stored.credentialId) throw failed('assertion', new Error('credentialId is not the credential being verified'));
+  for (const f of ['credentialId', 'clientDataJson', 'authenticatorData', 'signature'] as const)
+    requireBase64url(a[f], `assertion.${f}`);
+  if (a.credentialId !== stored.credentialId)
+    throw failed('assertion', new Error('credentialId is not the credential being verified'));
   const rp = relyingParty();
   let result;
   try {
-    result = await (await webauthn()).verifyAuthenticationResponse({
+    result = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response: {
         id: a.credentialId,
         rawId: a.credentialId,
         type: 'public-key',
-        response: { clientDataJSON: a.clientDataJson, authenticatorData: a.authenticatorData, signature: a.signature, ...(a.userHandle ? { userHandle: a.userHandle } : {}) },
+        response: {
+          clientDataJSON: a.clientDataJson,
+          authenticatorData: a.authenticatorData,
+          signature: a.signature,
+          ...(a.userHandle ? { userHandle: a.userHandle } : {}),
+        },
         clientExtensionResults: {},
       },
       expectedChallenge: bytesToBase64url(new TextEncoder().encode(challengeHex)),
       expectedOrigin: rp.origins,
       expectedRPID: rp.rpId,
-      credential: { id: stored.credentialId, publicKey: base64urlToBytes(stored.publicKey) as Uint8Array<ArrayBuffer>, counter: stored.counter, transports: stored.transports as never },
+      credential: {
+        id: stored.credentialId,
+        publicKey: base64urlToBytes(stored.publicKey) as Uint8Array<ArrayBuffer>,
+        counter: stored.counter,
+        transports: stored.transports as never,
+      },
       requireUserVerification: false,
     });
   } catch (err) {

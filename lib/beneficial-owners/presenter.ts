@@ -18,7 +18,11 @@ export function toOwner(row: repo.OwnerRow) {
 export type BeneficialOwner = ReturnType<typeof toOwner>;
 
 /** Owners of each business, by customer id; pass `tx` when called inside a transaction. */
-export async function ownersByCustomer(platformId: string, customerIds: string[], tx?: Tx): Promise<Map<string, BeneficialOwner[]>> {
+export async function ownersByCustomer(
+  platformId: string,
+  customerIds: string[],
+  tx?: Tx,
+): Promise<Map<string, BeneficialOwner[]>> {
   const out = new Map<string, BeneficialOwner[]>();
   for (const row of await repo.ofCustomers(platformId, customerIds, tx)) {
     const list = out.get(row.customerId) ?? [];

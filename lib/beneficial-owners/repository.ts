@@ -17,24 +17,44 @@ export function update(id: string, data: Prisma.BeneficialOwnerUncheckedUpdateIn
 
 /** Owners of the given businesses, oldest first (the order they were declared in). */
 export function ofCustomers(platformId: string, customerIds: string[], tx: Tx = db()): Promise<OwnerRow[]> {
-  return tx.beneficialOwner.findMany({ where: { platformId, customerId: { in: customerIds } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return tx.beneficialOwner.findMany({
+    where: { platformId, customerId: { in: customerIds } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 /** Moves the business's owners that are in `from` to `to` (one conditional update). */
-export async function setStatusWhere(platformId: string, customerId: string, from: string[], to: string, at: Date, tx: Tx): Promise<void> {
-  await tx.beneficialOwner.updateMany({ where: { platformId, customerId, kycStatus: { in: from } }, data: { kycStatus: to, updatedAt: at } });
+export async function setStatusWhere(
+  platformId: string,
+  customerId: string,
+  from: string[],
+  to: string,
+  at: Date,
+  tx: Tx,
+): Promise<void> {
+  await tx.beneficialOwner.updateMany({
+    where: { platformId, customerId, kycStatus: { in: from } },
+    data: { kycStatus: to, updatedAt: at },
+  });
 }
 
 /** Sets one owner's status if it is still in `from`; returns whether it moved. */
 export async function setStatus(id: string, from: string[], to: string, at: Date, tx: Tx): Promise<boolean> {
-  const { count } = await tx.beneficialOwner.updateMany({ where: { id, kycStatus: { in: from } }, data: { kycStatus: to, updatedAt: at } });
+  const { count } = await tx.beneficialOwner.updateMany({
+    where: { id, kycStatus: { in: from } },
+    data: { kycStatus: to, updatedAt: at },
+  });
   return count === 1;
 }
 
 export async function list(platformId: string, customerId: string, limit: number, cursor?: Cursor) {
   const base = { platformId, customerId };
   const [rows, total] = await Promise.all([
-    db().beneficialOwner.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
+    db().beneficialOwner.findMany({
+      where: { AND: [base, afterCursor(cursor)] },
+      orderBy: newestFirst,
+      take: limit + 1,
+    }),
     db().beneficialOwner.count({ where: base }),
   ]);
   return { rows, total };

@@ -18,7 +18,11 @@ export async function lockBusiness(platformId: string, customerId: string, tx: T
   const row = await customers.lock(platformId, customerId, tx);
   if (!row || row.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
   if (row.customerType !== 'BUSINESS') {
-    throw fieldError('customerId', `Customer ${customerId} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`, { enum: ['BUSINESS'] });
+    throw fieldError(
+      'customerId',
+      `Customer ${customerId} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`,
+      { enum: ['BUSINESS'] },
+    );
   }
   return row;
 }
@@ -31,11 +35,20 @@ function statusFor(business: customers.CustomerRow, lastName: string): KycStatus
   return 'UNVERIFIED';
 }
 
-async function checkOwnership(platformId: string, customerId: string, exceptId: string | null, percentage: number, tx: Tx) {
+async function checkOwnership(
+  platformId: string,
+  customerId: string,
+  exceptId: string | null,
+  percentage: number,
+  tx: Tx,
+) {
   const others = (await repo.ofCustomers(platformId, [customerId], tx)).filter((o) => o.id !== exceptId);
   const total = others.reduce((sum, o) => sum + o.ownershipPercentage, 0) + percentage;
   if (total > 100) {
-    throw fieldError('ownershipPercentage', `Ownership of the business's beneficial owners would total ${total}%; it cannot exceed 100%`);
+    throw fieldError(
+      'ownershipPercentage',
+      `Ownership of the business's beneficial owners would total ${total}%; it cannot exceed 100%`,
+    );
   }
 }
 
@@ -84,7 +97,8 @@ export async function update(platformId: string, id: string, input: OwnerUpdate)
     await customers.lock(platformId, found.customerId, tx);
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('REFERENCE_NOT_FOUND', `Beneficial owner ${id}`);
-    if (input.ownershipPercentage !== undefined) await checkOwnership(platformId, row.customerId, id, input.ownershipPercentage, tx);
+    if (input.ownershipPercentage !== undefined)
+      await checkOwnership(platformId, row.customerId, id, input.ownershipPercentage, tx);
     const personalInfo = { ...(row.personalInfo as PersonalInfo), ...definedOnly(input.personalInfo ?? {}) };
     const updated = await repo.update(
       id,
@@ -110,7 +124,13 @@ export async function markOwnersPending(platformId: string, customerId: string, 
 }
 
 /** The business was decided: each undecided owner gets the provider's decision. */
-export async function decideOwners(platformId: string, customerId: string, business: Decision, at: Date, tx: Tx): Promise<void> {
+export async function decideOwners(
+  platformId: string,
+  customerId: string,
+  business: Decision,
+  at: Date,
+  tx: Tx,
+): Promise<void> {
   const provider = kycProvider();
   for (const owner of await repo.ofCustomers(platformId, [customerId], tx)) {
     if (owner.kycStatus === 'APPROVED' || owner.kycStatus === 'REJECTED') continue;

@@ -67,12 +67,16 @@ describe('parseCsv (RFC 4180)', () => {
 
   it('round-trips any fields written the RFC 4180 way', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const alphabet = ['a', 'Z', '9', ' ', ',', '"', '\r\n', '\n', 'é', '😀'];
     const quote = (f: string) => (/[",\r\n]/.test(f) || f === '' ? `"${f.replace(/"/g, '""')}"` : f);
     for (let round = 0; round < 200; round++) {
       const records = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
-        Array.from({ length: 1 + Math.floor(random() * 5) }, () => Array.from({ length: Math.floor(random() * 6) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('')),
+        Array.from({ length: 1 + Math.floor(random() * 5) }, () =>
+          Array.from({ length: Math.floor(random() * 6) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(
+            '',
+          ),
+        ),
       );
       const text = records.map((r) => r.map(quote).join(',')).join('\r\n') + (random() < 0.5 ? '\r\n' : '');
       expect(parseCsv(text)).toEqual(records);

@@ -54,14 +54,21 @@ export function parseCsv(text: string): string[][] {
       line += countLineBreaks(value);
       field = value;
       if (i < n && text[i] !== ',' && !lineBreak(i)) {
-        throw new CsvSyntaxError('unexpected text after a closing quote (a quote inside a quoted field must be doubled: "")', line);
+        throw new CsvSyntaxError(
+          'unexpected text after a closing quote (a quote inside a quoted field must be doubled: "")',
+          line,
+        );
       }
     } else {
       plain.lastIndex = i;
       plain.test(text);
       field = text.slice(i, plain.lastIndex);
       i = plain.lastIndex;
-      if (text[i] === '"') throw new CsvSyntaxError('a quote inside an unquoted field (enclose the field in quotes and double the quote: "")', line);
+      if (text[i] === '"')
+        throw new CsvSyntaxError(
+          'a quote inside an unquoted field (enclose the field in quotes and double the quote: "")',
+          line,
+        );
     }
     record.push(field);
     if (i >= n) break;

@@ -13,14 +13,24 @@ export const REQUIRED_COLUMNS = ['umaAddress', 'platformCustomerId', 'customerTy
 /** Every column the reference names, plus `businessIncorporatedOn` (see below). */
 export const KNOWN_COLUMNS = [
   ...REQUIRED_COLUMNS,
-  'fullName', 'birthDate', 'email',
-  'businessLegalName', 'businessRegistrationNumber', 'businessTaxId',
+  'fullName',
+  'birthDate',
+  'email',
+  'businessLegalName',
+  'businessRegistrationNumber',
+  'businessTaxId',
   // Our addition: businesses need an incorporation date (BusinessInfo.incorporatedOn is
   // required), which the reference's column list has no place for.
   'businessIncorporatedOn',
-  'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'country',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'state',
+  'postalCode',
+  'country',
   // Accepted for compatibility with files made for the reference; no customer field holds them.
-  'platformAccountId', 'description',
+  'platformAccountId',
+  'description',
 ] as const;
 export type Column = (typeof KNOWN_COLUMNS)[number];
 
@@ -31,7 +41,8 @@ export interface FileRow {
   data: Partial<Record<Column, string>>;
 }
 
-const refuse = (message: string, field = 'file', extra: Partial<FieldError> = {}) => invalidInput(message, [{ field, message, ...extra }]);
+const refuse = (message: string, field = 'file', extra: Partial<FieldError> = {}) =>
+  invalidInput(message, [{ field, message, ...extra }]);
 
 function decode(bytes: Uint8Array): string {
   let text: string;
@@ -40,7 +51,8 @@ function decode(bytes: Uint8Array): string {
   } catch {
     throw refuse('The file is not valid UTF-8 text; save the CSV with UTF-8 encoding');
   }
-  if (text.includes('\u0000')) throw refuse('The file contains NUL bytes; upload a CSV text file, not a spreadsheet or binary file');
+  if (text.includes('\u0000'))
+    throw refuse('The file contains NUL bytes; upload a CSV text file, not a spreadsheet or binary file');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // spreadsheet exports often start with a BOM
 }
 
@@ -57,9 +69,13 @@ function readHeader(cells: string[]): Column[] {
     else columns.push(column);
   }
   if (unknown.length) {
-    throw refuse(`Unknown column(s) in the header row: ${unknown.join(', ')}. Allowed columns: ${KNOWN_COLUMNS.join(', ')}`, 'file.header', {
-      constraint: { enum: [...KNOWN_COLUMNS] },
-    });
+    throw refuse(
+      `Unknown column(s) in the header row: ${unknown.join(', ')}. Allowed columns: ${KNOWN_COLUMNS.join(', ')}`,
+      'file.header',
+      {
+        constraint: { enum: [...KNOWN_COLUMNS] },
+      },
+    );
   }
   const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
   if (missing.length) throw refuse(`The header row lacks required column(s): ${missing.join(', ')}`, 'file.header');
@@ -69,7 +85,10 @@ function readHeader(cells: string[]): Column[] {
 /** Checks and reads an uploaded customer file: UTF-8 CSV, a header row, 1..MAX_ROWS customer rows. */
 export function readCustomerFile(bytes: Uint8Array): FileRow[] {
   if (bytes.byteLength === 0) throw refuse('The file is empty; it needs a header row and at least one customer row');
-  if (bytes.byteLength > MAX_FILE_BYTES) throw refuse(`The file is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MiB limit; split it into several uploads`);
+  if (bytes.byteLength > MAX_FILE_BYTES)
+    throw refuse(
+      `The file is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MiB limit; split it into several uploads`,
+    );
   let records: string[][];
   try {
     records = parseCsv(decode(bytes));
@@ -88,7 +107,10 @@ export function readCustomerFile(bytes: Uint8Array): FileRow[] {
     // Short rows are padded (the reference's own example omits trailing empty cells); cells
     // beyond the header cannot be attributed to a column, so they refuse the file.
     if (cells.slice(columns.length).some((c) => c.trim() !== '')) {
-      throw refuse(`Row ${rowNumber} has ${cells.length} fields but the header names ${columns.length} columns`, `file.row[${rowNumber}]`);
+      throw refuse(
+        `Row ${rowNumber} has ${cells.length} fields but the header names ${columns.length} columns`,
+        `file.row[${rowNumber}]`,
+      );
     }
     const data: FileRow['data'] = {};
     columns.forEach((column, k) => {
@@ -96,7 +118,8 @@ export function readCustomerFile(bytes: Uint8Array): FileRow[] {
       if (value !== '') data[column] = value;
     });
     rows.push({ rowNumber, data });
-    if (rows.length > MAX_ROWS) throw refuse(`The file has more than ${MAX_ROWS} customer rows; split it into several uploads`);
+    if (rows.length > MAX_ROWS)
+      throw refuse(`The file has more than ${MAX_ROWS} customer rows; split it into several uploads`);
   }
   if (!rows.length) throw refuse('The file has a header row but no customer rows');
   return rows;

@@ -37,10 +37,16 @@ describe('bulk import job recovery', () => {
     expect((await customerByRef(q, 'c2')).totalCount).toBe(1); // created, but not recorded
 
     const job = await runUntilDone(q, jobId);
-    expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 3, processed: 3, successful: 3, failed: 0 }, errors: [] });
+    expect(job).toMatchObject({
+      status: 'COMPLETED',
+      progress: { total: 3, processed: 3, successful: 3, failed: 0 },
+      errors: [],
+    });
     expect((await customerByRef(q, 'c2')).totalCount).toBe(1);
     expect(spy.mock.calls.filter(([, input]) => input.platformCustomerId === 'c2')).toHaveLength(1);
-    const row = await db().bulkCustomerImportRow.findUniqueOrThrow({ where: { importId_rowNumber: { importId: jobId, rowNumber: 3 } } });
+    const row = await db().bulkCustomerImportRow.findUniqueOrThrow({
+      where: { importId_rowNumber: { importId: jobId, rowNumber: 3 } },
+    });
     expect(row.customerId).toBe((await customerByRef(q, 'c2')).data[0].id);
   });
 
@@ -56,7 +62,12 @@ describe('bulk import job recovery', () => {
         expect(await repo.acquireLease(jobId, 'Job:dead-run', at, addSeconds(at, tuning.leaseSeconds), tx)).toBe(true);
         expect(await repo.claimRow(jobId, 2, 0, null, at, tx)).toBe(true);
       });
-      await customersService.create(q.platformId, { customerType: 'INDIVIDUAL', platformCustomerId: 'd1', umaAddress: `$d1@${DOMAIN}`, fullName: 'Person d1' });
+      await customersService.create(q.platformId, {
+        customerType: 'INDIVIDUAL',
+        platformCustomerId: 'd1',
+        umaAddress: `$d1@${DOMAIN}`,
+        fullName: 'Person d1',
+      });
     });
 
     await runDueJobs({ platformId: q.platformId });
@@ -79,7 +90,12 @@ describe('bulk import job recovery', () => {
     const job = await runUntilDone(q, res.body.jobId);
     expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 3, processed: 3, successful: 2, failed: 1 } });
     expect(job.errors).toEqual([
-      { correlationId: 'poison', code: 'INTERNAL_ERROR', message: 'Row 3: The customer could not be created after 3 attempts', details: { row: 3, errors: [] } },
+      {
+        correlationId: 'poison',
+        code: 'INTERNAL_ERROR',
+        message: 'Row 3: The customer could not be created after 3 attempts',
+        details: { row: 3, errors: [] },
+      },
     ]);
   });
 
@@ -98,7 +114,8 @@ describe('bulk import job recovery', () => {
     const failed = await eventsOf(q.platformId, 'BULK_UPLOAD.FAILED');
     expect(failed).toHaveLength(1);
     expect(failed[0].body.data).toEqual(job);
-    expect(await db().job.count({ where: { platformId: q.platformId, state: { in: ['PENDING', 'RUNNING'] } } })).toBe(0);
+    expect(await db().job.count({ where: { platformId: q.platformId, state: { in: ['PENDING', 'RUNNING'] } } })).toBe(
+      0,
+    );
   });
-
 });

@@ -54,14 +54,23 @@ function settle(importId: string, owner: string, rowNumber: number, outcome: Out
 }
 
 /** An active customer made by an interrupted earlier attempt at this row, if there is one. */
-async function customerOfInterruptedAttempt(platformId: string, rec: repo.ImportRowRecord, tx?: Tx): Promise<string | null> {
+async function customerOfInterruptedAttempt(
+  platformId: string,
+  rec: repo.ImportRowRecord,
+  tx?: Tx,
+): Promise<string | null> {
   if (rec.status !== 'CREATING' || !rec.platformCustomerId) return null;
   const current = await customersRepo.findActiveByPlatformCustomerId(platformId, rec.platformCustomerId, tx);
   return current && current.id !== rec.priorCustomerId ? current.id : null;
 }
 
 /** Processes one row; false when this run lost the file to another run and must stop. */
-async function processRow(platformId: string, importId: string, owner: string, rec: repo.ImportRowRecord): Promise<boolean> {
+async function processRow(
+  platformId: string,
+  importId: string,
+  owner: string,
+  rec: repo.ImportRowRecord,
+): Promise<boolean> {
   const row = asFileRow(rec);
   const mapped = toCustomerCreate(row);
   if ('error' in mapped) return settle(importId, owner, row.rowNumber, { error: mapped.error });
@@ -69,7 +78,9 @@ async function processRow(platformId: string, importId: string, owner: string, r
   const adopted = await customerOfInterruptedAttempt(platformId, rec);
   if (adopted) return settle(importId, owner, row.rowNumber, { customerId: adopted });
   if (rec.status === 'CREATING' && rec.attempts >= tuning.maxRowAttempts) {
-    return settle(importId, owner, row.rowNumber, { error: internalError(row, `The customer could not be created after ${rec.attempts} attempts`) });
+    return settle(importId, owner, row.rowNumber, {
+      error: internalError(row, `The customer could not be created after ${rec.attempts} attempts`),
+    });
   }
 
   const claimed = await transaction(async (tx) => {
@@ -117,7 +128,9 @@ async function abandon(platformId: string, importId: string, reason: string): Pr
       const at = now();
       for (const rec of await repo.unsettledRows(importId, undefined, tx)) {
         const adopted = await customerOfInterruptedAttempt(platformId, rec, tx);
-        const outcome = adopted ? { customerId: adopted } : { error: internalError(asFileRow(rec), 'Not processed: the import stopped after repeated errors') };
+        const outcome = adopted
+          ? { customerId: adopted }
+          : { error: internalError(asFileRow(rec), 'Not processed: the import stopped after repeated errors') };
         await repo.settleRow(importId, rec.rowNumber, outcome, at, tx);
       }
       const done = await repo.finish(importId, 'FAILED', reason.slice(0, 2000), at, tx);
@@ -133,7 +146,8 @@ async function run(platformId: string, importId: string, owner: string): Promise
     if (await repo.acquireLease(importId, owner, start, addSeconds(start, tuning.leaseSeconds), tx)) return true;
     const job = await repo.find(platformId, importId, tx);
     // Another run holds a live lease: look again when it runs out, in case that run died.
-    if (job && (job.status === 'PENDING' || job.status === 'PROCESSING')) await continueLater(platformId, importId, addSeconds(job.leaseUntil ?? start, 1), tx);
+    if (job && (job.status === 'PENDING' || job.status === 'PROCESSING'))
+      await continueLater(platformId, importId, addSeconds(job.leaseUntil ?? start, 1), tx);
     return false;
   });
   if (!leased) return;

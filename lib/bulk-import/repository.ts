@@ -13,7 +13,15 @@ export async function insert(
   tx: Tx,
 ): Promise<ImportRow> {
   const created = await tx.bulkCustomerImport.create({
-    data: { id: job.id, platformId: job.platformId, status: 'PENDING', fileName: job.fileName, total: rows.length, createdAt: job.at, updatedAt: job.at },
+    data: {
+      id: job.id,
+      platformId: job.platformId,
+      status: 'PENDING',
+      fileName: job.fileName,
+      total: rows.length,
+      createdAt: job.at,
+      updatedAt: job.at,
+    },
   });
   // The rows travel as one JSON parameter per chunk: thousands of bound values per INSERT are
   // several times slower to plan (and PostgreSQL caps a statement at 65535 parameters).
@@ -36,12 +44,20 @@ export async function lock(id: string, tx: Tx): Promise<ImportRow | null> {
 }
 
 export function failedRows(importId: string, tx: Tx = db()) {
-  return tx.bulkCustomerImportRow.findMany({ where: { importId, status: 'FAILED' }, orderBy: { rowNumber: 'asc' }, select: { error: true } });
+  return tx.bulkCustomerImportRow.findMany({
+    where: { importId, status: 'FAILED' },
+    orderBy: { rowNumber: 'asc' },
+    select: { error: true },
+  });
 }
 
 /** Rows not yet settled, in file order. */
 export function unsettledRows(importId: string, limit: number | undefined, tx: Tx = db()): Promise<ImportRowRecord[]> {
-  return tx.bulkCustomerImportRow.findMany({ where: { importId, status: { in: ['PENDING', 'CREATING'] } }, orderBy: { rowNumber: 'asc' }, take: limit });
+  return tx.bulkCustomerImportRow.findMany({
+    where: { importId, status: { in: ['PENDING', 'CREATING'] } },
+    orderBy: { rowNumber: 'asc' },
+    take: limit,
+  });
 }
 
 export async function countUnsettled(importId: string, tx: Tx): Promise<number> {
@@ -59,12 +75,18 @@ export async function acquireLease(id: string, owner: string, at: Date, until: D
 }
 
 export async function releaseLease(id: string, owner: string, tx: Tx = db()): Promise<void> {
-  await tx.bulkCustomerImport.updateMany({ where: { id, leaseOwner: owner }, data: { leaseOwner: null, leaseUntil: null } });
+  await tx.bulkCustomerImport.updateMany({
+    where: { id, leaseOwner: owner },
+    data: { leaseOwner: null, leaseUntil: null },
+  });
 }
 
 /** Whether `owner` still holds the lease; extends it. Run in the transaction that settles a row. */
 export async function renewLease(id: string, owner: string, at: Date, until: Date, tx: Tx): Promise<boolean> {
-  const n = await tx.bulkCustomerImport.updateMany({ where: { id, leaseOwner: owner, status: 'PROCESSING' }, data: { leaseUntil: until, updatedAt: at } });
+  const n = await tx.bulkCustomerImport.updateMany({
+    where: { id, leaseOwner: owner, status: 'PROCESSING' },
+    data: { leaseUntil: until, updatedAt: at },
+  });
   return n.count === 1;
 }
 
@@ -73,7 +95,14 @@ export async function renewLease(id: string, owner: string, at: Date, until: Dat
  * already held its platformCustomerId. Conditional on the attempt count read, so two runs can
  * never both claim one attempt.
  */
-export async function claimRow(importId: string, rowNumber: number, seenAttempts: number, priorCustomerId: string | null, at: Date, tx: Tx): Promise<boolean> {
+export async function claimRow(
+  importId: string,
+  rowNumber: number,
+  seenAttempts: number,
+  priorCustomerId: string | null,
+  at: Date,
+  tx: Tx,
+): Promise<boolean> {
   const n = await tx.bulkCustomerImportRow.updateMany({
     where: { importId, rowNumber, attempts: seenAttempts, status: { in: ['PENDING', 'CREATING'] } },
     data: { status: 'CREATING', attempts: seenAttempts + 1, priorCustomerId, updatedAt: at },
@@ -92,17 +121,29 @@ export async function settleRow(
   const ok = 'customerId' in outcome;
   const n = await tx.bulkCustomerImportRow.updateMany({
     where: { importId, rowNumber, status: { in: ['PENDING', 'CREATING'] } },
-    data: ok ? { status: 'CREATED', customerId: outcome.customerId, updatedAt: at } : { status: 'FAILED', error: outcome.error as unknown as Prisma.InputJsonValue, updatedAt: at },
+    data: ok
+      ? { status: 'CREATED', customerId: outcome.customerId, updatedAt: at }
+      : { status: 'FAILED', error: outcome.error as unknown as Prisma.InputJsonValue, updatedAt: at },
   });
   if (n.count !== 1) return false;
   await tx.bulkCustomerImport.update({
     where: { id: importId },
-    data: { processed: { increment: 1 }, ...(ok ? { successful: { increment: 1 } } : { failed: { increment: 1 } }), updatedAt: at },
+    data: {
+      processed: { increment: 1 },
+      ...(ok ? { successful: { increment: 1 } } : { failed: { increment: 1 } }),
+      updatedAt: at,
+    },
   });
   return true;
 }
 
-export async function finish(id: string, status: 'COMPLETED' | 'FAILED', failure: string | null, at: Date, tx: Tx): Promise<ImportRow> {
+export async function finish(
+  id: string,
+  status: 'COMPLETED' | 'FAILED',
+  failure: string | null,
+  at: Date,
+  tx: Tx,
+): Promise<ImportRow> {
   return tx.bulkCustomerImport.update({
     where: { id },
     data: { status, failure, completedAt: at, updatedAt: at, leaseOwner: null, leaseUntil: null },

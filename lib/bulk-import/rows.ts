@@ -43,10 +43,24 @@ const FIELD_OF_CODE: Record<string, Column> = { UMA_ADDRESS_EXISTS: 'umaAddress'
 const columnOf = (field: string) => COLUMN_OF[field] ?? field;
 
 function toInput(d: FileRow['data']): Record<string, unknown> {
-  const address = d.addressLine1 || d.city || d.state || d.postalCode || d.country
-    ? { line1: d.addressLine1, line2: d.addressLine2, city: d.city, state: d.state, postalCode: d.postalCode, country: d.country }
-    : undefined;
-  const common = { customerType: d.customerType, platformCustomerId: d.platformCustomerId, umaAddress: d.umaAddress, email: d.email, address };
+  const address =
+    d.addressLine1 || d.city || d.state || d.postalCode || d.country
+      ? {
+          line1: d.addressLine1,
+          line2: d.addressLine2,
+          city: d.city,
+          state: d.state,
+          postalCode: d.postalCode,
+          country: d.country,
+        }
+      : undefined;
+  const common = {
+    customerType: d.customerType,
+    platformCustomerId: d.platformCustomerId,
+    umaAddress: d.umaAddress,
+    email: d.email,
+    address,
+  };
   if (d.customerType === 'BUSINESS') {
     return {
       ...common,
@@ -75,8 +89,14 @@ function rowError(row: FileRow, code: string, message: string, errors: FieldErro
 /** The row as a validated create input, or its per-row error. */
 export function toCustomerCreate(row: FileRow): { input: CustomerCreate } | { error: RowError } {
   const errors: FieldError[] = [];
-  const required = ['umaAddress', 'platformCustomerId', 'customerType', ...(REQUIRED_BY_TYPE[row.data.customerType ?? ''] ?? [])] as Column[];
-  for (const column of required) if (row.data[column] === undefined) errors.push({ field: column, message: 'is required' });
+  const required = [
+    'umaAddress',
+    'platformCustomerId',
+    'customerType',
+    ...(REQUIRED_BY_TYPE[row.data.customerType ?? ''] ?? []),
+  ] as Column[];
+  for (const column of required)
+    if (row.data[column] === undefined) errors.push({ field: column, message: 'is required' });
   const input = toInput(row.data);
   const parsed = customerCreate.safeParse(input);
   if (!parsed.success) {

@@ -5,7 +5,10 @@ import { isoDateTime } from '../http/fields';
 export const csvUpload = z.object({
   file: z
     .custom<Blob>((v) => v instanceof Blob, { message: 'is required: send the CSV file as the multipart field "file"' })
-    .meta({ type: 'string', format: 'binary', description: 'CSV file containing customer information' } as Record<string, unknown>),
+    .meta({ type: 'string', format: 'binary', description: 'CSV file containing customer information' } as Record<
+      string,
+      unknown
+    >),
 });
 
 export const jobIdParams = z.object({ jobId: z.string() });
@@ -17,7 +20,12 @@ const fieldErrorShape = z.object({ field: z.string(), message: z.string() }).cat
 export const bulkImportJob = z.object({
   id: z.string(),
   status: z.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']),
-  progress: z.object({ total: z.number().int(), processed: z.number().int(), successful: z.number().int(), failed: z.number().int() }),
+  progress: z.object({
+    total: z.number().int(),
+    processed: z.number().int(),
+    successful: z.number().int(),
+    failed: z.number().int(),
+  }),
   errors: z.array(
     z.object({
       correlationId: z.string(),

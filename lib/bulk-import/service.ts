@@ -27,13 +27,15 @@ export type BulkImportJob = Awaited<ReturnType<typeof present>>;
 
 export async function upload(platformId: string, file: Blob): Promise<{ jobId: string; status: 'PENDING' }> {
   if (file.size > MAX_FILE_BYTES) {
-    throw invalidInput(`The file is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MiB limit; split it into several uploads`, [
-      { field: 'file', message: `must be at most ${MAX_FILE_BYTES} bytes` },
-    ]);
+    throw invalidInput(
+      `The file is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MiB limit; split it into several uploads`,
+      [{ field: 'file', message: `must be at most ${MAX_FILE_BYTES} bytes` }],
+    );
   }
   const rows = readCustomerFile(new Uint8Array(await file.arrayBuffer()));
   const id = newId('BulkCustomerImportJob');
-  const fileName = typeof (file as File).name === 'string' && (file as File).name ? (file as File).name.slice(0, 255) : null;
+  const fileName =
+    typeof (file as File).name === 'string' && (file as File).name ? (file as File).name.slice(0, 255) : null;
   await transaction(
     async (tx) => {
       await repo.insert({ id, platformId, fileName, at: now() }, rows, tx);

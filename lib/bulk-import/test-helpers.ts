@@ -5,8 +5,10 @@ import type { Api, TestPlatform } from '@/tests/support/api';
 
 // Shared by the bulk import test files: CSV building, upload, and driving the job.
 export const DOMAIN = 'sandbox.uma.money';
-export const HEADER = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,email';
-export const person = (id: string, name = `Person ${id}`, extra = '') => `$${id}@${DOMAIN},${id},INDIVIDUAL,${name},1990-01-15,1 Main St,Springfield,IL,62701,US,${extra}`;
+export const HEADER =
+  'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,email';
+export const person = (id: string, name = `Person ${id}`, extra = '') =>
+  `$${id}@${DOMAIN},${id},INDIVIDUAL,${name},1990-01-15,1 Main St,Springfield,IL,62701,US,${extra}`;
 export const file = (...lines: string[]) => lines.join('\r\n') + '\r\n';
 
 export function upload(api: Api, content: string | Uint8Array, name = 'customers.csv') {

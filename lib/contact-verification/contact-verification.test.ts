@@ -38,7 +38,8 @@ describe('contact verification', () => {
     await setClockOffset(p.platformId, row.clockOffsetMs + BigInt(seconds * 1000));
   }
 
-  const codesOf = (customerId: string) => db().contactVerificationCode.findMany({ where: { customerId }, orderBy: { createdAt: 'asc' } });
+  const codesOf = (customerId: string) =>
+    db().contactVerificationCode.findMany({ where: { customerId }, orderBy: { createdAt: 'asc' } });
 
   describe.each([
     ['email', 'EMAIL', 'email', 'email'],
@@ -93,10 +94,21 @@ describe('contact verification', () => {
       // after verifying and changing the value again, it cannot confirm the next one.
       expect((await p.api.post(`/customers/${c.id}/verify-${path}`)).status).toBe(204);
       expect(outboxOf(p.platformId, newValue)).toHaveLength(1);
-      expect((await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '123456' })).body.contactVerification[key]).toBe('VERIFIED');
+      expect(
+        (await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '123456' })).body.contactVerification[
+          key
+        ],
+      ).toBe('VERIFIED');
       const third = path === 'email' ? `third${seq}@example.com` : `+4940888${String(seq).padStart(4, '0')}`;
-      expect((await p.api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', [field]: third })).body.contactVerification[key]).toBe('PENDING');
-      expectError(await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '123456' }), 400, 'INVALID_INPUT');
+      expect(
+        (await p.api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', [field]: third })).body
+          .contactVerification[key],
+      ).toBe('PENDING');
+      expectError(
+        await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '123456' }),
+        400,
+        'INVALID_INPUT',
+      );
       // The first code was retired when the second was sent; the second was used.
       expect((await codesOf(c.id)).map((x) => x.state)).toEqual(['SUPERSEDED', 'USED']);
     });
@@ -126,7 +138,11 @@ describe('contact verification', () => {
       expect(locked.body.message).toMatch(/No verification code is pending/);
       expect((await codesOf(c.id)).map((x) => [x.state, x.attempts])).toEqual([['EXHAUSTED', 5]]);
       // Malformed codes are refused without using up an attempt.
-      expectError(await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '12ab' }), 400, 'INVALID_INPUT');
+      expectError(
+        await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '12ab' }),
+        400,
+        'INVALID_INPUT',
+      );
       expectError(await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, {}), 400, 'INVALID_INPUT');
     });
 
@@ -155,9 +171,20 @@ describe('contact verification', () => {
     });
 
     it('answers 409 for customers whose region needs no verification and 404 for unknown ones', async () => {
-      const us = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Us Person', region: 'US', email: 'us@example.com', phoneNumber: '+14155550100' });
+      const us = await p.api.post('/customers', {
+        customerType: 'INDIVIDUAL',
+        fullName: 'Us Person',
+        region: 'US',
+        email: 'us@example.com',
+        phoneNumber: '+14155550100',
+      });
       expect(us.body.contactVerification).toBeUndefined();
-      const none = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'No Region', email: 'n@example.com', phoneNumber: '+14155550101' });
+      const none = await p.api.post('/customers', {
+        customerType: 'INDIVIDUAL',
+        fullName: 'No Region',
+        email: 'n@example.com',
+        phoneNumber: '+14155550101',
+      });
       for (const id of [us.body.id, none.body.id]) {
         expectError(await p.api.post(`/customers/${id}/verify-${path}`), 409, 'CONFLICT');
         expectError(await p.api.post(`/customers/${id}/verify-${path}/confirm`, { code: '123456' }), 409, 'CONFLICT');
@@ -166,12 +193,24 @@ describe('contact verification', () => {
       expect(missing.contactVerification).toEqual({ [key === 'email' ? 'phone' : 'email']: 'PENDING' });
       expectError(await p.api.post(`/customers/${missing.id}/verify-${path}`), 409, 'CONFLICT');
 
-      expectError(await p.api.post(`/customers/Customer:00000000-0000-0000-0000-000000000000/verify-${path}`), 404, 'USER_NOT_FOUND');
-      expectError(await p.api.post(`/customers/nonsense/verify-${path}/confirm`, { code: '123456' }), 404, 'USER_NOT_FOUND');
+      expectError(
+        await p.api.post(`/customers/Customer:00000000-0000-0000-0000-000000000000/verify-${path}`),
+        404,
+        'USER_NOT_FOUND',
+      );
+      expectError(
+        await p.api.post(`/customers/nonsense/verify-${path}/confirm`, { code: '123456' }),
+        404,
+        'USER_NOT_FOUND',
+      );
       const c = await euCustomer();
       const other = await newPlatform();
       expectError(await other.api.post(`/customers/${c.id}/verify-${path}`), 404, 'USER_NOT_FOUND');
-      expectError(await other.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '123456' }), 404, 'USER_NOT_FOUND');
+      expectError(
+        await other.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '123456' }),
+        404,
+        'USER_NOT_FOUND',
+      );
       expect((await p.api.delete(`/customers/${c.id}`)).status).toBe(200);
       expectError(await p.api.post(`/customers/${c.id}/verify-${path}`), 404, 'USER_NOT_FOUND');
     });
@@ -189,7 +228,12 @@ describe('contact verification', () => {
     const code = /\b(\d{6})\b/.exec(text)![1];
     const [row] = await codesOf(c.id);
     expect(row.codeHash).not.toContain(code);
-    if (code !== '123456') expectError(await p.api.post(`/customers/${c.id}/verify-email/confirm`, { code: '123456' }), 400, 'INVALID_INPUT');
+    if (code !== '123456')
+      expectError(
+        await p.api.post(`/customers/${c.id}/verify-email/confirm`, { code: '123456' }),
+        400,
+        'INVALID_INPUT',
+      );
     const ok = await p.api.post(`/customers/${c.id}/verify-email/confirm`, { code });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.contactVerification.email).toBe('VERIFIED');
@@ -229,7 +273,11 @@ describe('contact verification', () => {
     for (const path of ['verify-email', 'verify-phone']) {
       expectError(await viewer.post(`/customers/${c.id}/${path}`), 403, 'FORBIDDEN');
       expectError(await viewer.post(`/customers/${c.id}/${path}/confirm`, { code: '123456' }), 403, 'FORBIDDEN');
-      expectError(await p.api.post(`/customers/${c.id}/${path}`, undefined, { authorization: null }), 401, 'UNAUTHORIZED');
+      expectError(
+        await p.api.post(`/customers/${c.id}/${path}`, undefined, { authorization: null }),
+        401,
+        'UNAUTHORIZED',
+      );
     }
     expect(outboxOf(p.platformId, c.email)).toEqual([]);
   });

@@ -4,7 +4,16 @@ export type Channel = 'EMAIL' | 'PHONE';
 export type CodeRow = Prisma.ContactVerificationCodeGetPayload<object>;
 
 export async function insert(
-  row: { id: string; platformId: string; customerId: string; channel: Channel; targetHash: string; codeHash: string; createdAt: Date; expiresAt: Date },
+  row: {
+    id: string;
+    platformId: string;
+    customerId: string;
+    channel: Channel;
+    targetHash: string;
+    codeHash: string;
+    createdAt: Date;
+    expiresAt: Date;
+  },
   tx: Tx,
 ): Promise<void> {
   await tx.contactVerificationCode.create({ data: row });
@@ -12,7 +21,10 @@ export async function insert(
 
 /** Retires the live code of this channel, if any (a new one is about to be sent). */
 export async function supersedeActive(customerId: string, channel: Channel, tx: Tx): Promise<void> {
-  await tx.contactVerificationCode.updateMany({ where: { customerId, channel, state: 'ACTIVE' }, data: { state: 'SUPERSEDED' } });
+  await tx.contactVerificationCode.updateMany({
+    where: { customerId, channel, state: 'ACTIVE' },
+    data: { state: 'SUPERSEDED' },
+  });
 }
 
 /** Codes sent on this channel since `since`, oldest first (for the resend limits). */
@@ -33,7 +45,10 @@ export async function lock(id: string, tx: Tx): Promise<CodeRow | null> {
 }
 
 export async function recordWrongAttempt(id: string, attempts: number, exhausted: boolean, tx: Tx): Promise<void> {
-  await tx.contactVerificationCode.update({ where: { id }, data: { attempts, ...(exhausted ? { state: 'EXHAUSTED' } : {}) } });
+  await tx.contactVerificationCode.update({
+    where: { id },
+    data: { attempts, ...(exhausted ? { state: 'EXHAUSTED' } : {}) },
+  });
 }
 
 export async function markUsed(id: string, at: Date, tx: Tx): Promise<void> {

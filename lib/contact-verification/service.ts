@@ -34,7 +34,9 @@ function contactToVerify(row: CustomerRow | null, customerId: string, channel: C
   if (!row || row.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
   const { key, label } = CHANNEL[channel];
   if (!requiresContactVerification(row.region)) {
-    throw conflict(`Customer ${customerId} does not need contact verification: its region (${row.region ?? 'none'}) does not require it`);
+    throw conflict(
+      `Customer ${customerId} does not need contact verification: its region (${row.region ?? 'none'}) does not require it`,
+    );
   }
   const status = ((row.contactVerification ?? {}) as Record<string, string>)[key];
   const contact = channel === 'EMAIL' ? row.email : row.phoneNumber;
@@ -48,7 +50,12 @@ function contactToVerify(row: CustomerRow | null, customerId: string, channel: C
 // answered 409 CONFLICT as well, with Retry-After saying when a new code may be requested.
 function tooSoon(label: string, seconds: number): ApiError {
   const wait = Math.max(1, Math.ceil(seconds));
-  return new ApiError('CONFLICT', `A ${label} verification code was sent recently; request a new one in ${wait} s`, { retryAfterSeconds: wait }, { 'retry-after': String(wait) });
+  return new ApiError(
+    'CONFLICT',
+    `A ${label} verification code was sent recently; request a new one in ${wait} s`,
+    { retryAfterSeconds: wait },
+    { 'retry-after': String(wait) },
+  );
 }
 
 export async function send(platformId: string, customerId: string, channel: Channel): Promise<void> {
@@ -67,10 +74,23 @@ export async function send(platformId: string, customerId: string, channel: Chan
       const wait = RESEND_COOLDOWN_SECONDS - (at.getTime() - last.createdAt.getTime()) / 1000;
       if (wait > 0) throw tooSoon(label, wait);
     }
-    if (recent.length >= MAX_SENDS_PER_HOUR) throw tooSoon(label, 3600 - (at.getTime() - recent[0].createdAt.getTime()) / 1000);
+    if (recent.length >= MAX_SENDS_PER_HOUR)
+      throw tooSoon(label, 3600 - (at.getTime() - recent[0].createdAt.getTime()) / 1000);
     await repo.supersedeActive(customerId, channel, tx);
     const id = newId('ContactVerificationCode');
-    await repo.insert({ id, platformId, customerId, channel, targetHash: target, codeHash, createdAt: at, expiresAt: addSeconds(at, CODE_TTL_SECONDS) }, tx);
+    await repo.insert(
+      {
+        id,
+        platformId,
+        customerId,
+        channel,
+        targetHash: target,
+        codeHash,
+        createdAt: at,
+        expiresAt: addSeconds(at, CODE_TTL_SECONDS),
+      },
+      tx,
+    );
     return { id, contact };
   });
   // Delivered only once the code exists: a message never carries a code that was rolled back.
@@ -93,7 +113,12 @@ const badCode = (message: string) => fieldError('code', message);
 
 type Outcome = { verified: Customer } | { refused: string };
 
-export async function confirm(platformId: string, customerId: string, channel: Channel, code: string): Promise<Customer> {
+export async function confirm(
+  platformId: string,
+  customerId: string,
+  channel: Channel,
+  code: string,
+): Promise<Customer> {
   const { key, label, path } = CHANNEL[channel];
   const contact = contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel);
   if (!/^\d{6}$/.test(code)) throw badCode('must be the 6-digit code that was sent');
@@ -109,7 +134,10 @@ export async function confirm(platformId: string, customerId: string, channel: C
     const c = await repo.lock(candidate.id, tx);
     const at = now();
     if (!c || c.state !== 'ACTIVE' || c.targetHash !== targetHash(current)) return { refused: noCode };
-    if (c.expiresAt <= at) return { refused: `The verification code has expired; request a new one with POST /customers/${customerId}/${path}` };
+    if (c.expiresAt <= at)
+      return {
+        refused: `The verification code has expired; request a new one with POST /customers/${customerId}/${path}`,
+      };
     if (!matches) {
       const attempts = c.attempts + 1;
       const exhausted = attempts >= MAX_WRONG_ATTEMPTS;

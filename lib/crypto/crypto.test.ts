@@ -11,7 +11,14 @@ const LN_INVOICE = 'lnbc2500u1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcy
 const SPARK_ADDRESS = 'sp1pgss9yvs3qpnj5dhm6q8x7vu5ts0dvqezhkcp6gl4ukkt8dxdkhqvyzqhj4';
 
 /** Expected total fee: `fee` smallest units of the token, in the asset's smallest units, rounded up. */
-function converted(fee: bigint, token: string, tokenDecimals: number, asset: string, assetDecimals: number, at: Date): bigint {
+function converted(
+  fee: bigint,
+  token: string,
+  tokenDecimals: number,
+  asset: string,
+  assetDecimals: number,
+  at: Date,
+): bigint {
   const r = midRate(token, asset, at).rate;
   const num = fee * r.num * 10n ** BigInt(assetDecimals);
   const den = r.den * 10n ** BigInt(tokenDecimals);
@@ -33,18 +40,33 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     const list = await p.api.get('/platform/internal-accounts', { query: { limit: 100 } });
     for (const a of list.body.data) account[a.balance.currency.code] = a.id;
     const o = await other.api.get('/platform/internal-accounts');
-    account.OTHER_USDC = o.body.data.find((a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'USDC').id;
+    account.OTHER_USDC = o.body.data.find(
+      (a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'USDC',
+    ).id;
   });
 
   const estimate = (body: Record<string, unknown>, api = p.api) => api.post('/crypto/estimate-withdrawal-fee', body);
-  const usdc = (extra: Record<string, unknown> = {}) => ({ internalAccountId: account.USDC, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: SOLANA_ADDRESS, ...extra });
+  const usdc = (extra: Record<string, unknown> = {}) => ({
+    internalAccountId: account.USDC,
+    currency: 'USDC',
+    cryptoNetwork: 'SOLANA',
+    amount: 1_000_000,
+    destinationAddress: SOLANA_ADDRESS,
+    ...extra,
+  });
 
   it('USDC on Solana: the fee is paid in SOL lamports and converted to USDC at the window rate', async () => {
     const res = await estimate(usdc());
     expect(res.status, res.text).toBe(200);
     const total = converted(15_000n, 'SOL', 9, 'USDC', 6, at);
     expect(total).toBeGreaterThan(0n);
-    expect(res.body).toEqual({ networkFee: 15000, networkFeeAsset: 'SOL', applicationFee: 0, totalFee: Number(total), netAmount: Number(1_000_000n - total) });
+    expect(res.body).toEqual({
+      networkFee: 15000,
+      networkFeeAsset: 'SOL',
+      applicationFee: 0,
+      totalFee: Number(total),
+      netAmount: Number(1_000_000n - total),
+    });
   });
 
   it.each([
@@ -59,7 +81,13 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     ['BTC', 'SPARK', SPARK_ADDRESS, 'BTC', 8, 0n],
   ])('%s on %s', async (asset, network, destinationAddress, token, decimals, fee) => {
     const amount = asset === 'BTC' ? 5_000_000n : 250_000_000n;
-    const res = await estimate({ internalAccountId: account[asset], currency: asset, cryptoNetwork: network, amount, destinationAddress });
+    const res = await estimate({
+      internalAccountId: account[asset],
+      currency: asset,
+      cryptoNetwork: network,
+      amount,
+      destinationAddress,
+    });
     expect(res.status, res.text).toBe(200);
     const total = converted(fee, token, decimals, asset, asset === 'BTC' ? 8 : 6, at);
     expect(res.body.networkFeeAsset).toBe(token);
@@ -70,9 +98,27 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
   });
 
   it('Lightning routing fees scale with the amount; a Lightning address is a destination too', async () => {
-    const small = await estimate({ internalAccountId: account.BTC, currency: 'BTC', cryptoNetwork: 'LIGHTNING', amount: 10_000, destinationAddress: LN_INVOICE });
-    expect(small.body).toEqual({ networkFee: 6, networkFeeAsset: 'BTC', applicationFee: 0, totalFee: 6, netAmount: 9994 });
-    const large = await estimate({ internalAccountId: account.BTC, currency: 'BTC', cryptoNetwork: 'lightning', amount: 2_000_000, destinationAddress: 'alice@walletofsatoshi.com' });
+    const small = await estimate({
+      internalAccountId: account.BTC,
+      currency: 'BTC',
+      cryptoNetwork: 'LIGHTNING',
+      amount: 10_000,
+      destinationAddress: LN_INVOICE,
+    });
+    expect(small.body).toEqual({
+      networkFee: 6,
+      networkFeeAsset: 'BTC',
+      applicationFee: 0,
+      totalFee: 6,
+      netAmount: 9994,
+    });
+    const large = await estimate({
+      internalAccountId: account.BTC,
+      currency: 'BTC',
+      cryptoNetwork: 'lightning',
+      amount: 2_000_000,
+      destinationAddress: 'alice@walletofsatoshi.com',
+    });
     expect(large.body).toMatchObject({ networkFee: 1001, totalFee: 1001, netAmount: 1_998_999 });
   });
 
@@ -95,23 +141,52 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
   it('refuses unknown networks, asset/network pairs that do not exist and malformed addresses', async () => {
     const unknown = await estimate(usdc({ cryptoNetwork: 'DOGECOIN' }));
     expectError(unknown, 400, 'INVALID_INPUT');
-    expect(unknown.body.details.errors[0]).toMatchObject({ field: 'cryptoNetwork', constraint: { enum: expect.arrayContaining(['SOLANA', 'LIGHTNING']) } });
+    expect(unknown.body.details.errors[0]).toMatchObject({
+      field: 'cryptoNetwork',
+      constraint: { enum: expect.arrayContaining(['SOLANA', 'LIGHTNING']) },
+    });
 
     const wrongPair = await estimate(usdc({ cryptoNetwork: 'BITCOIN', destinationAddress: BTC_ADDRESS }));
     expectError(wrongPair, 400, 'INVALID_INPUT');
-    expect(wrongPair.body.details.errors).toEqual([{ field: 'cryptoNetwork', message: 'USDC cannot be withdrawn on BITCOIN', constraint: { enum: ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON'] } }]);
+    expect(wrongPair.body.details.errors).toEqual([
+      {
+        field: 'cryptoNetwork',
+        message: 'USDC cannot be withdrawn on BITCOIN',
+        constraint: { enum: ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON'] },
+      },
+    ]);
 
     const badAddress = await estimate(usdc({ cryptoNetwork: 'ETHEREUM', destinationAddress: SOLANA_ADDRESS }));
     expectError(badAddress, 400, 'INVALID_INPUT');
     expect(badAddress.body.details.errors[0].field).toBe('destinationAddress');
 
     // Every problem at once.
-    const both = await estimate({ internalAccountId: account.USDT, currency: 'USDT', cryptoNetwork: 'LIGHTNING', amount: 5, destinationAddress: 'nope' });
-    expect(both.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['cryptoNetwork', 'destinationAddress']);
+    const both = await estimate({
+      internalAccountId: account.USDT,
+      currency: 'USDT',
+      cryptoNetwork: 'LIGHTNING',
+      amount: 5,
+      destinationAddress: 'nope',
+    });
+    expect(both.body.details.errors.map((e: { field: string }) => e.field)).toEqual([
+      'cryptoNetwork',
+      'destinationAddress',
+    ]);
 
-    for (const [network, address] of [['SOLANA', '0OIl' + 'a'.repeat(40)], ['TRON', EVM_ADDRESS], ['BITCOIN', 'bc1' + 'b'.repeat(30)], ['SPARK', BTC_ADDRESS]]) {
+    for (const [network, address] of [
+      ['SOLANA', '0OIl' + 'a'.repeat(40)],
+      ['TRON', EVM_ADDRESS],
+      ['BITCOIN', 'bc1' + 'b'.repeat(30)],
+      ['SPARK', BTC_ADDRESS],
+    ]) {
       const asset = network === 'BITCOIN' || network === 'SPARK' ? 'BTC' : 'USDT';
-      const res = await estimate({ internalAccountId: account[asset], currency: asset, cryptoNetwork: network, amount: 5_000_000, destinationAddress: address });
+      const res = await estimate({
+        internalAccountId: account[asset],
+        currency: asset,
+        cryptoNetwork: network,
+        amount: 5_000_000,
+        destinationAddress: address,
+      });
       expectError(res, 400, 'INVALID_INPUT');
       expect(res.body.details.errors[0].field).toBe('destinationAddress');
     }
@@ -125,8 +200,12 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     }
   });
 
-  it('answers 404 for an unknown internal account or another platform\'s', async () => {
-    expectError(await estimate(usdc({ internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' })), 404, 'REFERENCE_NOT_FOUND');
+  it("answers 404 for an unknown internal account or another platform's", async () => {
+    expectError(
+      await estimate(usdc({ internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' })),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     expectError(await estimate(usdc({ internalAccountId: 'garbage' })), 404, 'REFERENCE_NOT_FOUND');
     expectError(await estimate(usdc({ internalAccountId: account.OTHER_USDC })), 404, 'REFERENCE_NOT_FOUND');
     expect((await estimate(usdc({ internalAccountId: account.OTHER_USDC }), other.api)).status).toBe(200);
@@ -138,7 +217,10 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     expect(fiat.body.details.errors[0].field).toBe('internalAccountId');
     const mismatch = await estimate(usdc({ internalAccountId: account.USDT }));
     expectError(mismatch, 400, 'INVALID_INPUT');
-    expect(mismatch.body.details.errors[0]).toMatchObject({ field: 'currency', message: expect.stringContaining('holds USDT') });
+    expect(mismatch.body.details.errors[0]).toMatchObject({
+      field: 'currency',
+      message: expect.stringContaining('holds USDT'),
+    });
   });
 
   it('needs the VIEW permission', async () => {

@@ -3,7 +3,17 @@
 // network's fee token (lamports, wei, sun, satoshis): a typical token transfer at a typical gas
 // price. Lightning routing fees scale with the amount (base fee plus parts per million), as
 // Lightning fees do; the others are per transaction, whatever the amount.
-export const CRYPTO_NETWORKS = ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK', 'LIGHTNING', 'BITCOIN'] as const;
+export const CRYPTO_NETWORKS = [
+  'SOLANA',
+  'ETHEREUM',
+  'BASE',
+  'POLYGON',
+  'TRON',
+  'PLASMA',
+  'SPARK',
+  'LIGHTNING',
+  'BITCOIN',
+] as const;
 export type CryptoNetwork = (typeof CRYPTO_NETWORKS)[number];
 
 export interface FeeToken {
@@ -72,7 +82,10 @@ const ADDRESS: Record<CryptoNetwork, { pattern: RegExp[]; example: string }> = {
     example: 'a bech32 (bc1...) or base58 (1... / 3...) address',
   },
   LIGHTNING: {
-    pattern: [new RegExp(`^ln(bc|tb|bcrt)[0-9a-z]{20,}$`, 'i'), /^[a-z0-9._+-]{1,64}@([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i],
+    pattern: [
+      new RegExp(`^ln(bc|tb|bcrt)[0-9a-z]{20,}$`, 'i'),
+      /^[a-z0-9._+-]{1,64}@([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
+    ],
     example: 'a BOLT11 invoice (lnbc...) or a Lightning address (name@domain)',
   },
   SPARK: { pattern: [new RegExp(`^(sp|spt|sprt)1${BECH32}{20,120}$`)], example: 'a Spark address (sp1...)' },
@@ -81,5 +94,7 @@ const ADDRESS: Record<CryptoNetwork, { pattern: RegExp[]; example: string }> = {
 /** Undefined when `address` is a plausible destination on `network`, else what it should look like. */
 export function addressProblem(network: CryptoNetwork, address: string): string | undefined {
   const rule = ADDRESS[network];
-  return rule.pattern.some((p) => p.test(address)) ? undefined : `is not a ${network} address: expected ${rule.example}`;
+  return rule.pattern.some((p) => p.test(address))
+    ? undefined
+    : `is not a ${network} address: expected ${rule.example}`;
 }

@@ -3,7 +3,14 @@ import { now } from '../clock';
 import { currencyInfo } from '../currencies';
 import { ApiError, fieldError, invalidInput, notFound, type FieldError } from '../http/errors';
 import { midRate } from '../fx/rates';
-import { addressProblem, CRYPTO_NETWORKS, networkFee, networksFor, type CryptoNetwork, type FeeToken } from './networks';
+import {
+  addressProblem,
+  CRYPTO_NETWORKS,
+  networkFee,
+  networksFor,
+  type CryptoNetwork,
+  type FeeToken,
+} from './networks';
 import type { EstimateWithdrawalFeeRequest } from './schema';
 
 // Withdrawal fee estimate for a crypto internal account: the on-chain fee in the network's own
@@ -33,9 +40,18 @@ export async function estimateWithdrawalFee(platformId: string, req: EstimateWit
   const network = req.cryptoNetwork.trim().toUpperCase() as CryptoNetwork;
   const fee = networkFee(asset, network);
   if (!CRYPTO_NETWORKS.includes(network)) {
-    errors.push({ field: 'cryptoNetwork', message: `${req.cryptoNetwork} is not a supported network`, constraint: { enum: [...CRYPTO_NETWORKS] } });
+    errors.push({
+      field: 'cryptoNetwork',
+      message: `${req.cryptoNetwork} is not a supported network`,
+      constraint: { enum: [...CRYPTO_NETWORKS] },
+    });
   } else {
-    if (!fee) errors.push({ field: 'cryptoNetwork', message: `${asset} cannot be withdrawn on ${network}`, constraint: { enum: networksFor(asset) } });
+    if (!fee)
+      errors.push({
+        field: 'cryptoNetwork',
+        message: `${asset} cannot be withdrawn on ${network}`,
+        constraint: { enum: networksFor(asset) },
+      });
     const problem = addressProblem(network, req.destinationAddress);
     if (problem) errors.push({ field: 'destinationAddress', message: problem });
   }
@@ -43,14 +59,27 @@ export async function estimateWithdrawalFee(platformId: string, req: EstimateWit
 
   const account = await accounts.findRow(platformId, req.internalAccountId);
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${req.internalAccountId}`);
-  if (account.type !== 'INTERNAL_CRYPTO') throw fieldError('internalAccountId', `Internal account ${account.id} is not a crypto account`);
-  if (account.currency !== asset) throw fieldError('currency', `Internal account ${account.id} holds ${account.currency}, not ${asset}`);
-  if (account.status !== 'ACTIVE') throw fieldError('internalAccountId', `Internal account ${account.id} is ${account.status}`);
+  if (account.type !== 'INTERNAL_CRYPTO')
+    throw fieldError('internalAccountId', `Internal account ${account.id} is not a crypto account`);
+  if (account.currency !== asset)
+    throw fieldError('currency', `Internal account ${account.id} holds ${account.currency}, not ${asset}`);
+  if (account.status !== 'ACTIVE')
+    throw fieldError('internalAccountId', `Internal account ${account.id} is ${account.status}`);
 
   const onChain = fee.fee(req.amount);
   const totalFee = convert(onChain, fee.token, asset, info.decimals, now()) + APPLICATION_FEE;
   if (req.amount <= totalFee) {
-    throw new ApiError('AMOUNT_OUT_OF_RANGE', `The amount does not cover the ${network} withdrawal fee of ${totalFee} (smallest units of ${asset})`, { totalFee, amount: req.amount });
+    throw new ApiError(
+      'AMOUNT_OUT_OF_RANGE',
+      `The amount does not cover the ${network} withdrawal fee of ${totalFee} (smallest units of ${asset})`,
+      { totalFee, amount: req.amount },
+    );
   }
-  return { networkFee: onChain, networkFeeAsset: fee.token.code, applicationFee: APPLICATION_FEE, totalFee, netAmount: req.amount - totalFee };
+  return {
+    networkFee: onChain,
+    networkFeeAsset: fee.token.code,
+    applicationFee: APPLICATION_FEE,
+    totalFee,
+    netAmount: req.amount - totalFee,
+  };
 }

@@ -23,7 +23,16 @@ export function statusEvent(kind: 'KYC' | 'KYB', status: string) {
 }
 
 /** Money moves for a customer only once its KYC (individuals) or KYB (businesses) is APPROVED. */
-export function requireVerified(customer: { id: string; customerType: string; kycStatus: string | null; kybStatus: string | null }): void {
+export function requireVerified(customer: {
+  id: string;
+  customerType: string;
+  kycStatus: string | null;
+  kybStatus: string | null;
+}): void {
   const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
-  if (status !== 'APPROVED') throw new ApiError('USER_NOT_READY', `Customer ${customer.id} cannot move money until verification is APPROVED (it is ${status})`);
+  if (status !== 'APPROVED')
+    throw new ApiError(
+      'USER_NOT_READY',
+      `Customer ${customer.id} cannot move money until verification is APPROVED (it is ${status})`,
+    );
 }

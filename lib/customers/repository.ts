@@ -14,7 +14,10 @@ export async function insertWith(row: CustomerRow, writes: RowWrite[]): Promise<
  * GET and many checks, and the Prisma query builder costs more CPU than the read itself.
  */
 export async function findById(platformId: string, id: string, tx: Tx = db()): Promise<CustomerRow | null> {
-  const rows = await queryIn<CustomerRow>(tx, Prisma.sql`SELECT * FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId}`);
+  const rows = await queryIn<CustomerRow>(
+    tx,
+    Prisma.sql`SELECT * FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId}`,
+  );
   return rows[0] ?? null;
 }
 
@@ -39,7 +42,12 @@ export async function update(id: string, data: Prisma.CustomerUncheckedUpdateInp
 }
 
 /** Writes only the contact verification state (and the update time); used by lib/contact-verification. */
-export async function setContactVerification(id: string, contactVerification: Prisma.InputJsonValue, updatedAt: Date, tx: Tx): Promise<CustomerRow> {
+export async function setContactVerification(
+  id: string,
+  contactVerification: Prisma.InputJsonValue,
+  updatedAt: Date,
+  tx: Tx,
+): Promise<CustomerRow> {
   return tx.customer.update({ where: { id }, data: { contactVerification, updatedAt } });
 }
 
@@ -65,8 +73,14 @@ function where(platformId: string, f: CustomerFilter): Prisma.CustomerWhereInput
     ...(f.region ? { region: f.region } : {}),
     ...(f.currency ? { currencies: { has: f.currency } } : {}),
     ...(f.umaAddress ? { umaAddress: { equals: f.umaAddress, mode: 'insensitive' as const } } : {}),
-    createdAt: { ...(f.createdAfter ? { gte: f.createdAfter } : {}), ...(f.createdBefore ? { lte: f.createdBefore } : {}) },
-    updatedAt: { ...(f.updatedAfter ? { gte: f.updatedAfter } : {}), ...(f.updatedBefore ? { lte: f.updatedBefore } : {}) },
+    createdAt: {
+      ...(f.createdAfter ? { gte: f.createdAfter } : {}),
+      ...(f.createdBefore ? { lte: f.createdBefore } : {}),
+    },
+    updatedAt: {
+      ...(f.updatedAfter ? { gte: f.updatedAfter } : {}),
+      ...(f.updatedBefore ? { lte: f.updatedBefore } : {}),
+    },
   };
 }
 

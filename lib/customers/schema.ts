@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { address, countryCode, currencyCode, email, isoDate, isoDateTime, phoneNumber, queryBoolean } from '../http/fields';
+import {
+  address,
+  countryCode,
+  currencyCode,
+  email,
+  isoDate,
+  isoDateTime,
+  phoneNumber,
+  queryBoolean,
+} from '../http/fields';
 import { pageQuery } from '../http/pagination';
 
 // Customers (reference: CustomerCreateRequestOneOf, CustomerUpdateRequestOneOf, CustomerOneOf).
@@ -7,21 +16,70 @@ export const customerType = z.enum(['INDIVIDUAL', 'BUSINESS']);
 export const kycStatus = z.enum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD']);
 export const identificationType = z.enum(['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID']);
 
-const expectedMonthlyTransactionCount = z.enum(['COUNT_UNDER_10', 'COUNT_10_TO_100', 'COUNT_100_TO_500', 'COUNT_500_TO_1000', 'COUNT_OVER_1000']);
-const expectedMonthlyTransactionVolume = z.enum(['VOLUME_UNDER_10K', 'VOLUME_10K_TO_100K', 'VOLUME_100K_TO_1M', 'VOLUME_1M_TO_10M', 'VOLUME_OVER_10M']);
+const expectedMonthlyTransactionCount = z.enum([
+  'COUNT_UNDER_10',
+  'COUNT_10_TO_100',
+  'COUNT_100_TO_500',
+  'COUNT_500_TO_1000',
+  'COUNT_OVER_1000',
+]);
+const expectedMonthlyTransactionVolume = z.enum([
+  'VOLUME_UNDER_10K',
+  'VOLUME_10K_TO_100K',
+  'VOLUME_100K_TO_1M',
+  'VOLUME_1M_TO_10M',
+  'VOLUME_OVER_10M',
+]);
 const purposeOfAccount = z.enum([
-  'CONTRACTOR_PAYOUTS', 'CREATOR_PAYOUTS', 'EMPLOYEE_PAYOUTS', 'MARKETPLACE_SELLER_PAYOUTS', 'SUPPLIER_PAYMENTS', 'CROSS_BORDER_B2B',
-  'AR_AUTOMATION', 'AP_AUTOMATION', 'EMBEDDED_PAYMENTS', 'PLATFORM_FEE_COLLECTION', 'P2P_TRANSFERS', 'CHARITABLE_DONATIONS', 'OTHER',
+  'CONTRACTOR_PAYOUTS',
+  'CREATOR_PAYOUTS',
+  'EMPLOYEE_PAYOUTS',
+  'MARKETPLACE_SELLER_PAYOUTS',
+  'SUPPLIER_PAYMENTS',
+  'CROSS_BORDER_B2B',
+  'AR_AUTOMATION',
+  'AP_AUTOMATION',
+  'EMBEDDED_PAYMENTS',
+  'PLATFORM_FEE_COLLECTION',
+  'P2P_TRANSFERS',
+  'CHARITABLE_DONATIONS',
+  'OTHER',
 ]);
 
 // Enhanced due diligence fields of an individual (reference: CustomerEdd).
 const customerEdd = {
   sourceOfFundsCategories: z
-    .array(z.enum(['SALARY', 'SELF_EMPLOYMENT_INCOME', 'INVESTMENT_INCOME', 'PENSION', 'RENTAL_INCOME', 'GIFT', 'INHERITANCE', 'LOAN', 'SAVINGS', 'SALE_OF_ASSETS', 'OTHER']))
+    .array(
+      z.enum([
+        'SALARY',
+        'SELF_EMPLOYMENT_INCOME',
+        'INVESTMENT_INCOME',
+        'PENSION',
+        'RENTAL_INCOME',
+        'GIFT',
+        'INHERITANCE',
+        'LOAN',
+        'SAVINGS',
+        'SALE_OF_ASSETS',
+        'OTHER',
+      ]),
+    )
     .optional(),
   sourceOfFundsOtherDescription: z.string().max(500).optional(),
   sourceOfWealthCategories: z
-    .array(z.enum(['SALARY', 'BUSINESS_INCOME', 'INVESTMENTS', 'INHERITANCE', 'PROPERTY_SALE', 'GIFT', 'RETIREMENT', 'SAVINGS', 'OTHER']))
+    .array(
+      z.enum([
+        'SALARY',
+        'BUSINESS_INCOME',
+        'INVESTMENTS',
+        'INHERITANCE',
+        'PROPERTY_SALE',
+        'GIFT',
+        'RETIREMENT',
+        'SAVINGS',
+        'OTHER',
+      ]),
+    )
     .optional(),
   sourceOfWealthOtherDescription: z.string().max(500).optional(),
   purposeOfAccount: purposeOfAccount.optional(),
@@ -29,7 +87,9 @@ const customerEdd = {
   expectedMonthlyTransactionCount: expectedMonthlyTransactionCount.optional(),
   expectedMonthlyTransactionVolume: expectedMonthlyTransactionVolume.optional(),
   annualIncomeRange: z.enum(['UNDER_50K', 'RANGE_50K_100K', 'RANGE_100K_250K', 'RANGE_250K_1M', 'OVER_1M']).optional(),
-  netWorthRange: z.enum(['UNDER_100K', 'RANGE_100K_500K', 'RANGE_500K_1M', 'RANGE_1M_5M', 'RANGE_5M_25M', 'OVER_25M']).optional(),
+  netWorthRange: z
+    .enum(['UNDER_100K', 'RANGE_100K_500K', 'RANGE_500K_1M', 'RANGE_1M_5M', 'RANGE_5M_25M', 'OVER_25M'])
+    .optional(),
   pepStatus: z.enum(['NONE', 'DOMESTIC', 'FOREIGN', 'HIO', 'FAMILY_OR_ASSOCIATE']).optional(),
 };
 
@@ -47,17 +107,44 @@ const businessInfoFields = {
   registrationNumber: z.string().max(64).optional(),
   incorporatedOn: isoDate,
   entityType: z
-    .enum(['SOLE_PROPRIETORSHIP', 'PARTNERSHIP', 'LLC', 'CORPORATION', 'S_CORPORATION', 'NON_PROFIT', 'PUBLICLY_LISTED_COMPANY', 'TRUST', 'PRIVATE_FOUNDATION', 'CHARITY', 'OTHER'])
+    .enum([
+      'SOLE_PROPRIETORSHIP',
+      'PARTNERSHIP',
+      'LLC',
+      'CORPORATION',
+      'S_CORPORATION',
+      'NON_PROFIT',
+      'PUBLICLY_LISTED_COMPANY',
+      'TRUST',
+      'PRIVATE_FOUNDATION',
+      'CHARITY',
+      'OTHER',
+    ])
     .optional(),
   taxId: z.string().trim().min(1).max(64),
   countriesOfOperation: z.array(countryCode).optional(),
   businessType: z
     .enum([
-      'AGRICULTURE_FORESTRY_FISHING_AND_HUNTING', 'MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION', 'UTILITIES', 'CONSTRUCTION', 'MANUFACTURING',
-      'WHOLESALE_TRADE', 'RETAIL_TRADE', 'TRANSPORTATION_AND_WAREHOUSING', 'INFORMATION', 'FINANCE_AND_INSURANCE',
-      'REAL_ESTATE_AND_RENTAL_AND_LEASING', 'PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES', 'MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES',
-      'ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES', 'EDUCATIONAL_SERVICES', 'HEALTH_CARE_AND_SOCIAL_ASSISTANCE',
-      'ARTS_ENTERTAINMENT_AND_RECREATION', 'ACCOMMODATION_AND_FOOD_SERVICES', 'OTHER_SERVICES', 'PUBLIC_ADMINISTRATION',
+      'AGRICULTURE_FORESTRY_FISHING_AND_HUNTING',
+      'MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION',
+      'UTILITIES',
+      'CONSTRUCTION',
+      'MANUFACTURING',
+      'WHOLESALE_TRADE',
+      'RETAIL_TRADE',
+      'TRANSPORTATION_AND_WAREHOUSING',
+      'INFORMATION',
+      'FINANCE_AND_INSURANCE',
+      'REAL_ESTATE_AND_RENTAL_AND_LEASING',
+      'PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES',
+      'MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES',
+      'ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES',
+      'EDUCATIONAL_SERVICES',
+      'HEALTH_CARE_AND_SOCIAL_ASSISTANCE',
+      'ARTS_ENTERTAINMENT_AND_RECREATION',
+      'ACCOMMODATION_AND_FOOD_SERVICES',
+      'OTHER_SERVICES',
+      'PUBLIC_ADMINISTRATION',
     ])
     .optional(),
   purposeOfAccount: purposeOfAccount.optional(),
@@ -65,8 +152,23 @@ const businessInfoFields = {
   expectedMonthlyTransactionCount: expectedMonthlyTransactionCount.optional(),
   expectedMonthlyTransactionVolume: expectedMonthlyTransactionVolume.optional(),
   expectedRecipientJurisdictions: z.array(countryCode).optional(),
-  naicsCode: z.string().regex(/^\d{2,6}$/).optional(),
-  sourceOfFundsCategories: z.array(z.enum(['OPERATING_REVENUE', 'INVESTMENT_INCOME', 'LOANS', 'VENTURE_CAPITAL', 'PERSONAL_SAVINGS', 'DONATIONS', 'OTHER'])).optional(),
+  naicsCode: z
+    .string()
+    .regex(/^\d{2,6}$/)
+    .optional(),
+  sourceOfFundsCategories: z
+    .array(
+      z.enum([
+        'OPERATING_REVENUE',
+        'INVESTMENT_INCOME',
+        'LOANS',
+        'VENTURE_CAPITAL',
+        'PERSONAL_SAVINGS',
+        'DONATIONS',
+        'OTHER',
+      ]),
+    )
+    .optional(),
   sourceOfFundsOtherDescription: z.string().min(1).max(500).optional(),
   purposeOfAccountOtherDescription: z.string().min(1).max(500).optional(),
   expectedCounterpartyCountries: z.array(countryCode).optional(),
@@ -149,7 +251,10 @@ export const customer = z.object({
   email: z.string().optional(),
   phoneNumber: z.string().optional(),
   endUserTermsConsent: endUserTermsConsent.optional(),
-  contactVerification: z.object({ email: contactVerificationStatus, phone: contactVerificationStatus }).partial().optional(),
+  contactVerification: z
+    .object({ email: contactVerificationStatus, phone: contactVerificationStatus })
+    .partial()
+    .optional(),
   kycStatus: kycStatus.optional(),
   kybStatus: kycStatus.optional(),
   fullName: z.string().optional(),
@@ -165,6 +270,11 @@ export const customer = z.object({
   updatedAt: isoDateTime,
 });
 
-export const customerList = z.object({ data: z.array(customer), hasMore: z.boolean(), nextCursor: z.string().optional(), totalCount: z.number().int() });
+export const customerList = z.object({
+  data: z.array(customer),
+  hasMore: z.boolean(),
+  nextCursor: z.string().optional(),
+  totalCount: z.number().int(),
+});
 
 export const endUserTerms = z.object({ version: z.string(), url: z.string() });

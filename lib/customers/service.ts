@@ -7,7 +7,12 @@ import { decodeCursor, toPage } from '../http/pagination';
 import { eventWrites, recordEvent } from '../events/outbox';
 import * as platforms from '../platform/repository';
 import { settingsOf } from '../platform/settings';
-import { customerAccountWrites, openCustomerAccounts, customerAccounts, present as presentAccounts } from '../accounts/service';
+import {
+  customerAccountWrites,
+  openCustomerAccounts,
+  customerAccounts,
+  present as presentAccounts,
+} from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
 import { guardContactChange } from '../wallet-auth/contact-sync';
 import type { Challenge } from '../auth/signed-retry';
@@ -41,13 +46,20 @@ export function toCustomer(row: repo.CustomerRow, owners?: unknown[]) {
     ...(row.email ? { email: row.email } : {}),
     ...(row.phoneNumber ? { phoneNumber: row.phoneNumber } : {}),
     ...(row.endUserTermsConsent ? { endUserTermsConsent: row.endUserTermsConsent as Profile } : {}),
-    ...(row.contactVerification && Object.keys(row.contactVerification as Profile).length ? { contactVerification: row.contactVerification as Profile } : {}),
+    ...(row.contactVerification && Object.keys(row.contactVerification as Profile).length
+      ? { contactVerification: row.contactVerification as Profile }
+      : {}),
     isDeleted: row.deletedAt !== null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
   if (row.customerType === 'INDIVIDUAL') {
-    return { ...base, kycStatus: row.kycStatus ?? 'UNVERIFIED', ...(row.fullName ? { fullName: row.fullName } : {}), ...profile };
+    return {
+      ...base,
+      kycStatus: row.kycStatus ?? 'UNVERIFIED',
+      ...(row.fullName ? { fullName: row.fullName } : {}),
+      ...profile,
+    };
   }
   return { ...base, kybStatus: row.kybStatus ?? 'UNVERIFIED', ...profile, beneficialOwners: owners ?? [] };
 }
@@ -56,12 +68,27 @@ export type Customer = ReturnType<typeof toCustomer>;
 /** Customers as the API shows them; pass `tx` when called inside a transaction. */
 export async function present(platformId: string, rows: repo.CustomerRow[], tx?: Tx): Promise<Customer[]> {
   const businessIds = rows.filter((r) => r.customerType === 'BUSINESS').map((r) => r.id);
-  const owners = businessIds.length ? await ownersByCustomer(platformId, businessIds, tx) : new Map<string, unknown[]>();
+  const owners = businessIds.length
+    ? await ownersByCustomer(platformId, businessIds, tx)
+    : new Map<string, unknown[]>();
   return rows.map((r) => toCustomer(r, owners.get(r.id)));
 }
 
 /** Request fields stored in their own columns (or never stored), so not in the profile. */
-const NOT_PROFILE = new Set(['customerType', 'currencies', 'email', 'phoneNumber', 'umaAddress', 'endUserTermsConsent', 'platformCustomerId', 'region', 'kycStatus', 'kybStatus', 'fullName', 'identifier']);
+const NOT_PROFILE = new Set([
+  'customerType',
+  'currencies',
+  'email',
+  'phoneNumber',
+  'umaAddress',
+  'endUserTermsConsent',
+  'platformCustomerId',
+  'region',
+  'kycStatus',
+  'kybStatus',
+  'fullName',
+  'identifier',
+]);
 
 function profileOf(input: CustomerCreate | CustomerUpdate): Profile {
   return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && !NOT_PROFILE.has(k)));
@@ -75,21 +102,38 @@ function normalizeUma(input: string, domain: string): string {
   let user = at >= 0 ? input.slice(0, at) : input;
   const host = at >= 0 ? input.slice(at + 1).toLowerCase() : domain;
   if (!user.startsWith('$')) user = `$${user}`;
-  if (!UMA_USER.test(user)) throw fieldError('umaAddress', 'umaAddress must look like $name@domain (letters, digits, dot, dash, underscore)', { pattern: '^\\$[a-z0-9][a-z0-9._-]{0,63}@domain$' });
+  if (!UMA_USER.test(user))
+    throw fieldError('umaAddress', 'umaAddress must look like $name@domain (letters, digits, dot, dash, underscore)', {
+      pattern: '^\\$[a-z0-9][a-z0-9._-]{0,63}@domain$',
+    });
   if (host !== domain) throw fieldError('umaAddress', `umaAddress must be on this platform's UMA domain ${domain}`);
   return `${user.toLowerCase()}@${host}`;
 }
 
 function generatedUma(name: string | undefined, domain: string): string {
-  const slug = (name ?? 'user').toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.+|\.+$/g, '').slice(0, 40) || 'user';
+  const slug =
+    (name ?? 'user')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '.')
+      .replace(/^\.+|\.+$/g, '')
+      .slice(0, 40) || 'user';
   return `$${slug}.${randomBytes(4).toString('hex')}@${domain}`;
 }
 
 function checkTerms(consent: { termsVersion: string } | undefined) {
   if (consent && !END_USER_TERMS_VERSIONS.includes(consent.termsVersion)) {
-    throw new ApiError('END_USER_TERMS_VERSION_NOT_FOUND', `End User Terms version ${consent.termsVersion} is not supported; current is ${endUserTerms().version}`, {
-      errors: [{ field: 'endUserTermsConsent.termsVersion', message: `must be one of ${END_USER_TERMS_VERSIONS.join(', ')}` }],
-    });
+    throw new ApiError(
+      'END_USER_TERMS_VERSION_NOT_FOUND',
+      `End User Terms version ${consent.termsVersion} is not supported; current is ${endUserTerms().version}`,
+      {
+        errors: [
+          {
+            field: 'endUserTermsConsent.termsVersion',
+            message: `must be one of ${END_USER_TERMS_VERSIONS.join(', ')}`,
+          },
+        ],
+      },
+    );
   }
 }
 
@@ -98,19 +142,29 @@ async function checkCurrencies(platformId: string, currencies: string[] | undefi
   if (!currencies) return supported;
   for (const [i, c] of currencies.entries()) {
     if (!supported.includes(c)) {
-      throw new ApiError('INVALID_CURRENCY', `Currency ${c} is not supported by this platform (supported: ${supported.join(', ')})`, {
-        errors: [{ field: `currencies[${i}]`, message: `must be one of ${supported.join(', ')}` }],
-      });
+      throw new ApiError(
+        'INVALID_CURRENCY',
+        `Currency ${c} is not supported by this platform (supported: ${supported.join(', ')})`,
+        {
+          errors: [{ field: `currencies[${i}]`, message: `must be one of ${supported.join(', ')}` }],
+        },
+      );
     }
   }
   return [...new Set(currencies)];
 }
 
-async function explainUniqueViolation(platformId: string, platformCustomerId: string | undefined, umaAddress: string, exceptId: string | null): Promise<ApiError> {
+async function explainUniqueViolation(
+  platformId: string,
+  platformCustomerId: string | undefined,
+  umaAddress: string,
+  exceptId: string | null,
+): Promise<ApiError> {
   if (platformCustomerId && (await repo.findActiveByPlatformCustomerId(platformId, platformCustomerId))) {
     return conflict(`An active customer with platformCustomerId ${platformCustomerId} already exists`);
   }
-  if (await repo.umaAddressTaken(umaAddress, exceptId)) return new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
+  if (await repo.umaAddressTaken(umaAddress, exceptId))
+    return new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
   return conflict('The customer conflicts with an existing customer');
 }
 
@@ -168,7 +222,13 @@ async function insertCustomer(
     updatedAt: at,
     deletedAt: null,
   };
-  const accounts = customerAccountWrites(platformId, id, currencies, platform.embeddedWalletConfig && input.email ? { email: input.email } : null, at);
+  const accounts = customerAccountWrites(
+    platformId,
+    id,
+    currencies,
+    platform.embeddedWalletConfig && input.email ? { email: input.email } : null,
+    at,
+  );
   const customer = toCustomer(row, []);
   const event = kycStatus ? statusEvent('KYC', kycStatus) : null;
   // The customer, its accounts (with their ledger buckets and a wallet's first credential) and
@@ -176,9 +236,13 @@ async function insertCustomer(
   // platformCustomerId or UMA address: the unique indexes refuse the row (also under a concurrent
   // create, which a prior read would miss) and the catch says which one was taken.
   try {
-    await repo.insertWith(row, [...accounts.writes, ...(event ? eventWrites(platformId, [{ type: event, data: customer }], at) : [])]);
+    await repo.insertWith(row, [
+      ...accounts.writes,
+      ...(event ? eventWrites(platformId, [{ type: event, data: customer }], at) : []),
+    ]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw await explainUniqueViolation(platformId, input.platformCustomerId, umaAddress, null);
+    if (isUniqueViolation(err))
+      throw await explainUniqueViolation(platformId, input.platformCustomerId, umaAddress, null);
     throw err;
   }
   return customer;
@@ -203,7 +267,12 @@ export async function list(platformId: string, filter: repo.CustomerFilter, limi
  * call answers with the signed-retry challenge, the signed retry updates customer and credentials
  * together. `request` is the HTTP request (its headers and exact body) for that flow.
  */
-export async function update(platformId: string, id: string, input: CustomerUpdate, request: { req: Request; rawBody: string }): Promise<Customer | Challenge> {
+export async function update(
+  platformId: string,
+  id: string,
+  input: CustomerUpdate,
+  request: { req: Request; rawBody: string },
+): Promise<Customer | Challenge> {
   checkTerms(input.endUserTermsConsent);
   let umaAddress = '';
   try {
@@ -211,11 +280,14 @@ export async function update(platformId: string, id: string, input: CustomerUpda
       const row = await repo.lock(platformId, id, tx);
       if (!row || row.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${id}`);
       if (row.customerType !== input.customerType) {
-        throw fieldError('customerType', `customerType cannot change (this customer is ${row.customerType})`, { enum: [row.customerType] });
+        throw fieldError('customerType', `customerType cannot change (this customer is ${row.customerType})`, {
+          enum: [row.customerType],
+        });
       }
       const platform = await platforms.findById(platformId, tx);
       umaAddress = input.umaAddress ? normalizeUma(input.umaAddress, platform!.umaDomain) : row.umaAddress;
-      if (input.umaAddress && (await repo.umaAddressTaken(umaAddress, id, tx))) throw new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
+      if (input.umaAddress && (await repo.umaAddressTaken(umaAddress, id, tx)))
+        throw new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
       const currencies = input.currencies ? await checkCurrencies(platformId, input.currencies, tx) : row.currencies;
       const profile = { ...(row.profile as Profile), ...profileOf(input) };
       if (input.customerType === 'BUSINESS' && input.businessInfo) {
@@ -224,7 +296,10 @@ export async function update(platformId: string, id: string, input: CustomerUpda
       const contact = await guardContactChange(tx, {
         platformId,
         customerId: id,
-        change: { current: { email: row.email, phoneNumber: row.phoneNumber }, next: { email: input.email, phoneNumber: input.phoneNumber } },
+        change: {
+          current: { email: row.email, phoneNumber: row.phoneNumber },
+          next: { email: input.email, phoneNumber: input.phoneNumber },
+        },
         ...request,
       });
       if (contact && 'challenge' in contact) return contact.challenge;
@@ -234,8 +309,17 @@ export async function update(platformId: string, id: string, input: CustomerUpda
       const cv = (row.contactVerification ?? {}) as Record<string, string>;
       const contactVerification = requiresContactVerification(row.region)
         ? {
-            ...(email ? { email: input.email !== undefined && input.email !== row.email ? 'PENDING' : (cv.email ?? 'PENDING') } : {}),
-            ...(phone ? { phone: input.phoneNumber !== undefined && input.phoneNumber !== row.phoneNumber ? 'PENDING' : (cv.phone ?? 'PENDING') } : {}),
+            ...(email
+              ? { email: input.email !== undefined && input.email !== row.email ? 'PENDING' : (cv.email ?? 'PENDING') }
+              : {}),
+            ...(phone
+              ? {
+                  phone:
+                    input.phoneNumber !== undefined && input.phoneNumber !== row.phoneNumber
+                      ? 'PENDING'
+                      : (cv.phone ?? 'PENDING'),
+                }
+              : {}),
           }
         : undefined;
       const updated = await repo.update(
@@ -256,7 +340,9 @@ export async function update(platformId: string, id: string, input: CustomerUpda
         tx,
       );
       // Newly added currencies get their holding accounts.
-      const have = new Set((await customerAccounts(platformId, id, tx)).filter((a) => a.type !== 'EMBEDDED_WALLET').map((a) => a.currency));
+      const have = new Set(
+        (await customerAccounts(platformId, id, tx)).filter((a) => a.type !== 'EMBEDDED_WALLET').map((a) => a.currency),
+      );
       const missing = currencies.filter((c) => !have.has(c));
       if (missing.length) await openCustomerAccounts(platformId, id, missing, null, tx);
       return (await present(platformId, [updated], tx))[0];

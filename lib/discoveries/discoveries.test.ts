@@ -3,7 +3,10 @@ import { railsFor } from '@/lib/rails/catalog';
 import { expectError, newPlatform, type TestPlatform, type Json } from '@/tests/support/api';
 import { findInstitution, INSTITUTIONS } from './catalog';
 
-const SPEC_BANK_CURRENCIES = 'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW'.split(' ');
+const SPEC_BANK_CURRENCIES =
+  'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW'.split(
+    ' ',
+  );
 const MOBILE_MONEY_CURRENCIES = ['KES', 'GHS', 'UGX', 'TZS', 'RWF', 'MWK', 'ZMW', 'XOF', 'XAF'];
 
 type Row = Json;
@@ -23,9 +26,16 @@ describe('discoveries catalog', () => {
     }
     // Mobile-money corridors list mobile-money operators; others list none.
     for (const ccy of MOBILE_MONEY_CURRENCIES) {
-      expect(INSTITUTIONS.some((i) => i.currency === ccy && i.rails.includes('MOBILE_MONEY')), ccy).toBe(true);
+      expect(
+        INSTITUTIONS.some((i) => i.currency === ccy && i.rails.includes('MOBILE_MONEY')),
+        ccy,
+      ).toBe(true);
     }
-    expect(INSTITUTIONS.filter((i) => i.rails.includes('MOBILE_MONEY')).every((i) => MOBILE_MONEY_CURRENCIES.includes(i.currency))).toBe(true);
+    expect(
+      INSTITUTIONS.filter((i) => i.rails.includes('MOBILE_MONEY')).every((i) =>
+        MOBILE_MONEY_CURRENCIES.includes(i.currency),
+      ),
+    ).toBe(true);
     expect(findInstitution('INR', 'hdfc bank')?.rails).toEqual(['UPI', 'NEFT', 'RTGS']);
     expect(findInstitution('MXN', 'Banorte')?.rails).toEqual(['SPEI']);
     expect(findInstitution('KES', 'M-PESA')?.rails).toEqual(['MOBILE_MONEY']);
@@ -53,21 +63,38 @@ describe('GET /discoveries', () => {
     const res = await p.api.get('/discoveries');
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toHaveLength(INSTITUTIONS.length);
-    expect(res.body.data[0]).toEqual({ bankName: INSTITUTIONS[0].bankName, displayName: INSTITUTIONS[0].displayName, country: INSTITUTIONS[0].country, currency: INSTITUTIONS[0].currency });
+    expect(res.body.data[0]).toEqual({
+      bankName: INSTITUTIONS[0].bankName,
+      displayName: INSTITUTIONS[0].displayName,
+      country: INSTITUTIONS[0].country,
+      currency: INSTITUTIONS[0].currency,
+    });
     expect(Object.keys(res.body.data[0]).sort()).toEqual(['bankName', 'country', 'currency', 'displayName']);
   });
 
   it('filters by country and currency together (the reference example: PH / PHP)', async () => {
     const res = await p.api.get('/discoveries', { query: { country: 'PH', currency: 'PHP' } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toContainEqual({ bankName: 'BDO Unibank', displayName: 'BDO Unibank', country: 'PH', currency: 'PHP' });
-    expect(res.body.data).toContainEqual({ bankName: 'BPI', displayName: 'Bank of the Philippine Islands', country: 'PH', currency: 'PHP' });
+    expect(res.body.data).toContainEqual({
+      bankName: 'BDO Unibank',
+      displayName: 'BDO Unibank',
+      country: 'PH',
+      currency: 'PHP',
+    });
+    expect(res.body.data).toContainEqual({
+      bankName: 'BPI',
+      displayName: 'Bank of the Philippine Islands',
+      country: 'PH',
+      currency: 'PHP',
+    });
     expect(res.body.data.every((r: Row) => r.country === 'PH' && r.currency === 'PHP')).toBe(true);
   });
 
   it('filters by country alone and by currency alone', async () => {
     const kenya = await p.api.get('/discoveries', { query: { country: 'ke' } });
-    expect(kenya.body.data.map((r: Row) => r.bankName)).toEqual(expect.arrayContaining(['M-PESA', 'Airtel Money Kenya', 'Equity Bank Kenya']));
+    expect(kenya.body.data.map((r: Row) => r.bankName)).toEqual(
+      expect.arrayContaining(['M-PESA', 'Airtel Money Kenya', 'Equity Bank Kenya']),
+    );
     expect(kenya.body.data.every((r: Row) => r.country === 'KE' && r.currency === 'KES')).toBe(true);
 
     const xof = await p.api.get('/discoveries', { query: { currency: 'XOF' } });
@@ -91,7 +118,10 @@ describe('GET /discoveries', () => {
     for (const country of ['USA', 'U1', 'QQ', 'ZZ', '']) {
       const res = await p.api.get('/discoveries', { query: { country } });
       expectError(res, 400, 'INVALID_INPUT');
-      expect(res.body.details.errors[0]).toMatchObject({ field: 'country', constraint: { format: 'iso3166-1-alpha-2' } });
+      expect(res.body.details.errors[0]).toMatchObject({
+        field: 'country',
+        constraint: { format: 'iso3166-1-alpha-2' },
+      });
     }
     const cur = await p.api.get('/discoveries', { query: { currency: 'XYZ' } });
     expectError(cur, 400, 'INVALID_CURRENCY');

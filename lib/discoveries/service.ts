@@ -17,7 +17,9 @@ export function listDiscoveries(q: DiscoveryQuery) {
   const country = q.country?.trim().toUpperCase();
   const currency = q.currency?.trim().toUpperCase();
   if (country !== undefined && !isCountryCode(country)) {
-    throw fieldError('country', `${q.country} is not an ISO 3166-1 alpha-2 country code`, { format: 'iso3166-1-alpha-2' });
+    throw fieldError('country', `${q.country} is not an ISO 3166-1 alpha-2 country code`, {
+      format: 'iso3166-1-alpha-2',
+    });
   }
   if (currency !== undefined && !isKnownCurrency(currency)) {
     throw new ApiError('INVALID_CURRENCY', `${q.currency} is not a currency this service carries`, {
@@ -25,11 +27,13 @@ export function listDiscoveries(q: DiscoveryQuery) {
     });
   }
   return {
-    data: INSTITUTIONS.filter((i) => (!country || i.country === country) && (!currency || i.currency === currency)).map((i) => ({
-      bankName: i.bankName,
-      displayName: i.displayName,
-      country: i.country,
-      currency: i.currency,
-    })),
+    data: INSTITUTIONS.filter((i) => (!country || i.country === country) && (!currency || i.currency === currency)).map(
+      (i) => ({
+        bankName: i.bankName,
+        displayName: i.displayName,
+        country: i.country,
+        currency: i.currency,
+      }),
+    ),
   };
 }

@@ -15,11 +15,20 @@ export function findById(platformId: string, id: string, tx: Tx = db()): Promise
 
 /** Every document of a customer: its own and its beneficial owners', oldest first. */
 export function ofCustomer(platformId: string, customerId: string, tx: Tx = db()): Promise<DocumentRow[]> {
-  return tx.document.findMany({ where: { platformId, customerId }, omit: withoutContent, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return tx.document.findMany({
+    where: { platformId, customerId },
+    omit: withoutContent,
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 /** Replaces file and metadata unless the document was submitted; returns whether it did. */
-export async function replaceUnlessSubmitted(platformId: string, id: string, data: Prisma.DocumentUncheckedUpdateManyInput, tx: Tx): Promise<boolean> {
+export async function replaceUnlessSubmitted(
+  platformId: string,
+  id: string,
+  data: Prisma.DocumentUncheckedUpdateManyInput,
+  tx: Tx,
+): Promise<boolean> {
   const { count } = await tx.document.updateMany({ where: { platformId, id, submittedAt: null }, data });
   return count === 1;
 }
@@ -37,7 +46,12 @@ export async function markSubmitted(platformId: string, customerId: string, at: 
 export async function list(platformId: string, documentHolder: string | undefined, limit: number, cursor?: Cursor) {
   const base = { platformId, ...(documentHolder ? { documentHolder } : {}) };
   const [rows, total] = await Promise.all([
-    db().document.findMany({ where: { AND: [base, afterCursor(cursor)] }, omit: withoutContent, orderBy: newestFirst, take: limit + 1 }),
+    db().document.findMany({
+      where: { AND: [base, afterCursor(cursor)] },
+      omit: withoutContent,
+      orderBy: newestFirst,
+      take: limit + 1,
+    }),
     db().document.count({ where: base }),
   ]);
   return { rows, total };

@@ -41,7 +41,8 @@ interface StoredFile {
 async function readFile(file: File): Promise<StoredFile> {
   const content = new Uint8Array(await file.arrayBuffer());
   const contentType = sniffContentType(content);
-  if (!contentType) throw fieldError('file', 'file must be a PDF, JPEG or PNG document (recognised from its content, not its name)');
+  if (!contentType)
+    throw fieldError('file', 'file must be a PDF, JPEG or PNG document (recognised from its content, not its name)');
   const name = file.name.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return {
     fileName: (name || 'document').slice(-255),
@@ -102,7 +103,10 @@ export async function list(platformId: string, documentHolder: string | undefine
   return toPage(rows, limit, total, toDocument);
 }
 
-const submitted = (id: string) => conflict(`Document ${id} was submitted for verification and is kept as evidence; it can no longer be replaced or deleted`);
+const submitted = (id: string) =>
+  conflict(
+    `Document ${id} was submitted for verification and is kept as evidence; it can no longer be replaced or deleted`,
+  );
 
 /** A replacement is a new version of the whole document: optional fields not sent are cleared. */
 export async function replace(platformId: string, id: string, input: DocumentReplace): Promise<Document> {

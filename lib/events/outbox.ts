@@ -8,21 +8,49 @@ import type { RowWrite } from '../sql';
 // the transaction that makes the change, so an event exists exactly when its change committed.
 // Delivery (signing, retries) reads these rows later and never blocks the request.
 export type EventType =
-  | 'OUTGOING_PAYMENT.PENDING' | 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' | 'OUTGOING_PAYMENT.PROCESSING'
-  | 'OUTGOING_PAYMENT.COMPLETED' | 'OUTGOING_PAYMENT.FAILED' | 'OUTGOING_PAYMENT.EXPIRED'
-  | 'OUTGOING_PAYMENT.REFUND_PENDING' | 'OUTGOING_PAYMENT.REFUND_COMPLETED' | 'OUTGOING_PAYMENT.REFUND_FAILED'
-  | 'INCOMING_PAYMENT.PENDING' | 'INCOMING_PAYMENT.COMPLETED' | 'INCOMING_PAYMENT.FAILED'
-  | 'INCOMING_PAYMENT.REFUND_PENDING' | 'INCOMING_PAYMENT.REFUND_COMPLETED' | 'INCOMING_PAYMENT.REFUND_FAILED'
-  | 'CUSTOMER.KYC_APPROVED' | 'CUSTOMER.KYC_REJECTED' | 'CUSTOMER.KYC_PENDING'
-  | 'CUSTOMER.KYB_APPROVED' | 'CUSTOMER.KYB_REJECTED' | 'CUSTOMER.KYB_PENDING'
-  | 'VERIFICATION.APPROVED' | 'VERIFICATION.REJECTED' | 'VERIFICATION.RESOLVE_ERRORS' | 'VERIFICATION.IN_PROGRESS'
-  | 'VERIFICATION.PENDING_MANUAL_REVIEW' | 'VERIFICATION.READY_FOR_VERIFICATION'
+  | 'OUTGOING_PAYMENT.PENDING'
+  | 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION'
+  | 'OUTGOING_PAYMENT.PROCESSING'
+  | 'OUTGOING_PAYMENT.COMPLETED'
+  | 'OUTGOING_PAYMENT.FAILED'
+  | 'OUTGOING_PAYMENT.EXPIRED'
+  | 'OUTGOING_PAYMENT.REFUND_PENDING'
+  | 'OUTGOING_PAYMENT.REFUND_COMPLETED'
+  | 'OUTGOING_PAYMENT.REFUND_FAILED'
+  | 'INCOMING_PAYMENT.PENDING'
+  | 'INCOMING_PAYMENT.COMPLETED'
+  | 'INCOMING_PAYMENT.FAILED'
+  | 'INCOMING_PAYMENT.REFUND_PENDING'
+  | 'INCOMING_PAYMENT.REFUND_COMPLETED'
+  | 'INCOMING_PAYMENT.REFUND_FAILED'
+  | 'CUSTOMER.KYC_APPROVED'
+  | 'CUSTOMER.KYC_REJECTED'
+  | 'CUSTOMER.KYC_PENDING'
+  | 'CUSTOMER.KYB_APPROVED'
+  | 'CUSTOMER.KYB_REJECTED'
+  | 'CUSTOMER.KYB_PENDING'
+  | 'VERIFICATION.APPROVED'
+  | 'VERIFICATION.REJECTED'
+  | 'VERIFICATION.RESOLVE_ERRORS'
+  | 'VERIFICATION.IN_PROGRESS'
+  | 'VERIFICATION.PENDING_MANUAL_REVIEW'
+  | 'VERIFICATION.READY_FOR_VERIFICATION'
   | 'EXTERNAL_ACCOUNT.STATUS_UPDATED'
-  | 'INTERNAL_ACCOUNT.BALANCE_UPDATED' | 'INTERNAL_ACCOUNT.STATUS_UPDATED' | 'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED'
-  | 'INVITATION.CLAIMED' | 'BULK_UPLOAD.COMPLETED' | 'BULK_UPLOAD.FAILED' | 'AGENT_ACTION.PENDING_APPROVAL'
-  | 'CARD.STATE_CHANGE' | 'CARD.FUNDING_SOURCE_CHANGE'
-  | 'CARD_TRANSACTION.AUTHORIZED' | 'CARD_TRANSACTION.PARTIALLY_SETTLED' | 'CARD_TRANSACTION.SETTLED'
-  | 'CARD_TRANSACTION.REFUNDED' | 'CARD_TRANSACTION.EXCEPTION' | 'TEST';
+  | 'INTERNAL_ACCOUNT.BALANCE_UPDATED'
+  | 'INTERNAL_ACCOUNT.STATUS_UPDATED'
+  | 'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED'
+  | 'INVITATION.CLAIMED'
+  | 'BULK_UPLOAD.COMPLETED'
+  | 'BULK_UPLOAD.FAILED'
+  | 'AGENT_ACTION.PENDING_APPROVAL'
+  | 'CARD.STATE_CHANGE'
+  | 'CARD.FUNDING_SOURCE_CHANGE'
+  | 'CARD_TRANSACTION.AUTHORIZED'
+  | 'CARD_TRANSACTION.PARTIALLY_SETTLED'
+  | 'CARD_TRANSACTION.SETTLED'
+  | 'CARD_TRANSACTION.REFUNDED'
+  | 'CARD_TRANSACTION.EXCEPTION'
+  | 'TEST';
 
 export async function recordEvent(tx: Tx, platformId: string, type: EventType, data: unknown): Promise<string> {
   return (await recordEvents(tx, platformId, [{ type, data }]))[0];
@@ -35,12 +63,20 @@ export function eventRow(platformId: string, type: EventType, data: unknown, at:
 }
 
 /** Events of one change as rows of a step written in one statement (ledger.runStep). */
-export function eventWrites(platformId: string, events: { type: EventType; data: unknown }[], at: Date = now()): RowWrite[] {
+export function eventWrites(
+  platformId: string,
+  events: { type: EventType; data: unknown }[],
+  at: Date = now(),
+): RowWrite[] {
   return events.map(({ type, data }) => ({ table: 'Event', row: eventRow(platformId, type, data, at) }));
 }
 
 /** Several events of one change in one statement, in order. */
-export async function recordEvents(tx: Tx, platformId: string, events: { type: EventType; data: unknown }[]): Promise<string[]> {
+export async function recordEvents(
+  tx: Tx,
+  platformId: string,
+  events: { type: EventType; data: unknown }[],
+): Promise<string[]> {
   const at = now();
   const rows = events.map(({ type, data }) => eventRow(platformId, type, data, at));
   if (rows.length === 1) await tx.event.create({ data: rows[0] });
@@ -53,5 +89,8 @@ export async function eventsOf(platformId: string, type?: string) {
   const { db } = await import('../db');
   const rows = await db().event.findMany({ where: { platformId, ...(type ? { type } : {}) }, orderBy: { seq: 'asc' } });
   const { parseJson } = await import('../http/json');
-  return rows.map((r) => ({ ...r, body: parseJson(r.payload) as { id: string; type: string; timestamp: string; data: Record<string, unknown> } }));
+  return rows.map((r) => ({
+    ...r,
+    body: parseJson(r.payload) as { id: string; type: string; timestamp: string; data: Record<string, unknown> },
+  }));
 }

@@ -8,12 +8,16 @@ import { expectError, newPlatform, type TestPlatform, type Json } from '@/tests/
 import { rateCacheStats } from './service';
 
 // The bank-account currencies of the specification (accountInfo variants) and the crypto assets.
-const SPEC_BANK_CURRENCIES = 'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW'.split(' ');
+const SPEC_BANK_CURRENCIES =
+  'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW'.split(
+    ' ',
+  );
 const CRYPTO = ['BTC', 'USDC', 'USDT'];
 const ALL = [...SPEC_BANK_CURRENCIES, ...CRYPTO];
 
 type Rate = Json;
-const pair = (list: Rate[], from: string, to: string) => list.find((r) => r.sourceCurrency.code === from && r.destinationCurrency.code === to);
+const pair = (list: Rate[], from: string, to: string) =>
+  list.find((r) => r.sourceCurrency.code === from && r.destinationCurrency.code === to);
 
 /** Puts the platform's sandbox clock `intoWindow` ms into a rate window well in the future; returns that instant. */
 async function placeClock(p: TestPlatform, windowsAhead: number, intoWindow: number): Promise<Date> {
@@ -47,7 +51,12 @@ describe('GET /exchange-rates', () => {
     expect(pair(list, 'USD', 'INR').destinationPaymentRail).toBe('UPI');
     expect(pair(list, 'USD', 'KES').destinationPaymentRail).toBe('MOBILE_MONEY');
     expect(pair(list, 'GBP', 'EUR').destinationPaymentRail).toBe('SEPA_INSTANT');
-    expect(pair(list, 'USD', 'BTC').destinationCurrency).toEqual({ code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8 });
+    expect(pair(list, 'USD', 'BTC').destinationCurrency).toEqual({
+      code: 'BTC',
+      name: 'Bitcoin',
+      symbol: '₿',
+      decimals: 8,
+    });
   });
 
   it('includes the fees exactly as price() computes them for the same amount and window', async () => {
@@ -71,25 +80,66 @@ describe('GET /exchange-rates', () => {
   });
 
   it('reflects the platform fee config in fees.total and the receiving amount at once', async () => {
-    const before = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data, 'USD', 'EUR');
-    const set = await p.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 50, fixedFee: { amount: 25, currency: 'USD' } }] });
+    const before = pair(
+      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
+      'USD',
+      'EUR',
+    );
+    const set = await p.api.patch('/config', {
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 50,
+          fixedFee: { amount: 25, currency: 'USD' },
+        },
+      ],
+    });
     expect(set.status, set.text).toBe(200);
     try {
-      const after = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data, 'USD', 'EUR');
+      const after = pair(
+        (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body
+          .data,
+        'USD',
+        'EUR',
+      );
       // Platform fee on 10000: 25 fixed + 50 bps = 75.
       expect(after.fees.total - before.fees.total).toBe(75);
       expect(after.fees.fixed - before.fees.fixed).toBe(25);
       expect(after.receivingAmount).toBeLessThan(before.receivingAmount);
       const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
       expect(fees.platformFixed).toBe(25n);
-      const priced = price({ from: 'USD', to: 'EUR', rate: midRate('USD', 'EUR', at).rate, side: 'SENDING', amount: 10000n, fees });
+      const priced = price({
+        from: 'USD',
+        to: 'EUR',
+        rate: midRate('USD', 'EUR', at).rate,
+        side: 'SENDING',
+        amount: 10000n,
+        fees,
+      });
       expect(BigInt(after.receivingAmount)).toBe(priced.totalReceiving);
       expect(BigInt(after.fees.total)).toBe(priced.serviceFee + priced.platformFee);
       // Platform fee configs apply to USD sources only (reference: FeeConfig.sourceCurrency).
-      const eur = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'EUR', destinationCurrency: 'USD' } })).body.data, 'EUR', 'USD');
-      expect(eur.fees.fixed).toBe(Number((await feeSchedule({ platformId: p.platformId, from: 'EUR', at })).serviceFixed));
+      const eur = pair(
+        (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'EUR', destinationCurrency: 'USD' } })).body
+          .data,
+        'EUR',
+        'USD',
+      );
+      expect(eur.fees.fixed).toBe(
+        Number((await feeSchedule({ platformId: p.platformId, from: 'EUR', at })).serviceFixed),
+      );
     } finally {
-      await p.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 0, fixedFee: { amount: 0, currency: 'USD' } }] });
+      await p.api.patch('/config', {
+        feeConfigs: [
+          {
+            feeType: 'CROSS_CURRENCY_TRANSACTION',
+            sourceCurrency: 'USD',
+            variableFeeBps: 0,
+            fixedFee: { amount: 0, currency: 'USD' },
+          },
+        ],
+      });
     }
   });
 
@@ -98,9 +148,14 @@ describe('GET /exchange-rates', () => {
     expect(bySource.body.data).toHaveLength(ALL.length - 1);
     expect(new Set(bySource.body.data.map((r: Rate) => r.sourceCurrency.code))).toEqual(new Set(['GBP']));
 
-    const both = await p.api.get('/exchange-rates?sourceCurrency=usd&destinationCurrency=INR&destinationCurrency=GBP&destinationCurrency=INR');
+    const both = await p.api.get(
+      '/exchange-rates?sourceCurrency=usd&destinationCurrency=INR&destinationCurrency=GBP&destinationCurrency=INR',
+    );
     expect(both.status, both.text).toBe(200);
-    expect(both.body.data.map((r: Rate) => `${r.sourceCurrency.code}>${r.destinationCurrency.code}`).sort()).toEqual(['USD>GBP', 'USD>INR']);
+    expect(both.body.data.map((r: Rate) => `${r.sourceCurrency.code}>${r.destinationCurrency.code}`).sort()).toEqual([
+      'USD>GBP',
+      'USD>INR',
+    ]);
 
     const byDest = await p.api.get('/exchange-rates?destinationCurrency=XOF');
     expect(byDest.body.data).toHaveLength(ALL.length - 1);
@@ -113,17 +168,37 @@ describe('GET /exchange-rates', () => {
   it('takes limits from the platform currency config, else sensible defaults', async () => {
     const set = await p.api.patch('/config', {
       supportedCurrencies: [
-        { currencyCode: 'USD', minAmount: 500, maxAmount: 2500000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] },
-        { currencyCode: 'EUR', minAmount: 1, maxAmount: 5000000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] },
+        {
+          currencyCode: 'USD',
+          minAmount: 500,
+          maxAmount: 2500000,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+        },
+        {
+          currencyCode: 'EUR',
+          minAmount: 1,
+          maxAmount: 5000000,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+        },
       ],
     });
     expect(set.status, set.text).toBe(200);
-    const usd = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN' } })).body.data, 'USD', 'MXN');
+    const usd = pair(
+      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN' } })).body.data,
+      'USD',
+      'MXN',
+    );
     expect([usd.minSendingAmount, usd.maxSendingAmount]).toEqual([500, 2500000]);
 
     // GBP is not configured: min is the least amount that still delivers one unit after fees,
     // max is USD 1,000,000 worth at the window's mid rate.
-    const gbp = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'GBP', destinationCurrency: 'MXN' } })).body.data, 'GBP', 'MXN');
+    const gbp = pair(
+      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'GBP', destinationCurrency: 'MXN' } })).body.data,
+      'GBP',
+      'MXN',
+    );
     const fees = await feeSchedule({ platformId: p.platformId, from: 'GBP', at });
     const rate = midRate('GBP', 'MXN', at).rate;
     const min = price({ from: 'GBP', to: 'MXN', rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
@@ -136,14 +211,37 @@ describe('GET /exchange-rates', () => {
     // below it is refused anyway.
     const low = await p.api.patch('/config', {
       supportedCurrencies: [
-        { currencyCode: 'USD', minAmount: 1, maxAmount: 2500000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] },
-        { currencyCode: 'EUR', minAmount: 1, maxAmount: 5000000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] },
+        {
+          currencyCode: 'USD',
+          minAmount: 1,
+          maxAmount: 2500000,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+        },
+        {
+          currencyCode: 'EUR',
+          minAmount: 1,
+          maxAmount: 5000000,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+        },
       ],
     });
     expect(low.status, low.text).toBe(200);
-    const usdLow = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data, 'USD', 'EUR');
+    const usdLow = pair(
+      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
+      'USD',
+      'EUR',
+    );
     const usdFees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
-    const floor = price({ from: 'USD', to: 'EUR', rate: midRate('USD', 'EUR', at).rate, side: 'RECEIVING', amount: 1n, fees: usdFees }).totalSending;
+    const floor = price({
+      from: 'USD',
+      to: 'EUR',
+      rate: midRate('USD', 'EUR', at).rate,
+      side: 'RECEIVING',
+      amount: 1n,
+      fees: usdFees,
+    }).totalSending;
     expect(floor).toBeGreaterThan(1n);
     expect(BigInt(usdLow.minSendingAmount)).toBe(floor);
   });
@@ -151,25 +249,61 @@ describe('GET /exchange-rates', () => {
   it('enforces the listed maximum of a currency the platform has not configured', async () => {
     // USDT is no currency of the platform's config: it can only be sent by real-time funding.
     const p = await newPlatform();
-    const usdt = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USDT', destinationCurrency: 'EUR' } })).body.data, 'USDT', 'EUR');
+    const usdt = pair(
+      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USDT', destinationCurrency: 'EUR' } })).body.data,
+      'USDT',
+      'EUR',
+    );
     const max = BigInt(usdt.maxSendingAmount);
-    const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Tess Tether', currencies: ['EUR'] });
+    const c = await p.api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Tess Tether',
+      currencies: ['EUR'],
+    });
     expect(c.status, c.text).toBe(201);
-    const eur = ((await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body.data as { id: string; balance: { currency: { code: string } } }[]).find((a) => a.balance.currency.code === 'EUR')!.id;
+    const eur = (
+      (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body.data as {
+        id: string;
+        balance: { currency: { code: string } };
+      }[]
+    ).find((a) => a.balance.currency.code === 'EUR')!.id;
     const quote = (amount: bigint) =>
-      p.api.post('/quotes', { source: { sourceType: 'REALTIME_FUNDING', currency: 'USDT', cryptoNetwork: 'TRON', customerId: c.body.id }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+      p.api.post('/quotes', {
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'USDT', cryptoNetwork: 'TRON', customerId: c.body.id },
+        destination: { destinationType: 'ACCOUNT', accountId: eur },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: amount,
+      });
     expectError(await quote(max + 1n), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
     const ok = await quote(max);
     expect(ok.status, ok.text).toBe(201);
   });
 
   it('echoes the sending amount; an amount the fees consume delivers nothing', async () => {
-    const big = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN', sendingAmount: '9007199254740993' } });
+    const big = await p.api.get('/exchange-rates', {
+      query: { sourceCurrency: 'USD', destinationCurrency: 'MXN', sendingAmount: '9007199254740993' },
+    });
     expect(big.status, big.text).toBe(200);
     expect(big.text).toContain('"sendingAmount":9007199254740993');
-    const tiny = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 5 } })).body.data, 'USD', 'EUR');
+    const tiny = pair(
+      (
+        await p.api.get('/exchange-rates', {
+          query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 5 },
+        })
+      ).body.data,
+      'USD',
+      'EUR',
+    );
     expect(tiny).toMatchObject({ sendingAmount: 5, receivingAmount: 0, fees: { fixed: 10, total: 10 } });
-    const zero = pair((await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 0 } })).body.data, 'USD', 'EUR');
+    const zero = pair(
+      (
+        await p.api.get('/exchange-rates', {
+          query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 0 },
+        })
+      ).body.data,
+      'USD',
+      'EUR',
+    );
     expect(zero).toMatchObject({ sendingAmount: 0, receivingAmount: 0 });
     expect(zero.exchangeRate).toBe(exchangeRateOf(midRate('USD', 'EUR', at).rate));
   });
@@ -201,7 +335,9 @@ describe('GET /exchange-rates', () => {
     const src = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'XYZ' } });
     expectError(src, 400, 'INVALID_CURRENCY');
     expect(src.body.details.errors[0]).toMatchObject({ field: 'sourceCurrency' });
-    const dest = await p.api.get('/exchange-rates?destinationCurrency=EUR&destinationCurrency=EURO&destinationCurrency=ARS');
+    const dest = await p.api.get(
+      '/exchange-rates?destinationCurrency=EUR&destinationCurrency=EURO&destinationCurrency=ARS',
+    );
     expectError(dest, 400, 'INVALID_CURRENCY');
     expect(dest.body.details.errors.map((e: { message: string }) => e.message.split(' ')[0])).toEqual(['EURO', 'ARS']);
     for (const sendingAmount of ['abc', '-5', '1.5', '99999999999999999999']) {

@@ -39,14 +39,28 @@ interface Limits {
   maxAmount: bigint;
 }
 
-function corridor(source: string, dest: string, amount: bigint, fees: FeeSchedule, limits: Limits | undefined, at: Date) {
+function corridor(
+  source: string,
+  dest: string,
+  amount: bigint,
+  fees: FeeSchedule,
+  limits: Limits | undefined,
+  at: Date,
+) {
   const snap = midRate(source, dest, at);
   const maxSendingAmount = limits?.maxAmount ?? defaultMaxAmount(source, at);
   // The smallest amount that still delivers one unit after fees, or the configured minimum when
   // that is higher: below either a quote is refused.
   let minSendingAmount: bigint;
   try {
-    minSendingAmount = price({ from: source, to: dest, rate: snap.rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
+    minSendingAmount = price({
+      from: source,
+      to: dest,
+      rate: snap.rate,
+      side: 'RECEIVING',
+      amount: 1n,
+      fees,
+    }).totalSending;
   } catch {
     minSendingAmount = maxSendingAmount; // fees take everything: nothing is sendable
   }
@@ -78,17 +92,37 @@ function corridor(source: string, dest: string, amount: bigint, fees: FeeSchedul
   };
 }
 
-async function ratesFrom(platformId: string, source: string, amount: bigint, limits: Limits | undefined, at: Date): Promise<Rate[]> {
+async function ratesFrom(
+  platformId: string,
+  source: string,
+  amount: bigint,
+  limits: Limits | undefined,
+  at: Date,
+): Promise<Rate[]> {
   const fees = await feeSchedule({ platformId, from: source, at });
   const window = Math.floor(at.getTime() / RATE_WINDOW_MS);
-  const key = [platformId, window, source, amount, limits?.minAmount ?? '-', limits?.maxAmount ?? '-', fees.serviceFixed, fees.serviceBps, fees.platformFixed, fees.platformBps, fees.counterpartyFixed].join('|');
+  const key = [
+    platformId,
+    window,
+    source,
+    amount,
+    limits?.minAmount ?? '-',
+    limits?.maxAmount ?? '-',
+    fees.serviceFixed,
+    fees.serviceBps,
+    fees.platformFixed,
+    fees.platformBps,
+    fees.counterpartyFixed,
+  ].join('|');
   const hit = cache.get(key);
   if (hit) {
     stats.hits++;
     return hit;
   }
   stats.misses++;
-  const rates = RATE_CURRENCIES.filter((d) => d !== source).map((dest) => corridor(source, dest, amount, fees, limits, at));
+  const rates = RATE_CURRENCIES.filter((d) => d !== source).map((dest) =>
+    corridor(source, dest, amount, fees, limits, at),
+  );
   cache.set(key, rates);
   return rates;
 }
@@ -97,15 +131,23 @@ async function ratesFrom(platformId: string, source: string, amount: bigint, lim
 function checkCodes(field: string, values: string[], errors: FieldError[]): string[] {
   return values.map((v) => {
     const code = v.trim().toUpperCase();
-    if (!RATE_CURRENCIES.includes(code)) errors.push({ field, message: `${v} is not a currency this service quotes`, constraint: { enum: RATE_CURRENCIES } });
+    if (!RATE_CURRENCIES.includes(code))
+      errors.push({
+        field,
+        message: `${v} is not a currency this service quotes`,
+        constraint: { enum: RATE_CURRENCIES },
+      });
     return code;
   });
 }
 
 export async function listRates(platformId: string, q: ExchangeRateQuery) {
   const errors: FieldError[] = [];
-  const [source] = q.sourceCurrency !== undefined ? checkCodes('sourceCurrency', [q.sourceCurrency], errors) : [undefined];
-  const dests = q.destinationCurrency ? new Set(checkCodes('destinationCurrency', q.destinationCurrency, errors)) : null;
+  const [source] =
+    q.sourceCurrency !== undefined ? checkCodes('sourceCurrency', [q.sourceCurrency], errors) : [undefined];
+  const dests = q.destinationCurrency
+    ? new Set(checkCodes('destinationCurrency', q.destinationCurrency, errors))
+    : null;
   if (errors.length) throw new ApiError('INVALID_CURRENCY', errors.map((e) => e.message).join('; '), { errors });
 
   const amount = q.sendingAmount ?? DEFAULT_SENDING_AMOUNT;

@@ -33,7 +33,10 @@ export const businessBeneficiary = z.object({
 
 /** A bank variant's beneficiary: its individual kind (with per-currency changes) or a business. */
 export function bankBeneficiary(overrides: IndividualOverrides = {}) {
-  return z.discriminatedUnion('beneficiaryType', [z.object({ ...individualFields, ...overrides }), businessBeneficiary]);
+  return z.discriminatedUnion('beneficiaryType', [
+    z.object({ ...individualFields, ...overrides }),
+    businessBeneficiary,
+  ]);
 }
 
 export const walletBeneficiary = z.discriminatedUnion('beneficiaryType', [

@@ -17,7 +17,8 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 const cat = (...p: Uint8Array[]) => Uint8Array.from(p.flatMap((x) => [...x]));
 
 /** Sign `hash` → [recid, r, s]. */
-const signRecovered = (hash: Uint8Array, sk: Uint8Array) => secp256k1.sign(hash, sk, { prehash: false, format: 'recovered' });
+const signRecovered = (hash: Uint8Array, sk: Uint8Array) =>
+  secp256k1.sign(hash, sk, { prehash: false, format: 'recovered' });
 
 function evmWallet() {
   const sk = secp256k1.utils.randomSecretKey();
@@ -44,7 +45,10 @@ function tronWallet() {
 
 function solanaWallet() {
   const sk = ed25519.utils.randomSecretKey();
-  return { address: base58Encode(ed25519.getPublicKey(sk)), sign: (message: string) => base58Encode(ed25519.sign(utf8(message), sk)) };
+  return {
+    address: base58Encode(ed25519.getPublicKey(sk)),
+    sign: (message: string) => base58Encode(ed25519.sign(utf8(message), sk)),
+  };
 }
 
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
@@ -62,12 +66,13 @@ function bech32m(hrp: string, data: Uint8Array): string {
   }
   if (bits) words.push((acc << (5 - bits)) & 31);
   const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-  const polymod = (v: number[]) => v.reduce((chk, x) => {
-    const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ x;
-    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i];
-    return chk >>> 0;
-  }, 1);
+  const polymod = (v: number[]) =>
+    v.reduce((chk, x) => {
+      const top = chk >>> 25;
+      chk = ((chk & 0x1ffffff) << 5) ^ x;
+      for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i];
+      return chk >>> 0;
+    }, 1);
   const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
   const mod = polymod([...expanded, ...words, 0, 0, 0, 0, 0, 0]) ^ 0x2bc830a3;
   const checksum = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
@@ -89,14 +94,29 @@ describe('wallet ownership verification', () => {
   let eu: string;
   let us: string;
   const statusEvents = async (id: string) =>
-    (await eventsOf(p.platformId, 'EXTERNAL_ACCOUNT.STATUS_UPDATED')).filter((e) => e.body.data.id === id).map((e) => e.body.data.status);
-  const addWallet = async (accountType: string, currency: string, address: string, extra: Record<string, unknown> = {}) => {
-    const res = await p.api.post('/customers/external-accounts', { customerId: eu, currency, ownershipType: 'FIRST_PARTY', accountInfo: { accountType, address }, ...extra });
+    (await eventsOf(p.platformId, 'EXTERNAL_ACCOUNT.STATUS_UPDATED'))
+      .filter((e) => e.body.data.id === id)
+      .map((e) => e.body.data.status);
+  const addWallet = async (
+    accountType: string,
+    currency: string,
+    address: string,
+    extra: Record<string, unknown> = {},
+  ) => {
+    const res = await p.api.post('/customers/external-accounts', {
+      customerId: eu,
+      currency,
+      ownershipType: 'FIRST_PARTY',
+      accountInfo: { accountType, address },
+      ...extra,
+    });
     expect(res.status, res.text).toBe(201);
     return res.body;
   };
-  const challenge = (id: string, method = 'WALLET_SIGNATURE', base = '/customers') => p.api.post(`${base}/external-accounts/${id}/challenge`, { method });
-  const verify = (id: string, signature: string, base = '/customers') => p.api.post(`${base}/external-accounts/${id}/verify`, { signature });
+  const challenge = (id: string, method = 'WALLET_SIGNATURE', base = '/customers') =>
+    p.api.post(`${base}/external-accounts/${id}/challenge`, { method });
+  const verify = (id: string, signature: string, base = '/customers') =>
+    p.api.post(`${base}/external-accounts/${id}/verify`, { signature });
 
   beforeAll(async () => {
     p = await newPlatform();
@@ -106,7 +126,8 @@ describe('wallet ownership verification', () => {
 
   it('checks EIP-191 signatures against a published known answer', () => {
     // web3.js documentation: private key 0x4c08…2318 signs "Some data".
-    const sig = '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c';
+    const sig =
+      '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c';
     expect(verifyEvm('0x2c7536E3605D9C16a7a3D7b1898e529396a65c23', 'Some data', sig)).toBe(true);
     expect(verifyEvm('0x2c7536E3605D9C16a7a3D7b1898e529396a65c23', 'Some data!', sig)).toBe(false);
   });
@@ -140,7 +161,9 @@ describe('wallet ownership verification', () => {
     expect(good.status, good.text).toBe(200);
     expect(good.body).toMatchObject({ id: acct.id, status: 'ACTIVE' });
     expect(await statusEvents(acct.id)).toEqual(['UNVERIFIED', 'ACTIVE']);
-    const events = (await eventsOf(p.platformId, 'EXTERNAL_ACCOUNT.STATUS_UPDATED')).filter((e) => e.body.data.id === acct.id);
+    const events = (await eventsOf(p.platformId, 'EXTERNAL_ACCOUNT.STATUS_UPDATED')).filter(
+      (e) => e.body.data.id === acct.id,
+    );
     expect(events[1].body.data).toEqual(good.body);
 
     expectError(await challenge(acct.id), 409, 'INVALID_STATE_TRANSITION');
@@ -192,48 +215,94 @@ describe('wallet ownership verification', () => {
 
   it('an expired challenge fails the attempt', async () => {
     const q = await newPlatform();
-    const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Late Signer', region: 'NL' })).body.id;
+    const owner = (
+      await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Late Signer', region: 'NL' })
+    ).body.id;
     const wallet = evmWallet();
-    const acct = (await q.api.post('/customers/external-accounts', { customerId: owner, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'ETHEREUM_WALLET', address: wallet.address } })).body;
+    const acct = (
+      await q.api.post('/customers/external-accounts', {
+        customerId: owner,
+        currency: 'USDC',
+        ownershipType: 'FIRST_PARTY',
+        accountInfo: { accountType: 'ETHEREUM_WALLET', address: wallet.address },
+      })
+    ).body;
     const ch = await q.api.post(`/customers/external-accounts/${acct.id}/challenge`, { method: 'WALLET_SIGNATURE' });
     await setClockOffset(q.platformId, 11n * 60_000n);
-    const late = await q.api.post(`/customers/external-accounts/${acct.id}/verify`, { signature: wallet.sign(ch.body.messageToSign) });
+    const late = await q.api.post(`/customers/external-accounts/${acct.id}/verify`, {
+      signature: wallet.sign(ch.body.messageToSign),
+    });
     expectError(late, 400, 'INVALID_INPUT');
     expect(late.body.message).toContain('expired');
     expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe('UNVERIFIED');
   });
 
   it('answers 409 when verification does not apply or no challenge is outstanding', async () => {
-    const bank = await p.api.post('/customers/external-accounts', { customerId: eu, currency: 'EUR', accountInfo: SAMPLES.find((s) => s.accountType === 'EUR_ACCOUNT')!.info('001') });
+    const bank = await p.api.post('/customers/external-accounts', {
+      customerId: eu,
+      currency: 'EUR',
+      accountInfo: SAMPLES.find((s) => s.accountType === 'EUR_ACCOUNT')!.info('001'),
+    });
     expectError(await challenge(bank.body.id), 409, 'CONFLICT');
     const third = await p.api.post('/customers/external-accounts', {
-      customerId: eu, currency: 'USDC', ownershipType: 'THIRD_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: evmWallet().address, beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Shop GmbH' } },
+      customerId: eu,
+      currency: 'USDC',
+      ownershipType: 'THIRD_PARTY',
+      accountInfo: {
+        accountType: 'BASE_WALLET',
+        address: evmWallet().address,
+        beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Shop GmbH' },
+      },
     });
     expectError(await challenge(third.body.id), 409, 'CONFLICT');
-    const custodial = await addWallet('BASE_WALLET', 'USDC', evmWallet().address, { accountInfo: { accountType: 'BASE_WALLET', address: evmWallet().address, vaspName: 'Kraken' } });
+    const custodial = await addWallet('BASE_WALLET', 'USDC', evmWallet().address, {
+      accountInfo: { accountType: 'BASE_WALLET', address: evmWallet().address, vaspName: 'Kraken' },
+    });
     expect(custodial.status).toBe('ACTIVE');
     expectError(await challenge(custodial.id), 409, 'CONFLICT');
-    const usWallet = await p.api.post('/customers/external-accounts', { customerId: us, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: evmWallet().address } });
+    const usWallet = await p.api.post('/customers/external-accounts', {
+      customerId: us,
+      currency: 'USDC',
+      ownershipType: 'FIRST_PARTY',
+      accountInfo: { accountType: 'BASE_WALLET', address: evmWallet().address },
+    });
     expectError(await challenge(usWallet.body.id), 409, 'INVALID_STATE_TRANSITION');
     const pending = await addWallet('BASE_WALLET', 'USDT', evmWallet().address);
     expectError(await verify(pending.id, '0x00'), 409, 'CONFLICT');
     const bad = await p.api.post(`/customers/external-accounts/${pending.id}/challenge`, { method: 'SELFIE' });
     expectError(bad, 400, 'INVALID_INPUT');
-    expect(bad.body.details.errors[0]).toMatchObject({ field: 'method', constraint: { enum: ['WALLET_SIGNATURE', 'LIVENESS'] } });
+    expect(bad.body.details.errors[0]).toMatchObject({
+      field: 'method',
+      constraint: { enum: ['WALLET_SIGNATURE', 'LIVENESS'] },
+    });
     expectError(await challenge('ExternalAccount:00000000-0000-0000-0000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
   });
 
   it('LIVENESS completes asynchronously: the sandbox passes it after about 30 seconds', async () => {
     const q = await newPlatform();
-    const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Face Check', region: 'ES' })).body.id;
-    const acct = (await q.api.post('/customers/external-accounts', { customerId: owner, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'SOLANA_WALLET', address: solanaWallet().address } })).body;
+    const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Face Check', region: 'ES' }))
+      .body.id;
+    const acct = (
+      await q.api.post('/customers/external-accounts', {
+        customerId: owner,
+        currency: 'USDC',
+        ownershipType: 'FIRST_PARTY',
+        accountInfo: { accountType: 'SOLANA_WALLET', address: solanaWallet().address },
+      })
+    ).body;
     const ch = await q.api.post(`/customers/external-accounts/${acct.id}/challenge`, { method: 'LIVENESS' });
     expect(ch.status, ch.text).toBe(201);
     expect(ch.body.method).toBe('LIVENESS');
     expect(ch.body.verificationLink).toMatch(/^https?:\/\/.+\/sandbox\/liveness\/Challenge/);
-    expectError(await q.api.post(`/customers/external-accounts/${acct.id}/verify`, { signature: 'x' }), 409, 'CONFLICT');
+    expectError(
+      await q.api.post(`/customers/external-accounts/${acct.id}/verify`, { signature: 'x' }),
+      409,
+      'CONFLICT',
+    );
     await runDueJobs({ platformId: q.platformId });
-    expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
+    expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe(
+      'PENDING_OWNERSHIP_VERIFICATION',
+    );
     await setClockOffset(q.platformId, 31_000n);
     await runDueJobs({ platformId: q.platformId });
     expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe('ACTIVE');
@@ -243,20 +312,40 @@ describe('wallet ownership verification', () => {
 
   it('a replaced LIVENESS challenge has no effect when its simulated outcome arrives', async () => {
     const q = await newPlatform();
-    const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Switcher', region: 'IT' })).body.id;
+    const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Switcher', region: 'IT' }))
+      .body.id;
     const wallet = evmWallet();
-    const acct = (await q.api.post('/customers/external-accounts', { customerId: owner, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'ETHEREUM_WALLET', address: wallet.address } })).body;
+    const acct = (
+      await q.api.post('/customers/external-accounts', {
+        customerId: owner,
+        currency: 'USDC',
+        ownershipType: 'FIRST_PARTY',
+        accountInfo: { accountType: 'ETHEREUM_WALLET', address: wallet.address },
+      })
+    ).body;
     await q.api.post(`/customers/external-accounts/${acct.id}/challenge`, { method: 'LIVENESS' });
     const sig = await q.api.post(`/customers/external-accounts/${acct.id}/challenge`, { method: 'WALLET_SIGNATURE' });
     await setClockOffset(q.platformId, 31_000n);
     await runDueJobs({ platformId: q.platformId });
-    expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
-    expect((await q.api.post(`/customers/external-accounts/${acct.id}/verify`, { signature: wallet.sign(sig.body.messageToSign) })).body.status).toBe('ACTIVE');
+    expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe(
+      'PENDING_OWNERSHIP_VERIFICATION',
+    );
+    expect(
+      (
+        await q.api.post(`/customers/external-accounts/${acct.id}/verify`, {
+          signature: wallet.sign(sig.body.messageToSign),
+        })
+      ).body.status,
+    ).toBe('ACTIVE');
   });
 
-  it('works for the platform\'s own wallets under /platform, and not across collections', async () => {
+  it("works for the platform's own wallets under /platform, and not across collections", async () => {
     const wallet = evmWallet();
-    const acct = await p.api.post('/platform/external-accounts', { currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: wallet.address } });
+    const acct = await p.api.post('/platform/external-accounts', {
+      currency: 'USDC',
+      ownershipType: 'FIRST_PARTY',
+      accountInfo: { accountType: 'BASE_WALLET', address: wallet.address },
+    });
     expect(acct.body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
     expectError(await challenge(acct.body.id), 404, 'REFERENCE_NOT_FOUND');
     const ch = await challenge(acct.body.id, 'WALLET_SIGNATURE', '/platform');

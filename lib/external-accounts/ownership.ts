@@ -28,11 +28,19 @@ function checkApplicable(row: repo.ExternalAccountRow) {
     throw conflict('Ownership verification applies only to FIRST_PARTY self-custody crypto wallets (no vaspName)');
   }
   if (!OWNERSHIP_OPEN.includes(row.status as (typeof OWNERSHIP_OPEN)[number])) {
-    throw new ApiError('INVALID_STATE_TRANSITION', `External account ${row.id} is ${row.status}: ownership verification is open only in ${OWNERSHIP_OPEN.join(' or ')}`);
+    throw new ApiError(
+      'INVALID_STATE_TRANSITION',
+      `External account ${row.id} is ${row.status}: ownership verification is open only in ${OWNERSHIP_OPEN.join(' or ')}`,
+    );
   }
 }
 
-export async function startChallenge(platformId: string, id: string, owner: repo.Owner, method: 'WALLET_SIGNATURE' | 'LIVENESS'): Promise<OwnershipChallenge> {
+export async function startChallenge(
+  platformId: string,
+  id: string,
+  owner: repo.Owner,
+  method: 'WALLET_SIGNATURE' | 'LIVENESS',
+): Promise<OwnershipChallenge> {
   const row = await repo.findLive(platformId, id, owner);
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
   checkApplicable(row);
@@ -41,7 +49,12 @@ export async function startChallenge(platformId: string, id: string, owner: repo
   let liveness: LivenessSession | null = null;
   if (method === 'LIVENESS') {
     liveness = await ownershipProvider().startLiveness({ challengeId, externalAccountId: id });
-    if (!liveness) throw fieldError('method', 'LIVENESS is not available on this installation (no liveness provider is connected); use WALLET_SIGNATURE', { enum: ['WALLET_SIGNATURE'] });
+    if (!liveness)
+      throw fieldError(
+        'method',
+        'LIVENESS is not available on this installation (no liveness provider is connected); use WALLET_SIGNATURE',
+        { enum: ['WALLET_SIGNATURE'] },
+      );
   }
   const expiresAt = addSeconds(at, method === 'LIVENESS' ? LIVENESS_TTL_SECONDS : SIGNATURE_TTL_SECONDS);
   const info = row.accountInfo as AccountInfo;
@@ -61,7 +74,17 @@ export async function startChallenge(platformId: string, id: string, owner: repo
     checkApplicable(locked);
     await repo.abandonPendingOwnership(id, at, tx);
     await repo.insertOwnershipChallenge(
-      { id: challengeId, platformId, externalAccountId: id, method, state: 'PENDING', messageToSign, verificationLink: liveness?.verificationLink ?? null, expiresAt, createdAt: at },
+      {
+        id: challengeId,
+        platformId,
+        externalAccountId: id,
+        method,
+        state: 'PENDING',
+        messageToSign,
+        verificationLink: liveness?.verificationLink ?? null,
+        expiresAt,
+        createdAt: at,
+      },
       tx,
     );
     if (liveness?.simulated) {
@@ -75,7 +98,12 @@ export async function startChallenge(platformId: string, id: string, owner: repo
   });
   return messageToSign
     ? { method: 'WALLET_SIGNATURE', messageToSign, expiresAt }
-    : { method: 'LIVENESS', verificationLink: liveness!.verificationLink, ...(liveness!.token ? { token: liveness!.token } : {}), expiresAt };
+    : {
+        method: 'LIVENESS',
+        verificationLink: liveness!.verificationLink,
+        ...(liveness!.token ? { token: liveness!.token } : {}),
+        expiresAt,
+      };
 }
 
 /** Ends a pending challenge and moves the account; the caller's transaction is the one given. */
@@ -86,31 +114,49 @@ async function settle(platformId: string, challenge: repo.OwnershipChallengeRow,
     : transition(tx, platformId, challenge.externalAccountId, ['PENDING_OWNERSHIP_VERIFICATION'], 'UNVERIFIED', at);
 }
 
-export async function verifySignature(platformId: string, id: string, owner: repo.Owner, body: { signature: string; signatureScheme: string }): Promise<ExternalAccount> {
+export async function verifySignature(
+  platformId: string,
+  id: string,
+  owner: repo.Owner,
+  body: { signature: string; signatureScheme: string },
+): Promise<ExternalAccount> {
   const row = await repo.findLive(platformId, id, owner);
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
   const challenge = await repo.pendingOwnership(id);
   if (!challenge || challenge.method !== 'WALLET_SIGNATURE') {
-    throw conflict(`No WALLET_SIGNATURE challenge is outstanding for external account ${id}: start one with POST .../challenge`);
+    throw conflict(
+      `No WALLET_SIGNATURE challenge is outstanding for external account ${id}: start one with POST .../challenge`,
+    );
   }
   const at = now();
   const expired = challenge.expiresAt.getTime() <= at.getTime();
   const info = row.accountInfo as AccountInfo;
   const valid =
     !expired &&
-    ownershipProvider().verifySignature({ accountType: row.accountType, address: String(info.address), message: challenge.messageToSign!, signature: body.signature, scheme: body.signatureScheme });
+    ownershipProvider().verifySignature({
+      accountType: row.accountType,
+      address: String(info.address),
+      message: challenge.messageToSign!,
+      signature: body.signature,
+      scheme: body.signatureScheme,
+    });
   const account = await transaction(async (tx) => {
     const locked = await repo.lockLive(platformId, id, owner, tx);
     if (!locked) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
     const pending = await repo.pendingOwnership(id, tx);
-    if (pending?.id !== challenge.id) throw conflict('The challenge was completed or replaced by another request; start a new one');
-    return (await settle(platformId, challenge, valid, at, tx)) ?? present((await repo.findLive(platformId, id, owner, tx))!);
+    if (pending?.id !== challenge.id)
+      throw conflict('The challenge was completed or replaced by another request; start a new one');
+    return (
+      (await settle(platformId, challenge, valid, at, tx)) ?? present((await repo.findLive(platformId, id, owner, tx))!)
+    );
   });
   if (!valid) {
     const message = expired
       ? 'The challenge expired before the signature arrived; the account is UNVERIFIED: start a new challenge'
-      : 'The signature is not the wallet\'s signature of messageToSign; the account is UNVERIFIED: start a new challenge to retry';
-    throw invalidInput(message, [{ field: 'signature', message: expired ? 'challenge expired' : 'does not verify against the wallet address' }]);
+      : "The signature is not the wallet's signature of messageToSign; the account is UNVERIFIED: start a new challenge to retry";
+    throw invalidInput(message, [
+      { field: 'signature', message: expired ? 'challenge expired' : 'does not verify against the wallet address' },
+    ]);
   }
   return account;
 }

@@ -33,7 +33,13 @@ export interface LivenessSession {
 
 export interface OwnershipProvider {
   /** Whether `signature` is the wallet's own signature of `message` (EIP-191, Ed25519, Bitcoin message...). */
-  verifySignature(req: { accountType: string; address: string; message: string; signature: string; scheme: string }): boolean;
+  verifySignature(req: {
+    accountType: string;
+    address: string;
+    message: string;
+    signature: string;
+    scheme: string;
+  }): boolean;
   /** Opens a hosted biometric check; null when no liveness provider is connected. */
   startLiveness(req: { challengeId: string; externalAccountId: string }): Promise<LivenessSession | null>;
 }
@@ -51,7 +57,9 @@ export function sandboxSuffix(identifier: string): string {
 /** The name a rail reports for a close-but-not-exact match: the given names as initials. */
 function partialName(name: string): string {
   const words = name.trim().split(/\s+/);
-  return words.length > 1 ? [...words.slice(0, -1).map((w) => `${w[0].toUpperCase()}.`), words[words.length - 1]].join(' ') : name.toUpperCase();
+  return words.length > 1
+    ? [...words.slice(0, -1).map((w) => `${w[0].toUpperCase()}.`), words[words.length - 1]].join(' ')
+    : name.toUpperCase();
 }
 
 export const sandboxRail: AccountRail = {
@@ -60,17 +68,28 @@ export const sandboxRail: AccountRail = {
       case '102':
         return { valid: true, beneficiaryVerificationStatus: 'NOT_MATCHED' };
       case '103':
-        return { valid: true, beneficiaryVerificationStatus: 'PARTIAL_MATCH', ...(beneficiaryName ? { verifiedName: partialName(beneficiaryName) } : {}) };
+        return {
+          valid: true,
+          beneficiaryVerificationStatus: 'PARTIAL_MATCH',
+          ...(beneficiaryName ? { verifiedName: partialName(beneficiaryName) } : {}),
+        };
       case '104':
         return { valid: true, beneficiaryVerificationStatus: 'PENDING' };
       case '105':
-        return { valid: false, reason: 'the receiving institution reports that this account does not exist or cannot receive payments' };
+        return {
+          valid: false,
+          reason: 'the receiving institution reports that this account does not exist or cannot receive payments',
+        };
       case '106':
         return { valid: true, beneficiaryVerificationStatus: 'UNSUPPORTED' };
       case '107':
         return { valid: true, beneficiaryVerificationStatus: 'CHECKED_BY_RECEIVING_FI' };
       default:
-        return { valid: true, beneficiaryVerificationStatus: 'MATCHED', ...(beneficiaryName ? { verifiedName: beneficiaryName } : {}) };
+        return {
+          valid: true,
+          beneficiaryVerificationStatus: 'MATCHED',
+          ...(beneficiaryName ? { verifiedName: beneficiaryName } : {}),
+        };
     }
   },
 };
@@ -85,11 +104,15 @@ const unconnectedRail: AccountRail = {
 const SANDBOX_LIVENESS_SECONDS = 30;
 
 export const sandboxOwnershipProvider: OwnershipProvider = {
-  verifySignature: ({ accountType, address, message, signature }) => verifyWalletSignature(accountType, address, message, signature),
+  verifySignature: ({ accountType, address, message, signature }) =>
+    verifyWalletSignature(accountType, address, message, signature),
   async startLiveness({ challengeId }) {
     const base = publicBaseUrl();
     // The sandbox has no biometric flow: the check passes by itself after a short delay.
-    return { verificationLink: `${base}/sandbox/liveness/${encodeURIComponent(challengeId)}`, simulated: { passed: true, afterSeconds: SANDBOX_LIVENESS_SECONDS } };
+    return {
+      verificationLink: `${base}/sandbox/liveness/${encodeURIComponent(challengeId)}`,
+      simulated: { passed: true, afterSeconds: SANDBOX_LIVENESS_SECONDS },
+    };
   },
 };
 

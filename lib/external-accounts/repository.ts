@@ -19,7 +19,12 @@ export async function insert(row: Prisma.ExternalAccountUncheckedCreateInput, tx
 }
 
 /** A live (not deleted) account of this owner kind. */
-export function findLive(platformId: string, id: string, owner: Owner, tx: Tx = db()): Promise<ExternalAccountRow | null> {
+export function findLive(
+  platformId: string,
+  id: string,
+  owner: Owner,
+  tx: Tx = db(),
+): Promise<ExternalAccountRow | null> {
   return tx.externalAccount.findFirst({ where: { platformId, id, deletedAt: null, ...ownerWhere(owner) } });
 }
 
@@ -28,40 +33,82 @@ export function findLive(platformId: string, id: string, owner: Owner, tx: Tx = 
  * Prisma query builder costs more CPU than the read itself.
  */
 export async function findLiveAny(platformId: string, id: string, tx: Tx = db()): Promise<ExternalAccountRow | null> {
-  const rows = await queryIn<ExternalAccountRow>(tx, Prisma.sql`
-    SELECT * FROM "ExternalAccount" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL`);
+  const rows = await queryIn<ExternalAccountRow>(
+    tx,
+    Prisma.sql`
+    SELECT * FROM "ExternalAccount" WHERE "id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL`,
+  );
   return rows[0] ?? null;
 }
 
 /** The live account locked for update, so changes to one account serialize. */
-export async function lockLive(platformId: string, id: string, owner: Owner, tx: Tx): Promise<ExternalAccountRow | null> {
+export async function lockLive(
+  platformId: string,
+  id: string,
+  owner: Owner,
+  tx: Tx,
+): Promise<ExternalAccountRow | null> {
   const ownerSql =
-    owner.kind === 'any' ? Prisma.empty
-    : owner.kind === 'platform' ? Prisma.sql`AND "customerId" IS NULL`
-    : owner.customerId ? Prisma.sql`AND "customerId" = ${owner.customerId}`
-    : Prisma.sql`AND "customerId" IS NOT NULL`;
-  return lockOne<ExternalAccountRow>(tx, 'ExternalAccount', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL ${ownerSql}`);
+    owner.kind === 'any'
+      ? Prisma.empty
+      : owner.kind === 'platform'
+        ? Prisma.sql`AND "customerId" IS NULL`
+        : owner.customerId
+          ? Prisma.sql`AND "customerId" = ${owner.customerId}`
+          : Prisma.sql`AND "customerId" IS NOT NULL`;
+  return lockOne<ExternalAccountRow>(
+    tx,
+    'ExternalAccount',
+    Prisma.sql`"id" = ${id} AND "platformId" = ${platformId} AND "deletedAt" IS NULL ${ownerSql}`,
+  );
 }
 
-export function findDuplicate(platformId: string, customerId: string | null, currency: string, identityKey: string, tx: Tx = db()) {
-  return tx.externalAccount.findFirst({ where: { platformId, customerId, currency, identityKey, deletedAt: null }, select: { id: true } });
+export function findDuplicate(
+  platformId: string,
+  customerId: string | null,
+  currency: string,
+  identityKey: string,
+  tx: Tx = db(),
+) {
+  return tx.externalAccount.findFirst({
+    where: { platformId, customerId, currency, identityKey, deletedAt: null },
+    select: { id: true },
+  });
 }
 
 export function findDefault(platformId: string, customerId: string, tx: Tx = db()): Promise<ExternalAccountRow | null> {
-  return tx.externalAccount.findFirst({ where: { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: null } });
+  return tx.externalAccount.findFirst({
+    where: { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: null },
+  });
 }
 
 export async function clearDefault(platformId: string, customerId: string, at: Date, tx: Tx): Promise<void> {
-  await tx.externalAccount.updateMany({ where: { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: null }, data: { defaultUmaDepositAccount: false, updatedAt: at } });
+  await tx.externalAccount.updateMany({
+    where: { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: null },
+    data: { defaultUmaDepositAccount: false, updatedAt: at },
+  });
 }
 
 /** The one guarded status transition: applies only when the account is live and in one of `from`. */
-export async function setStatus(id: string, from: string[], to: string, at: Date, tx: Tx): Promise<ExternalAccountRow | null> {
-  const n = await tx.externalAccount.updateMany({ where: { id, deletedAt: null, status: { in: from } }, data: { status: to, updatedAt: at } });
+export async function setStatus(
+  id: string,
+  from: string[],
+  to: string,
+  at: Date,
+  tx: Tx,
+): Promise<ExternalAccountRow | null> {
+  const n = await tx.externalAccount.updateMany({
+    where: { id, deletedAt: null, status: { in: from } },
+    data: { status: to, updatedAt: at },
+  });
   return n.count === 1 ? tx.externalAccount.findUnique({ where: { id } }) : null;
 }
 
-export async function update(id: string, data: Prisma.ExternalAccountUncheckedUpdateInput, tx: Tx): Promise<ExternalAccountRow> {
+export async function update(
+  id: string,
+  data: Prisma.ExternalAccountUncheckedUpdateInput,
+  tx: Tx,
+): Promise<ExternalAccountRow> {
   return tx.externalAccount.update({ where: { id }, data });
 }
 
@@ -71,9 +118,18 @@ export interface ExternalAccountFilter {
 }
 
 export async function list(platformId: string, f: ExternalAccountFilter, limit: number, cursor?: Cursor) {
-  const base: Prisma.ExternalAccountWhereInput = { platformId, deletedAt: null, ...ownerWhere(f.owner), ...(f.currency ? { currency: f.currency } : {}) };
+  const base: Prisma.ExternalAccountWhereInput = {
+    platformId,
+    deletedAt: null,
+    ...ownerWhere(f.owner),
+    ...(f.currency ? { currency: f.currency } : {}),
+  };
   const [rows, total] = await Promise.all([
-    db().externalAccount.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
+    db().externalAccount.findMany({
+      where: { AND: [base, afterCursor(cursor)] },
+      orderBy: newestFirst,
+      take: limit + 1,
+    }),
     db().externalAccount.count({ where: base }),
   ]);
   return { rows, total };
@@ -81,10 +137,16 @@ export async function list(platformId: string, f: ExternalAccountFilter, limit: 
 
 // Ownership challenges.
 export async function abandonPendingOwnership(externalAccountId: string, at: Date, tx: Tx): Promise<void> {
-  await tx.externalAccountOwnershipChallenge.updateMany({ where: { externalAccountId, state: 'PENDING' }, data: { state: 'ABANDONED', completedAt: at } });
+  await tx.externalAccountOwnershipChallenge.updateMany({
+    where: { externalAccountId, state: 'PENDING' },
+    data: { state: 'ABANDONED', completedAt: at },
+  });
 }
 
-export async function insertOwnershipChallenge(row: Prisma.ExternalAccountOwnershipChallengeUncheckedCreateInput, tx: Tx): Promise<OwnershipChallengeRow> {
+export async function insertOwnershipChallenge(
+  row: Prisma.ExternalAccountOwnershipChallengeUncheckedCreateInput,
+  tx: Tx,
+): Promise<OwnershipChallengeRow> {
   return tx.externalAccountOwnershipChallenge.create({ data: row });
 }
 
@@ -98,16 +160,25 @@ export function findOwnershipChallenge(id: string, tx: Tx = db()): Promise<Owner
 
 /** Ends a PENDING challenge; false when it was no longer pending (a concurrent call ended it). */
 export async function completeOwnership(id: string, state: 'SUCCEEDED' | 'FAILED', at: Date, tx: Tx): Promise<boolean> {
-  const n = await tx.externalAccountOwnershipChallenge.updateMany({ where: { id, state: 'PENDING' }, data: { state, completedAt: at } });
+  const n = await tx.externalAccountOwnershipChallenge.updateMany({
+    where: { id, state: 'PENDING' },
+    data: { state, completedAt: at },
+  });
   return n.count === 1;
 }
 
 // Beneficiary trust challenges.
 export async function abandonPendingTrust(externalAccountId: string, at: Date, tx: Tx): Promise<void> {
-  await tx.beneficiaryTrustChallenge.updateMany({ where: { externalAccountId, state: 'PENDING' }, data: { state: 'ABANDONED', completedAt: at } });
+  await tx.beneficiaryTrustChallenge.updateMany({
+    where: { externalAccountId, state: 'PENDING' },
+    data: { state: 'ABANDONED', completedAt: at },
+  });
 }
 
-export async function insertTrustChallenge(row: Prisma.BeneficiaryTrustChallengeUncheckedCreateInput, tx: Tx): Promise<TrustChallengeRow> {
+export async function insertTrustChallenge(
+  row: Prisma.BeneficiaryTrustChallengeUncheckedCreateInput,
+  tx: Tx,
+): Promise<TrustChallengeRow> {
   return tx.beneficiaryTrustChallenge.create({ data: row });
 }
 
@@ -123,6 +194,9 @@ export async function recordTrustAttempt(id: string, failedForGood: boolean, at:
 }
 
 export async function confirmTrust(id: string, at: Date, tx: Tx): Promise<boolean> {
-  const n = await tx.beneficiaryTrustChallenge.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'CONFIRMED', completedAt: at } });
+  const n = await tx.beneficiaryTrustChallenge.updateMany({
+    where: { id, state: 'PENDING' },
+    data: { state: 'CONFIRMED', completedAt: at },
+  });
   return n.count === 1;
 }

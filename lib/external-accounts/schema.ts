@@ -8,9 +8,23 @@ import { bankVariantSchemas } from './variants';
 // External accounts (reference: ExternalAccountCreateRequest, PlatformExternalAccountCreateRequest,
 // ExternalAccount, ExternalAccountCreateInfoOneOf, Ownership*, BeneficiaryTrust*).
 export const ownershipType = z.enum(['FIRST_PARTY', 'THIRD_PARTY']);
-export const externalAccountStatus = z.enum(['PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW', 'INACTIVE']);
+export const externalAccountStatus = z.enum([
+  'PENDING',
+  'ACTIVE',
+  'PENDING_OWNERSHIP_VERIFICATION',
+  'UNVERIFIED',
+  'UNDER_REVIEW',
+  'INACTIVE',
+]);
 export type ExternalAccountStatus = z.infer<typeof externalAccountStatus>;
-export const beneficiaryVerificationStatus = z.enum(['MATCHED', 'PARTIAL_MATCH', 'NOT_MATCHED', 'UNSUPPORTED', 'CHECKED_BY_RECEIVING_FI', 'PENDING']);
+export const beneficiaryVerificationStatus = z.enum([
+  'MATCHED',
+  'PARTIAL_MATCH',
+  'NOT_MATCHED',
+  'UNSUPPORTED',
+  'CHECKED_BY_RECEIVING_FI',
+  'PENDING',
+]);
 export type BeneficiaryVerificationStatus = z.infer<typeof beneficiaryVerificationStatus>;
 
 const walletFields = {
@@ -28,7 +42,11 @@ const lightning = z.object({
 });
 
 type Variant = (typeof bankVariantSchemas)[number] | (typeof walletSchemas)[number] | typeof lightning;
-export const accountInfoCreate = z.discriminatedUnion('accountType', [...bankVariantSchemas, ...walletSchemas, lightning] as unknown as [Variant, ...Variant[]]);
+export const accountInfoCreate = z.discriminatedUnion('accountType', [
+  ...bankVariantSchemas,
+  ...walletSchemas,
+  lightning,
+] as unknown as [Variant, ...Variant[]]);
 
 const createFields = {
   currency: currencyCode,
@@ -40,17 +58,28 @@ const createFields = {
 const always = { when: () => true };
 
 export const customerExternalAccountCreate = z
-  .object({ customerId: z.string().min(1).max(255).optional(), ...createFields, defaultUmaDepositAccount: z.boolean().default(false) })
+  .object({
+    customerId: z.string().min(1).max(255).optional(),
+    ...createFields,
+    defaultUmaDepositAccount: z.boolean().default(false),
+  })
   .check(z.superRefine(checkCreateRequest, always));
 
 export const platformExternalAccountCreate = z
-  .object({ ...createFields, customerId: z.unknown().optional().meta({ description: 'Not accepted: platform accounts have no customer.' }) })
+  .object({
+    ...createFields,
+    customerId: z.unknown().optional().meta({ description: 'Not accepted: platform accounts have no customer.' }),
+  })
   .check(z.superRefine(checkCreateRequest, always))
   .check(
     // Platform accounts have no customer: refusing one beats silently creating a platform account.
     z.superRefine((v, ctx) => {
       if ((v as { customerId?: unknown })?.customerId !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'is not accepted here: platform accounts have no customer (use POST /customers/external-accounts)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customerId'],
+          message: 'is not accepted here: platform accounts have no customer (use POST /customers/external-accounts)',
+        });
       }
     }, always),
   );
@@ -66,7 +95,11 @@ export type ExternalAccountCreate = {
 
 export const externalAccountIdParams = z.object({ externalAccountId: z.string() });
 
-export const customerExternalAccountsQuery = z.object({ currency: z.string().optional(), customerId: z.string().optional(), ...pageQuery });
+export const customerExternalAccountsQuery = z.object({
+  currency: z.string().optional(),
+  customerId: z.string().optional(),
+  ...pageQuery,
+});
 export const platformExternalAccountsQuery = z.object({ currency: z.string().optional(), ...pageQuery });
 
 // Response shape (served OpenAPI document); accountInfo is the variant as created plus paymentRails.
@@ -80,15 +113,27 @@ export const externalAccount = z.object({
   defaultUmaDepositAccount: z.boolean().optional(),
   beneficiaryVerificationStatus: beneficiaryVerificationStatus.optional(),
   beneficiaryVerifiedData: z.object({ fullName: z.string().optional() }).optional(),
-  accountInfo: z.object({ accountType: z.string(), paymentRails: z.array(z.string()).optional() }).catchall(z.unknown()),
+  accountInfo: z
+    .object({ accountType: z.string(), paymentRails: z.array(z.string()).optional() })
+    .catchall(z.unknown()),
 });
-export const externalAccountList = z.object({ data: z.array(externalAccount), hasMore: z.boolean(), nextCursor: z.string().optional(), totalCount: z.number().int() });
+export const externalAccountList = z.object({
+  data: z.array(externalAccount),
+  hasMore: z.boolean(),
+  nextCursor: z.string().optional(),
+  totalCount: z.number().int(),
+});
 
 export const ownershipMethod = z.enum(['WALLET_SIGNATURE', 'LIVENESS']);
 export const ownershipChallengeRequest = z.object({ method: ownershipMethod });
 export const ownershipChallenge = z.discriminatedUnion('method', [
   z.object({ method: z.literal('WALLET_SIGNATURE'), messageToSign: z.string(), expiresAt: isoDateTime }),
-  z.object({ method: z.literal('LIVENESS'), verificationLink: z.string(), token: z.string().optional(), expiresAt: isoDateTime }),
+  z.object({
+    method: z.literal('LIVENESS'),
+    verificationLink: z.string(),
+    token: z.string().optional(),
+    expiresAt: isoDateTime,
+  }),
 ]);
 export const ownershipVerifyRequest = z.object({
   signature: z.string().trim().min(1).max(1024),
@@ -113,7 +158,11 @@ export const beneficiaryTrustConfirmRequest = z
   })
   .superRefine((v, ctx) => {
     if (v.code == null && (v.passkeyAssertion == null || v.origin == null)) {
-      ctx.addIssue({ code: 'custom', path: ['code'], message: 'is required (or passkeyAssertion with origin for a PASSKEY challenge)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['code'],
+        message: 'is required (or passkeyAssertion with origin for a PASSKEY challenge)',
+      });
     }
   });
 export type BeneficiaryTrustConfirmRequest = z.output<typeof beneficiaryTrustConfirmRequest>;

@@ -7,7 +7,15 @@ import * as customers from '../customers/repository';
 import { isScaRegion } from '../customers/regions';
 import { beneficiaryName, type Beneficiary } from './beneficiary';
 import { accountRail } from './rails';
-import { identityKey, isSelfCustodyWallet, isWallet, paymentRails, primaryIdentifier, bankVariant, type AccountInfo } from './rules';
+import {
+  identityKey,
+  isSelfCustodyWallet,
+  isWallet,
+  paymentRails,
+  primaryIdentifier,
+  bankVariant,
+  type AccountInfo,
+} from './rules';
 import type { ExternalAccountCreate } from './schema';
 import { present, transition, type ExternalAccount } from './status';
 import * as repo from './repository';
@@ -21,14 +29,20 @@ const notFoundError = (id: string) => notFound('REFERENCE_NOT_FOUND', `External 
 
 function customerName(c: customers.CustomerRow): string | null {
   if (c.customerType === 'INDIVIDUAL') return c.fullName;
-  return ((c.profile as { businessInfo?: { legalName?: string } }).businessInfo?.legalName as string | undefined) ?? null;
+  return (
+    ((c.profile as { businessInfo?: { legalName?: string } }).businessInfo?.legalName as string | undefined) ?? null
+  );
 }
 
 /**
  * Whether the owner must prove control of the wallet before unrestricted use: a FIRST_PARTY
  * self-custody wallet of a customer under the Travel Rule (SCA/EEA region), or the platform's own.
  */
-function needsOwnershipProof(info: AccountInfo, ownership: string | undefined, customer: customers.CustomerRow | null): boolean {
+function needsOwnershipProof(
+  info: AccountInfo,
+  ownership: string | undefined,
+  customer: customers.CustomerRow | null,
+): boolean {
   return isSelfCustodyWallet(info) && ownership === 'FIRST_PARTY' && (customer ? isScaRegion(customer.region) : true);
 }
 
@@ -42,14 +56,24 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
   const info = input.accountInfo as AccountInfo;
   const customer = input.customerId ? await liveCustomer(platformId, input.customerId) : null;
   if (!customer && input.defaultUmaDepositAccount) {
-    throw fieldError('defaultUmaDepositAccount', 'requires customerId: only a customer\'s account can receive that customer\'s UMA payments');
+    throw fieldError(
+      'defaultUmaDepositAccount',
+      "requires customerId: only a customer's account can receive that customer's UMA payments",
+    );
   }
   const travelRule = customer ? isScaRegion(customer.region) : false;
   if (travelRule && isSelfCustodyWallet(info) && !input.ownershipType) {
-    throw fieldError('ownershipType', `is required for a self-custody wallet of a customer in ${customer!.region} (Travel Rule)`, { enum: ['FIRST_PARTY', 'THIRD_PARTY'] });
+    throw fieldError(
+      'ownershipType',
+      `is required for a self-custody wallet of a customer in ${customer!.region} (Travel Rule)`,
+      { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
+    );
   }
   if (travelRule && isWallet(info.accountType) && input.ownershipType === 'THIRD_PARTY' && !info.beneficiary) {
-    throw fieldError('accountInfo.beneficiary', `is required for a THIRD_PARTY wallet of a customer in ${customer!.region} (Travel Rule counterparty data)`);
+    throw fieldError(
+      'accountInfo.beneficiary',
+      `is required for a THIRD_PARTY wallet of a customer in ${customer!.region} (Travel Rule counterparty data)`,
+    );
   }
 
   const bank = bankVariant(info.accountType);
@@ -59,10 +83,18 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
   // Refused before asking the rail; checked again under the lock below.
   const known = await repo.findDuplicate(platformId, customer?.id ?? null, input.currency, key);
   if (known) throw duplicateError(known.id);
-  const holder = beneficiaryName(info.beneficiary as Beneficiary | undefined) ?? (customer && input.ownershipType !== 'THIRD_PARTY' ? customerName(customer) : null);
+  const holder =
+    beneficiaryName(info.beneficiary as Beneficiary | undefined) ??
+    (customer && input.ownershipType !== 'THIRD_PARTY' ? customerName(customer) : null);
   // The rail is asked before the transaction: nothing is written for an account it refuses.
-  const check = await accountRail().checkAccount({ accountType: info.accountType, currency: input.currency, primaryIdentifier: identifier, beneficiaryName: holder });
-  if (!check.valid) throw new ApiError('INVALID_BANK_ACCOUNT', `The account ${identifier} cannot be used: ${check.reason}`);
+  const check = await accountRail().checkAccount({
+    accountType: info.accountType,
+    currency: input.currency,
+    primaryIdentifier: identifier,
+    beneficiaryName: holder,
+  });
+  if (!check.valid)
+    throw new ApiError('INVALID_BANK_ACCOUNT', `The account ${identifier} cannot be used: ${check.reason}`);
 
   try {
     return await transaction(async (tx) => {
@@ -77,7 +109,9 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
           id: newId('ExternalAccount'),
           platformId,
           customerId: customer?.id ?? null,
-          status: needsOwnershipProof(info, input.ownershipType, customer) ? 'PENDING_OWNERSHIP_VERIFICATION' : 'ACTIVE',
+          status: needsOwnershipProof(info, input.ownershipType, customer)
+            ? 'PENDING_OWNERSHIP_VERIFICATION'
+            : 'ACTIVE',
           currency: input.currency,
           accountType: info.accountType,
           primaryIdentifier: identifier,
@@ -103,7 +137,10 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
 }
 
 function duplicateError(existingId?: string) {
-  return conflict('An external account with the same identifier and currency already exists for this owner', existingId ? { externalAccountId: existingId } : undefined);
+  return conflict(
+    'An external account with the same identifier and currency already exists for this owner',
+    existingId ? { externalAccountId: existingId } : undefined,
+  );
 }
 
 export async function get(platformId: string, id: string, owner: Owner): Promise<ExternalAccount> {
@@ -123,12 +160,22 @@ export async function remove(platformId: string, id: string, owner: Owner): Prom
     const row = await repo.lockLive(platformId, id, owner, tx);
     if (!row) throw notFoundError(id);
     if (row.trustedAt) {
-      throw new ApiError('BENEFICIARY_TRUSTED', `External account ${id} is a trusted beneficiary: untrust it first (POST /customers/external-accounts/${id}/untrust and its /confirm), then delete`);
+      throw new ApiError(
+        'BENEFICIARY_TRUSTED',
+        `External account ${id} is a trusted beneficiary: untrust it first (POST /customers/external-accounts/${id}/untrust and its /confirm), then delete`,
+      );
     }
     const at = now();
     await repo.abandonPendingOwnership(id, at, tx);
     await repo.abandonPendingTrust(id, at, tx);
-    await transition(tx, platformId, id, ['PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW'], 'INACTIVE', at);
+    await transition(
+      tx,
+      platformId,
+      id,
+      ['PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW'],
+      'INACTIVE',
+      at,
+    );
     await repo.update(id, { deletedAt: at, defaultUmaDepositAccount: false, updatedAt: at }, tx);
   });
 }
@@ -166,7 +213,11 @@ export async function getForPayment(platformId: string, id: string, tx: Tx = db(
 }
 
 /** The customer's default UMA deposit account, or null (incoming UMA payments then go to the primary internal account). */
-export async function defaultUmaDepositAccount(platformId: string, customerId: string, tx: Tx = db()): Promise<PaymentAccount | null> {
+export async function defaultUmaDepositAccount(
+  platformId: string,
+  customerId: string,
+  tx: Tx = db(),
+): Promise<PaymentAccount | null> {
   const row = await repo.findDefault(platformId, customerId, tx);
   return row ? toPayment(row) : null;
 }

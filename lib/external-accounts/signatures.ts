@@ -2,7 +2,14 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { base58checkDecode, base58Decode, bech32Decode, concatBytes as concat, hexToBytes, isHex } from '../auth/encoding';
+import {
+  base58checkDecode,
+  base58Decode,
+  bech32Decode,
+  concatBytes as concat,
+  hexToBytes,
+  isHex,
+} from '../auth/encoding';
 
 // Proof that whoever asks controls a self-custody wallet: the wallet signs our exact message with
 // its own key, in each chain's standard message-signing format, and we check the signature
@@ -22,14 +29,16 @@ function hexBytes(hex: string): Uint8Array | null {
 const MAX_BASE58 = 200;
 
 /** `decode`, refusing input too long to check and answering null where it throws. */
-const bounded = (decode: (s: string) => Uint8Array) => (s: string): Uint8Array | null => {
-  if (!s || s.length > MAX_BASE58) return null;
-  try {
-    return decode(s);
-  } catch {
-    return null;
-  }
-};
+const bounded =
+  (decode: (s: string) => Uint8Array) =>
+  (s: string): Uint8Array | null => {
+    if (!s || s.length > MAX_BASE58) return null;
+    try {
+      return decode(s);
+    } catch {
+      return null;
+    }
+  };
 /** Plain base58 (Solana keys and signatures). */
 const base58Bytes = bounded(base58Decode);
 /** base58check payload (Tron addresses): null also when the checksum fails. */
@@ -40,7 +49,10 @@ function recoverEcdsa(sig: Uint8Array, hash: Uint8Array): Uint8Array | null {
   if (sig.length !== 65) return null;
   const v = sig[64] >= 27 ? sig[64] - 27 : sig[64];
   if (v > 1) return null;
-  const recovered = secp256k1.Signature.fromBytes(concat(Uint8Array.of(v), sig.subarray(0, 64)), 'recovered').recoverPublicKey(hash);
+  const recovered = secp256k1.Signature.fromBytes(
+    concat(Uint8Array.of(v), sig.subarray(0, 64)),
+    'recovered',
+  ).recoverPublicKey(hash);
   return recovered.toBytes(false).subarray(1);
 }
 
@@ -101,7 +113,10 @@ export function verifySpark(address: string, message: string, signature: string)
   const sig = Buffer.from(signature, 'base64');
   if (sig.length !== 65 || sig[0] < 27 || sig[0] > 42) return false;
   const recid = (sig[0] - 27) & 3;
-  const point = secp256k1.Signature.fromBytes(concat(Uint8Array.of(recid), sig.subarray(1)), 'recovered').recoverPublicKey(bitcoinMessageHash(message));
+  const point = secp256k1.Signature.fromBytes(
+    concat(Uint8Array.of(recid), sig.subarray(1)),
+    'recovered',
+  ).recoverPublicKey(bitcoinMessageHash(message));
   return equal(point.toBytes(true), identityKey);
 }
 
@@ -116,7 +131,12 @@ const VERIFIERS: Record<string, (address: string, message: string, signature: st
 };
 
 /** Whether `signature` is the wallet's signature of `message`; malformed input is simply false. */
-export function verifyWalletSignature(accountType: string, address: string, message: string, signature: string): boolean {
+export function verifyWalletSignature(
+  accountType: string,
+  address: string,
+  message: string,
+  signature: string,
+): boolean {
   const verify = VERIFIERS[accountType];
   if (!verify) return false;
   try {

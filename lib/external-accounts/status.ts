@@ -39,7 +39,14 @@ export function present(row: repo.ExternalAccountRow) {
 }
 
 /** Moves a live account from one of `from` to `to`; null (and no event) when it was not in `from`. */
-export async function transition(tx: Tx, platformId: string, id: string, from: ExternalAccountStatus[], to: ExternalAccountStatus, at: Date) {
+export async function transition(
+  tx: Tx,
+  platformId: string,
+  id: string,
+  from: ExternalAccountStatus[],
+  to: ExternalAccountStatus,
+  at: Date,
+) {
   const row = await repo.setStatus(id, from, to, at, tx);
   if (!row) return null;
   const account = present(row);

@@ -2,8 +2,19 @@
 // sandbox name check), and for each variant a break of its key identifier rule with the field that
 // must be reported.
 export const address = { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' };
-export const individual = { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace', countryOfResidence: 'GB', phoneNumber: '+447700900123', address };
-export const business = { beneficiaryType: 'BUSINESS', legalName: 'Acme Trading Ltd', registrationNumber: 'REG-1', address };
+export const individual = {
+  beneficiaryType: 'INDIVIDUAL',
+  fullName: 'Ada Lovelace',
+  countryOfResidence: 'GB',
+  phoneNumber: '+447700900123',
+  address,
+};
+export const business = {
+  beneficiaryType: 'BUSINESS',
+  legalName: 'Acme Trading Ltd',
+  registrationNumber: 'REG-1',
+  address,
+};
 
 type Info = Record<string, unknown>;
 const digits = (n: number, sfx: string) => `${'1234567890123456789012345678901234'.slice(0, n - sfx.length)}${sfx}`;
@@ -13,7 +24,12 @@ const bank = (ccy: string, fields: (sfx: string) => Info, beneficiary: Info = in
   currency: ccy,
   info: (sfx: string) => ({ accountType: `${ccy}_ACCOUNT`, ...fields(sfx), beneficiary }),
 });
-const mobile = (ccy: string, prefix: string, extra: Info = {}) => bank(ccy, (s) => ({ phoneNumber: `${prefix}${digits(12 - prefix.length + 1, s)}`, provider: 'Mobile Money Co', ...extra }));
+const mobile = (ccy: string, prefix: string, extra: Info = {}) =>
+  bank(ccy, (s) => ({
+    phoneNumber: `${prefix}${digits(12 - prefix.length + 1, s)}`,
+    provider: 'Mobile Money Co',
+    ...extra,
+  }));
 
 export interface Sample {
   accountType: string;
@@ -37,9 +53,19 @@ export const SAMPLES: Sample[] = [
   bank('GTQ', (s) => ({ accountNumber: digits(10, s), bankAccountType: 'CHECKING', bankName: 'Banco Industrial' })),
   bank('HKD', (s) => ({ bankName: 'HSBC', accountNumber: digits(12, s), swiftCode: 'HSBCHKHH' })),
   bank('HTG', (s) => ({ phoneNumber: `+509${digits(8, s)}` })),
-  bank('IDR', (s) => ({ bankName: 'Bank Mandiri', accountNumber: digits(13, s), swiftCode: 'BMRIIDJA', phoneNumber: `+62${digits(10, s)}` })),
+  bank('IDR', (s) => ({
+    bankName: 'Bank Mandiri',
+    accountNumber: digits(13, s),
+    swiftCode: 'BMRIIDJA',
+    phoneNumber: `+62${digits(10, s)}`,
+  })),
   bank('INR', (s) => ({ accountNumber: digits(12, s), ifsc: 'HDFC0001234', rail: 'NEFT', bankName: 'HDFC Bank' })),
-  bank('JMD', (s) => ({ accountNumber: digits(10, s), branchCode: '12345', bankAccountType: 'SAVINGS', bankName: 'NCB Jamaica' })),
+  bank('JMD', (s) => ({
+    accountNumber: digits(10, s),
+    branchCode: '12345',
+    bankAccountType: 'SAVINGS',
+    bankName: 'NCB Jamaica',
+  })),
   mobile('KES', '+254'),
   mobile('MWK', '+265'),
   bank('MXN', (s) => ({ clabeNumber: digits(18, s) })),
@@ -53,29 +79,71 @@ export const SAMPLES: Sample[] = [
   bank('THB', (s) => ({ bankName: 'Bangkok Bank', accountNumber: digits(10, s), swiftCode: 'BKKBTHBK' })),
   mobile('TZS', '+255'),
   mobile('UGX', '+256'),
-  bank('USD', (s) => ({ accountNumber: digits(11, s), routingNumber: '021000021', bankAccountType: 'CHECKING', bankName: 'Chase Bank' })),
+  bank('USD', (s) => ({
+    accountNumber: digits(11, s),
+    routingNumber: '021000021',
+    bankAccountType: 'CHECKING',
+    bankName: 'Chase Bank',
+  })),
   bank('VND', (s) => ({ bankName: 'Vietcombank', accountNumber: digits(13, s), swiftCode: 'BFTVVNVX' })),
   mobile('XAF', '+237', { region: 'CM' }),
   mobile('XOF', '+221', { region: 'SN' }),
   bank('ZAR', (s) => ({ accountNumber: digits(11, s), bankName: 'Standard Bank' })),
   mobile('ZMW', '+260'),
-  { accountType: 'SWIFT_ACCOUNT', currency: 'JPY', info: (s) => ({ accountType: 'SWIFT_ACCOUNT', country: 'JP', swiftCode: 'MHCBJPJT', bankName: 'Mizuho', accountNumber: digits(10, s), beneficiary: individual }) },
+  {
+    accountType: 'SWIFT_ACCOUNT',
+    currency: 'JPY',
+    info: (s) => ({
+      accountType: 'SWIFT_ACCOUNT',
+      country: 'JP',
+      swiftCode: 'MHCBJPJT',
+      bankName: 'Mizuho',
+      accountNumber: digits(10, s),
+      beneficiary: individual,
+    }),
+  },
   ...['BASE_WALLET', 'ETHEREUM_WALLET', 'POLYGON_WALLET', 'PLASMA_WALLET'].map((t) => ({
     accountType: t,
     currency: 'USDC',
-    info: (s: string) => ({ accountType: t, address: `0x${'abcdef0123456789abcdef0123456789abcdef01'.slice(0, 40 - s.length)}${s}` }),
+    info: (s: string) => ({
+      accountType: t,
+      address: `0x${'abcdef0123456789abcdef0123456789abcdef01'.slice(0, 40 - s.length)}${s}`,
+    }),
   })),
-  { accountType: 'SOLANA_WALLET', currency: 'USDC', info: (s) => ({ accountType: 'SOLANA_WALLET', address: `7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFL${s}` }) },
-  { accountType: 'SPARK_WALLET', currency: 'BTC', info: (s) => ({ accountType: 'SPARK_WALLET', address: `spark1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6m${s}` }) },
-  { accountType: 'TRON_WALLET', currency: 'USDT', info: (s) => ({ accountType: 'TRON_WALLET', address: `TLa2f6VPqDgRE67v1736s7bJ8Ray5wY${s}` }) },
-  { accountType: 'LIGHTNING', currency: 'BTC', info: (s) => ({ accountType: 'LIGHTNING', lightningAddress: `ada${s}@wallet.example.com` }) },
+  {
+    accountType: 'SOLANA_WALLET',
+    currency: 'USDC',
+    info: (s) => ({ accountType: 'SOLANA_WALLET', address: `7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFL${s}` }),
+  },
+  {
+    accountType: 'SPARK_WALLET',
+    currency: 'BTC',
+    info: (s) => ({
+      accountType: 'SPARK_WALLET',
+      address: `spark1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6m${s}`,
+    }),
+  },
+  {
+    accountType: 'TRON_WALLET',
+    currency: 'USDT',
+    info: (s) => ({ accountType: 'TRON_WALLET', address: `TLa2f6VPqDgRE67v1736s7bJ8Ray5wY${s}` }),
+  },
+  {
+    accountType: 'LIGHTNING',
+    currency: 'BTC',
+    info: (s) => ({ accountType: 'LIGHTNING', lightningAddress: `ada${s}@wallet.example.com` }),
+  },
 ];
 
 /** Per accountType: how to break its key identifier rule, and the field the 400 must name. */
 export const KEY_RULE_BREAKS: Record<string, { change: (info: Info) => Info; field: string }> = {};
-const brk = (types: string[], field: string, change: (info: Info) => Info) => types.forEach((t) => (KEY_RULE_BREAKS[t] = { change, field: `accountInfo.${field}` }));
+const brk = (types: string[], field: string, change: (info: Info) => Info) =>
+  types.forEach((t) => (KEY_RULE_BREAKS[t] = { change, field: `accountInfo.${field}` }));
 const set = (k: string, v: unknown) => (info: Info) => ({ ...info, [k]: v });
-const drop = (...keys: string[]) => (info: Info) => Object.fromEntries(Object.entries(info).filter(([k]) => !keys.includes(k)));
+const drop =
+  (...keys: string[]) =>
+  (info: Info) =>
+    Object.fromEntries(Object.entries(info).filter(([k]) => !keys.includes(k)));
 
 brk(['AED_ACCOUNT'], 'iban', set('iban', 'DE89370400440532013000'));
 brk(['DKK_ACCOUNT'], 'iban', set('iban', 'DK12345'));
@@ -86,7 +154,11 @@ brk(['CNY_ACCOUNT'], 'beneficiary.beneficiaryType', set('beneficiary', individua
 brk(['COP_ACCOUNT'], 'bankAccountType', drop('bankAccountType'));
 brk(['SLV_ACCOUNT'], 'accountNumber', drop('accountNumber'));
 brk(['BRL_ACCOUNT'], 'pixKeyType', set('pixKeyType', 'IBAN'));
-brk(['BWP_ACCOUNT', 'MWK_ACCOUNT', 'UGX_ACCOUNT', 'XAF_ACCOUNT', 'XOF_ACCOUNT', 'HTG_ACCOUNT'], 'phoneNumber', set('phoneNumber', '0712345678'));
+brk(
+  ['BWP_ACCOUNT', 'MWK_ACCOUNT', 'UGX_ACCOUNT', 'XAF_ACCOUNT', 'XOF_ACCOUNT', 'HTG_ACCOUNT'],
+  'phoneNumber',
+  set('phoneNumber', '0712345678'),
+);
 brk(['KES_ACCOUNT'], 'phoneNumber', set('phoneNumber', '+255712345678'));
 brk(['RWF_ACCOUNT'], 'phoneNumber', set('phoneNumber', '+254712345678'));
 brk(['TZS_ACCOUNT'], 'phoneNumber', set('phoneNumber', '+254712345678'));
@@ -94,12 +166,29 @@ brk(['ZMW_ACCOUNT'], 'phoneNumber', set('phoneNumber', '+254712345678'));
 brk(['IDR_ACCOUNT'], 'phoneNumber', set('phoneNumber', '+6512345678'));
 brk(['CAD_ACCOUNT'], 'accountNumber', set('accountNumber', '12345'));
 brk(['GBP_ACCOUNT'], 'sortCode', set('sortCode', '04-00-04'));
-brk(['GTQ_ACCOUNT', 'HKD_ACCOUNT', 'MYR_ACCOUNT', 'THB_ACCOUNT', 'VND_ACCOUNT', 'SGD_ACCOUNT', 'USD_ACCOUNT', 'JMD_ACCOUNT'], 'accountNumber', drop('accountNumber'));
+brk(
+  [
+    'GTQ_ACCOUNT',
+    'HKD_ACCOUNT',
+    'MYR_ACCOUNT',
+    'THB_ACCOUNT',
+    'VND_ACCOUNT',
+    'SGD_ACCOUNT',
+    'USD_ACCOUNT',
+    'JMD_ACCOUNT',
+  ],
+  'accountNumber',
+  drop('accountNumber'),
+);
 brk(['INR_ACCOUNT'], 'ifsc', set('ifsc', 'HDFC1001234'));
 brk(['MXN_ACCOUNT'], 'clabeNumber', set('clabeNumber', '12345678901234567'));
 brk(['NGN_ACCOUNT'], 'accountNumber', set('accountNumber', '123456789'));
 brk(['PHP_ACCOUNT'], 'accountNumber', set('accountNumber', '1234567'));
 brk(['ZAR_ACCOUNT'], 'accountNumber', set('accountNumber', '12345678'));
 brk(['SWIFT_ACCOUNT'], 'accountNumber', drop('accountNumber'));
-brk(['BASE_WALLET', 'ETHEREUM_WALLET', 'POLYGON_WALLET', 'PLASMA_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET'], 'address', drop('address'));
+brk(
+  ['BASE_WALLET', 'ETHEREUM_WALLET', 'POLYGON_WALLET', 'PLASMA_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET'],
+  'address',
+  drop('address'),
+);
 brk(['LIGHTNING'], 'invoice', drop('lightningAddress'));

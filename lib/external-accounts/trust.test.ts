@@ -13,7 +13,11 @@ describe('beneficiary trust (SCA)', () => {
   let usCustomer: string;
   let n = 200; // clear of the sandbox suffixes 102-107
   const account = async (customerId: string) => {
-    const res = await p.api.post('/customers/external-accounts', { customerId, currency: 'EUR', accountInfo: eur.info(String(n++)) });
+    const res = await p.api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'EUR',
+      accountInfo: eur.info(String(n++)),
+    });
     expect(res.status, res.text).toBe(201);
     return res.body.id as string;
   };
@@ -21,8 +25,22 @@ describe('beneficiary trust (SCA)', () => {
 
   beforeAll(async () => {
     p = await newPlatform();
-    euCustomer = (await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Eu Customer', region: 'DE', phoneNumber: '+4915112345678' })).body.id;
-    usCustomer = (await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Us Customer', region: 'US', phoneNumber: '+14155550100' })).body.id;
+    euCustomer = (
+      await p.api.post('/customers', {
+        customerType: 'INDIVIDUAL',
+        fullName: 'Eu Customer',
+        region: 'DE',
+        phoneNumber: '+4915112345678',
+      })
+    ).body.id;
+    usCustomer = (
+      await p.api.post('/customers', {
+        customerType: 'INDIVIDUAL',
+        fullName: 'Us Customer',
+        region: 'US',
+        phoneNumber: '+14155550100',
+      })
+    ).body.id;
   });
 
   it('trusts and untrusts with an SMS_OTP challenge; a trusted beneficiary cannot be deleted', async () => {
@@ -34,8 +52,15 @@ describe('beneficiary trust (SCA)', () => {
     expect(ch.id).toMatch(/^Challenge:/);
     expect(new Date(ch.expiresAt).getTime()).toBeGreaterThan(Date.now());
 
-    expectError(await p.api.post(path(id, 'trust/confirm'), { challengeId: ch.id, code: '999999' }), 400, 'INVALID_INPUT');
-    const wrongId = await p.api.post(path(id, 'trust/confirm'), { challengeId: 'Challenge:00000000-0000-0000-0000-000000000000', code: '000000' });
+    expectError(
+      await p.api.post(path(id, 'trust/confirm'), { challengeId: ch.id, code: '999999' }),
+      400,
+      'INVALID_INPUT',
+    );
+    const wrongId = await p.api.post(path(id, 'trust/confirm'), {
+      challengeId: 'Challenge:00000000-0000-0000-0000-000000000000',
+      code: '000000',
+    });
     expectError(wrongId, 400, 'INVALID_INPUT');
     expect(wrongId.body.details.errors[0].field).toBe('challengeId');
     const ok = await p.api.post(path(id, 'trust/confirm'), { challengeId: ch.id, code: '000000' });
@@ -53,13 +78,16 @@ describe('beneficiary trust (SCA)', () => {
     expect(un.body.scaChallenge.purpose).toBe('UNTRUST_BENEFICIARY');
     // A trust confirm does not complete an untrust challenge.
     expectError(await p.api.post(path(id, 'trust/confirm'), { code: '000000' }), 400, 'INVALID_INPUT');
-    const unOk = await p.api.post(path(id, 'untrust/confirm'), { challengeId: un.body.scaChallenge.id, code: '000000' });
+    const unOk = await p.api.post(path(id, 'untrust/confirm'), {
+      challengeId: un.body.scaChallenge.id,
+      code: '000000',
+    });
     expect(unOk.body).toEqual({ trusted: false });
     expectError(await p.api.post(path(id, 'untrust')), 409, 'CONFLICT');
     expect((await p.api.delete(`/customers/external-accounts/${id}`)).status).toBe(204);
   });
 
-  it('accepts the reference\'s sandbox code 123456 and confirms without challengeId', async () => {
+  it("accepts the reference's sandbox code 123456 and confirms without challengeId", async () => {
     const id = await account(euCustomer);
     await p.api.post(path(id, 'trust'));
     expect((await p.api.post(path(id, 'trust/confirm'), { code: '123456' })).body).toEqual({ trusted: true });
@@ -67,14 +95,23 @@ describe('beneficiary trust (SCA)', () => {
 
   it('answers 409 for a customer outside SCA regions, on every step', async () => {
     const id = await account(usCustomer);
-    for (const [step, body] of [['trust', undefined], ['trust/confirm', { code: '000000' }], ['untrust', undefined], ['untrust/confirm', { code: '000000' }]] as const) {
+    for (const [step, body] of [
+      ['trust', undefined],
+      ['trust/confirm', { code: '000000' }],
+      ['untrust', undefined],
+      ['untrust/confirm', { code: '000000' }],
+    ] as const) {
       expectError(await p.api.post(path(id, step), body), 409, 'CONFLICT');
     }
     expect((await p.api.delete(`/customers/external-accounts/${id}`)).status).toBe(204);
   });
 
   it('answers 404 for unknown, deleted and platform accounts', async () => {
-    expectError(await p.api.post(path('ExternalAccount:00000000-0000-0000-0000-000000000000', 'trust')), 404, 'REFERENCE_NOT_FOUND');
+    expectError(
+      await p.api.post(path('ExternalAccount:00000000-0000-0000-0000-000000000000', 'trust')),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     const plat = await p.api.post('/platform/external-accounts', { currency: 'EUR', accountInfo: eur.info('090') });
     expectError(await p.api.post(path(plat.body.id, 'trust')), 404, 'REFERENCE_NOT_FOUND');
     const id = await account(euCustomer);
@@ -88,7 +125,10 @@ describe('beneficiary trust (SCA)', () => {
     const empty = await p.api.post(path(id, 'trust/confirm'), {});
     expectError(empty, 400, 'INVALID_INPUT');
     expect(empty.body.details.errors[0].field).toBe('code');
-    const passkey = await p.api.post(path(id, 'trust/confirm'), { passkeyAssertion: { id: 'x' }, origin: 'https://app.example' });
+    const passkey = await p.api.post(path(id, 'trust/confirm'), {
+      passkeyAssertion: { id: 'x' },
+      origin: 'https://app.example',
+    });
     expectError(passkey, 400, 'INVALID_INPUT');
     expect(passkey.body.details.errors[0].field).toBe('passkeyAssertion');
     const fresh = await account(euCustomer);
@@ -100,8 +140,13 @@ describe('beneficiary trust (SCA)', () => {
     const first = (await p.api.post(path(id, 'trust'))).body.scaChallenge.id;
     const second = (await p.api.post(path(id, 'trust'))).body.scaChallenge.id;
     expect(second).not.toBe(first);
-    expectError(await p.api.post(path(id, 'trust/confirm'), { challengeId: first, code: '000000' }), 400, 'INVALID_INPUT');
-    for (let i = 0; i < 5; i++) expectError(await p.api.post(path(id, 'trust/confirm'), { code: '111111' }), 400, 'INVALID_INPUT');
+    expectError(
+      await p.api.post(path(id, 'trust/confirm'), { challengeId: first, code: '000000' }),
+      400,
+      'INVALID_INPUT',
+    );
+    for (let i = 0; i < 5; i++)
+      expectError(await p.api.post(path(id, 'trust/confirm'), { code: '111111' }), 400, 'INVALID_INPUT');
     const burnt = await p.api.post(path(id, 'trust/confirm'), { code: '000000' });
     expectError(burnt, 400, 'INVALID_INPUT');
     expect(burnt.body.message).toContain('No trust challenge is outstanding');
@@ -111,8 +156,15 @@ describe('beneficiary trust (SCA)', () => {
 
   it('refuses an expired challenge', async () => {
     const q = await newPlatform();
-    const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Slow', region: 'AT' })).body.id;
-    const id = (await q.api.post('/customers/external-accounts', { customerId: owner, currency: 'EUR', accountInfo: eur.info('080') })).body.id;
+    const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Slow', region: 'AT' })).body
+      .id;
+    const id = (
+      await q.api.post('/customers/external-accounts', {
+        customerId: owner,
+        currency: 'EUR',
+        accountInfo: eur.info('080'),
+      })
+    ).body.id;
     await q.api.post(path(id, 'trust'));
     await setClockOffset(q.platformId, 6n * 60_000n);
     const late = await q.api.post(path(id, 'trust/confirm'), { code: '000000' });
@@ -137,12 +189,15 @@ describe('beneficiary trust (SCA)', () => {
       const row = await db().beneficiaryTrustChallenge.findUnique({ where: { id: start.body.scaChallenge.id } });
       expect(row?.codeHash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]{43}$/);
       expect(row?.codeHash).not.toContain(code);
-      if (code !== '000000') expectError(await p.api.post(path(id, 'trust/confirm'), { code: '000000' }), 400, 'INVALID_INPUT');
+      if (code !== '000000')
+        expectError(await p.api.post(path(id, 'trust/confirm'), { code: '000000' }), 400, 'INVALID_INPUT');
       expect((await p.api.post(path(id, 'trust/confirm'), { code })).body).toEqual({ trusted: true });
     });
 
-    it('needs the customer\'s phone number', async () => {
-      const noPhone = (await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'No Phone', region: 'PT' })).body.id;
+    it("needs the customer's phone number", async () => {
+      const noPhone = (
+        await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'No Phone', region: 'PT' })
+      ).body.id;
       const id = await account(noPhone);
       process.env.CORRIDOR_MODE = 'production';
       expectError(await p.api.post(path(id, 'trust')), 400, 'MISSING_MANDATORY_USER_INFO');

@@ -35,7 +35,9 @@ async function accountAndCustomer(platformId: string, id: string) {
   const customer = await customers.findById(platformId, row.customerId!);
   if (!customer || customer.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${row.customerId}`);
   if (!isScaRegion(customer.region)) {
-    throw conflict(`Strong Customer Authentication is not required for customer ${customer.id} (region ${customer.region ?? 'not set'}): beneficiary trust applies only in SCA regions`);
+    throw conflict(
+      `Strong Customer Authentication is not required for customer ${customer.id} (region ${customer.region ?? 'not set'}): beneficiary trust applies only in SCA regions`,
+    );
   }
   return { row, customer };
 }
@@ -46,7 +48,10 @@ export async function start(platformId: string, id: string, action: TrustAction)
   if (action === 'UNTRUST' && !row.trustedAt) throw conflict(`External account ${id} is not a trusted beneficiary`);
   const sandbox = isSandbox();
   if (!sandbox && !customer.phoneNumber) {
-    throw new ApiError('MISSING_MANDATORY_USER_INFO', `Customer ${customer.id} has no phone number to receive the SMS_OTP code`);
+    throw new ApiError(
+      'MISSING_MANDATORY_USER_INFO',
+      `Customer ${customer.id} has no phone number to receive the SMS_OTP code`,
+    );
   }
   const code = sandbox ? null : randomCode();
   const codeHash = code ? await hashCode(code) : null;
@@ -54,10 +59,22 @@ export async function start(platformId: string, id: string, action: TrustAction)
   const at = now();
   const expiresAt = addSeconds(at, TTL_SECONDS);
   await transaction(async (tx) => {
-    if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx))) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
+    if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx)))
+      throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
     await repo.abandonPendingTrust(id, at, tx);
     await repo.insertTrustChallenge(
-      { id: challengeId, platformId, externalAccountId: id, customerId: customer.id, action, factor: 'SMS_OTP', codeHash, state: 'PENDING', expiresAt, createdAt: at },
+      {
+        id: challengeId,
+        platformId,
+        externalAccountId: id,
+        customerId: customer.id,
+        action,
+        factor: 'SMS_OTP',
+        codeHash,
+        state: 'PENDING',
+        expiresAt,
+        createdAt: at,
+      },
       tx,
     );
   });
@@ -87,9 +104,18 @@ export async function start(platformId: string, id: string, action: TrustAction)
 }
 
 type Outcome = { ok: true } | { ok: false; message: string; errors: FieldError[] };
-const refused = (field: string, message: string, detail: string): Outcome => ({ ok: false, message, errors: [{ field, message: detail }] });
+const refused = (field: string, message: string, detail: string): Outcome => ({
+  ok: false,
+  message,
+  errors: [{ field, message: detail }],
+});
 
-export async function confirm(platformId: string, id: string, action: TrustAction, body: BeneficiaryTrustConfirmRequest): Promise<{ trusted: boolean }> {
+export async function confirm(
+  platformId: string,
+  id: string,
+  action: TrustAction,
+  body: BeneficiaryTrustConfirmRequest,
+): Promise<{ trusted: boolean }> {
   await accountAndCustomer(platformId, id);
   if (body.code == null) {
     throw invalidInput('PASSKEY is not an available factor of this challenge: submit the SMS_OTP code', [
@@ -104,14 +130,23 @@ export async function confirm(platformId: string, id: string, action: TrustActio
   const matches = candidate ? await codeMatches(candidate, code) : false;
   // Failed attempts are committed (they count toward the limit); the refusal is thrown afterwards.
   const outcome = await transaction(async (tx): Promise<Outcome> => {
-    if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx))) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
+    if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx)))
+      throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
     const challenge = await repo.pendingTrust(id, tx);
     const start = action === 'TRUST' ? 'trust' : 'untrust';
     if (!challenge || challenge.action !== action) {
-      return refused('challengeId', `No ${start} challenge is outstanding for external account ${id}: start one with POST .../${start}`, 'no outstanding challenge');
+      return refused(
+        'challengeId',
+        `No ${start} challenge is outstanding for external account ${id}: start one with POST .../${start}`,
+        'no outstanding challenge',
+      );
     }
     if (body.challengeId != null && body.challengeId !== challenge.id) {
-      return refused('challengeId', 'challengeId is not the outstanding challenge of this beneficiary', 'does not match the outstanding challenge');
+      return refused(
+        'challengeId',
+        'challengeId is not the outstanding challenge of this beneficiary',
+        'does not match the outstanding challenge',
+      );
     }
     if (challenge.expiresAt.getTime() <= at.getTime()) {
       await repo.recordTrustAttempt(challenge.id, true, at, tx);
@@ -120,9 +155,14 @@ export async function confirm(platformId: string, id: string, action: TrustActio
     if (!matches || challenge.id !== candidate?.id) {
       const burnt = challenge.attempts + 1 >= MAX_ATTEMPTS;
       await repo.recordTrustAttempt(challenge.id, burnt, at, tx);
-      return refused('code', burnt ? `Too many wrong codes: start again with POST .../${start}` : 'The code is not valid', 'is not the code that was sent');
+      return refused(
+        'code',
+        burnt ? `Too many wrong codes: start again with POST .../${start}` : 'The code is not valid',
+        'is not the code that was sent',
+      );
     }
-    if (!(await repo.confirmTrust(challenge.id, at, tx))) return refused('challengeId', 'The challenge was completed by another request', 'already completed');
+    if (!(await repo.confirmTrust(challenge.id, at, tx)))
+      return refused('challengeId', 'The challenge was completed by another request', 'already completed');
     await repo.update(id, { trustedAt: action === 'TRUST' ? at : null, updatedAt: at }, tx);
     return { ok: true };
   });

@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { midRate, minorRate } from './rates';
 import { exchangeRateOf, price, type FeeSchedule } from './pricing';
 
-const noFees: FeeSchedule = { serviceFixed: 0n, serviceBps: 0n, platformFixed: 0n, platformBps: 0n, counterpartyFixed: 0n };
-const fees: FeeSchedule = { serviceFixed: 25n, serviceBps: 30n, platformFixed: 10n, platformBps: 15n, counterpartyFixed: 50n };
+const noFees: FeeSchedule = {
+  serviceFixed: 0n,
+  serviceBps: 0n,
+  platformFixed: 0n,
+  platformBps: 0n,
+  counterpartyFixed: 0n,
+};
+const fees: FeeSchedule = {
+  serviceFixed: 25n,
+  serviceBps: 30n,
+  platformFixed: 10n,
+  platformBps: 15n,
+  counterpartyFixed: 50n,
+};
 const at = new Date('2026-11-21T00:00:00Z');
 
 describe('FX pricing (exact integers)', () => {
@@ -25,13 +37,25 @@ describe('FX pricing (exact integers)', () => {
   it('SENDING lock: fees come off the top, receiving rounds down', () => {
     const r = price({ from: 'USD', to: 'EUR', rate: { num: 92n, den: 100n }, side: 'SENDING', amount: 10000n, fees });
     // service 25 + 30 bps of 10000 = 55; platform 10 + 15 bps = 25
-    expect(r).toMatchObject({ totalSending: 10000n, serviceFee: 55n, serviceVariableFee: 30n, platformFee: 25n, netSending: 9920n });
+    expect(r).toMatchObject({
+      totalSending: 10000n,
+      serviceFee: 55n,
+      serviceVariableFee: 30n,
+      platformFee: 25n,
+      netSending: 9920n,
+    });
     expect(r.totalReceiving).toBe((9920n * 92n) / 100n - 50n);
     expect(r.exchangeRate).toBeCloseTo(1 / 0.92, 6);
   });
 
   it('exchangeRate keeps twelve significant digits, also for currencies worth a tiny fraction of the other', () => {
-    for (const [from, to] of [['USD', 'VND'], ['USD', 'IDR'], ['USD', 'UGX'], ['VND', 'USD'], ['USD', 'EUR']]) {
+    for (const [from, to] of [
+      ['USD', 'VND'],
+      ['USD', 'IDR'],
+      ['USD', 'UGX'],
+      ['VND', 'USD'],
+      ['USD', 'EUR'],
+    ]) {
       const { rate } = midRate(from, to, at);
       const exact = Number(rate.den) / Number(rate.num); // sending major units per receiving major unit
       const shown = exchangeRateOf(rate);
@@ -48,7 +72,14 @@ describe('FX pricing (exact integers)', () => {
       // ...and one unit less would not.
       let lessReceives = 0n;
       try {
-        lessReceives = price({ from: 'USD', to: 'EUR', rate: { num: 92n, den: 100n }, side: 'SENDING', amount: r.totalSending - 1n, fees }).totalReceiving;
+        lessReceives = price({
+          from: 'USD',
+          to: 'EUR',
+          rate: { num: 92n, den: 100n },
+          side: 'SENDING',
+          amount: r.totalSending - 1n,
+          fees,
+        }).totalReceiving;
       } catch {
         lessReceives = 0n; // too small to cover the fees at all
       }
@@ -57,11 +88,20 @@ describe('FX pricing (exact integers)', () => {
   });
 
   it('is exact for amounts far beyond 2^53', () => {
-    const r = price({ from: 'USD', to: 'MXN', rate: { num: 1705n, den: 100n }, side: 'SENDING', amount: 9007199254740993n, fees: noFees });
+    const r = price({
+      from: 'USD',
+      to: 'MXN',
+      rate: { num: 1705n, den: 100n },
+      side: 'SENDING',
+      amount: 9007199254740993n,
+      fees: noFees,
+    });
     expect(r.totalReceiving).toBe((9007199254740993n * 1705n) / 100n);
   });
 
   it('refuses amounts that fees consume', () => {
-    expect(() => price({ from: 'USD', to: 'EUR', rate: { num: 92n, den: 100n }, side: 'SENDING', amount: 30n, fees })).toThrow(/too small/);
+    expect(() =>
+      price({ from: 'USD', to: 'EUR', rate: { num: 92n, den: 100n }, side: 'SENDING', amount: 30n, fees }),
+    ).toThrow(/too small/);
   });
 });

@@ -45,7 +45,14 @@ function convert(netSending: bigint, rateMinor: Rational): bigint {
  * Prices a transfer. `rate` is receiving major units per sending major unit.
  * SENDING lock: `amount` is the total debited; RECEIVING lock: `amount` is what arrives.
  */
-export function price(p: { from: string; to: string; rate: Rational; side: 'SENDING' | 'RECEIVING'; amount: bigint; fees: FeeSchedule }): Priced {
+export function price(p: {
+  from: string;
+  to: string;
+  rate: Rational;
+  side: 'SENDING' | 'RECEIVING';
+  amount: bigint;
+  fees: FeeSchedule;
+}): Priced {
   const rateMinor = minorRate(p.from, p.to, p.rate);
   let totalSending: bigint;
   if (p.side === 'SENDING') {
@@ -69,7 +76,10 @@ export function price(p: { from: string; to: string; rate: Rational; side: 'SEND
   const netSending = totalSending - fee.service - fee.platform;
   const totalReceiving = p.side === 'RECEIVING' ? p.amount : convert(netSending, rateMinor) - p.fees.counterpartyFixed;
   if (netSending <= 0n || totalReceiving <= 0n) {
-    throw new ApiError('AMOUNT_OUT_OF_RANGE', 'The amount is too small to cover the fees of this transfer', { totalSending, fees: fee.service + fee.platform });
+    throw new ApiError('AMOUNT_OUT_OF_RANGE', 'The amount is too small to cover the fees of this transfer', {
+      totalSending,
+      fees: fee.service + fee.platform,
+    });
   }
   return {
     totalSending,

@@ -8,14 +8,53 @@ export const RATE_WINDOW_MS = 5 * 60_000;
 
 /** Units of the currency per 1 USD, in major units, as a decimal string (exact). */
 const USD_MID: Record<string, string> = {
-  USD: '1', SLV: '1', USDC: '1', USDT: '1', EUR: '0.92', GBP: '0.79', CAD: '1.36', MXN: '17.05', BRL: '5.05', COP: '3950',
-  INR: '83.2', PHP: '56.3', NGN: '1550', KES: '129.5', GHS: '15.2', ZAR: '18.6', EGP: '48.5', AED: '3.6725', BDT: '117.5',
-  BWP: '13.6', CNY: '7.24', DKK: '6.87', GTQ: '7.78', HKD: '7.82', HTG: '132.5', IDR: '15750', JMD: '156.2', MWK: '1735',
-  MYR: '4.72', PKR: '278.5', RWF: '1310', SGD: '1.35', THB: '36.4', TZS: '2590', UGX: '3780', VND: '24850', XAF: '603.5',
-  XOF: '603.5', ZMW: '26.4', BTC: '0.0000155',
+  USD: '1',
+  SLV: '1',
+  USDC: '1',
+  USDT: '1',
+  EUR: '0.92',
+  GBP: '0.79',
+  CAD: '1.36',
+  MXN: '17.05',
+  BRL: '5.05',
+  COP: '3950',
+  INR: '83.2',
+  PHP: '56.3',
+  NGN: '1550',
+  KES: '129.5',
+  GHS: '15.2',
+  ZAR: '18.6',
+  EGP: '48.5',
+  AED: '3.6725',
+  BDT: '117.5',
+  BWP: '13.6',
+  CNY: '7.24',
+  DKK: '6.87',
+  GTQ: '7.78',
+  HKD: '7.82',
+  HTG: '132.5',
+  IDR: '15750',
+  JMD: '156.2',
+  MWK: '1735',
+  MYR: '4.72',
+  PKR: '278.5',
+  RWF: '1310',
+  SGD: '1.35',
+  THB: '36.4',
+  TZS: '2590',
+  UGX: '3780',
+  VND: '24850',
+  XAF: '603.5',
+  XOF: '603.5',
+  ZMW: '26.4',
+  BTC: '0.0000155',
   // Native tokens that pay blockchain network fees (lib/crypto): priced here so network fees
   // convert at the same rates; they are not currencies the service carries (RATE_CURRENCIES).
-  ETH: '0.0003125', SOL: '0.00625', POL: '2.5', TRX: '4', XPL: '2',
+  ETH: '0.0003125',
+  SOL: '0.00625',
+  POL: '2.5',
+  TRX: '4',
+  XPL: '2',
 };
 
 export interface Rational {
@@ -78,7 +117,9 @@ export function midRate(from: string, to: string, at: Date): RateSnapshot {
 export function minorRate(from: string, to: string, rate: Rational): Rational {
   const dFrom = BigInt(currencyInfo(from)?.decimals ?? 2);
   const dTo = BigInt(currencyInfo(to)?.decimals ?? 2);
-  return dTo >= dFrom ? reduce({ num: rate.num * 10n ** (dTo - dFrom), den: rate.den }) : reduce({ num: rate.num, den: rate.den * 10n ** (dFrom - dTo) });
+  return dTo >= dFrom
+    ? reduce({ num: rate.num * 10n ** (dTo - dFrom), den: rate.den })
+    : reduce({ num: rate.num, den: rate.den * 10n ** (dFrom - dTo) });
 }
 
 export const RATE_CURRENCIES = CURRENCY_CODES.filter((c) => c in USD_MID);

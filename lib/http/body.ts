@@ -27,7 +27,9 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
 }
 
 function tooLarge(limit: number) {
-  return invalidInput(`Request body is larger than the ${Math.floor(limit / 1024)} KiB limit`, [{ field: '(body)', message: `must be at most ${limit} bytes` }]);
+  return invalidInput(`Request body is larger than the ${Math.floor(limit / 1024)} KiB limit`, [
+    { field: '(body)', message: `must be at most ${limit} bytes` },
+  ]);
 }
 
 export interface RawJsonBody {
@@ -43,24 +45,32 @@ export async function readJsonBody(req: Request): Promise<RawJsonBody> {
   if (text.trim() === '') return { value: undefined, text: '' };
   const type = req.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw invalidInput(`Content-Type must be application/json (got ${type || 'none'})`, [{ field: '(body)', message: 'must be sent as application/json' }]);
+    throw invalidInput(`Content-Type must be application/json (got ${type || 'none'})`, [
+      { field: '(body)', message: 'must be sent as application/json' },
+    ]);
   }
   try {
     return { value: parseJson(text), text };
   } catch (err) {
-    throw invalidInput(`Malformed JSON body: ${(err as Error).message}`, [{ field: '(body)', message: 'is not valid JSON' }]);
+    throw invalidInput(`Malformed JSON body: ${(err as Error).message}`, [
+      { field: '(body)', message: 'is not valid JSON' },
+    ]);
   }
 }
 
 export async function readMultipartBody(req: Request): Promise<FormData> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type)) {
-    throw invalidInput(`Content-Type must be multipart/form-data (got ${type || 'none'})`, [{ field: '(body)', message: 'must be sent as multipart/form-data' }]);
+    throw invalidInput(`Content-Type must be multipart/form-data (got ${type || 'none'})`, [
+      { field: '(body)', message: 'must be sent as multipart/form-data' },
+    ]);
   }
   const bytes = await readLimited(req, MULTIPART_BODY_LIMIT);
   try {
     return await new Response(Buffer.from(bytes), { headers: { 'content-type': type } }).formData();
   } catch {
-    throw invalidInput('Malformed multipart/form-data body', [{ field: '(body)', message: 'is not valid multipart/form-data' }]);
+    throw invalidInput('Malformed multipart/form-data body', [
+      { field: '(body)', message: 'is not valid multipart/form-data' },
+    ]);
   }
 }

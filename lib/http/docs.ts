@@ -14,7 +14,13 @@ export const errorBody = z.object({
           z.object({
             field: z.string(),
             constraint: z
-              .object({ format: z.string(), pattern: z.string(), enum: z.array(z.string()), minLength: z.number().int(), maxLength: z.number().int() })
+              .object({
+                format: z.string(),
+                pattern: z.string(),
+                enum: z.array(z.string()),
+                minLength: z.number().int(),
+                maxLength: z.number().int(),
+              })
               .partial()
               .optional(),
             message: z.string(),
@@ -42,7 +48,9 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 export function errors(...statuses: number[]): Record<number, ResponseDoc> {
-  return Object.fromEntries([...statuses, 500].map((s) => [s, { description: ERROR_TEXT[s] ?? 'Error', schema: errorBody }]));
+  return Object.fromEntries(
+    [...statuses, 500].map((s) => [s, { description: ERROR_TEXT[s] ?? 'Error', schema: errorBody }]),
+  );
 }
 
 export const signedChallenge = z.object({

@@ -89,10 +89,12 @@ function toApiError(err: unknown, req: Request): ApiError {
   if (isUniqueViolation(err)) return new ApiError('CONFLICT', 'The request conflicts with an existing record');
   // Text the database cannot store (checked at the boundary; this is the backstop).
   const code = pgCode(err);
-  if (code === '22021' || code === '22P05') return new ApiError('INVALID_INPUT', 'The request contains characters that cannot be stored');
+  if (code === '22021' || code === '22P05')
+    return new ApiError('INVALID_INPUT', 'The request contains characters that cannot be stored');
   // A number or time beyond what the database stores (a balance past int64, a time before year 1):
   // the transaction rolled back, so nothing was written.
-  if (code === '22003' || code === '22008' || code === '22009') return new ApiError('INVALID_INPUT', 'A value in the request is out of the range this service can store');
+  if (code === '22003' || code === '22008' || code === '22009')
+    return new ApiError('INVALID_INPUT', 'A value in the request is out of the range this service can store');
   console.error(`[corridor] ${req.method} ${new URL(req.url).pathname} failed:`, err);
   return new ApiError('INTERNAL_ERROR', 'Internal error; the request was not completed');
 }
@@ -105,7 +107,14 @@ function queryObject(url: URL): Record<string, string | string[]> {
   for (const key of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(key);
     const long = all.find((v) => v.length > MAX_QUERY_VALUE);
-    if (long !== undefined) throw invalidInput(`Invalid query parameter: ${key} must be at most ${MAX_QUERY_VALUE} characters`, [{ field: key, message: `must be at most ${MAX_QUERY_VALUE} characters`, constraint: { maxLength: MAX_QUERY_VALUE } }]);
+    if (long !== undefined)
+      throw invalidInput(`Invalid query parameter: ${key} must be at most ${MAX_QUERY_VALUE} characters`, [
+        {
+          field: key,
+          message: `must be at most ${MAX_QUERY_VALUE} characters`,
+          constraint: { maxLength: MAX_QUERY_VALUE },
+        },
+      ]);
     out[key] = all.length === 1 ? all[0] : all;
   }
   return out;
@@ -117,7 +126,11 @@ function multipartObject(form: FormData): Record<string, unknown> {
   return out;
 }
 
-export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = AnyObject, B extends z.ZodType = z.ZodUndefined>(
+export function endpoint<
+  P extends z.ZodType = AnyObject,
+  Q extends z.ZodType = AnyObject,
+  B extends z.ZodType = z.ZodUndefined,
+>(
   def: EndpointDef<P, Q, B>,
   handler: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply>,
 ): Endpoint {
@@ -125,8 +138,12 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
     let principal: Principal | undefined;
     let idemKey: string | undefined;
     try {
-      if (def.sandboxOnly && !isSandbox()) throw new ApiError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
-      principal = def.auth === 'none' ? { kind: 'system', platformId: '', clockOffsetMs: 0n } : await authenticate(req, def.auth ?? 'platform');
+      if (def.sandboxOnly && !isSandbox())
+        throw new ApiError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
+      principal =
+        def.auth === 'none'
+          ? { kind: 'system', platformId: '', clockOffsetMs: 0n }
+          : await authenticate(req, def.auth ?? 'platform');
       requirePermission(principal, def.permission);
       const p = principal;
       return await runAs(p, async () => {
@@ -153,16 +170,26 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
         if (keyHeader !== null) {
           idemKey = idempotency.validateKey(keyHeader);
           // By content, not bytes: a retry re-serialising the same JSON (key order, spacing) is the same request.
-          const hash = idempotency.requestHash(req.method, url.pathname, rawValue === undefined ? '' : canonicalJson(rawValue));
+          const hash = idempotency.requestHash(
+            req.method,
+            url.pathname,
+            rawValue === undefined ? '' : canonicalJson(rawValue),
+          );
           const replay = await idempotency.begin(p.platformId, idemKey, hash);
           if (replay) {
             idemKey = undefined; // not ours to finish
-            return jsonResponse(replay.status, replay.status === 204 ? null : replay.body, { 'idempotent-replayed': 'true' });
+            return jsonResponse(replay.status, replay.status === 204 ? null : replay.body, {
+              'idempotent-replayed': 'true',
+            });
           }
         }
         let reply: Reply;
         try {
-          reply = await handler({ req, params, query, body, rawBody, principal: p } as HandlerInput<z.output<P>, z.output<Q>, z.output<B>>);
+          reply = await handler({ req, params, query, body, rawBody, principal: p } as HandlerInput<
+            z.output<P>,
+            z.output<Q>,
+            z.output<B>
+          >);
         } catch (err) {
           const apiErr = toApiError(err, req);
           if (idemKey) await idempotency.finish(p.platformId, idemKey, apiErr.status, stringifyJson(apiErr.body()));
@@ -184,11 +211,20 @@ export function endpoint<P extends z.ZodType = AnyObject, Q extends z.ZodType = 
 
 function methodNotAllowed(allowed: Method[]): RouteHandler {
   return async (req) =>
-    errorResponse(new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not supported here; allowed: ${allowed.join(', ')}`, undefined, { allow: allowed.join(', ') }));
+    errorResponse(
+      new ApiError(
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not supported here; allowed: ${allowed.join(', ')}`,
+        undefined,
+        { allow: allowed.join(', ') },
+      ),
+    );
 }
 
 /** A route file's exports: its endpoints by method, and a JSON 405 for every other method. */
 export function routes(...endpoints: Endpoint[]): Record<Method, RouteHandler> {
   const allowed = endpoints.map((e) => e.def.method);
-  return Object.fromEntries(METHODS.map((m) => [m, endpoints.find((e) => e.def.method === m) ?? methodNotAllowed(allowed)])) as Record<Method, RouteHandler>;
+  return Object.fromEntries(
+    METHODS.map((m) => [m, endpoints.find((e) => e.def.method === m) ?? methodNotAllowed(allowed)]),
+  ) as Record<Method, RouteHandler>;
 }

@@ -27,7 +27,9 @@ const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 export const inStoredRange = (d: Date) => d.getTime() >= EARLIEST && d.getTime() <= LATEST;
 const inRange = (v: string) => inStoredRange(new Date(v));
 export const isoDate = z.iso.date().refine(inRange, 'must be a date between 0001-01-01 and 9999-12-31');
-export const isoDateTime = z.iso.datetime({ offset: true }).refine(inRange, 'must be a time between years 0001 and 9999 (UTC)');
+export const isoDateTime = z.iso
+  .datetime({ offset: true })
+  .refine(inRange, 'must be a time between years 0001 and 9999 (UTC)');
 export const email = z.email();
 export const phoneNumber = z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +14155550100');
 export const nonEmpty = (max = 255) => z.string().trim().min(1).max(max);

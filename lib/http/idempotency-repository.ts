@@ -9,7 +9,13 @@ export interface StoredIdempotency {
 }
 
 /** Inserts a PENDING claim; false when the key already has a record (then read it). */
-export async function claim(platformId: string, key: string, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {
+export async function claim(
+  platformId: string,
+  key: string,
+  requestHash: string,
+  now: Date,
+  expiresAt: Date,
+): Promise<boolean> {
   const inserted = await db().$executeRaw`
     INSERT INTO "IdempotencyRecord" ("platformId", "key", "requestHash", "state", "createdAt", "expiresAt")
     VALUES (${platformId}, ${key}, ${requestHash}, 'PENDING', ${now}, ${expiresAt})

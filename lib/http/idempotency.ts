@@ -50,7 +50,10 @@ export async function begin(platformId: string, key: string, hash: string): Prom
     if (record.state === 'DONE' && record.responseStatus !== null) {
       return { status: record.responseStatus, body: record.responseBody ?? '' };
     }
-    if (record.createdAt.getTime() < at.getTime() - STALE_AFTER_MS && (await repo.takeOver(platformId, key, new Date(at.getTime() - STALE_AFTER_MS), at))) {
+    if (
+      record.createdAt.getTime() < at.getTime() - STALE_AFTER_MS &&
+      (await repo.takeOver(platformId, key, new Date(at.getTime() - STALE_AFTER_MS), at))
+    ) {
       return null;
     }
     if (Date.now() - started > WAIT_LIMIT_MS) {

@@ -4,10 +4,22 @@ import { canonicalJson, parseJson, stringifyJson } from './json';
 describe('lossless JSON', () => {
   it('writes bigints as exact numbers anywhere, and everything else as JSON.stringify does', () => {
     const at = new Date('2026-11-21T10:11:12.345Z');
-    const value = { a: 9007199254740993n, b: [-9007199254740995n, 1n, 2], c: { d: 'x"y\\', e: undefined, f: null, at }, g: 1.5 };
+    const value = {
+      a: 9007199254740993n,
+      b: [-9007199254740995n, 1n, 2],
+      c: { d: 'x"y\\', e: undefined, f: null, at },
+      g: 1.5,
+    };
     const text = stringifyJson(value);
-    expect(text).toBe('{"a":9007199254740993,"b":[-9007199254740995,1,2],"c":{"d":"x\\"y\\\\","f":null,"at":"2026-11-21T10:11:12.345Z"},"g":1.5}');
-    expect(parseJson(text)).toEqual({ a: 9007199254740993n, b: [-9007199254740995n, 1, 2], c: { d: 'x"y\\', f: null, at: at.toISOString() }, g: 1.5 });
+    expect(text).toBe(
+      '{"a":9007199254740993,"b":[-9007199254740995,1,2],"c":{"d":"x\\"y\\\\","f":null,"at":"2026-11-21T10:11:12.345Z"},"g":1.5}',
+    );
+    expect(parseJson(text)).toEqual({
+      a: 9007199254740993n,
+      b: [-9007199254740995n, 1, 2],
+      c: { d: 'x"y\\', f: null, at: at.toISOString() },
+      g: 1.5,
+    });
   });
 
   it('leaves strings that look like numbers or markers alone', () => {

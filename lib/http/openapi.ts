@@ -27,7 +27,12 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query') {
   const json = toSchema(schema, 'input');
   const props = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required as string[]) ?? []);
-  return Object.entries(props).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema: s,
+  }));
 }
 
 export function endpointsOf(modules: Record<string, unknown>[]): Endpoint[] {
@@ -56,13 +61,24 @@ export function buildOpenApi(endpoints: Endpoint[], serverUrl: string) {
       parameters: [
         ...parameters(def.params, 'path'),
         ...parameters(def.query, 'query'),
-        ...(def.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }] : []),
-        ...Object.entries(def.headers ?? {}).map(([name, description]) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } })),
+        ...(def.idempotent
+          ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }]
+          : []),
+        ...Object.entries(def.headers ?? {}).map(([name, description]) => ({
+          name,
+          in: 'header',
+          required: false,
+          description,
+          schema: { type: 'string' },
+        })),
       ],
       responses: Object.fromEntries(
         Object.entries(def.responses).map(([status, r]) => [
           status,
-          { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: toSchema(r.schema, 'output') } } } : {}) },
+          {
+            description: r.description,
+            ...(r.schema ? { content: { 'application/json': { schema: toSchema(r.schema, 'output') } } } : {}),
+          },
         ]),
       ),
     };
@@ -77,13 +93,18 @@ export function buildOpenApi(endpoints: Endpoint[], serverUrl: string) {
     info: {
       title: 'Corridor API',
       version: '2025-10-13',
-      description: 'Self-hostable implementation of the global payments interface. Generated from the service\'s own request and response schemas.',
+      description:
+        "Self-hostable implementation of the global payments interface. Generated from the service's own request and response schemas.",
     },
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: {
         BasicAuth: { type: 'http', scheme: 'basic', description: 'API client id (or token id) and client secret' },
-        AgentAuth: { type: 'http', scheme: 'bearer', description: "Agent access token, scoped to the agent's customer" },
+        AgentAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "Agent access token, scoped to the agent's customer",
+        },
       },
     },
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),

@@ -24,10 +24,13 @@ export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const createdAt = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime()) || !inStoredRange(createdAt)) throw new Error('bad cursor');
+    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime()) || !inStoredRange(createdAt))
+      throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
-    throw invalidInput('cursor is not valid: pass the nextCursor of a previous page', [{ field: 'cursor', message: 'is not a cursor issued by this API' }]);
+    throw invalidInput('cursor is not valid: pass the nextCursor of a previous page', [
+      { field: 'cursor', message: 'is not a cursor issued by this API' },
+    ]);
   }
 }
 
@@ -49,7 +52,12 @@ export interface Page<T> {
 }
 
 /** `rows` were fetched with take = limit + 1; the extra row only says whether there is more. */
-export function toPage<R extends { createdAt: Date; id: string }, T>(rows: R[], limit: number, totalCount: number, map: (r: R) => T): Page<T> {
+export function toPage<R extends { createdAt: Date; id: string }, T>(
+  rows: R[],
+  limit: number,
+  totalCount: number,
+  map: (r: R) => T,
+): Page<T> {
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows[pageRows.length - 1];
@@ -65,7 +73,12 @@ export function toPage<R extends { createdAt: Date; id: string }, T>(rows: R[], 
  * One page of a fixed, already ordered in-memory list (catalogs shipped in code). The cursor
  * names the last item shown by its unique key; the next request passes the same filters.
  */
-export function pageOfList<T>(items: T[], keyOf: (item: T) => string, limit: number, cursor: string | undefined): Page<T> {
+export function pageOfList<T>(
+  items: T[],
+  keyOf: (item: T) => string,
+  limit: number,
+  cursor: string | undefined,
+): Page<T> {
   let start = 0;
   if (cursor !== undefined) {
     let key: unknown;
@@ -75,7 +88,10 @@ export function pageOfList<T>(items: T[], keyOf: (item: T) => string, limit: num
       key = undefined;
     }
     const at = typeof key === 'string' ? items.findIndex((i) => keyOf(i) === key) : -1;
-    if (at < 0) throw invalidInput('cursor is not valid: pass the nextCursor of a previous page', [{ field: 'cursor', message: 'is not a cursor issued by this API' }]);
+    if (at < 0)
+      throw invalidInput('cursor is not valid: pass the nextCursor of a previous page', [
+        { field: 'cursor', message: 'is not a cursor issued by this API' },
+      ]);
     start = at + 1;
   }
   const data = items.slice(start, start + limit);

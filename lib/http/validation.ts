@@ -27,20 +27,40 @@ function describe(issue: z.core.$ZodIssue, value: unknown): Pick<FieldError, 'me
     case 'invalid_type':
       return valueAt(value, issue.path) === undefined
         ? { message: 'is required' }
-        : { message: `must be ${issue.expected === 'bigint' ? 'an integer' : issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}` };
+        : {
+            message: `must be ${issue.expected === 'bigint' ? 'an integer' : issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`,
+          };
     case 'invalid_value':
-      return { message: `must be one of ${issue.values.map(String).join(', ')}`, constraint: { enum: issue.values.map(String) } };
+      return {
+        message: `must be one of ${issue.values.map(String).join(', ')}`,
+        constraint: { enum: issue.values.map(String) },
+      };
     case 'invalid_format': {
       const fmt = issue.format === 'regex' ? undefined : issue.format;
-      const message = fmt ? `must be a valid ${fmt === 'date' ? 'date (YYYY-MM-DD)' : fmt === 'datetime' ? 'ISO 8601 date-time' : fmt}` : issue.message;
-      return { message, constraint: fmt ? { format: fmt } : { pattern: (issue as { pattern?: string }).pattern?.replace(/^\/|\/$/g, '') } };
+      const message = fmt
+        ? `must be a valid ${fmt === 'date' ? 'date (YYYY-MM-DD)' : fmt === 'datetime' ? 'ISO 8601 date-time' : fmt}`
+        : issue.message;
+      return {
+        message,
+        constraint: fmt
+          ? { format: fmt }
+          : { pattern: (issue as { pattern?: string }).pattern?.replace(/^\/|\/$/g, '') },
+      };
     }
     case 'too_small':
-      if (issue.origin === 'string') return { message: `must be at least ${issue.minimum} characters`, constraint: { minLength: Number(issue.minimum) } };
+      if (issue.origin === 'string')
+        return {
+          message: `must be at least ${issue.minimum} characters`,
+          constraint: { minLength: Number(issue.minimum) },
+        };
       if (issue.origin === 'array') return { message: `must have at least ${issue.minimum} item(s)` };
       return { message: `must be ${issue.inclusive ? '>=' : '>'} ${issue.minimum}` };
     case 'too_big':
-      if (issue.origin === 'string') return { message: `must be at most ${issue.maximum} characters`, constraint: { maxLength: Number(issue.maximum) } };
+      if (issue.origin === 'string')
+        return {
+          message: `must be at most ${issue.maximum} characters`,
+          constraint: { maxLength: Number(issue.maximum) },
+        };
       if (issue.origin === 'array') return { message: `must have at most ${issue.maximum} item(s)` };
       return { message: `must be ${issue.inclusive ? '<=' : '<'} ${issue.maximum}` };
     case 'invalid_union': {
@@ -102,8 +122,14 @@ export function checkJsonLimits(value: unknown): void {
   const walk = (v: unknown, path: PropertyKey[]) => {
     if (errors.length >= 20) return;
     if (typeof v === 'string') {
-      if (v.length > MAX_STRING_LENGTH) errors.push({ field: fieldPath(path), message: `must be at most ${MAX_STRING_LENGTH} characters`, constraint: { maxLength: MAX_STRING_LENGTH } });
-      else if (v.includes('\u0000')) errors.push({ field: fieldPath(path), message: 'must not contain NUL characters' });
+      if (v.length > MAX_STRING_LENGTH)
+        errors.push({
+          field: fieldPath(path),
+          message: `must be at most ${MAX_STRING_LENGTH} characters`,
+          constraint: { maxLength: MAX_STRING_LENGTH },
+        });
+      else if (v.includes('\u0000'))
+        errors.push({ field: fieldPath(path), message: 'must not contain NUL characters' });
       return;
     }
     if (v === null || typeof v !== 'object') return;
@@ -114,16 +140,24 @@ export function checkJsonLimits(value: unknown): void {
     if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
     else
       for (const [k, item] of Object.entries(v)) {
-        if (k.length > 256 || k.includes('\u0000')) errors.push({ field: fieldPath(path), message: 'has a field name that is too long or contains NUL characters' });
+        if (k.length > 256 || k.includes('\u0000'))
+          errors.push({
+            field: fieldPath(path),
+            message: 'has a field name that is too long or contains NUL characters',
+          });
         else walk(item, [...path, k]);
       }
   };
   walk(value, []);
-  if (errors.length) throw invalidInput(`Invalid request body: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
+  if (errors.length)
+    throw invalidInput(`Invalid request body: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(v));
 
 /**
  * Fields of `input` that the schema does not know: zod leaves them out of its output. They are
@@ -147,12 +181,20 @@ export function unknownFields(input: unknown, output: unknown, path: PropertyKey
 export function parseBodyOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   checkJsonLimits(value);
   const body = parseOrThrow(schema, value, 'request body');
-  refuseUnknown(unknownFields(value, body), 'Invalid request body: unknown field(s)', 'is not a field of this operation');
+  refuseUnknown(
+    unknownFields(value, body),
+    'Invalid request body: unknown field(s)',
+    'is not a field of this operation',
+  );
   return body;
 }
 
 function refuseUnknown(unknown: string[], summary: string, message: string): void {
-  if (unknown.length) throw invalidInput(`${summary} ${unknown.join(', ')}`, unknown.map((field) => ({ field, message })));
+  if (unknown.length)
+    throw invalidInput(
+      `${summary} ${unknown.join(', ')}`,
+      unknown.map((field) => ({ field, message })),
+    );
 }
 
 /**
@@ -161,16 +203,29 @@ function refuseUnknown(unknown: string[], summary: string, message: string): voi
  * be dropped in silence and the list answered unfiltered. (Operations that take no query
  * parameters leave the URL's query alone.)
  */
-export function parseQueryOrThrow<S extends z.ZodType>(schema: S, value: Record<string, string | string[]>): z.output<S> {
+export function parseQueryOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: Record<string, string | string[]>,
+): z.output<S> {
   const query = parseOrThrow(schema, value, 'query parameter');
-  refuseUnknown(unknownFields(value, query), 'Invalid query parameter: unknown parameter(s)', 'is not a query parameter of this operation');
+  refuseUnknown(
+    unknownFields(value, query),
+    'Invalid query parameter: unknown parameter(s)',
+    'is not a query parameter of this operation',
+  );
   return query;
 }
 
 /** Path and query values: no NUL characters (PostgreSQL text cannot hold them). */
-export function checkTextValues(values: Record<string, string | string[]>, where: 'path parameter' | 'query parameter'): void {
+export function checkTextValues(
+  values: Record<string, string | string[]>,
+  where: 'path parameter' | 'query parameter',
+): void {
   const bad = Object.entries(values).filter(([, v]) => (Array.isArray(v) ? v : [v]).some((x) => x.includes('\u0000')));
   if (bad.length) {
-    throw invalidInput(`Invalid ${where}: ${bad.map(([k]) => k).join(', ')} must not contain NUL characters`, bad.map(([field]) => ({ field, message: 'must not contain NUL characters' })));
+    throw invalidInput(
+      `Invalid ${where}: ${bad.map(([k]) => k).join(', ')} must not contain NUL characters`,
+      bad.map(([field]) => ({ field, message: 'must not contain NUL characters' })),
+    );
   }
 }

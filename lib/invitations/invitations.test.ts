@@ -12,7 +12,15 @@ const tag = () => randomBytes(4).toString('hex');
 /** A customer of `p` with a fresh UMA address (addresses are unique across platforms). */
 async function customer(p: TestPlatform, name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const uma = `$${name}.${tag()}@sandbox.uma.money`;
-  const res = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: `${name} Test`, birthDate: '1990-01-15', nationality: 'US', address, umaAddress: uma, ...extra });
+  const res = await p.api.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: `${name} Test`,
+    birthDate: '1990-01-15',
+    nationality: 'US',
+    address,
+    umaAddress: uma,
+    ...extra,
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.umaAddress;
 }
@@ -35,10 +43,13 @@ describe('UMA invitations', () => {
     invitee = await customer(b, 'invitee');
   });
 
-  const invite = (body: Record<string, unknown> = {}, p = a) => p.api.post('/invitations', { inviterUma: inviter, ...body });
-  const claim = (code: string, uma = invitee, p = b) => p.api.post(`/invitations/${encodeURIComponent(code)}/claim`, { inviteeUma: uma });
+  const invite = (body: Record<string, unknown> = {}, p = a) =>
+    p.api.post('/invitations', { inviterUma: inviter, ...body });
+  const claim = (code: string, uma = invitee, p = b) =>
+    p.api.post(`/invitations/${encodeURIComponent(code)}/claim`, { inviteeUma: uma });
   const cancel = (code: string, p = a) => p.api.post(`/invitations/${encodeURIComponent(code)}/cancel`);
-  const claimedEvents = async (code: string) => (await eventsOf(a.platformId, 'INVITATION.CLAIMED')).filter((e) => e.body.data.code === code);
+  const claimedEvents = async (code: string) =>
+    (await eventsOf(a.platformId, 'INVITATION.CLAIMED')).filter((e) => e.body.data.code === code);
 
   it('creates an invitation with an unguessable code and a link on the platform UMA domain', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
@@ -54,7 +65,10 @@ describe('UMA invitations', () => {
       inviterUma: inviter,
       status: 'PENDING',
       firstName: 'Alice',
-      amountToSend: { amount: 12550, currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 } },
+      amountToSend: {
+        amount: 12550,
+        currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 },
+      },
     });
     const codes = new Set([inv.code]);
     for (let i = 0; i < 5; i++) codes.add((await invite()).body.code);
@@ -63,7 +77,10 @@ describe('UMA invitations', () => {
     // The amount is in the inviter's currency.
     const mxnInviter = await customer(a, 'peso', { currencies: ['MXN'] });
     const mxn = await invite({ inviterUma: mxnInviter, amountToSend: 50000 });
-    expect(mxn.body.amountToSend).toEqual({ amount: 50000, currency: { code: 'MXN', name: 'Mexican Peso', symbol: 'MX$', decimals: 2 } });
+    expect(mxn.body.amountToSend).toEqual({
+      amount: 50000,
+      currency: { code: 'MXN', name: 'Mexican Peso', symbol: 'MX$', decimals: 2 },
+    });
     const bare = await invite();
     expect(bare.body).not.toHaveProperty('amountToSend');
     expect(bare.body).not.toHaveProperty('expiresAt');
@@ -110,7 +127,13 @@ describe('UMA invitations', () => {
     const inv = (await invite({ amountToSend: 500 })).body;
     const res = await claim(inv.code, invitee.toUpperCase());
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ code: inv.code, status: 'CLAIMED', inviterUma: inviter, inviteeUma: invitee, createdAt: inv.createdAt });
+    expect(res.body).toMatchObject({
+      code: inv.code,
+      status: 'CLAIMED',
+      inviterUma: inviter,
+      inviteeUma: invitee,
+      createdAt: inv.createdAt,
+    });
     expect(Date.parse(res.body.claimedAt)).toBeGreaterThanOrEqual(Date.parse(inv.createdAt));
     expect((await a.api.get(`/invitations/${inv.code}`)).body).toEqual(res.body);
 
@@ -125,7 +148,7 @@ describe('UMA invitations', () => {
     expect(await claimedEvents(inv.code)).toHaveLength(1);
   });
 
-  it('refuses claims by addresses that are not the calling platform\'s customers, by the inviter, and of unknown codes', async () => {
+  it("refuses claims by addresses that are not the calling platform's customers, by the inviter, and of unknown codes", async () => {
     const inv = (await invite()).body;
     expectError(await claim(inv.code, 'not-an-uma'), 400, 'INVALID_UMA_ADDRESS');
     expectError(await claim(inv.code, invitee, a), 400, 'INVALID_UMA_ADDRESS'); // b's customer, claimed through a
@@ -153,7 +176,7 @@ describe('UMA invitations', () => {
     expectError(await cancel('unknown-code'), 404, 'INVITATION_NOT_FOUND');
   });
 
-  it('expires at expiresAt on the caller\'s sandbox clock: reads EXPIRED, can be neither claimed nor cancelled', async () => {
+  it("expires at expiresAt on the caller's sandbox clock: reads EXPIRED, can be neither claimed nor cancelled", async () => {
     const inv = (await invite({ expiresAt: new Date(Date.now() + 3_600_000).toISOString() })).body;
     try {
       await setClockOffset(a.platformId, 7_200_000n);
@@ -190,7 +213,14 @@ describe('UMA invitations', () => {
     const who = (await b.api.get('/customers', { query: { umaAddress: invitee } })).body.data[0];
     const at = new Date();
     const attempt = () =>
-      transaction((tx) => repo.claim(inv.code, { inviteeUma: invitee, inviteePlatformId: b.platformId, inviteeCustomerId: who.id }, at, tx));
+      transaction((tx) =>
+        repo.claim(
+          inv.code,
+          { inviteeUma: invitee, inviteePlatformId: b.platformId, inviteeCustomerId: who.id },
+          at,
+          tx,
+        ),
+      );
     const moved = await Promise.all([attempt(), attempt(), attempt()]);
     expect(moved.filter(Boolean)).toHaveLength(1);
     expect(await transaction((tx) => repo.cancel(inv.code, a.platformId, at, tx))).toBe(false);

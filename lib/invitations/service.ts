@@ -28,9 +28,13 @@ const UMA_ADDRESS = /^\$[a-z0-9][a-z0-9._-]{0,63}@([a-z0-9]([a-z0-9-]{0,61}[a-z0
 function umaAddress(field: string, value: string): string {
   const v = value.trim().toLowerCase();
   if (!UMA_ADDRESS.test(v)) {
-    throw new ApiError('INVALID_UMA_ADDRESS', `${field} ${JSON.stringify(value)} is not an UMA address such as $alice@pay.example.com`, {
-      errors: [{ field, message: 'must look like $name@domain', constraint: { pattern: UMA_ADDRESS.source } }],
-    });
+    throw new ApiError(
+      'INVALID_UMA_ADDRESS',
+      `${field} ${JSON.stringify(value)} is not an UMA address such as $alice@pay.example.com`,
+      {
+        errors: [{ field, message: 'must look like $name@domain', constraint: { pattern: UMA_ADDRESS.source } }],
+      },
+    );
   }
   return v;
 }
@@ -61,15 +65,22 @@ export function present(row: repo.InvitationRow, at: Date) {
     ...(row.inviteeUma ? { inviteeUma: row.inviteeUma } : {}),
     status: isExpired(row, at) ? 'EXPIRED' : row.status,
     ...(row.firstName ? { firstName: row.firstName } : {}),
-    ...(row.amountToSend !== null && row.amountCurrency ? { amountToSend: currencyAmount(row.amountToSend, row.amountCurrency) } : {}),
+    ...(row.amountToSend !== null && row.amountCurrency
+      ? { amountToSend: currencyAmount(row.amountToSend, row.amountCurrency) }
+      : {}),
   };
 }
 
 /** The error for an invitation that can no longer move, by its current state. */
 function notPending(row: repo.InvitationRow, at: Date): ApiError {
-  if (row.status === 'CLAIMED') return new ApiError('INVITATION_ALREADY_CLAIMED', `Invitation ${row.code} has already been claimed`);
-  if (row.status === 'CANCELLED') return new ApiError('INVITATION_CANCELLED', `Invitation ${row.code} has been cancelled`);
-  if (isExpired(row, at)) return new ApiError('INVALID_INPUT', `Invitation ${row.code} expired at ${row.expiresAt!.toISOString()}`, { reason: 'INVITATION_EXPIRED' });
+  if (row.status === 'CLAIMED')
+    return new ApiError('INVITATION_ALREADY_CLAIMED', `Invitation ${row.code} has already been claimed`);
+  if (row.status === 'CANCELLED')
+    return new ApiError('INVITATION_CANCELLED', `Invitation ${row.code} has been cancelled`);
+  if (isExpired(row, at))
+    return new ApiError('INVALID_INPUT', `Invitation ${row.code} expired at ${row.expiresAt!.toISOString()}`, {
+      reason: 'INVITATION_EXPIRED',
+    });
   return new ApiError('CONFLICT', `Invitation ${row.code} changed while this request ran; retry`);
 }
 
@@ -86,15 +97,24 @@ export async function create(platformId: string, input: InvitationCreate) {
     throw new ApiError(
       'INVITATIONS_NOT_CONFIGURED',
       'Invitations are not configured: set umaDomain and webhookEndpoint with PATCH /config (claims are announced by the INVITATION.CLAIMED webhook)',
-      { missing: [...(platform.umaDomain ? [] : ['umaDomain']), ...(platform.webhookEndpoint ? [] : ['webhookEndpoint'])] },
+      {
+        missing: [
+          ...(platform.umaDomain ? [] : ['umaDomain']),
+          ...(platform.webhookEndpoint ? [] : ['webhookEndpoint']),
+        ],
+      },
     );
   }
   const inviter = await customerWith(platformId, 'inviterUma', umaAddress('inviterUma', input.inviterUma));
   const at = now();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt <= at) throw fieldError('expiresAt', `expiresAt must be in the future (now is ${at.toISOString()})`);
+  if (expiresAt && expiresAt <= at)
+    throw fieldError('expiresAt', `expiresAt must be in the future (now is ${at.toISOString()})`);
   // "In the smallest unit of the customer's currency": the inviter's first currency.
-  const amountCurrency = input.amountToSend === undefined ? null : (inviter.currencies[0] ?? (await settingsOf(platformId)).currencyCodes[0] ?? 'USD');
+  const amountCurrency =
+    input.amountToSend === undefined
+      ? null
+      : (inviter.currencies[0] ?? (await settingsOf(platformId)).currencyCodes[0] ?? 'USD');
   const code = randomBytes(12).toString('base64url');
   const row = await repo.insert({
     id: newId('Invitation'),
@@ -123,12 +143,19 @@ export async function claim(platformId: string, code: string, inviteeUmaInput: s
   const current = await find(code);
   const invitee = await customerWith(platformId, 'inviteeUma', inviteeUma);
   if (invitee.umaAddress.toLowerCase() === current.inviterUma.toLowerCase()) {
-    throw new ApiError('INVALID_UMA_ADDRESS', 'The inviter cannot claim their own invitation', { errors: [{ field: 'inviteeUma', message: 'is the inviter' }] });
+    throw new ApiError('INVALID_UMA_ADDRESS', 'The inviter cannot claim their own invitation', {
+      errors: [{ field: 'inviteeUma', message: 'is the inviter' }],
+    });
   }
   const at = now();
   if (current.status !== 'PENDING' || isExpired(current, at)) throw notPending(current, at);
   return transaction(async (tx) => {
-    const moved = await repo.claim(code, { inviteeUma: invitee.umaAddress, inviteePlatformId: platformId, inviteeCustomerId: invitee.id }, at, tx);
+    const moved = await repo.claim(
+      code,
+      { inviteeUma: invitee.umaAddress, inviteePlatformId: platformId, inviteeCustomerId: invitee.id },
+      at,
+      tx,
+    );
     const row = (await repo.findByCode(code, tx))!;
     if (!moved) throw notPending(row, at);
     const shown = present(row, at);
@@ -140,7 +167,8 @@ export async function claim(platformId: string, code: string, inviteeUmaInput: s
 
 export async function cancel(platformId: string, code: string) {
   const current = await find(code);
-  if (current.platformId !== platformId) throw new ApiError('FORBIDDEN', 'Only the platform that created the invitation can cancel it');
+  if (current.platformId !== platformId)
+    throw new ApiError('FORBIDDEN', 'Only the platform that created the invitation can cancel it');
   const at = now();
   if (current.status !== 'PENDING' || isExpired(current, at)) throw notPending(current, at);
   return transaction(async (tx) => {

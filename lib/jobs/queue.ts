@@ -8,7 +8,10 @@ import * as repo from './repository';
 // The database-polled job queue: timed transitions (sandbox delays, expiries), background
 // imports and webhook delivery. A job is written in the same transaction as the change that
 // schedules it, so it exists exactly when the change does.
-export type JobHandler = (payload: Prisma.JsonValue, job: { id: string; platformId: string; attempts: number }) => Promise<void>;
+export type JobHandler = (
+  payload: Prisma.JsonValue,
+  job: { id: string; platformId: string; attempts: number },
+) => Promise<void>;
 
 const handlers = new Map<string, JobHandler>();
 /** Runs a job gets before it is marked FAILED; a handler sees `attempts` reach it on its last run. */
@@ -23,7 +26,9 @@ export function registerJob(kind: string, handler: JobHandler): void {
  * claim returned). It answers, per job in order, undefined when the job is done or the error that
  * made it fail (the job is then retried like any other).
  */
-export type BatchJobHandler = (jobs: { payload: Prisma.JsonValue; id: string; platformId: string; attempts: number }[]) => Promise<unknown[]>;
+export type BatchJobHandler = (
+  jobs: { payload: Prisma.JsonValue; id: string; platformId: string; attempts: number }[],
+) => Promise<unknown[]>;
 const batchHandlers = new Map<string, BatchJobHandler>();
 
 export function registerBatchJob(kind: string, handler: BatchJobHandler): void {
@@ -45,15 +50,30 @@ export function registerSweep(name: string, sweep: Sweep): void {
 /** A Job row ready to insert (for statements that write it with other rows). */
 export function jobRow(job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }) {
   const at = now();
-  return { id: newId('Job'), platformId: job.platformId, kind: job.kind, payload: job.payload, runAt: job.runAt ?? at, createdAt: at };
+  return {
+    id: newId('Job'),
+    platformId: job.platformId,
+    kind: job.kind,
+    payload: job.payload,
+    runAt: job.runAt ?? at,
+    createdAt: at,
+  };
 }
 
 /** A job as a row of a step written in one statement (ledger.runStep). */
-export function jobWrite(job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): RowWrite {
+export function jobWrite(job: {
+  platformId: string;
+  kind: string;
+  payload: Prisma.InputJsonValue;
+  runAt?: Date;
+}): RowWrite {
   return { table: 'Job', row: jobRow(job) };
 }
 
-export async function enqueue(tx: Tx, job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }): Promise<string> {
+export async function enqueue(
+  tx: Tx,
+  job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date },
+): Promise<string> {
   const row = jobRow(job);
   await repo.insert(row, tx);
   return row.id;
@@ -79,7 +99,11 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
         await repo.markRetry(job.id, new Date(now().getTime() + 1000 * 2 ** job.attempts), message);
       }
     };
-    const context = (job: repo.JobRow) => ({ kind: 'system' as const, platformId: job.platformId, clockOffsetMs: BigInt(job.clockOffsetMs) });
+    const context = (job: repo.JobRow) => ({
+      kind: 'system' as const,
+      platformId: job.platformId,
+      clockOffsetMs: BigInt(job.clockOffsetMs),
+    });
     // Kinds with a batch handler get all their jobs of one platform at once.
     const groups = new Map<string, repo.JobRow[]>();
     for (const job of batch) {
@@ -105,7 +129,9 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
       await runAs(context(jobs[0]), async () => {
         let results: unknown[];
         try {
-          results = await batchHandlers.get(jobs[0].kind)!(jobs.map((j) => ({ payload: j.payload, id: j.id, platformId: j.platformId, attempts: j.attempts })));
+          results = await batchHandlers.get(jobs[0].kind)!(
+            jobs.map((j) => ({ payload: j.payload, id: j.id, platformId: j.platformId, attempts: j.attempts })),
+          );
         } catch (err) {
           results = jobs.map(() => err ?? new Error('job batch failed'));
         }

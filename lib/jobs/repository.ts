@@ -42,15 +42,24 @@ export async function claimDue(wallNow: Date, limit: number, platformId?: string
 
 /** Several finished jobs in one statement (the worker marks a batch at once). */
 export async function markDoneMany(ids: string[], at: Date): Promise<void> {
-  if (ids.length) await queryDirect(Prisma.sql`UPDATE "Job" SET "state" = 'DONE', "doneAt" = ${at}::timestamp(3), "lockedAt" = NULL WHERE "id" IN (${Prisma.join(ids)})`);
+  if (ids.length)
+    await queryDirect(
+      Prisma.sql`UPDATE "Job" SET "state" = 'DONE', "doneAt" = ${at}::timestamp(3), "lockedAt" = NULL WHERE "id" IN (${Prisma.join(ids)})`,
+    );
 }
 
 export async function markRetry(id: string, runAt: Date, error: string): Promise<void> {
-  await db().job.update({ where: { id }, data: { state: 'PENDING', runAt, lastError: error.slice(0, 2000), lockedAt: null } });
+  await db().job.update({
+    where: { id },
+    data: { state: 'PENDING', runAt, lastError: error.slice(0, 2000), lockedAt: null },
+  });
 }
 
 export async function markFailed(id: string, at: Date, error: string): Promise<void> {
-  await db().job.update({ where: { id }, data: { state: 'FAILED', doneAt: at, lastError: error.slice(0, 2000), lockedAt: null } });
+  await db().job.update({
+    where: { id },
+    data: { state: 'FAILED', doneAt: at, lastError: error.slice(0, 2000), lockedAt: null },
+  });
 }
 
 export interface TableActivity {
@@ -71,7 +80,12 @@ export async function tableActivity(): Promise<TableActivity[]> {
   const rows = await db().$queryRaw<{ table: string; live: bigint; dead: bigint; modified: bigint }[]>`
     SELECT relname AS "table", n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS modified
     FROM pg_stat_user_tables WHERE schemaname = 'public'`;
-  return rows.map((r) => ({ table: r.table, live: Number(r.live), dead: Number(r.dead), modifiedSinceAnalyze: Number(r.modified) }));
+  return rows.map((r) => ({
+    table: r.table,
+    live: Number(r.live),
+    dead: Number(r.dead),
+    modifiedSinceAnalyze: Number(r.modified),
+  }));
 }
 
 const quoted = (table: string) => `"${table.replace(/"/g, '""')}"`;

@@ -17,18 +17,73 @@ describe('retention', () => {
     const ids = (prefix: string) => ({ old: `${prefix}:${randomUUID()}`, recent: `${prefix}:${randomUUID()}` });
 
     const otp = ids('Challenge');
-    for (const [id, expiresAt] of [[otp.old, longAgo], [otp.recent, recently]] as const) {
-      await db().otpChallenge.create({ data: { id, platformId: p.platformId, authMethodId: w.emailOtpId, codeTag: 'x', targetPublicKey: 'x', targetSecretKeySealed: 'x', createdAt: new Date(expiresAt.getTime() - 300_000), expiresAt } });
+    for (const [id, expiresAt] of [
+      [otp.old, longAgo],
+      [otp.recent, recently],
+    ] as const) {
+      await db().otpChallenge.create({
+        data: {
+          id,
+          platformId: p.platformId,
+          authMethodId: w.emailOtpId,
+          codeTag: 'x',
+          targetPublicKey: 'x',
+          targetSecretKeySealed: 'x',
+          createdAt: new Date(expiresAt.getTime() - 300_000),
+          expiresAt,
+        },
+      });
     }
     const signed = ids('Request');
-    for (const [id, expiresAt] of [[signed.old, longAgo], [signed.recent, recently]] as const) {
-      await db().signedRequest.create({ data: { id, platformId: p.platformId, kind: 'TEST', accountIds: [w.accountId], method: 'POST', path: '/x', bodyHash: 'x', payloadToSign: 'x', context: {}, createdAt: new Date(expiresAt.getTime() - 300_000), expiresAt } });
+    for (const [id, expiresAt] of [
+      [signed.old, longAgo],
+      [signed.recent, recently],
+    ] as const) {
+      await db().signedRequest.create({
+        data: {
+          id,
+          platformId: p.platformId,
+          kind: 'TEST',
+          accountIds: [w.accountId],
+          method: 'POST',
+          path: '/x',
+          bodyHash: 'x',
+          payloadToSign: 'x',
+          context: {},
+          createdAt: new Date(expiresAt.getTime() - 300_000),
+          expiresAt,
+        },
+      });
     }
     const codes = ids('ContactVerificationCode');
-    for (const [id, expiresAt] of [[codes.old, longAgo], [codes.recent, recently]] as const) {
-      await db().contactVerificationCode.create({ data: { id, platformId: p.platformId, customerId: w.customerId, channel: 'EMAIL', targetHash: 'x', codeHash: 'x', state: 'SUPERSEDED', createdAt: new Date(expiresAt.getTime() - 300_000), expiresAt } });
+    for (const [id, expiresAt] of [
+      [codes.old, longAgo],
+      [codes.recent, recently],
+    ] as const) {
+      await db().contactVerificationCode.create({
+        data: {
+          id,
+          platformId: p.platformId,
+          customerId: w.customerId,
+          channel: 'EMAIL',
+          targetHash: 'x',
+          codeHash: 'x',
+          state: 'SUPERSEDED',
+          createdAt: new Date(expiresAt.getTime() - 300_000),
+          expiresAt,
+        },
+      });
     }
-    const job = (state: string, doneAt: Date) => ({ id: `Job:${randomUUID()}`, platformId: p.platformId, kind: 'test.noop', payload: {}, runAt: doneAt, createdAt: doneAt, state, doneAt });
+    const job = (state: string, doneAt: Date) => ({
+      id: `Job:${randomUUID()}`,
+      platformId: p.platformId,
+      kind: 'test.noop',
+      payload: {},
+      runAt: doneAt,
+      createdAt: doneAt,
+      state,
+      doneAt,
+    });
     const oldDone = job('DONE', new Date(now - 8 * DAY_MS));
     const newDone = job('DONE', new Date(now - DAY_MS));
     const oldFailed = job('FAILED', new Date(now - 30 * DAY_MS));
@@ -38,9 +93,24 @@ describe('retention', () => {
 
     const kept = (rows: { id: string }[], ids: string[]) => ids.map((id) => rows.some((r) => r.id === id));
     const select = { id: true } as const;
-    expect(kept(await db().otpChallenge.findMany({ where: { id: { in: [otp.old, otp.recent] } }, select }), [otp.old, otp.recent])).toEqual([false, true]);
-    expect(kept(await db().signedRequest.findMany({ where: { id: { in: [signed.old, signed.recent] } }, select }), [signed.old, signed.recent])).toEqual([false, true]);
-    expect(kept(await db().contactVerificationCode.findMany({ where: { id: { in: [codes.old, codes.recent] } }, select }), [codes.old, codes.recent])).toEqual([false, true]);
+    expect(
+      kept(await db().otpChallenge.findMany({ where: { id: { in: [otp.old, otp.recent] } }, select }), [
+        otp.old,
+        otp.recent,
+      ]),
+    ).toEqual([false, true]);
+    expect(
+      kept(await db().signedRequest.findMany({ where: { id: { in: [signed.old, signed.recent] } }, select }), [
+        signed.old,
+        signed.recent,
+      ]),
+    ).toEqual([false, true]);
+    expect(
+      kept(await db().contactVerificationCode.findMany({ where: { id: { in: [codes.old, codes.recent] } }, select }), [
+        codes.old,
+        codes.recent,
+      ]),
+    ).toEqual([false, true]);
     const jobs = [oldDone.id, newDone.id, oldFailed.id];
     expect(kept(await db().job.findMany({ where: { id: { in: jobs } }, select }), jobs)).toEqual([false, true, true]);
   });

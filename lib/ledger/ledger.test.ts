@@ -47,8 +47,18 @@ describe('ledger steps', () => {
     expect(await balanceOf(p, a)).toEqual({ available: 7_500n, total: 7_500n });
     expect(await balanceOf(p, b)).toEqual({ available: 2_500n, total: 2_500n });
     expect(await transfersOf(s.posting!.transfer.id)).toBe(1);
-    const events = await db().event.findMany({ where: { platformId: p.platformId, type: { in: ['TEST', 'INTERNAL_ACCOUNT.BALANCE_UPDATED'] } }, orderBy: { seq: 'asc' } });
-    const balanceEvents = events.filter((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED').map((e) => parseJson(e.payload) as { data: { id: string; balance: { amount: number }; totalBalance: { amount: number } } });
+    const events = await db().event.findMany({
+      where: { platformId: p.platformId, type: { in: ['TEST', 'INTERNAL_ACCOUNT.BALANCE_UPDATED'] } },
+      orderBy: { seq: 'asc' },
+    });
+    const balanceEvents = events
+      .filter((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED')
+      .map(
+        (e) =>
+          parseJson(e.payload) as {
+            data: { id: string; balance: { amount: number }; totalBalance: { amount: number } };
+          },
+      );
     const byAccount = new Map(balanceEvents.slice(-2).map((e) => [e.data.id, e.data]));
     expect(byAccount.get(a)).toMatchObject({ balance: { amount: 7500 }, totalBalance: { amount: 7500 } });
     expect(byAccount.get(b)).toMatchObject({ balance: { amount: 2500 }, totalBalance: { amount: 2500 } });
@@ -76,7 +86,8 @@ describe('ledger steps', () => {
   it('writes nothing when a required move no longer matches (the step ran already)', async () => {
     const { p, a, b } = await setup();
     const marker = new Date('2031-01-01T00:00:00.000Z');
-    const make = () => step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }] });
+    const make = () =>
+      step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }] });
     const first = make();
     const second = make();
     expect(await runStep(first)).toBe(true);
@@ -89,7 +100,12 @@ describe('ledger steps', () => {
     const { p, a, b } = await setup();
     const marker = new Date('2032-01-01T00:00:00.000Z');
     await runStep(step(p.platformId, [], { moves: [{ sql: touch(b, marker), required: true }] }));
-    const s = step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }, { sql: touch(b, marker), required: true }] });
+    const s = step(p.platformId, transferLegs(a, b, 1_000n), {
+      moves: [
+        { sql: touch(a, marker), required: true },
+        { sql: touch(b, marker), required: true },
+      ],
+    });
     expect(await runStep(s)).toBe(false);
     expect((await accountsRepo.byIds([a]))[0].updatedAt).not.toEqual(marker);
     expect(await balanceOf(p, a)).toEqual({ available: 10_000n, total: 10_000n });
@@ -105,7 +121,13 @@ describe('ledger steps', () => {
     ];
     expect(await runStep(step(p.platformId, legs))).toBe(true);
     const opened = await db().ledgerAccount.findUniqueOrThrow({ where: { id: world } });
-    expect(opened).toMatchObject({ platformId: p.platformId, currency: 'USD', bucket: 'SYSTEM', allowNegative: true, balance: -700n });
+    expect(opened).toMatchObject({
+      platformId: p.platformId,
+      currency: 'USD',
+      bucket: 'SYSTEM',
+      allowNegative: true,
+      balance: -700n,
+    });
     await expectLedgerBalanced(p.platformId);
   });
 
@@ -113,7 +135,9 @@ describe('ledger steps', () => {
     const { p, a, b } = await setup();
     const marker = new Date('2033-01-01T00:00:00.000Z');
     await runStep(step(p.platformId, [], { moves: [{ sql: touch(a, marker), required: true }] }));
-    const stale = step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }] });
+    const stale = step(p.platformId, transferLegs(a, b, 1_000n), {
+      moves: [{ sql: touch(a, marker), required: true }],
+    });
     const applied = step(p.platformId, transferLegs(a, b, 2_000n));
     const result = await transaction(async (tx) => [await runStep(stale, tx), await runStep(applied, tx)]);
     expect(result).toEqual([false, true]);
@@ -134,7 +158,9 @@ describe('ledger steps', () => {
   it('runs crossing steps concurrently without deadlock or lost updates', async () => {
     const { p, a, b } = await setup();
     await fund(p, b, 10_000n);
-    const steps = Array.from({ length: 40 }, (_, i) => (i % 2 ? step(p.platformId, transferLegs(a, b, 100n)) : step(p.platformId, transferLegs(b, a, 60n))));
+    const steps = Array.from({ length: 40 }, (_, i) =>
+      i % 2 ? step(p.platformId, transferLegs(a, b, 100n)) : step(p.platformId, transferLegs(b, a, 60n)),
+    );
     const results = await Promise.all(steps.map((s) => runStep(s)));
     expect(results.every(Boolean)).toBe(true);
     // 20 x 100 from a to b, 20 x 60 back.
@@ -146,7 +172,9 @@ describe('ledger steps', () => {
   it('writes a batch of steps as one; a stale or overdrawing member leaves the others to be written alone', async () => {
     const { p, a, b } = await setup();
     // A clean batch: both move, in one statement.
-    expect(await runSteps([step(p.platformId, transferLegs(a, b, 100n)), step(p.platformId, transferLegs(b, a, 40n))])).toEqual([true, true]);
+    expect(
+      await runSteps([step(p.platformId, transferLegs(a, b, 100n)), step(p.platformId, transferLegs(b, a, 40n))]),
+    ).toEqual([true, true]);
     expect(await balanceOf(p, a)).toEqual({ available: 9_940n, total: 9_940n });
     // A stale member and an overdrawing one: the batch falls apart into single steps.
     const marker = new Date('2034-01-01T00:00:00.000Z');

@@ -30,7 +30,8 @@ export interface StepSql {
 
 export type StepOutcome = { kind: 'done' } | { kind: 'stale' } | { kind: 'overdrawn'; account: string };
 
-const arrayOf = (items: Prisma.Sql[], type: string) => (items.length ? Prisma.sql`ARRAY[${Prisma.join(items)}]::${Prisma.raw(type)}[]` : Prisma.raw(`'{}'::${type}[]`));
+const arrayOf = (items: Prisma.Sql[], type: string) =>
+  items.length ? Prisma.sql`ARRAY[${Prisma.join(items)}]::${Prisma.raw(type)}[]` : Prisma.raw(`'{}'::${type}[]`);
 
 /**
  * The CTEs that move the money (corridor_apply_deltas, see its migration) as `d`, and render the
@@ -40,11 +41,22 @@ const arrayOf = (items: Prisma.Sql[], type: string) => (items.length ? Prisma.sq
 function moneyCtes(s: StepSql, ok: Prisma.Sql): Prisma.Sql[] {
   const ids = [...s.deltas.keys()].sort();
   const ctes = [
-    Prisma.sql`d AS (SELECT * FROM corridor_apply_deltas(${ok}, ${arrayOf(ids.map((id) => Prisma.sql`${id}`), 'text')}, ${arrayOf(ids.map((id) => Prisma.sql`${s.deltas.get(id)!}::bigint`), 'bigint')}, ${s.at}::timestamp(3)))`,
+    Prisma.sql`d AS (SELECT * FROM corridor_apply_deltas(${ok}, ${arrayOf(
+      ids.map((id) => Prisma.sql`${id}`),
+      'text',
+    )}, ${arrayOf(
+      ids.map((id) => Prisma.sql`${s.deltas.get(id)!}::bigint`),
+      'bigint',
+    )}, ${s.at}::timestamp(3)))`,
   ];
   if (!s.announce.length) return ctes;
   const accounts = Prisma.join(s.announce.map((a) => a.internalAccountId));
-  const events = Prisma.join(s.announce.map((a) => Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.template}, ${a.createdAt}::timestamp(3))`));
+  const events = Prisma.join(
+    s.announce.map(
+      (a) =>
+        Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.template}, ${a.createdAt}::timestamp(3))`,
+    ),
+  );
   ctes.push(
     Prisma.sql`bal AS (
       SELECT "internalAccountId", "bucket", "balance" FROM d WHERE "internalAccountId" IN (${accounts})
@@ -83,11 +95,15 @@ function outcomeOf(err: unknown): StepOutcome | null {
  */
 export async function writeStep(s: StepSql): Promise<StepOutcome> {
   const moves = s.moves.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${m.sql})`);
-  const required = s.moves.map((m, i) => (m.required ? Prisma.raw(`(SELECT count(*) FROM m${i}) = 1`) : null)).filter((x) => x !== null);
+  const required = s.moves
+    .map((m, i) => (m.required ? Prisma.raw(`(SELECT count(*) FROM m${i}) = 1`) : null))
+    .filter((x) => x !== null);
   const ok = required.length ? Prisma.join(required, ' AND ') : Prisma.sql`true`;
   const writes = insertGrouped(s.writes).map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
   try {
-    await queryDirect(Prisma.sql`WITH ${Prisma.join([...moves, ...writes, ...moneyCtes(s, ok)], ', ')} SELECT count(*)::int AS moved FROM d`);
+    await queryDirect(
+      Prisma.sql`WITH ${Prisma.join([...moves, ...writes, ...moneyCtes(s, ok)], ', ')} SELECT count(*)::int AS moved FROM d`,
+    );
     return { kind: 'done' };
   } catch (err) {
     const outcome = outcomeOf(err);
@@ -123,13 +139,33 @@ export async function writeStepIn(tx: Tx, s: StepSql): Promise<StepOutcome> {
   }
 }
 
-type TransferRow = { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date };
+type TransferRow = {
+  id: string;
+  platformId: string;
+  kind: string;
+  transactionId: string | null;
+  description: string | null;
+  createdAt: Date;
+};
 
 /** The rows of a posting (its transfer, then its entries), for a step's statement. */
-export function transferRows(t: TransferRow, legs: { account: string; currency: string; amount: bigint }[]): RowWrite[] {
+export function transferRows(
+  t: TransferRow,
+  legs: { account: string; currency: string; amount: bigint }[],
+): RowWrite[] {
   return [
     { table: 'LedgerTransfer', row: t },
-    ...legs.map((l) => ({ table: 'LedgerEntry', row: { id: randomUUID(), transferId: t.id, ledgerAccountId: l.account, currency: l.currency, amount: l.amount, createdAt: t.createdAt } })),
+    ...legs.map((l) => ({
+      table: 'LedgerEntry',
+      row: {
+        id: randomUUID(),
+        transferId: t.id,
+        ledgerAccountId: l.account,
+        currency: l.currency,
+        amount: l.amount,
+        createdAt: t.createdAt,
+      },
+    })),
   ];
 }
 
@@ -141,7 +177,11 @@ export function balancesOf(internalAccountIds: string[], tx: Tx = db()) {
 }
 
 export function entriesForTransaction(transactionId: string, tx: Tx = db()) {
-  return tx.ledgerTransfer.findMany({ where: { transactionId }, include: { entries: true }, orderBy: { createdAt: 'asc' } });
+  return tx.ledgerTransfer.findMany({
+    where: { transactionId },
+    include: { entries: true },
+    orderBy: { createdAt: 'asc' },
+  });
 }
 
 /** Ledger health, for tests and the console: every figure here must be zero/empty. */

@@ -13,7 +13,8 @@ export type Bucket = 'AVAILABLE' | 'HELD' | 'PENDING';
 export type SystemAccount = `WORLD:${string}` | 'FX' | 'FEES' | 'PLATFORM_FEES' | 'SANDBOX' | 'CLEARING';
 
 export const bucketAccount = (internalAccountId: string, bucket: Bucket) => `${internalAccountId}/${bucket}`;
-export const systemAccount = (platformId: string, name: SystemAccount, currency: string) => `${platformId}/${name}/${currency}`;
+export const systemAccount = (platformId: string, name: SystemAccount, currency: string) =>
+  `${platformId}/${name}/${currency}`;
 
 export interface Leg {
   account: string;
@@ -33,20 +34,42 @@ export function bucketWrites(platformId: string, accounts: { id: string; currenc
   return accounts.flatMap((a) =>
     (['AVAILABLE', 'HELD', 'PENDING'] as const).map((bucket) => ({
       table: 'LedgerAccount',
-      row: { id: bucketAccount(a.id, bucket), platformId, currency: a.currency, internalAccountId: a.id, bucket, name: bucket, allowNegative: false, createdAt: at },
+      row: {
+        id: bucketAccount(a.id, bucket),
+        platformId,
+        currency: a.currency,
+        internalAccountId: a.id,
+        bucket,
+        name: bucket,
+        allowNegative: false,
+        createdAt: at,
+      },
     })),
   );
 }
 
 /** A validated posting: its rows to insert and the balance changes to apply. */
 export interface Posting {
-  transfer: { id: string; platformId: string; kind: string; transactionId: string | null; description: string | null; createdAt: Date };
+  transfer: {
+    id: string;
+    platformId: string;
+    kind: string;
+    transactionId: string | null;
+    description: string | null;
+    createdAt: Date;
+  };
   legs: Leg[];
   deltas: Map<string, bigint>;
 }
 
 /** Checks that the legs balance per currency and folds them into one delta per account. */
-export function posting(p: { platformId: string; kind: string; transactionId?: string; description?: string; legs: Leg[] }): Posting {
+export function posting(p: {
+  platformId: string;
+  kind: string;
+  transactionId?: string;
+  description?: string;
+  legs: Leg[];
+}): Posting {
   const legs = p.legs.filter((l) => l.amount !== 0n);
   const sums = new Map<string, bigint>();
   const deltas = new Map<string, bigint>();
@@ -59,7 +82,14 @@ export function posting(p: { platformId: string; kind: string; transactionId?: s
   }
   for (const [id, d] of deltas) if (d === 0n) deltas.delete(id);
   return {
-    transfer: { id: newId('LedgerTransfer'), platformId: p.platformId, kind: p.kind, transactionId: p.transactionId ?? null, description: p.description ?? null, createdAt: now() },
+    transfer: {
+      id: newId('LedgerTransfer'),
+      platformId: p.platformId,
+      kind: p.kind,
+      transactionId: p.transactionId ?? null,
+      description: p.description ?? null,
+      createdAt: now(),
+    },
     legs,
     deltas,
   };
@@ -121,7 +151,8 @@ export async function runStep(step: Step, tx?: Tx): Promise<boolean> {
 export async function runSteps(steps: Step[]): Promise<(boolean | Error)[]> {
   const alone = async () => {
     const out: (boolean | Error)[] = [];
-    for (const step of steps) out.push(await runStep(step).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+    for (const step of steps)
+      out.push(await runStep(step).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
     return out;
   };
   if (steps.length <= 1) return alone();
@@ -139,7 +170,13 @@ export async function runSteps(steps: Step[]): Promise<(boolean | Error)[]> {
   }
   for (const [id, d] of deltas) if (d === 0n) deltas.delete(id);
   try {
-    const outcome = await repo.writeStep({ moves: steps.flatMap((s) => s.moves), writes, deltas, announce: [...announce.values()], at: now() });
+    const outcome = await repo.writeStep({
+      moves: steps.flatMap((s) => s.moves),
+      writes,
+      deltas,
+      announce: [...announce.values()],
+      at: now(),
+    });
     if (outcome.kind === 'done') return steps.map(() => true);
   } catch (err) {
     if (!isDeadlock(err)) throw err;

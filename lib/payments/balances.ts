@@ -11,7 +11,12 @@ import { BALANCE_MARKERS, type Announcement } from '../ledger/service';
 export async function announceBalances(tx: Tx, platformId: string, internalAccountIds: string[]): Promise<void> {
   const ids = [...new Set(internalAccountIds)];
   const balances = ids.length ? await accounts.presentByIds(ids, tx) : [];
-  if (balances.length) await recordEvents(tx, platformId, balances.map((a) => ({ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED' as const, data: a })));
+  if (balances.length)
+    await recordEvents(
+      tx,
+      platformId,
+      balances.map((a) => ({ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED' as const, data: a })),
+    );
 }
 
 /**
@@ -20,7 +25,11 @@ export async function announceBalances(tx: Tx, platformId: string, internalAccou
  */
 export function balanceAnnouncements(platformId: string, rows: InternalAccountRow[]): Announcement[] {
   return [...new Map(rows.map((r) => [r.id, r])).values()].map((row) => {
-    const body = accounts.toInternalAccount(row, { available: BALANCE_MARKERS.available, held: 0n, pending: BALANCE_MARKERS.total - BALANCE_MARKERS.available });
+    const body = accounts.toInternalAccount(row, {
+      available: BALANCE_MARKERS.available,
+      held: 0n,
+      pending: BALANCE_MARKERS.total - BALANCE_MARKERS.available,
+    });
     const ev = eventRow(platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', body);
     return { eventId: ev.id, platformId, internalAccountId: row.id, createdAt: ev.createdAt, template: ev.payload };
   });

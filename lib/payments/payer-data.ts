@@ -14,8 +14,14 @@ export interface FieldDefinition {
 }
 
 const CORRIDOR_REQUIREMENTS: Record<string, FieldDefinition[]> = {
-  INR: [{ name: 'FULL_NAME', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: true }],
-  NGN: [{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: true }],
+  INR: [
+    { name: 'FULL_NAME', mandatory: true },
+    { name: 'POSTAL_ADDRESS', mandatory: true },
+  ],
+  NGN: [
+    { name: 'FULL_NAME', mandatory: true },
+    { name: 'BIRTH_DATE', mandatory: true },
+  ],
   PHP: [{ name: 'FULL_NAME', mandatory: true }],
 };
 
@@ -41,7 +47,8 @@ export async function requiredPayerData(route: Route, tx?: Tx): Promise<FieldDef
  */
 export function mergeFields(lists: FieldDefinition[][]): FieldDefinition[] {
   const byName = new Map<string, FieldDefinition>();
-  for (const f of lists.flat()) byName.set(f.name, { name: f.name, mandatory: f.mandatory || (byName.get(f.name)?.mandatory ?? false) });
+  for (const f of lists.flat())
+    byName.set(f.name, { name: f.name, mandatory: f.mandatory || (byName.get(f.name)?.mandatory ?? false) });
   return [...byName.values()];
 }
 

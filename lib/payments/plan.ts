@@ -24,5 +24,12 @@ export function amountsOf(row: TransactionRow) {
   const total = row.sentAmount ?? 0n;
   const fees = row.fees ?? 0n;
   const platformFee = row.platformFees ?? 0n;
-  return { total, fees, platformFee, serviceFee: fees - platformFee, net: total - fees, received: row.receivedAmount ?? 0n };
+  return {
+    total,
+    fees,
+    platformFee,
+    serviceFee: fees - platformFee,
+    net: total - fees,
+    received: row.receivedAmount ?? 0n,
+  };
 }

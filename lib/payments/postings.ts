@@ -12,7 +12,9 @@ import { amountsOf, planOf, type Funding } from './plan';
 const inFlight = (platformId: string, f: Funding, currency: string) =>
   f.kind === 'INTERNAL' ? bucketAccount(f.internalAccountId, 'HELD') : systemAccount(platformId, 'CLEARING', currency);
 const origin = (platformId: string, f: Funding, currency: string) =>
-  f.kind === 'INTERNAL' ? bucketAccount(f.internalAccountId, 'AVAILABLE') : systemAccount(platformId, `WORLD:${f.rail}`, currency);
+  f.kind === 'INTERNAL'
+    ? bucketAccount(f.internalAccountId, 'AVAILABLE')
+    : systemAccount(platformId, `WORLD:${f.rail}`, currency);
 
 /** The posting that moves the total into flight. */
 export function holdPosting(row: TransactionRow): ledger.Posting {

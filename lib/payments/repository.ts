@@ -10,14 +10,20 @@ const A = Prisma.InternalAccountScalarFieldEnum;
  * Payments with the internal accounts their plans name (funding source and destination), in one
  * read: what settlement steps need to build their postings and balance events.
  */
-export async function findWithAccounts(transactionIds: string[], tx: Tx = db()): Promise<Map<string, { row: TransactionRow; accounts: InternalAccountRow[] }>> {
+export async function findWithAccounts(
+  transactionIds: string[],
+  tx: Tx = db(),
+): Promise<Map<string, { row: TransactionRow; accounts: InternalAccountRow[] }>> {
   const out = new Map<string, { row: TransactionRow; accounts: InternalAccountRow[] }>();
   if (!transactionIds.length) return out;
-  const rows = await queryIn<Record<string, unknown>>(tx, Prisma.sql`
+  const rows = await queryIn<Record<string, unknown>>(
+    tx,
+    Prisma.sql`
     SELECT ${prefixedColumns('t', T, 't__')}, ${prefixedColumns('a', A, 'a__')}
     FROM "Transaction" t
     LEFT JOIN "InternalAccount" a ON a."id" IN (t."plan" #>> '{funding,internalAccountId}', t."plan" #>> '{route,internalAccountId}')
-    WHERE t."id" IN (${Prisma.join(transactionIds)})`);
+    WHERE t."id" IN (${Prisma.join(transactionIds)})`,
+  );
   for (const r of rows) {
     const row = unprefix<TransactionRow>(r, T, 't__')!;
     const entry = out.get(row.id) ?? { row, accounts: [] };

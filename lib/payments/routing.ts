@@ -40,19 +40,30 @@ async function externalAccounts() {
   return import('../external-accounts/service');
 }
 
-export async function externalRoute(platformId: string, accountId: string, requestedRail: string | undefined, tx?: Tx): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
+export async function externalRoute(
+  platformId: string,
+  accountId: string,
+  requestedRail: string | undefined,
+  tx?: Tx,
+): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
   const account = await (await externalAccounts()).getForPayment(platformId, accountId, tx);
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `External account ${accountId}`);
   if (account.status === 'INACTIVE' || account.status === 'UNDER_REVIEW') {
     throw invalidInput(`External account ${accountId} is ${account.status} and cannot receive payments`);
   }
   if (account.status === 'UNVERIFIED') {
-    throw new ApiError('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', `External account ${accountId} must pass ownership verification before it can receive payments`);
+    throw new ApiError(
+      'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+      `External account ${accountId} must pass ownership verification before it can receive payments`,
+    );
   }
   let rail = defaultRail(account.currency);
   if (requestedRail) {
     const chosen = railInfo(account.currency, requestedRail);
-    if (!chosen) throw invalidInput(`Payment rail ${requestedRail} is not available for ${account.currency} accounts`, [{ field: 'destination.paymentRail', message: `is not a rail of ${account.currency} accounts` }]);
+    if (!chosen)
+      throw invalidInput(`Payment rail ${requestedRail} is not available for ${account.currency} accounts`, [
+        { field: 'destination.paymentRail', message: `is not a rail of ${account.currency} accounts` },
+      ]);
     rail = chosen;
   }
   return {
@@ -74,15 +85,26 @@ export async function externalRoute(platformId: string, accountId: string, reque
  * that can be used now. REFERENCE_NOT_FOUND when there is no such account; INVALID_INPUT on
  * `field` when it cannot be pulled from (another currency, inactive, under review).
  */
-export async function pullRoute(platformId: string, accountId: string, field: string, tx?: Tx): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
+export async function pullRoute(
+  platformId: string,
+  accountId: string,
+  field: string,
+  tx?: Tx,
+): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
   const route = await externalRoute(platformId, accountId, 'ACH', tx).catch((err) => {
     if (err instanceof ApiError && err.code === 'INVALID_INPUT') {
-      throw invalidInput(`External account ${accountId} cannot be pulled from (ACH debit, USD bank accounts only): ${err.message}`, [{ field, message: 'cannot be pulled from' }]);
+      throw invalidInput(
+        `External account ${accountId} cannot be pulled from (ACH debit, USD bank accounts only): ${err.message}`,
+        [{ field, message: 'cannot be pulled from' }],
+      );
     }
     throw err;
   });
   if (route.accountType !== 'USD_ACCOUNT') {
-    throw invalidInput(`Direct pull is only available from USD bank accounts (ACH); ${accountId} is ${route.accountType}`, [{ field, message: 'is not a USD bank account' }]);
+    throw invalidInput(
+      `Direct pull is only available from USD bank accounts (ACH); ${accountId} is ${route.accountType}`,
+      [{ field, message: 'is not a USD bank account' }],
+    );
   }
   return route;
 }
@@ -96,17 +118,32 @@ const UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS = 100_000n;
  */
 export function checkOwnershipThreshold(route: Route, receivingAmount: bigint, at: Date): void {
   if (route.kind !== 'EXTERNAL' || route.accountStatus !== 'PENDING_OWNERSHIP_VERIFICATION') return;
-  const toEur = isRateCurrency(route.currency) ? minorRate(route.currency, 'EUR', midRate(route.currency, 'EUR', at).rate) : { num: 1n, den: 1n };
+  const toEur = isRateCurrency(route.currency)
+    ? minorRate(route.currency, 'EUR', midRate(route.currency, 'EUR', at).rate)
+    : { num: 1n, den: 1n };
   if ((receivingAmount * toEur.num) / toEur.den > UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS) {
-    throw new ApiError('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', `External account ${route.externalAccountId} must pass ownership verification before receiving more than 1000 EUR (or equivalent)`);
+    throw new ApiError(
+      'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+      `External account ${route.externalAccountId} must pass ownership verification before receiving more than 1000 EUR (or equivalent)`,
+    );
   }
 }
 
-export async function internalRoute(platformId: string, accountId: string, tx?: Tx): Promise<Extract<Route, { kind: 'INTERNAL' }>> {
+export async function internalRoute(
+  platformId: string,
+  accountId: string,
+  tx?: Tx,
+): Promise<Extract<Route, { kind: 'INTERNAL' }>> {
   const account = await accounts.findRow(platformId, accountId, tx);
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${accountId}`);
-  if (account.status !== 'ACTIVE') throw invalidInput(`Internal account ${accountId} is ${account.status} and cannot receive payments`);
-  return { kind: 'INTERNAL', internalAccountId: account.id, currency: account.currency, ownerCustomerId: account.customerId };
+  if (account.status !== 'ACTIVE')
+    throw invalidInput(`Internal account ${accountId} is ${account.status} and cannot receive payments`);
+  return {
+    kind: 'INTERNAL',
+    internalAccountId: account.id,
+    currency: account.currency,
+    ownerCustomerId: account.customerId,
+  };
 }
 
 /**
@@ -150,13 +187,22 @@ function isLocalDomain(domain: string): boolean {
 export async function depositTarget(platformId: string, customerId: string, tx?: Tx) {
   const ext = await (await externalAccounts()).defaultUmaDepositAccount(platformId, customerId, tx);
   if (ext) return { currencies: [ext.currency], internalAccountId: null, externalAccountId: ext.id };
-  const holdings = (await accounts.customerAccounts(platformId, customerId, tx)).filter((a) => a.type !== 'EMBEDDED_WALLET' && a.status === 'ACTIVE');
+  const holdings = (await accounts.customerAccounts(platformId, customerId, tx)).filter(
+    (a) => a.type !== 'EMBEDDED_WALLET' && a.status === 'ACTIVE',
+  );
   if (!holdings.length) throw new ApiError('INVALID_RECEIVER', 'The receiver has no account that can receive payments');
   return { currencies: holdings.map((a) => a.currency), internalAccountId: holdings[0].id, externalAccountId: null };
 }
 
 /** For a customer receiving over UMA in a given currency: their holding account in it, if any. */
-export async function internalAccountIn(platformId: string, customerId: string, currency: string, tx?: Tx): Promise<string | null> {
-  const holdings = (await accounts.customerAccounts(platformId, customerId, tx)).filter((a) => a.type !== 'EMBEDDED_WALLET' && a.status === 'ACTIVE' && a.currency === currency);
+export async function internalAccountIn(
+  platformId: string,
+  customerId: string,
+  currency: string,
+  tx?: Tx,
+): Promise<string | null> {
+  const holdings = (await accounts.customerAccounts(platformId, customerId, tx)).filter(
+    (a) => a.type !== 'EMBEDDED_WALLET' && a.status === 'ACTIVE' && a.currency === currency,
+  );
   return holdings[0]?.id ?? null;
 }

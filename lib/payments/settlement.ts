@@ -26,7 +26,11 @@ type Row = txRepo.TransactionRow;
 /** The platform's own internal account in the sending currency, where its fees settle. */
 async function feeAccountOf(row: Row, tx?: Tx): Promise<InternalAccountRow | null> {
   if (!row.platformFees) return null;
-  return (await accountsRepo.platformAccounts(row.platformId, tx)).find((a) => a.currency === row.sentCurrency && a.status === 'ACTIVE') ?? null;
+  return (
+    (await accountsRepo.platformAccounts(row.platformId, tx)).find(
+      (a) => a.currency === row.sentCurrency && a.status === 'ACTIVE',
+    ) ?? null
+  );
 }
 
 /** The rows a step of `row` announces balances for, read inside `tx`. */
@@ -61,7 +65,10 @@ const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
   EXECUTION_FAILED: steps.refundedFailure('QUOTE_EXECUTION_FAILED'),
   DELIVERY_FAILED: steps.refundedFailure('ACCOUNT_CANNOT_RECEIVE'),
   USER_CANCELLED: steps.CANCELLED,
-  PAYOUT_AND_REFUND_FAILED: { failureReason: 'ACCOUNT_INVALID', refund: { reason: 'TRANSACTION_FAILED', completed: false } },
+  PAYOUT_AND_REFUND_FAILED: {
+    failureReason: 'ACCOUNT_INVALID',
+    refund: { reason: 'TRANSACTION_FAILED', completed: false },
+  },
   COMPLIANCE_FAILED: steps.refundedFailure('COMPLIANCE_REJECTED'),
   COLLECTION_FAILED: PULL_FAILED,
   COLLECTION_FAILED_LATE: PULL_FAILED,
@@ -97,7 +104,8 @@ export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
           const fresh = await txRepo.findByIdUnscoped(id, tx);
           if (fresh?.status === 'PROCESSING') await completePayout(tx, fresh);
         });
-      } else batch.push({ index, step: steps.complete(row, ctx, now(), { returnsLater: scenario === 'RETURNED' }).step });
+      } else
+        batch.push({ index, step: steps.complete(row, ctx, now(), { returnsLater: scenario === 'RETURNED' }).step });
     } catch (err) {
       results[index] = err;
     }
@@ -114,7 +122,9 @@ export async function returnStep(transactionId: string): Promise<void> {
   await ledger.runStep(steps.returned(found.row, { accounts: found.accounts, feeAccount: null }, now()).step);
 }
 
-registerBatchJob('payment.settle', async (jobs) => settleMany(jobs.map((j) => (j.payload as { transactionId: string }).transactionId)));
+registerBatchJob('payment.settle', async (jobs) =>
+  settleMany(jobs.map((j) => (j.payload as { transactionId: string }).transactionId)),
+);
 registerJob('payment.return', async (payload) => returnStep((payload as { transactionId: string }).transactionId));
 // Quotes nobody executed, funded or authorized in time. Each platform's own clock decides.
 registerSweep('quote.expire', async ({ platformId }) => {
@@ -123,7 +133,9 @@ registerSweep('quote.expire', async ({ platformId }) => {
     const expired = await transaction(async (tx) => {
       const due = await quotes.lockExpired(new Date(), 50, platformId, tx);
       for (const quote of due) {
-        await runAs({ kind: 'system', platformId: quote.platformId, clockOffsetMs: quote.clockOffsetMs }, () => expireLocked(tx, quote));
+        await runAs({ kind: 'system', platformId: quote.platformId, clockOffsetMs: quote.clockOffsetMs }, () =>
+          expireLocked(tx, quote),
+        );
       }
       return due.length;
     });

@@ -20,7 +20,11 @@ type Row = txRepo.TransactionRow;
 
 const prefix = (row: Row) => (row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT');
 const events = (row: Row, suffixes: string[], at: Date) =>
-  eventWrites(row.platformId, suffixes.map((s) => ({ type: `${prefix(row)}.${s}` as EventType, data: toTransaction(row) })), at);
+  eventWrites(
+    row.platformId,
+    suffixes.map((s) => ({ type: `${prefix(row)}.${s}` as EventType, data: toTransaction(row) })),
+    at,
+  );
 
 /** The internal accounts whose balances a step of this payment changes. */
 export function touchedInternal(row: Row): string[] {
@@ -49,7 +53,13 @@ function announce(row: Row, ctx: Accounts, extra: InternalAccountRow[] = []) {
  * makes the source account's being ACTIVE one of the step's required conditions (for a step
  * written on its own, ledger.runStep without a transaction, from rows read earlier).
  */
-export function start(quoteId: string, row: Row, source: InternalAccountRow | null, at: Date, opts: { guardSource?: boolean } = {}): { step: Step; started: Row } {
+export function start(
+  quoteId: string,
+  row: Row,
+  source: InternalAccountRow | null,
+  at: Date,
+  opts: { guardSource?: boolean } = {},
+): { step: Step; started: Row } {
   const settleAt = addSeconds(at, payoutDelay(row.scenario as PayoutScenario));
   const started: Row = { ...row, status: 'PROCESSING', updatedAt: at, expectedSettlementAt: settleAt };
   return {
@@ -57,11 +67,22 @@ export function start(quoteId: string, row: Row, source: InternalAccountRow | nu
     step: {
       // The quote first: every writer that changes both locks the quote before the transaction.
       moves: [
-        { sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }), required: true },
+        {
+          sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }),
+          required: true,
+        },
         { sql: txRepo.moveSql(row.id, 'start', { updatedAt: at, expectedSettlementAt: settleAt }), required: true },
         ...(opts.guardSource && source ? [{ sql: activeSql(source.id), required: true }] : []),
       ],
-      writes: [jobWrite({ platformId: row.platformId, kind: 'payment.settle', payload: { transactionId: row.id }, runAt: settleAt }), ...events(started, ['PROCESSING'], at)],
+      writes: [
+        jobWrite({
+          platformId: row.platformId,
+          kind: 'payment.settle',
+          payload: { transactionId: row.id },
+          runAt: settleAt,
+        }),
+        ...events(started, ['PROCESSING'], at),
+      ],
       posting: holdPosting(started),
       announce: source ? balanceAnnouncements(row.platformId, [source]) : [],
     },
@@ -95,21 +116,43 @@ export function refuseCollection(quoteId: string, row: Row, at: Date): { step: S
 export const COLLECTION_FAILURE = 'QUOTE_EXECUTION_FAILED';
 
 const mirrorQuote = (row: Row, to: string, at: Date) =>
-  row.quoteId ? [{ sql: quotesRepo.setStatusSql(row.quoteId, ['PROCESSING', 'COMPLETED'], to, { updatedAt: at }), required: false }] : [];
+  row.quoteId
+    ? [
+        {
+          sql: quotesRepo.setStatusSql(row.quoteId, ['PROCESSING', 'COMPLETED'], to, { updatedAt: at }),
+          required: false,
+        },
+      ]
+    : [];
 
 /**
  * The payout settled at the other end: fees recognised, principal across the FX desk, the
  * receiving amount to the destination. `returnsLater` schedules the sandbox return (suffix 005).
  */
-export function complete(row: Row, ctx: Accounts, at: Date, opts: { returnsLater?: boolean } = {}): { step: Step; done: Row } {
+export function complete(
+  row: Row,
+  ctx: Accounts,
+  at: Date,
+  opts: { returnsLater?: boolean } = {},
+): { step: Step; done: Row } {
   const done: Row = { ...row, status: 'COMPLETED', settledAt: at, updatedAt: at };
   const later = opts.returnsLater
-    ? [jobWrite({ platformId: row.platformId, kind: 'payment.return', payload: { transactionId: row.id }, runAt: addSeconds(at, SETTLE_AFTER_SECONDS.returnAfter) })]
+    ? [
+        jobWrite({
+          platformId: row.platformId,
+          kind: 'payment.return',
+          payload: { transactionId: row.id },
+          runAt: addSeconds(at, SETTLE_AFTER_SECONDS.returnAfter),
+        }),
+      ]
     : [];
   return {
     done,
     step: {
-      moves: [{ sql: txRepo.moveSql(row.id, 'complete', { settledAt: at, updatedAt: at }), required: true }, ...mirrorQuote(row, 'COMPLETED', at)],
+      moves: [
+        { sql: txRepo.moveSql(row.id, 'complete', { settledAt: at, updatedAt: at }), required: true },
+        ...mirrorQuote(row, 'COMPLETED', at),
+      ],
       writes: [...events(done, ['COMPLETED'], at), ...later],
       posting: settlePosting(done, ctx.feeAccount?.id ?? null),
       announce: announce(done, ctx, ctx.feeAccount ? [ctx.feeAccount] : []),
@@ -128,7 +171,10 @@ export interface Failure {
 }
 
 /** A refunded failure of the given reason. */
-export const refundedFailure = (failureReason: string, reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' = 'TRANSACTION_FAILED'): Failure => ({ failureReason, refund: { reason, completed: true } });
+export const refundedFailure = (
+  failureReason: string,
+  reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' = 'TRANSACTION_FAILED',
+): Failure => ({ failureReason, refund: { reason, completed: true } });
 
 /** A payment cancelled before it paid out. FAILED always carries a failureReason (reference); none names cancellation, the refund does. */
 export const CANCELLED = refundedFailure('QUOTE_EXECUTION_FAILED', 'USER_CANCELLATION');
@@ -149,8 +195,18 @@ export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Ste
   return {
     failed,
     step: {
-      moves: [{ sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
-      writes: events(failed, p.refund ? ['FAILED', p.refund.completed ? 'REFUND_COMPLETED' : 'REFUND_FAILED'] : ['FAILED'], at),
+      moves: [
+        {
+          sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }),
+          required: true,
+        },
+        ...mirrorQuote(row, 'FAILED', at),
+      ],
+      writes: events(
+        failed,
+        p.refund ? ['FAILED', p.refund.completed ? 'REFUND_COMPLETED' : 'REFUND_FAILED'] : ['FAILED'],
+        at,
+      ),
       posting: !p.refund || p.refund.completed ? releasePosting(failed) : null,
       announce: announce(failed, ctx),
     },
@@ -164,7 +220,13 @@ export function returned(row: Row, ctx: Accounts, at: Date): { step: Step; retur
   return {
     returned: back,
     step: {
-      moves: [{ sql: txRepo.moveSql(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }), required: true }, ...mirrorQuote(row, 'FAILED', at)],
+      moves: [
+        {
+          sql: txRepo.moveSql(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }),
+          required: true,
+        },
+        ...mirrorQuote(row, 'FAILED', at),
+      ],
       writes: events(back, ['FAILED', 'REFUND_COMPLETED'], at),
       posting: reversePosting(back),
       announce: announce(back, ctx),

@@ -12,7 +12,12 @@ describe('platform configuration', () => {
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(p.platformId);
     expect(res.body.umaDomain).toBe('sandbox.uma.money');
-    expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual(['USD', 'EUR', 'MXN', 'USDC']);
+    expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual([
+      'USD',
+      'EUR',
+      'MXN',
+      'USDC',
+    ]);
     expect(res.body.feeConfigs).toEqual([]);
   });
 
@@ -21,8 +26,20 @@ describe('platform configuration', () => {
       umaDomain: 'pay.example.com',
       webhookEndpoint: 'https://hooks.example.com/corridor',
       supportedCurrencies: [
-        { currencyCode: 'USD', minAmount: 100, maxAmount: 9007199254740993n, requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }], enabledTransactionTypes: ['OUTGOING'] },
-        { currencyCode: 'EUR', minAmount: 1, maxAmount: 5000000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] },
+        {
+          currencyCode: 'USD',
+          minAmount: 100,
+          maxAmount: 9007199254740993n,
+          requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }],
+          enabledTransactionTypes: ['OUTGOING'],
+        },
+        {
+          currencyCode: 'EUR',
+          minAmount: 1,
+          maxAmount: 5000000,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+        },
       ],
       embeddedWalletConfig: { otpLength: 8 },
     });
@@ -32,7 +49,11 @@ describe('platform configuration', () => {
     expect(res.body.umaDomain).toBe('pay.example.com');
     expect(res.body.webhookEndpoint).toBe('https://hooks.example.com/corridor');
     // Nested config merges: appName from creation survives, otpLength changed.
-    expect(res.body.embeddedWalletConfig).toMatchObject({ appName: 'Test platform', otpLength: 8, expirationSeconds: 300 });
+    expect(res.body.embeddedWalletConfig).toMatchObject({
+      appName: 'Test platform',
+      otpLength: 8,
+      expirationSeconds: 300,
+    });
     const again = await p.api.get('/config');
     expect(again.text).toContain('"maxAmount":9007199254740993');
   });
@@ -40,13 +61,21 @@ describe('platform configuration', () => {
   it('takes back what GET /config returned, read-only provider fields included, and refuses unknown fields', async () => {
     const q = await newPlatform();
     const current = (await q.api.get('/config')).body;
-    const echoed = current.supportedCurrencies.map((c: Record<string, unknown>) => ({ ...c, providerRequiredCustomerFields: ['NATIONALITY'], providerRequiredCounterpartyCustomerFields: ['FULL_NAME'] }));
+    const echoed = current.supportedCurrencies.map((c: Record<string, unknown>) => ({
+      ...c,
+      providerRequiredCustomerFields: ['NATIONALITY'],
+      providerRequiredCounterpartyCustomerFields: ['FULL_NAME'],
+    }));
     const res = await q.api.patch('/config', { supportedCurrencies: echoed });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual(current.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode));
+    expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual(
+      current.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode),
+    );
     const typo = await q.api.patch('/config', { webhookEndpont: 'https://hooks.example.com/x' });
     expectError(typo, 400, 'INVALID_INPUT');
-    expect(typo.body.details.errors).toEqual([{ field: 'webhookEndpont', message: 'is not a field of this operation' }]);
+    expect(typo.body.details.errors).toEqual([
+      { field: 'webhookEndpont', message: 'is not a field of this operation' },
+    ]);
     expect((await q.api.get('/config')).body.webhookEndpoint).toBeUndefined();
   });
 
@@ -54,28 +83,83 @@ describe('platform configuration', () => {
     const q = await newPlatform();
     const before = await q.api.get('/platform/internal-accounts');
     expect(before.status).toBe(200);
-    expect(before.body.data.map((a: { balance: { currency: { code: string } } }) => a.balance.currency.code).sort()).toEqual(['EUR', 'MXN', 'USD', 'USDC']);
+    expect(
+      before.body.data.map((a: { balance: { currency: { code: string } } }) => a.balance.currency.code).sort(),
+    ).toEqual(['EUR', 'MXN', 'USD', 'USDC']);
     const res = await q.api.patch('/config', {
-      supportedCurrencies: [{ currencyCode: 'GBP', minAmount: 1, maxAmount: 100000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }],
+      supportedCurrencies: [
+        {
+          currencyCode: 'GBP',
+          minAmount: 1,
+          maxAmount: 100000,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+        },
+      ],
     });
     expect(res.status).toBe(200);
     const after = await q.api.get('/platform/internal-accounts');
-    expect(after.body.data.map((a: { balance: { currency: { code: string } } }) => a.balance.currency.code)).toContain('GBP');
+    expect(after.body.data.map((a: { balance: { currency: { code: string } } }) => a.balance.currency.code)).toContain(
+      'GBP',
+    );
   });
 
   it('merges fee configs by key and deactivates all-zero ones', async () => {
-    const set = await p.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 50, fixedFee: { amount: 25, currency: 'USD' } }] });
+    const set = await p.api.patch('/config', {
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 50,
+          fixedFee: { amount: 25, currency: 'USD' },
+        },
+      ],
+    });
     expect(set.status).toBe(200);
-    expect(set.body.feeConfigs).toEqual([{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 50, fixedFee: { amount: 25, currency: 'USD' } }]);
-    const off = await p.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 0, fixedFee: { amount: 0, currency: 'USD' } }] });
+    expect(set.body.feeConfigs).toEqual([
+      {
+        feeType: 'CROSS_CURRENCY_TRANSACTION',
+        sourceCurrency: 'USD',
+        variableFeeBps: 50,
+        fixedFee: { amount: 25, currency: 'USD' },
+      },
+    ]);
+    const off = await p.api.patch('/config', {
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 0,
+          fixedFee: { amount: 0, currency: 'USD' },
+        },
+      ],
+    });
     expect(off.body.feeConfigs).toEqual([]);
     expectError(
-      await p.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'EUR', variableFeeBps: 10, fixedFee: { amount: 0, currency: 'EUR' } }] }),
+      await p.api.patch('/config', {
+        feeConfigs: [
+          {
+            feeType: 'CROSS_CURRENCY_TRANSACTION',
+            sourceCurrency: 'EUR',
+            variableFeeBps: 10,
+            fixedFee: { amount: 0, currency: 'EUR' },
+          },
+        ],
+      }),
       501,
       'NOT_IMPLEMENTED',
     );
     // A fixed fee in another currency than the source's would never be charged: refused, nothing stored.
-    const other = await p.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 10, fixedFee: { amount: 5, currency: 'EUR' } }] });
+    const other = await p.api.patch('/config', {
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 10,
+          fixedFee: { amount: 5, currency: 'EUR' },
+        },
+      ],
+    });
     expectError(other, 400, 'INVALID_CURRENCY');
     expect(other.body.details.errors[0].field).toBe('feeConfigs[0].fixedFee.currency');
     expect((await p.api.get('/config')).body.feeConfigs).toEqual([]);
@@ -86,12 +170,26 @@ describe('platform configuration', () => {
     const res = await p.api.patch('/config', {
       umaDomain: 'not a domain',
       webhookEndpoint: 'ftp://x',
-      supportedCurrencies: [{ currencyCode: 'usd', minAmount: -1, maxAmount: 10, requiredCounterpartyFields: [], enabledTransactionTypes: ['SIDEWAYS'] }],
+      supportedCurrencies: [
+        {
+          currencyCode: 'usd',
+          minAmount: -1,
+          maxAmount: 10,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: ['SIDEWAYS'],
+        },
+      ],
     });
     expectError(res, 400, 'INVALID_INPUT');
     const fields = res.body.details.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(
-      expect.arrayContaining(['umaDomain', 'webhookEndpoint', 'supportedCurrencies[0].currencyCode', 'supportedCurrencies[0].minAmount', 'supportedCurrencies[0].enabledTransactionTypes[0]']),
+      expect.arrayContaining([
+        'umaDomain',
+        'webhookEndpoint',
+        'supportedCurrencies[0].currencyCode',
+        'supportedCurrencies[0].minAmount',
+        'supportedCurrencies[0].enabledTransactionTypes[0]',
+      ]),
     );
     const after = await p.api.get('/config');
     expect(after.text).toBe(before.text);
@@ -99,11 +197,31 @@ describe('platform configuration', () => {
 
   it('refuses an unknown currency and min above max', async () => {
     expectError(
-      await p.api.patch('/config', { supportedCurrencies: [{ currencyCode: 'XYZ', minAmount: 1, maxAmount: 2, requiredCounterpartyFields: [], enabledTransactionTypes: [] }] }),
+      await p.api.patch('/config', {
+        supportedCurrencies: [
+          {
+            currencyCode: 'XYZ',
+            minAmount: 1,
+            maxAmount: 2,
+            requiredCounterpartyFields: [],
+            enabledTransactionTypes: [],
+          },
+        ],
+      }),
       400,
       'INVALID_CURRENCY',
     );
-    const res = await p.api.patch('/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 10, maxAmount: 2, requiredCounterpartyFields: [], enabledTransactionTypes: [] }] });
+    const res = await p.api.patch('/config', {
+      supportedCurrencies: [
+        {
+          currencyCode: 'USD',
+          minAmount: 10,
+          maxAmount: 2,
+          requiredCounterpartyFields: [],
+          enabledTransactionTypes: [],
+        },
+      ],
+    });
     expectError(res, 400, 'INVALID_INPUT');
     expect(res.body.details.errors[0].field).toBe('supportedCurrencies[0].maxAmount');
   });

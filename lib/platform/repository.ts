@@ -47,14 +47,27 @@ export async function replaceCurrencies(platformId: string, rows: CurrencyRow[],
 
 export async function upsertFee(
   platformId: string,
-  fee: { feeType: string; sourceCurrency: string; variableFeeBps: number; fixedFeeAmount: bigint; fixedFeeCurrency: string },
+  fee: {
+    feeType: string;
+    sourceCurrency: string;
+    variableFeeBps: number;
+    fixedFeeAmount: bigint;
+    fixedFeeCurrency: string;
+  },
   at: Date,
   tx: Tx,
 ) {
   await tx.feeConfig.upsert({
-    where: { platformId_feeType_sourceCurrency: { platformId, feeType: fee.feeType, sourceCurrency: fee.sourceCurrency } },
+    where: {
+      platformId_feeType_sourceCurrency: { platformId, feeType: fee.feeType, sourceCurrency: fee.sourceCurrency },
+    },
     create: { platformId, ...fee, createdAt: at, updatedAt: at },
-    update: { variableFeeBps: fee.variableFeeBps, fixedFeeAmount: fee.fixedFeeAmount, fixedFeeCurrency: fee.fixedFeeCurrency, updatedAt: at },
+    update: {
+      variableFeeBps: fee.variableFeeBps,
+      fixedFeeAmount: fee.fixedFeeAmount,
+      fixedFeeCurrency: fee.fixedFeeCurrency,
+      updatedAt: at,
+    },
   });
 }
 

@@ -3,10 +3,26 @@ import { currencyCode, email, isoDateTime, money } from '../http/fields';
 
 // Platform configuration (reference: PlatformConfig, PlatformConfigUpdateRequest).
 export const customerInfoFieldName = z.enum([
-  'FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'PHONE_NUMBER', 'EMAIL', 'POSTAL_ADDRESS', 'TAX_ID',
-  'REGISTRATION_NUMBER', 'USER_TYPE', 'COUNTRY_OF_RESIDENCE', 'ACCOUNT_IDENTIFIER', 'FI_LEGAL_ENTITY_NAME',
-  'FI_ADDRESS', 'PURPOSE_OF_PAYMENT', 'ULTIMATE_INSTITUTION_COUNTRY', 'IDENTIFIER', 'BUSINESS_TYPE',
-  'COMPANY_LEGAL_NAME', 'ID_TYPE', 'ID_NUMBER',
+  'FULL_NAME',
+  'BIRTH_DATE',
+  'NATIONALITY',
+  'PHONE_NUMBER',
+  'EMAIL',
+  'POSTAL_ADDRESS',
+  'TAX_ID',
+  'REGISTRATION_NUMBER',
+  'USER_TYPE',
+  'COUNTRY_OF_RESIDENCE',
+  'ACCOUNT_IDENTIFIER',
+  'FI_LEGAL_ENTITY_NAME',
+  'FI_ADDRESS',
+  'PURPOSE_OF_PAYMENT',
+  'ULTIMATE_INSTITUTION_COUNTRY',
+  'IDENTIFIER',
+  'BUSINESS_TYPE',
+  'COMPANY_LEGAL_NAME',
+  'ID_TYPE',
+  'ID_NUMBER',
 ]);
 export const transactionType = z.enum(['INCOMING', 'OUTGOING']);
 
@@ -39,7 +55,11 @@ export const embeddedWalletConfig = z.object({
 
 export const cardTokenization2faConfig = z.object({
   displayName: z.string().max(255).optional(),
-  logoUrl: z.url().max(512).regex(/^https:\/\//, 'must be an https URL').optional(),
+  logoUrl: z
+    .url()
+    .max(512)
+    .regex(/^https:\/\//, 'must be an https URL')
+    .optional(),
   email: z
     .object({
       fromAddress: email.max(255).optional(),
@@ -62,7 +82,10 @@ export const feeConfig = z.object({
 const domainName = z
   .string()
   .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a domain name such as pay.example.com');
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
+    'must be a domain name such as pay.example.com',
+  );
 
 export const webhookUrl = z
   .string()

@@ -75,7 +75,9 @@ export async function createPlatform(input: NewPlatform, tx?: Tx): Promise<strin
         umaDomain: input.umaDomain ?? sandboxUmaDomain(),
         createdAt: at,
         updatedAt: at,
-        ...(input.embeddedWallet === false ? {} : { embeddedWalletConfig: { appName: input.name, otpLength: 6, expirationSeconds: 300 } }),
+        ...(input.embeddedWallet === false
+          ? {}
+          : { embeddedWalletConfig: { appName: input.name, otpLength: 6, expirationSeconds: 300 } }),
       },
       t,
     );
@@ -111,14 +113,21 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
   for (const [i, fee] of (patch.feeConfigs ?? []).entries()) {
     // The reference: only USD-sourced fee configs exist today; others answer NOT_IMPLEMENTED.
     if (fee.sourceCurrency !== 'USD') {
-      throw new ApiError('NOT_IMPLEMENTED', `Fee configs are only supported for sourceCurrency USD (feeConfigs[${i}] has ${fee.sourceCurrency})`);
+      throw new ApiError(
+        'NOT_IMPLEMENTED',
+        `Fee configs are only supported for sourceCurrency USD (feeConfigs[${i}] has ${fee.sourceCurrency})`,
+      );
     }
     // The fixed fee is charged in the source currency: one in another currency would be stored
     // and then never charged (fx/fees.ts), so it is refused here.
     if (fee.fixedFee.currency !== fee.sourceCurrency) {
-      throw new ApiError('INVALID_CURRENCY', `The fixed fee is charged in the source currency ${fee.sourceCurrency}, not ${fee.fixedFee.currency}`, {
-        errors: [{ field: `feeConfigs[${i}].fixedFee.currency`, message: `must be ${fee.sourceCurrency}` }],
-      });
+      throw new ApiError(
+        'INVALID_CURRENCY',
+        `The fixed fee is charged in the source currency ${fee.sourceCurrency}, not ${fee.fixedFee.currency}`,
+        {
+          errors: [{ field: `feeConfigs[${i}].fixedFee.currency`, message: `must be ${fee.sourceCurrency}` }],
+        },
+      );
     }
   }
   const config = await transaction(async (tx) => {
@@ -131,9 +140,16 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
         updatedAt: at,
         ...(patch.umaDomain !== undefined ? { umaDomain: patch.umaDomain.toLowerCase() } : {}),
         ...(patch.webhookEndpoint !== undefined ? { webhookEndpoint: patch.webhookEndpoint || null } : {}),
-        ...(patch.embeddedWalletConfig ? { embeddedWalletConfig: mergeObject(current.embeddedWalletConfig, patch.embeddedWalletConfig) as object } : {}),
+        ...(patch.embeddedWalletConfig
+          ? { embeddedWalletConfig: mergeObject(current.embeddedWalletConfig, patch.embeddedWalletConfig) as object }
+          : {}),
         ...(patch.cardTokenization2faConfig
-          ? { cardTokenization2faConfig: mergeObject(current.cardTokenization2faConfig, patch.cardTokenization2faConfig) as object }
+          ? {
+              cardTokenization2faConfig: mergeObject(
+                current.cardTokenization2faConfig,
+                patch.cardTokenization2faConfig,
+              ) as object,
+            }
           : {}),
       },
       tx,
@@ -142,14 +158,22 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       for (const [i, c] of patch.supportedCurrencies.entries()) {
         if (!currencyInfo(c.currencyCode)) {
           throw new ApiError('INVALID_CURRENCY', `Unsupported currency ${c.currencyCode}`, {
-            errors: [{ field: `supportedCurrencies[${i}].currencyCode`, message: 'is not a currency this service carries' }],
+            errors: [
+              { field: `supportedCurrencies[${i}].currencyCode`, message: 'is not a currency this service carries' },
+            ],
           });
         }
       }
       // providerRequired* are the provider's, read-only: what a client sends back is dropped.
-      const rows = patch.supportedCurrencies.map(({ providerRequiredCustomerFields: _a, providerRequiredCounterpartyCustomerFields: _b, ...c }) => c);
+      const rows = patch.supportedCurrencies.map(
+        ({ providerRequiredCustomerFields: _a, providerRequiredCounterpartyCustomerFields: _b, ...c }) => c,
+      );
       await repo.replaceCurrencies(platformId, rows, tx);
-      await openPlatformAccounts(platformId, patch.supportedCurrencies.map((c) => c.currencyCode), tx);
+      await openPlatformAccounts(
+        platformId,
+        patch.supportedCurrencies.map((c) => c.currencyCode),
+        tx,
+      );
     }
     for (const fee of patch.feeConfigs ?? []) {
       // Merge by (feeType, sourceCurrency); all-zero fees deactivate the config.
@@ -158,7 +182,13 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       } else {
         await repo.upsertFee(
           platformId,
-          { feeType: fee.feeType, sourceCurrency: fee.sourceCurrency, variableFeeBps: fee.variableFeeBps, fixedFeeAmount: fee.fixedFee.amount, fixedFeeCurrency: fee.fixedFee.currency },
+          {
+            feeType: fee.feeType,
+            sourceCurrency: fee.sourceCurrency,
+            variableFeeBps: fee.variableFeeBps,
+            fixedFeeAmount: fee.fixedFee.amount,
+            fixedFeeCurrency: fee.fixedFee.currency,
+          },
           at,
           tx,
         );

@@ -36,9 +36,21 @@ export async function settingsOf(platformId: string, tx?: Tx): Promise<PlatformS
   const settings: PlatformSettings = {
     currencyCodes: (p?.currencies ?? []).map((c) => c.currencyCode),
     currencies: new Map(
-      (p?.currencies ?? []).map((c) => [c.currencyCode, { minAmount: c.minAmount, maxAmount: c.maxAmount, requiredCounterpartyFields: c.requiredCounterpartyFields as CurrencySettings['requiredCounterpartyFields'] }]),
+      (p?.currencies ?? []).map((c) => [
+        c.currencyCode,
+        {
+          minAmount: c.minAmount,
+          maxAmount: c.maxAmount,
+          requiredCounterpartyFields: c.requiredCounterpartyFields as CurrencySettings['requiredCounterpartyFields'],
+        },
+      ]),
     ),
-    fees: new Map((p?.feeConfigs ?? []).map((f) => [`${f.feeType}:${f.sourceCurrency}`, { variableFeeBps: f.variableFeeBps, fixedFeeAmount: f.fixedFeeAmount, fixedFeeCurrency: f.fixedFeeCurrency }])),
+    fees: new Map(
+      (p?.feeConfigs ?? []).map((f) => [
+        `${f.feeType}:${f.sourceCurrency}`,
+        { variableFeeBps: f.variableFeeBps, fixedFeeAmount: f.fixedFeeAmount, fixedFeeCurrency: f.fixedFeeCurrency },
+      ]),
+    ),
   };
   if (p) cache.set(platformId, settings);
   return settings;

@@ -45,61 +45,125 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   const at = now();
   const source = await resolveSource(platformId, req.source, tx);
   if (req.immediatelyExecute && source.embeddedWallet) {
-    throw fieldError('immediatelyExecute', 'not supported for an EMBEDDED_WALLET source: create the quote, then execute it with the wallet signature over its payloadToSign');
+    throw fieldError(
+      'immediatelyExecute',
+      'not supported for an EMBEDDED_WALLET source: create the quote, then execute it with the wallet signature over its payloadToSign',
+    );
   }
   if (req.immediatelyExecute && source.realtime) {
-    throw fieldError('immediatelyExecute', 'only for internal-account and direct-pull sources: a real-time-funding quote executes when its funds arrive');
+    throw fieldError(
+      'immediatelyExecute',
+      'only for internal-account and direct-pull sources: a real-time-funding quote executes when its funds arrive',
+    );
   }
   const customer = source.customer;
   if (customer) requireVerified(customer);
   const { route, lookupId, lookupFields } = await resolveDestination(platformId, req, source, tx);
   const receiving = route.currency;
-  if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId) throw new ApiError('SELF_PAYMENT', 'Source and destination are the same account');
+  if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId)
+    throw new ApiError('SELF_PAYMENT', 'Source and destination are the same account');
   if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime && !source.pull) {
-    throw invalidInput(`Source and destination are both ${receiving}: use POST /transfer-out for same-currency transfers`);
+    throw invalidInput(
+      `Source and destination are both ${receiving}: use POST /transfer-out for same-currency transfers`,
+    );
   }
   if (source.pull && receiving === source.currency) {
-    throw invalidInput(`Source and destination are both ${receiving}: pull into an internal account with POST /transfer-in for same-currency transfers`);
+    throw invalidInput(
+      `Source and destination are both ${receiving}: pull into an internal account with POST /transfer-in for same-currency transfers`,
+    );
   }
   if (req.platformFeeOverride) {
-    if (source.currency !== 'USD') throw fieldError('platformFeeOverride', 'platformFeeOverride is only supported when the source currency is USD');
+    if (source.currency !== 'USD')
+      throw fieldError('platformFeeOverride', 'platformFeeOverride is only supported when the source currency is USD');
     if (req.platformFeeOverride.platformFixedFee.currency !== source.currency) {
-      throw fieldError('platformFeeOverride.platformFixedFee.currency', `must be the source currency ${source.currency}`);
+      throw fieldError(
+        'platformFeeOverride.platformFixedFee.currency',
+        `must be the source currency ${source.currency}`,
+      );
     }
   }
   // What the named lookup listed and what the chosen corridor needs now (settings may have changed since).
-  const missing = missingPayerData(mergeFields([lookupFields, await requiredPayerData(route, tx)]), req.senderCustomerInfo);
+  const missing = missingPayerData(
+    mergeFields([lookupFields, await requiredPayerData(route, tx)]),
+    req.senderCustomerInfo,
+  );
   if (missing.length) {
-    throw new ApiError('MISSING_MANDATORY_USER_INFO', `The receiving institution requires: ${missing.map((m) => m.field).join(', ')}`, { errors: missing });
+    throw new ApiError(
+      'MISSING_MANDATORY_USER_INFO',
+      `The receiving institution requires: ${missing.map((m) => m.field).join(', ')}`,
+      { errors: missing },
+    );
   }
   const snapshot = midRate(source.currency, receiving, at);
   const fees = await feeSchedule({ platformId, from: source.currency, at, override: req.platformFeeOverride }, tx);
-  const priced = price({ from: source.currency, to: receiving, rate: snapshot.rate, side: req.lockedCurrencySide, amount: req.lockedCurrencyAmount, fees });
+  const priced = price({
+    from: source.currency,
+    to: receiving,
+    rate: snapshot.rate,
+    side: req.lockedCurrencySide,
+    amount: req.lockedCurrencyAmount,
+    fees,
+  });
   await checkLimits(platformId, source.currency, receiving, priced.totalSending, priced.totalReceiving, tx);
   checkOwnershipThreshold(route, priced.totalReceiving, at);
 
-  const rail = route.kind === 'EXTERNAL' ? railInfo(route.currency, route.rail) ?? null : null;
+  const rail = route.kind === 'EXTERNAL' ? (railInfo(route.currency, route.rail) ?? null) : null;
   const expiresAt = addSeconds(at, quoteLifetimeSeconds(rail));
   const sca = source.realtime && customer && isScaRegion(customer.region);
   if (sca && req.scaFactor === 'PASSKEY') {
-    throw fieldError('scaFactor', 'the customer has no PASSKEY factor enrolled for Strong Customer Authentication; use SMS_OTP', { enum: ['SMS_OTP'] });
+    throw fieldError(
+      'scaFactor',
+      'the customer has no PASSKEY factor enrolled for Strong Customer Authentication; use SMS_OTP',
+      { enum: ['SMS_OTP'] },
+    );
   }
-  if (sca && !customer?.phoneNumber) throw new ApiError('USER_NOT_READY', 'Strong Customer Authentication by SMS needs the customer phone number on file');
+  if (sca && !customer?.phoneNumber)
+    throw new ApiError(
+      'USER_NOT_READY',
+      'Strong Customer Authentication by SMS needs the customer phone number on file',
+    );
   const quoteId = newId('Quote');
   const transactionId = newId('Transaction');
   const code = sca ? scaCode() : null;
   const scaState: ScaState | null = sca
-    ? { id: newId('Challenge'), expiresAt: expiresAt.toISOString(), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], purpose: 'PAYOUT', codeHash: codeHash(quoteId, code!), attempts: 5 }
+    ? {
+        id: newId('Challenge'),
+        expiresAt: expiresAt.toISOString(),
+        factor: 'SMS_OTP',
+        availableFactors: ['SMS_OTP'],
+        purpose: 'PAYOUT',
+        codeHash: codeHash(quoteId, code!),
+        attempts: 5,
+      }
     : null;
   const destination =
     req.destination.destinationType === 'ACCOUNT'
-      ? { destinationType: 'ACCOUNT', accountId: req.destination.accountId, ...(req.destination.paymentRail ? { paymentRail: req.destination.paymentRail } : {}) }
-      : { destinationType: 'UMA_ADDRESS', umaAddress: requireUma(req.destination.umaAddress).address, currency: receiving };
+      ? {
+          destinationType: 'ACCOUNT',
+          accountId: req.destination.accountId,
+          ...(req.destination.paymentRail ? { paymentRail: req.destination.paymentRail } : {}),
+        }
+      : {
+          destinationType: 'UMA_ADDRESS',
+          umaAddress: requireUma(req.destination.umaAddress).address,
+          currency: receiving,
+        };
   const sourceJson =
     req.source.sourceType === 'ACCOUNT'
-      ? { sourceType: 'ACCOUNT', accountId: req.source.accountId, ...(source.customerId ? { customerId: source.customerId } : {}) }
-      : { sourceType: 'REALTIME_FUNDING', currency: source.currency, ...(source.customerId ? { customerId: source.customerId } : {}), ...(req.source.cryptoNetwork ? { cryptoNetwork: req.source.cryptoNetwork } : {}) };
-  const rateDetails = jsonOf(rateDetailsFor(source.currency, receiving, at, fees.serviceFixed, fees.serviceBps, priced.serviceVariableFee));
+      ? {
+          sourceType: 'ACCOUNT',
+          accountId: req.source.accountId,
+          ...(source.customerId ? { customerId: source.customerId } : {}),
+        }
+      : {
+          sourceType: 'REALTIME_FUNDING',
+          currency: source.currency,
+          ...(source.customerId ? { customerId: source.customerId } : {}),
+          ...(req.source.cryptoNetwork ? { cryptoNetwork: req.source.cryptoNetwork } : {}),
+        };
+  const rateDetails = jsonOf(
+    rateDetailsFor(source.currency, receiving, at, fees.serviceFixed, fees.serviceBps, priced.serviceVariableFee),
+  );
   const initial = sca ? 'PENDING_AUTHORIZATION' : 'PENDING';
   const railSelectionMode = route.kind === 'EXTERNAL' ? route.railSelection : null;
 
@@ -189,13 +253,33 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     createdAt: at,
     updatedAt: at,
   };
-  const event = eventRow(platformId, sca ? 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' : 'OUTGOING_PAYMENT.PENDING', toTransaction(transaction), at);
-  return { transaction, quote, event, status: sca ? 202 : 201, sms: sca && code ? { to: customer!.phoneNumber!, code } : null, sourceAccount: source.account };
+  const event = eventRow(
+    platformId,
+    sca ? 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' : 'OUTGOING_PAYMENT.PENDING',
+    toTransaction(transaction),
+    at,
+  );
+  return {
+    transaction,
+    quote,
+    event,
+    status: sca ? 202 : 201,
+    sms: sca && code ? { to: customer!.phoneNumber!, code } : null,
+    sourceAccount: source.account,
+  };
 }
 
-export async function createQuote(platformId: string, req: QuoteRequest, opts: { agentId?: string } = {}): Promise<{ quote: Quote; status: 201 | 202 }> {
+export async function createQuote(
+  platformId: string,
+  req: QuoteRequest,
+  opts: { agentId?: string } = {},
+): Promise<{ quote: Quote; status: 201 | 202 }> {
   if (req.scaFactor === 'TOTP') {
-    throw fieldError('scaFactor', 'TOTP cannot carry the dynamic linking a payment authorization needs; use SMS_OTP or PASSKEY', { enum: ['SMS_OTP', 'PASSKEY'] });
+    throw fieldError(
+      'scaFactor',
+      'TOTP cannot carry the dynamic linking a payment authorization needs; use SMS_OTP or PASSKEY',
+      { enum: ['SMS_OTP', 'PASSKEY'] },
+    );
   }
   if (req.immediatelyExecute) {
     const quote = await transaction(async (tx) => {
@@ -208,7 +292,8 @@ export async function createQuote(platformId: string, req: QuoteRequest, opts: {
   // Reads, then one write: nothing to hold open.
   const p = await prepare(platformId, req, opts, db());
   await repo.insertWithTransaction(p, db());
-  if (p.quote.status === 'PENDING' && p.sourceAccount) remember({ quote: p.quote, transaction: p.transaction, sourceAccount: p.sourceAccount });
+  if (p.quote.status === 'PENDING' && p.sourceAccount)
+    remember({ quote: p.quote, transaction: p.transaction, sourceAccount: p.sourceAccount });
   if (p.sms) await sendScaCode(platformId, p.sms.to, p.sms.code);
   return { quote: toQuote(p.quote), status: p.status };
 }

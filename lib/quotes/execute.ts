@@ -19,36 +19,47 @@ import { toQuote, type Quote } from './presenter';
 // the second is refused. Quotes that need more (an embedded-wallet signature, a recorded expiry)
 // go through a database transaction holding the quote's row lock.
 
-const conflict = (quoteId: string, status: string) => new ApiError('CONFLICT', `Quote ${quoteId} is ${status} and cannot be executed again`, { status });
+const conflict = (quoteId: string, status: string) =>
+  new ApiError('CONFLICT', `Quote ${quoteId} is ${status} and cannot be executed again`, { status });
 
 /**
  * Executes a quote inside `tx` (the quote locked, or just created there). `sourceAccount` is the
  * source internal account's row (null for real-time funding): its balance event is written with
  * the money.
  */
-export async function executeLocked(tx: Tx, quote: repo.QuoteRow, pending: txRepo.TransactionRow, sourceAccount: InternalAccountRow | null): Promise<Quote> {
+export async function executeLocked(
+  tx: Tx,
+  quote: repo.QuoteRow,
+  pending: txRepo.TransactionRow,
+  sourceAccount: InternalAccountRow | null,
+): Promise<Quote> {
   const at = now();
   if (pending.scenario === 'COLLECTION_REFUSED') {
     // The funding pull is refused at once (sandbox): the execution is answered with the failure.
-    if (!(await ledger.runStep(steps.refuseCollection(quote.id, pending, at).step, tx))) throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
+    if (!(await ledger.runStep(steps.refuseCollection(quote.id, pending, at).step, tx)))
+      throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
     return toQuote({ ...quote, status: 'FAILED', updatedAt: at });
   }
   // InsufficientFunds rolls it all back: the quote stays PENDING and nothing moved.
   const { step } = steps.start(quote.id, pending, sourceAccount, at);
-  if (!(await ledger.runStep(step, tx))) throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
+  if (!(await ledger.runStep(step, tx)))
+    throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
   return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
 }
 
 export type WalletSignatureCheck = (quote: repo.QuoteRow, tx: Tx) => Promise<void>;
 
 function requireActiveSource(account: InternalAccountRow | null): void {
-  if (account && account.status !== 'ACTIVE') throw invalidInput(`The source account is ${account.status} and cannot send`);
+  if (account && account.status !== 'ACTIVE')
+    throw invalidInput(`The source account is ${account.status} and cannot send`);
 }
 
 function refuse(found: repo.ForExecution, quoteId: string): void {
   const { quote } = found;
   if ((quote.source as { sourceType: string }).sourceType === 'REALTIME_FUNDING') {
-    throw invalidInput('A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: POST /sandbox/send), not by this call');
+    throw invalidInput(
+      'A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: POST /sandbox/send), not by this call',
+    );
   }
   if (quote.status !== 'PENDING') throw conflict(quoteId, quote.status);
 }
@@ -67,7 +78,11 @@ export function remember(found: repo.ForExecution): void {
   created.set(found.quote.id, found);
 }
 
-export async function executeQuote(platformId: string, quoteId: string, checkWalletSignature: WalletSignatureCheck): Promise<Quote> {
+export async function executeQuote(
+  platformId: string,
+  quoteId: string,
+  checkWalletSignature: WalletSignatureCheck,
+): Promise<Quote> {
   const recent = created.get(quoteId);
   if (recent) {
     created.delete(quoteId);
@@ -81,7 +96,8 @@ export async function executeQuote(platformId: string, quoteId: string, checkWal
   refuse(found, quoteId);
   const { quote, sourceAccount } = found;
   // A signed, expired or pull-funded quote takes the locked path (a pull's source is re-checked there).
-  if (quote.payloadToSign || quote.expiresAt <= now() || isPull(quote)) return executeInTransaction(platformId, quoteId, checkWalletSignature);
+  if (quote.payloadToSign || quote.expiresAt <= now() || isPull(quote))
+    return executeInTransaction(platformId, quoteId, checkWalletSignature);
   requireActiveSource(sourceAccount);
   const done = await startAlone(found);
   if (done) return done;
@@ -98,26 +114,41 @@ export async function executeQuote(platformId: string, quoteId: string, checkWal
  */
 async function startAlone(found: repo.ForExecution): Promise<Quote | null> {
   const { quote, transaction: row, sourceAccount } = found;
-  if (!sourceAccount || sourceAccount.status !== 'ACTIVE' || quote.status !== 'PENDING' || quote.payloadToSign || quote.expiresAt <= now()) return null;
+  if (
+    !sourceAccount ||
+    sourceAccount.status !== 'ACTIVE' ||
+    quote.status !== 'PENDING' ||
+    quote.payloadToSign ||
+    quote.expiresAt <= now()
+  )
+    return null;
   const at = now();
   if (!(await ledger.runStep(steps.start(quote.id, row, sourceAccount, at, { guardSource: true }).step))) return null;
   return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
 }
 
 /** Funded by a direct pull from an external account (the source is no internal account). */
-const isPull = (quote: repo.QuoteRow) => !quote.sourceAccountId && (quote.source as { sourceType: string }).sourceType === 'ACCOUNT';
+const isPull = (quote: repo.QuoteRow) =>
+  !quote.sourceAccountId && (quote.source as { sourceType: string }).sourceType === 'ACCOUNT';
 
 /** The external account a pull-funded quote draws on must still exist and be usable now. */
 async function requirePullable(platformId: string, quote: repo.QuoteRow, tx: Tx): Promise<void> {
   const { accountId } = quote.source as { accountId: string };
   await pullRoute(platformId, accountId, 'source.accountId', tx).catch((err) => {
-    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw invalidInput(`The source external account ${accountId} no longer exists`, [{ field: 'source.accountId', message: 'no longer exists' }]);
+    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND')
+      throw invalidInput(`The source external account ${accountId} no longer exists`, [
+        { field: 'source.accountId', message: 'no longer exists' },
+      ]);
     throw err;
   });
 }
 
 /** The locked path: signature checks and expiry are recorded in the same transaction. */
-async function executeInTransaction(platformId: string, quoteId: string, checkWalletSignature: WalletSignatureCheck): Promise<Quote> {
+async function executeInTransaction(
+  platformId: string,
+  quoteId: string,
+  checkWalletSignature: WalletSignatureCheck,
+): Promise<Quote> {
   const outcome = await transaction(async (tx) => {
     const found = await repo.findForExecution(platformId, quoteId, { tx, lock: true });
     if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
@@ -128,7 +159,13 @@ async function executeInTransaction(platformId: string, quoteId: string, checkWa
     if (quote.expiresAt <= now()) {
       // Record the expiry now (the sweep may not have reached it yet), then refuse.
       await expireLocked(tx, quote);
-      return { error: new ApiError('CONFLICT', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`, { status: 'EXPIRED' }) };
+      return {
+        error: new ApiError(
+          'CONFLICT',
+          `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`,
+          { status: 'EXPIRED' },
+        ),
+      };
     }
     requireActiveSource(sourceAccount);
     if (isPull(quote)) await requirePullable(platformId, quote, tx);
@@ -141,8 +178,10 @@ async function executeInTransaction(platformId: string, quoteId: string, checkWa
 /** Marks a quote and its transaction EXPIRED if they are still waiting. */
 export async function expireLocked(tx: Tx, quote: repo.QuoteRow): Promise<boolean> {
   const at = now();
-  if (!(await repo.setStatus(quote.id, ['PENDING', 'PENDING_AUTHORIZATION'], 'EXPIRED', { updatedAt: at }, tx))) return false;
+  if (!(await repo.setStatus(quote.id, ['PENDING', 'PENDING_AUTHORIZATION'], 'EXPIRED', { updatedAt: at }, tx)))
+    return false;
   const expired = await txRepo.transition(quote.transactionId, 'expire', { updatedAt: at }, tx);
-  if (expired) await recordEvents(tx, quote.platformId, [{ type: 'OUTGOING_PAYMENT.EXPIRED', data: toTransaction(expired) }]);
+  if (expired)
+    await recordEvents(tx, quote.platformId, [{ type: 'OUTGOING_PAYMENT.EXPIRED', data: toTransaction(expired) }]);
   return true;
 }

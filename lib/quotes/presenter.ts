@@ -22,10 +22,21 @@ export interface ScaState {
 function instructions(row: QuoteRow) {
   const source = row.source as Json;
   if (row.payloadToSign) {
-    return [{ instructionsNotes: 'Stamp payloadToSign with a session key of the source Embedded Wallet and pass it as Service-Wallet-Signature to execute', isPlatformAccount: false, accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: row.payloadToSign } }];
+    return [
+      {
+        instructionsNotes:
+          'Stamp payloadToSign with a session key of the source Embedded Wallet and pass it as Service-Wallet-Signature to execute',
+        isPlatformAccount: false,
+        accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: row.payloadToSign },
+      },
+    ];
   }
   if (source.sourceType !== 'REALTIME_FUNDING' || row.status === 'PENDING_AUTHORIZATION') return undefined;
-  const info = depositDetails(row.sendingCurrency, row.id, typeof source.cryptoNetwork === 'string' ? source.cryptoNetwork : undefined);
+  const info = depositDetails(
+    row.sendingCurrency,
+    row.id,
+    typeof source.cryptoNetwork === 'string' ? source.cryptoNetwork : undefined,
+  );
   if (!info) return undefined;
   return [
     {
@@ -58,7 +69,15 @@ export function toQuote(row: QuoteRow) {
     ...(row.counterpartyInformation ? { counterpartyInformation: row.counterpartyInformation as Json } : {}),
     rateDetails: row.rateDetails as Json,
     ...(row.status === 'PENDING_AUTHORIZATION' && sca
-      ? { scaChallenge: { id: sca.id, expiresAt: sca.expiresAt, factor: sca.factor, availableFactors: sca.availableFactors, purpose: sca.purpose ?? null } }
+      ? {
+          scaChallenge: {
+            id: sca.id,
+            expiresAt: sca.expiresAt,
+            factor: sca.factor,
+            availableFactors: sca.availableFactors,
+            purpose: sca.purpose ?? null,
+          },
+        }
       : {}),
   };
 }

@@ -2,7 +2,15 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
-import { advance, balanceOf, customerWithAccounts, externalAccount, fund, txn, type Holder } from '@/tests/support/money';
+import {
+  advance,
+  balanceOf,
+  customerWithAccounts,
+  externalAccount,
+  fund,
+  txn,
+  type Holder,
+} from '@/tests/support/money';
 
 describe('quotes between internal accounts', () => {
   let p: TestPlatform;
@@ -29,7 +37,12 @@ describe('quotes between internal accounts', () => {
     expect(res.status, res.text).toBe(201);
     const q = res.body;
     expect(q.id).toMatch(/^Quote:/);
-    expect(q).toMatchObject({ status: 'PENDING', totalSendingAmount: 10000, sendingCurrency: { code: 'USD' }, receivingCurrency: { code: 'EUR' } });
+    expect(q).toMatchObject({
+      status: 'PENDING',
+      totalSendingAmount: 10000,
+      sendingCurrency: { code: 'USD' },
+      receivingCurrency: { code: 'EUR' },
+    });
     // 10 cents + 25 bps service fee; no platform fee configured.
     expect(q.feesIncluded).toBe(35);
     expect(q.platformFeesIncluded).toBe(0);
@@ -39,7 +52,13 @@ describe('quotes between internal accounts', () => {
     expect(new Date(q.expiresAt).getTime() - new Date(q.createdAt).getTime()).toBe(120_000);
     expect(q.paymentInstructions).toBeUndefined();
     const t = await txn(p, q.transactionId);
-    expect(t).toMatchObject({ status: 'PENDING', type: 'OUTGOING', quoteId: q.id, description: 'Rent', sentAmount: { amount: 10000 } });
+    expect(t).toMatchObject({
+      status: 'PENDING',
+      type: 'OUTGOING',
+      quoteId: q.id,
+      description: 'Rent',
+      sentAmount: { amount: 10000 },
+    });
     expect((await p.api.get(`/quotes/${q.id}`)).body.id).toBe(q.id);
   });
 
@@ -60,8 +79,13 @@ describe('quotes between internal accounts', () => {
     expect(mid.available).toBe(before.available - 20000n);
     expect(mid.total).toBe(before.total); // held while in flight
     // The balance event carries the balances the execution produced.
-    const balanceEvents = (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter((e) => e.body.data.id === alice.accounts.USD);
-    const last = balanceEvents.at(-1)!.body.data as { balance: { amount: bigint | number }; totalBalance: { amount: bigint | number } };
+    const balanceEvents = (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter(
+      (e) => e.body.data.id === alice.accounts.USD,
+    );
+    const last = balanceEvents.at(-1)!.body.data as {
+      balance: { amount: bigint | number };
+      totalBalance: { amount: bigint | number };
+    };
     expect(BigInt(last.balance.amount)).toBe(mid.available);
     expect(BigInt(last.totalBalance.amount)).toBe(mid.total);
     expect((await txn(p, q.transactionId)).status).toBe('PROCESSING');
@@ -71,7 +95,9 @@ describe('quotes between internal accounts', () => {
     const after = await balanceOf(p, alice.accounts.USD);
     expect(after.total).toBe(before.total - 20000n);
     expect((await balanceOf(p, alice.accounts.EUR)).available).toBeGreaterThanOrEqual(BigInt(q.totalReceivingAmount));
-    const types = (await eventsOf(p.platformId)).filter((e) => (e.body.data as { id?: string }).id === q.transactionId).map((e) => e.type);
+    const types = (await eventsOf(p.platformId))
+      .filter((e) => (e.body.data as { id?: string }).id === q.transactionId)
+      .map((e) => e.type);
     expect(types).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
   });
 
@@ -90,7 +116,13 @@ describe('quotes between internal accounts', () => {
   it('refuses execution without funds and moves nothing', async () => {
     const bob = await customerWithAccounts(p, 'Bob Poor', ['USD', 'EUR']);
     await fund(p, bob.accounts.USD, 100);
-    const q = (await p.api.post('/quotes', { ...accountQuote(5000), source: { sourceType: 'ACCOUNT', accountId: bob.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.EUR } })).body;
+    const q = (
+      await p.api.post('/quotes', {
+        ...accountQuote(5000),
+        source: { sourceType: 'ACCOUNT', accountId: bob.accounts.USD },
+        destination: { destinationType: 'ACCOUNT', accountId: bob.accounts.EUR },
+      })
+    ).body;
     const res = await p.api.post(`/quotes/${q.id}/execute`);
     expectError(res, 400, 'INVALID_INPUT');
     expect(res.body.details.reason).toBe('INSUFFICIENT_FUNDS');
@@ -101,7 +133,13 @@ describe('quotes between internal accounts', () => {
   it('refuses to send from an account closed after the quote was made, and moves nothing', async () => {
     const carol = await customerWithAccounts(p, 'Carol Leaving', ['USD', 'EUR']);
     await fund(p, carol.accounts.USD, 10_000);
-    const q = (await p.api.post('/quotes', { ...accountQuote(5000), source: { sourceType: 'ACCOUNT', accountId: carol.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: carol.accounts.EUR } })).body;
+    const q = (
+      await p.api.post('/quotes', {
+        ...accountQuote(5000),
+        source: { sourceType: 'ACCOUNT', accountId: carol.accounts.USD },
+        destination: { destinationType: 'ACCOUNT', accountId: carol.accounts.EUR },
+      })
+    ).body;
     expect((await p.api.delete(`/customers/${carol.customerId}`)).status).toBe(200);
     const res = await p.api.post(`/quotes/${q.id}/execute`);
     expectError(res, 400, 'INVALID_INPUT');
@@ -120,7 +158,10 @@ describe('quotes between internal accounts', () => {
   });
 
   it('executes immediately when asked, in the same request', async () => {
-    const announced = async () => (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter((e) => e.body.data.id === alice.accounts.USD).length;
+    const announced = async () =>
+      (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter(
+        (e) => e.body.data.id === alice.accounts.USD,
+      ).length;
     const before = await announced();
     const res = await p.api.post('/quotes', accountQuote(3000, { immediatelyExecute: true }));
     expect(res.status, res.text).toBe(201);
@@ -128,7 +169,11 @@ describe('quotes between internal accounts', () => {
     // The source account's balance moved, and its balance event says so, as on a separate execute.
     expect(await announced()).toBe(before + 1);
     const poor = await customerWithAccounts(p, 'Carl Empty', ['USD', 'EUR']);
-    const refused = await p.api.post('/quotes', { ...accountQuote(3000, { immediatelyExecute: true }), source: { sourceType: 'ACCOUNT', accountId: poor.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: poor.accounts.EUR } });
+    const refused = await p.api.post('/quotes', {
+      ...accountQuote(3000, { immediatelyExecute: true }),
+      source: { sourceType: 'ACCOUNT', accountId: poor.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: poor.accounts.EUR },
+    });
     expectError(refused, 400, 'INVALID_INPUT');
     // Nothing of the refused quote exists.
     const list = await p.api.get('/transactions', { query: { customerId: poor.customerId } });
@@ -136,33 +181,76 @@ describe('quotes between internal accounts', () => {
   });
 
   it('validates the request', async () => {
-    expectError(await p.api.post('/quotes', accountQuote(100, { remittanceInformation: 'x'.repeat(81) })), 400, 'INVALID_INPUT');
+    expectError(
+      await p.api.post('/quotes', accountQuote(100, { remittanceInformation: 'x'.repeat(81) })),
+      400,
+      'INVALID_INPUT',
+    );
     expectError(await p.api.post('/quotes', accountQuote(100, { purposeOfPayment: 'BRIBE' })), 400, 'INVALID_INPUT');
     const totp = await p.api.post('/quotes', accountQuote(100, { scaFactor: 'TOTP' }));
     expectError(totp, 400, 'INVALID_INPUT');
     expect(totp.body.details.errors[0].field).toBe('scaFactor');
     expectError(await p.api.post('/quotes', accountQuote(0)), 400, 'INVALID_INPUT');
     expectError(await p.api.post('/quotes', accountQuote(100, { lockedCurrencySide: 'BOTH' })), 400, 'INVALID_INPUT');
-    const bigEur = await p.api.post('/quotes', { ...accountQuote(100), platformFeeOverride: { platformFixedFee: { amount: 5, currency: 'USD' }, platformVariableFeeBps: 10 }, source: { sourceType: 'ACCOUNT', accountId: alice.accounts.EUR }, destination: { destinationType: 'ACCOUNT', accountId: alice.accounts.USD } });
+    const bigEur = await p.api.post('/quotes', {
+      ...accountQuote(100),
+      platformFeeOverride: { platformFixedFee: { amount: 5, currency: 'USD' }, platformVariableFeeBps: 10 },
+      source: { sourceType: 'ACCOUNT', accountId: alice.accounts.EUR },
+      destination: { destinationType: 'ACCOUNT', accountId: alice.accounts.USD },
+    });
     expectError(bigEur, 400, 'INVALID_INPUT');
     expect(bigEur.body.details.errors[0].field).toBe('platformFeeOverride');
-    expectError(await p.api.post('/quotes', { ...accountQuote(100), destination: { destinationType: 'ACCOUNT', accountId: alice.accounts.USD } }), 400, 'SELF_PAYMENT');
-    expectError(await p.api.post('/quotes', { ...accountQuote(100), source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:00000000-0000-0000-0000-000000000000' } }), 400, 'INVALID_INPUT');
+    expectError(
+      await p.api.post('/quotes', {
+        ...accountQuote(100),
+        destination: { destinationType: 'ACCOUNT', accountId: alice.accounts.USD },
+      }),
+      400,
+      'SELF_PAYMENT',
+    );
+    expectError(
+      await p.api.post('/quotes', {
+        ...accountQuote(100),
+        source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:00000000-0000-0000-0000-000000000000' },
+      }),
+      400,
+      'INVALID_INPUT',
+    );
   });
 
   it('applies platform fee config and per-quote overrides to USD sources', async () => {
     const q = await newPlatform();
     const h = await customerWithAccounts(q, 'Fee Payer', ['USD', 'EUR']);
-    await q.api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 100, fixedFee: { amount: 50, currency: 'USD' } }] });
-    const body = { source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10000 };
+    await q.api.patch('/config', {
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 100,
+          fixedFee: { amount: 50, currency: 'USD' },
+        },
+      ],
+    });
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10000,
+    };
     const withConfig = (await q.api.post('/quotes', body)).body;
     expect(withConfig.platformFeesIncluded).toBe(150); // 50 + 1% of 10000
     expect(withConfig.feesIncluded).toBe(150 + 35);
-    const overridden = (await q.api.post('/quotes', { ...body, platformFeeOverride: { platformFixedFee: { amount: 5, currency: 'USD' }, platformVariableFeeBps: 0 } })).body;
+    const overridden = (
+      await q.api.post('/quotes', {
+        ...body,
+        platformFeeOverride: { platformFixedFee: { amount: 5, currency: 'USD' }, platformVariableFeeBps: 0 },
+      })
+    ).body;
     expect(overridden.platformFeesIncluded).toBe(5);
     // The platform fee settles to the platform's USD internal account on completion.
     await fund(q, h.accounts.USD, 10000);
-    const platformUsd = (await q.api.get('/platform/internal-accounts', { query: { currency: 'USD' } })).body.data[0].id;
+    const platformUsd = (await q.api.get('/platform/internal-accounts', { query: { currency: 'USD' } })).body.data[0]
+      .id;
     await q.api.post(`/quotes/${withConfig.id}/execute`);
     await advance(q, 5);
     expect((await balanceOf(q, platformUsd)).available).toBe(150n);
@@ -172,7 +260,12 @@ describe('quotes between internal accounts', () => {
   it('refuses amounts above the configured single-transaction maximum, even beyond int64', async () => {
     const q = await newPlatform();
     const h = await customerWithAccounts(q, 'Big Spender', ['USD', 'EUR']);
-    const body = (amount: bigint | number) => ({ source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD }, destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+    const body = (amount: bigint | number) => ({
+      source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+    });
     expectError(await q.api.post('/quotes', body(1_000_000_001)), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
     expectError(await q.api.post('/quotes', body(90000000000000001000n)), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
     expectError(await q.api.post('/quotes', body(9223372036854775808n)), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');

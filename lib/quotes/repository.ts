@@ -28,12 +28,19 @@ const A = Prisma.InternalAccountScalarFieldEnum;
  * The quote with its transaction and source internal account (if any), in one read; `lock` takes
  * the quote's row lock for the rest of the transaction.
  */
-export async function findForExecution(platformId: string, id: string, opts: { tx?: Tx; lock?: boolean } = {}): Promise<ForExecution | null> {
-  const rows = await queryIn<Record<string, unknown>>(opts.tx, Prisma.sql`
+export async function findForExecution(
+  platformId: string,
+  id: string,
+  opts: { tx?: Tx; lock?: boolean } = {},
+): Promise<ForExecution | null> {
+  const rows = await queryIn<Record<string, unknown>>(
+    opts.tx,
+    Prisma.sql`
     SELECT ${prefixedColumns('q', Q, 'q__')}, ${prefixedColumns('t', T, 't__')}, ${prefixedColumns('a', A, 'a__')}
     FROM "Quote" q JOIN "Transaction" t ON t."id" = q."transactionId" LEFT JOIN "InternalAccount" a ON a."id" = q."sourceAccountId"
     WHERE q."id" = ${id} AND q."platformId" = ${platformId}
-    ${opts.lock ? Prisma.sql`FOR UPDATE OF q` : Prisma.empty}`);
+    ${opts.lock ? Prisma.sql`FOR UPDATE OF q` : Prisma.empty}`,
+  );
   if (!rows[0]) return null;
   return {
     quote: unprefix<QuoteRow>(rows[0], Q, 'q__')!,
@@ -43,16 +50,28 @@ export async function findForExecution(platformId: string, id: string, opts: { t
 }
 
 /** A new quote, its transaction and their first event, in one statement (foreign keys check at its end). */
-export async function insertWithTransaction(p: { quote: Record<string, unknown>; transaction: Record<string, unknown>; event: Record<string, unknown> }, tx: Tx = db()): Promise<void> {
-  await queryIn(tx, insertAll([
-    { table: 'Transaction', row: p.transaction },
-    { table: 'Quote', row: p.quote },
-    { table: 'Event', row: p.event },
-  ]));
+export async function insertWithTransaction(
+  p: { quote: Record<string, unknown>; transaction: Record<string, unknown>; event: Record<string, unknown> },
+  tx: Tx = db(),
+): Promise<void> {
+  await queryIn(
+    tx,
+    insertAll([
+      { table: 'Transaction', row: p.transaction },
+      { table: 'Quote', row: p.quote },
+      { table: 'Event', row: p.event },
+    ]),
+  );
 }
 
 /** Conditional status change; false when the quote was no longer in one of `from`. */
-export async function setStatus(id: string, from: string[], to: string, data: Prisma.QuoteUncheckedUpdateInput, tx: Tx): Promise<boolean> {
+export async function setStatus(
+  id: string,
+  from: string[],
+  to: string,
+  data: Prisma.QuoteUncheckedUpdateInput,
+  tx: Tx,
+): Promise<boolean> {
   const n = await tx.quote.updateMany({ where: { id, status: { in: from } }, data: { ...data, status: to } });
   return n.count === 1;
 }

@@ -36,34 +36,53 @@ export interface Source {
 export async function resolveSource(platformId: string, src: QuoteRequest['source'], tx: Tx): Promise<Source> {
   if (src.sourceType === 'REALTIME_FUNDING') {
     const customer = src.customerId ? await customers.findById(platformId, src.customerId, tx) : null;
-    if (src.customerId && (!customer || customer.deletedAt)) throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
+    if (src.customerId && (!customer || customer.deletedAt))
+      throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
     const networks = depositNetworks(src.currency);
     if (currencyInfo(src.currency)?.crypto && !src.cryptoNetwork) {
-      throw fieldError('source.cryptoNetwork', `cryptoNetwork is required to fund in ${src.currency}`, { enum: networks });
+      throw fieldError('source.cryptoNetwork', `cryptoNetwork is required to fund in ${src.currency}`, {
+        enum: networks,
+      });
     }
     // The deposit address is generated for this network: one it cannot be paid on is refused.
     if (src.cryptoNetwork !== undefined && !networks.includes(src.cryptoNetwork)) {
       throw fieldError(
         'source.cryptoNetwork',
-        networks.length ? `${src.currency} cannot be deposited on ${src.cryptoNetwork}; one of ${networks.join(', ')}` : `${src.currency} is not a crypto currency: omit cryptoNetwork`,
+        networks.length
+          ? `${src.currency} cannot be deposited on ${src.cryptoNetwork}; one of ${networks.join(', ')}`
+          : `${src.currency} is not a crypto currency: omit cryptoNetwork`,
         networks.length ? { enum: networks } : undefined,
       );
     }
     if (!depositDetails(src.currency, 'probe')) {
-      throw new ApiError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, { errors: [{ field: 'source.currency', message: 'has no real-time funding rail' }] });
+      throw new ApiError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, {
+        errors: [{ field: 'source.currency', message: 'has no real-time funding rail' }],
+      });
     }
-    return { funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) }, currency: src.currency, customerId: src.customerId ?? null, customer, internalAccountId: null, account: null, embeddedWallet: false, realtime: true, pull: null };
+    return {
+      funding: { kind: 'CLEARING', rail: realtimeRail(src.currency) },
+      currency: src.currency,
+      customerId: src.customerId ?? null,
+      customer,
+      internalAccountId: null,
+      account: null,
+      embeddedWallet: false,
+      realtime: true,
+      pull: null,
+    };
   }
   const found = await accountsRepo.findWithOwner(platformId, src.accountId, tx);
   const account = found?.account;
   if (!account) return pullSource(platformId, src, tx);
-  if (account.status !== 'ACTIVE') throw fieldError('source.accountId', `Internal account ${account.id} is ${account.status} and cannot send`);
+  if (account.status !== 'ACTIVE')
+    throw fieldError('source.accountId', `Internal account ${account.id} is ${account.status} and cannot send`);
   if (src.customerId && account.customerId && src.customerId !== account.customerId) {
     throw fieldError('source.customerId', 'does not own the source account');
   }
   let customer = found.customer;
   if (!customer && src.customerId) customer = await customers.findById(platformId, src.customerId, tx);
-  if (src.customerId && (!customer || customer.deletedAt)) throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
+  if (src.customerId && (!customer || customer.deletedAt))
+    throw fieldError('source.customerId', `Customer ${src.customerId} not found`);
   return {
     funding: { kind: 'INTERNAL', internalAccountId: account.id },
     currency: account.currency,
@@ -82,15 +101,25 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
  * bank accounts only), like /transfer-in. While the pull is in flight the money is held in
  * CLEARING; a failed pull or a refund goes back out to the bank (WORLD:ACH).
  */
-async function pullSource(platformId: string, src: Extract<QuoteRequest['source'], { sourceType: 'ACCOUNT' }>, tx: Tx): Promise<Source> {
+async function pullSource(
+  platformId: string,
+  src: Extract<QuoteRequest['source'], { sourceType: 'ACCOUNT' }>,
+  tx: Tx,
+): Promise<Source> {
   const route = await pullRoute(platformId, src.accountId, 'source.accountId', tx).catch((err) => {
     // createQuote answers no 404 (reference): an unknown source is invalid input on its field.
-    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw fieldError('source.accountId', `${src.accountId} is neither an internal nor an external account of this platform`);
+    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND')
+      throw fieldError(
+        'source.accountId',
+        `${src.accountId} is neither an internal nor an external account of this platform`,
+      );
     throw err;
   });
-  if (src.customerId && src.customerId !== route.ownerCustomerId) throw fieldError('source.customerId', 'does not own the source account');
+  if (src.customerId && src.customerId !== route.ownerCustomerId)
+    throw fieldError('source.customerId', 'does not own the source account');
   const customer = route.ownerCustomerId ? await customers.findById(platformId, route.ownerCustomerId, tx) : null;
-  if (route.ownerCustomerId && (!customer || customer.deletedAt)) throw fieldError('source.accountId', `The owner of ${src.accountId} no longer exists`);
+  if (route.ownerCustomerId && (!customer || customer.deletedAt))
+    throw fieldError('source.accountId', `The owner of ${src.accountId} no longer exists`);
   return {
     funding: { kind: 'CLEARING', rail: 'ACH' },
     currency: route.currency,
@@ -112,12 +141,24 @@ function realtimeRail(currency: string): string {
  * The lookup a quote names (lookupId), checked against the destination it looked up; its
  * requiredPayerDataFields bind the quote (every field listed must be supplied).
  */
-async function boundLookup(platformId: string, lookupId: string, kind: 'UMA' | 'EXTERNAL_ACCOUNT', target: string, payer: string | null, tx: Tx) {
+async function boundLookup(
+  platformId: string,
+  lookupId: string,
+  kind: 'UMA' | 'EXTERNAL_ACCOUNT',
+  target: string,
+  payer: string | null,
+  tx: Tx,
+) {
   const lookup = await findLookup(platformId, lookupId, tx);
-  if (!lookup || lookup.kind !== kind || lookup.target !== target) throw fieldError('lookupId', `lookupId ${lookupId} is not a lookup of ${target}`);
+  if (!lookup || lookup.kind !== kind || lookup.target !== target)
+    throw fieldError('lookupId', `lookupId ${lookupId} is not a lookup of ${target}`);
   // What a receiver asks of a payer (requiredPayerDataFields, currencies) was answered for the
   // customer named in the lookup; another payer looks the receiver up for themselves.
-  if (lookup.customerId && lookup.customerId !== payer) throw fieldError('lookupId', `lookupId ${lookupId} was made for customer ${lookup.customerId}, not for the payer of this quote`);
+  if (lookup.customerId && lookup.customerId !== payer)
+    throw fieldError(
+      'lookupId',
+      `lookupId ${lookupId} was made for customer ${lookup.customerId}, not for the payer of this quote`,
+    );
   if (lookup.expiresAt <= now()) throw fieldError('lookupId', 'the lookup has expired; look the receiver up again');
   return { lookup, fields: (lookup.requiredPayerDataFields ?? []) as unknown as FieldDefinition[] };
 }
@@ -129,49 +170,89 @@ export interface Destination {
   lookupFields: FieldDefinition[];
 }
 
-export async function resolveDestination(platformId: string, req: QuoteRequest, source: Source, tx: Tx): Promise<Destination> {
+export async function resolveDestination(
+  platformId: string,
+  req: QuoteRequest,
+  source: Source,
+  tx: Tx,
+): Promise<Destination> {
   const d = req.destination;
   if (d.destinationType === 'ACCOUNT') {
     const external = d.accountId.startsWith('ExternalAccount:');
-    if (!external && !d.accountId.startsWith('InternalAccount:')) throw fieldError('destination.accountId', 'must be an ExternalAccount or InternalAccount id');
+    if (!external && !d.accountId.startsWith('InternalAccount:'))
+      throw fieldError('destination.accountId', 'must be an ExternalAccount or InternalAccount id');
     // Only external accounts have a receiver lookup (GET /receiver/external-account/{accountId}).
-    const bound = req.lookupId ? await boundLookup(platformId, req.lookupId, 'EXTERNAL_ACCOUNT', d.accountId, source.customerId, tx) : null;
+    const bound = req.lookupId
+      ? await boundLookup(platformId, req.lookupId, 'EXTERNAL_ACCOUNT', d.accountId, source.customerId, tx)
+      : null;
     // createQuote answers no 404 (reference): an unknown destination is invalid input, like an unknown source.
-    const route = await (external ? externalRoute(platformId, d.accountId, d.paymentRail, tx) : internalRoute(platformId, d.accountId, tx)).catch((err) => {
-      if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND') throw fieldError('destination.accountId', `${d.accountId} is not an account of this platform`);
+    const route = await (
+      external ? externalRoute(platformId, d.accountId, d.paymentRail, tx) : internalRoute(platformId, d.accountId, tx)
+    ).catch((err) => {
+      if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND')
+        throw fieldError('destination.accountId', `${d.accountId} is not an account of this platform`);
       throw err;
     });
     return { route, lookupId: bound?.lookup.id ?? null, lookupFields: bound?.fields ?? [] };
   }
   const uma = requireUma(d.umaAddress, 'destination.umaAddress');
   if (!req.lookupId) {
-    throw fieldError('lookupId', 'lookupId from GET /receiver/uma/{receiverUmaAddress} is required for UMA destinations');
+    throw fieldError(
+      'lookupId',
+      'lookupId from GET /receiver/uma/{receiverUmaAddress} is required for UMA destinations',
+    );
   }
-  const { lookup, fields: lookupFields } = await boundLookup(platformId, req.lookupId, 'UMA', uma.address, source.customerId, tx);
+  const { lookup, fields: lookupFields } = await boundLookup(
+    platformId,
+    req.lookupId,
+    'UMA',
+    uma.address,
+    source.customerId,
+    tx,
+  );
   const route = lookup.resolution as unknown as Route;
   if (route.kind === 'UMA_CUSTOMER') {
     const currency = d.currency ?? route.currency;
     if (!route.currencies.includes(currency)) {
-      throw new ApiError('INVALID_CURRENCY', `${uma.address} does not receive ${currency} (receives ${route.currencies.join(', ')})`, { errors: [{ field: 'destination.currency', message: `must be one of ${route.currencies.join(', ')}` }] });
+      throw new ApiError(
+        'INVALID_CURRENCY',
+        `${uma.address} does not receive ${currency} (receives ${route.currencies.join(', ')})`,
+        { errors: [{ field: 'destination.currency', message: `must be one of ${route.currencies.join(', ')}` }] },
+      );
     }
-    if (route.customerId === source.customerId) throw new ApiError('SELF_PAYMENT', 'A customer cannot pay their own UMA address');
+    if (route.customerId === source.customerId)
+      throw new ApiError('SELF_PAYMENT', 'A customer cannot pay their own UMA address');
     // Deposit into the receiver's holding account in the chosen currency (unless the receiver
     // set a default UMA deposit external account, which fixes the currency).
-    const internalAccountId = route.externalAccountId ? null : await internalAccountIn(route.platformId, route.customerId, currency, tx);
+    const internalAccountId = route.externalAccountId
+      ? null
+      : await internalAccountIn(route.platformId, route.customerId, currency, tx);
     return { route: { ...route, currency, internalAccountId }, lookupId: lookup.id, lookupFields };
   }
   if (d.currency && route.kind === 'UMA_SANDBOX' && d.currency !== route.currency) {
-    throw new ApiError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, { errors: [{ field: 'destination.currency', message: `must be ${route.currency}` }] });
+    throw new ApiError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, {
+      errors: [{ field: 'destination.currency', message: `must be ${route.currency}` }],
+    });
   }
   return { route, lookupId: lookup.id, lookupFields };
 }
 
 /** mSAT-denominated rate details, as the interface reports them (bitcoin as the common unit). */
-export function rateDetailsFor(sending: string, receiving: string, at: Date, serviceFixed: bigint, serviceBps: bigint, serviceVariable: bigint) {
+export function rateDetailsFor(
+  sending: string,
+  receiving: string,
+  at: Date,
+  serviceFixed: bigint,
+  serviceBps: bigint,
+  serviceVariable: bigint,
+) {
   const MSAT_PER_BTC = 100_000_000_000n;
   const sendToBtc = minorRate(sending, 'BTC', midRate(sending, 'BTC', at).rate); // sats per sending minor unit
   const btcToRecv = minorRate('BTC', receiving, midRate('BTC', receiving, at).rate); // receiving minor per sat
-  const msatPerSendMinor = reduce({ num: sendToBtc.num * (MSAT_PER_BTC / 100_000_000n) * (10_000n - serviceBps), den: sendToBtc.den * 10_000n });
+  const msatPerSendMinor = reduce({
+    num: sendToBtc.num * (MSAT_PER_BTC / 100_000_000n) * (10_000n - serviceBps),
+    den: sendToBtc.den * 10_000n,
+  });
   const recvPerMsat = reduce({ num: btcToRecv.num, den: btcToRecv.den * 1000n });
   return {
     counterpartyMultiplier: toSignificant(recvPerMsat),
@@ -183,7 +264,13 @@ export function rateDetailsFor(sending: string, receiving: string, at: Date, ser
   };
 }
 
-export function walletPayload(quoteId: string, source: Source, req: QuoteRequest, totalSending: bigint, expiresAt: Date): string {
+export function walletPayload(
+  quoteId: string,
+  source: Source,
+  req: QuoteRequest,
+  totalSending: bigint,
+  expiresAt: Date,
+): string {
   // The exact bytes the wallet holder signs; bound to this quote, amount and destination.
   return JSON.stringify({
     type: 'EMBEDDED_WALLET_PAYMENT',
@@ -196,4 +283,3 @@ export function walletPayload(quoteId: string, source: Source, req: QuoteRequest
     nonce: randomBytes(16).toString('hex'),
   });
 }
-

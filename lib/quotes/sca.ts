@@ -29,7 +29,13 @@ export function scaCode(): string {
 export const codeHash = (quoteId: string, code: string) => tag(code, `sca:${quoteId}`);
 
 export async function sendScaCode(platformId: string, to: string, code: string): Promise<void> {
-  await sendMessage({ platformId, channel: 'SMS', to, text: `Your payment authorization code is ${code}`, purpose: 'SCA_PAYMENT' });
+  await sendMessage({
+    platformId,
+    channel: 'SMS',
+    to,
+    text: `Your payment authorization code is ${code}`,
+    purpose: 'SCA_PAYMENT',
+  });
 }
 
 export async function authorize(platformId: string, quoteId: string, code: string | null | undefined) {
@@ -38,17 +44,38 @@ export async function authorize(platformId: string, quoteId: string, code: strin
     const quote = await repo.lock(platformId, quoteId, tx);
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
     const sca = quote.scaChallenge as ScaState | null;
-    if (!sca || quote.status !== 'PENDING_AUTHORIZATION') throw new ApiError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
-    if (new Date(sca.expiresAt) <= now()) throw new ApiError('INVALID_INPUT', 'The challenge expired; create a new quote');
-    if ((sca.attempts ?? 0) <= 0) throw new ApiError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, { 'retry-after': '60' });
+    if (!sca || quote.status !== 'PENDING_AUTHORIZATION')
+      throw new ApiError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
+    if (new Date(sca.expiresAt) <= now())
+      throw new ApiError('INVALID_INPUT', 'The challenge expired; create a new quote');
+    if ((sca.attempts ?? 0) <= 0)
+      throw new ApiError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, {
+        'retry-after': '60',
+      });
     if (!sca.codeHash || !tagMatches(code, `sca:${quoteId}`, sca.codeHash)) {
       // Count the failure even though the request fails: commit it, then answer.
-      await repo.setStatus(quoteId, ['PENDING_AUTHORIZATION'], 'PENDING_AUTHORIZATION', { scaChallenge: { ...sca, attempts: (sca.attempts ?? 1) - 1 } as object }, tx);
-      return { error: new ApiError('INVALID_INPUT', 'The authorization code is wrong', { attemptsLeft: (sca.attempts ?? 1) - 1 }) };
+      await repo.setStatus(
+        quoteId,
+        ['PENDING_AUTHORIZATION'],
+        'PENDING_AUTHORIZATION',
+        { scaChallenge: { ...sca, attempts: (sca.attempts ?? 1) - 1 } as object },
+        tx,
+      );
+      return {
+        error: new ApiError('INVALID_INPUT', 'The authorization code is wrong', {
+          attemptsLeft: (sca.attempts ?? 1) - 1,
+        }),
+      };
     }
     const at = now();
     const scaChallenge = { ...sca, codeHash: undefined, authorizedAt: at.toISOString() };
-    await repo.setStatus(quoteId, ['PENDING_AUTHORIZATION'], 'PENDING', { scaChallenge: scaChallenge as object, updatedAt: at }, tx);
+    await repo.setStatus(
+      quoteId,
+      ['PENDING_AUTHORIZATION'],
+      'PENDING',
+      { scaChallenge: scaChallenge as object, updatedAt: at },
+      tx,
+    );
     const moved = await txRepo.transition(quote.transactionId, 'authorize', { updatedAt: at }, tx);
     if (moved) await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PENDING', toTransaction(moved));
     return { quote: toQuote({ ...quote, status: 'PENDING', scaChallenge, updatedAt: at }) };
@@ -63,11 +90,23 @@ export async function resend(platformId: string, quoteId: string) {
     const quote = await repo.lock(platformId, quoteId, tx);
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
     const sca = quote.scaChallenge as (ScaState & { sentAt?: string }) | null;
-    if (!sca || quote.status !== 'PENDING_AUTHORIZATION') throw new ApiError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
+    if (!sca || quote.status !== 'PENDING_AUTHORIZATION')
+      throw new ApiError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
     const last = new Date(sca.sentAt ?? quote.createdAt.toISOString());
     const wait = Math.ceil((addSeconds(last, RESEND_AFTER_SECONDS).getTime() - now().getTime()) / 1000);
-    if (wait > 0) throw new ApiError('RATE_LIMITED', `A code was sent recently; retry in ${wait} s`, undefined, { 'retry-after': String(wait) });
-    await repo.setStatus(quoteId, ['PENDING_AUTHORIZATION'], 'PENDING_AUTHORIZATION', { scaChallenge: { ...sca, codeHash: codeHash(quoteId, code), attempts: 5, sentAt: now().toISOString() } as object }, tx);
+    if (wait > 0)
+      throw new ApiError('RATE_LIMITED', `A code was sent recently; retry in ${wait} s`, undefined, {
+        'retry-after': String(wait),
+      });
+    await repo.setStatus(
+      quoteId,
+      ['PENDING_AUTHORIZATION'],
+      'PENDING_AUTHORIZATION',
+      {
+        scaChallenge: { ...sca, codeHash: codeHash(quoteId, code), attempts: 5, sentAt: now().toISOString() } as object,
+      },
+      tx,
+    );
     const customer = quote.customerId ? await customers.findById(platformId, quote.customerId, tx) : null;
     return customer?.phoneNumber ?? null;
   });

@@ -8,23 +8,69 @@ import { currency, paymentInstructions } from '../accounts/schema';
 export const LOCKED_AMOUNT_MAX = 90_000_000_000_000_001_000n;
 
 export const paymentRail = z.enum([
-  'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT', 'PAYNOW',
-  'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
+  'ACH',
+  'ACH_COLOMBIA',
+  'BANK_TRANSFER',
+  'BRE_B',
+  'CIPS',
+  'FAST',
+  'FASTER_PAYMENTS',
+  'FEDNOW',
+  'INSTAPAY',
+  'MOBILE_MONEY',
+  'NEFT',
+  'PAYNOW',
+  'PESONET',
+  'PIX',
+  'RTGS',
+  'RTP',
+  'SEPA',
+  'SEPA_INSTANT',
+  'SPEI',
+  'SWIFT',
+  'UNIONPAY',
+  'UPI',
+  'WIRE',
 ]);
 
 export const purposeOfPayment = z.enum([
-  'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT', 'UTILITY_BILL',
-  'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
+  'GIFT',
+  'SELF',
+  'GOODS_OR_SERVICES',
+  'EDUCATION',
+  'HEALTH_OR_MEDICAL',
+  'REAL_ESTATE_PURCHASE',
+  'TAX_PAYMENT',
+  'LOAN_PAYMENT',
+  'UTILITY_BILL',
+  'DONATION',
+  'TRAVEL',
+  'FAMILY_SUPPORT',
+  'SALARY_PAYMENT',
+  'OTHER',
 ]);
 
 export const quoteSource = z.discriminatedUnion('sourceType', [
   z.object({ sourceType: z.literal('ACCOUNT'), accountId: z.string().min(1), customerId: z.string().optional() }),
-  z.object({ sourceType: z.literal('REALTIME_FUNDING'), currency: currencyCode, customerId: z.string().optional(), cryptoNetwork: z.string().max(32).optional() }),
+  z.object({
+    sourceType: z.literal('REALTIME_FUNDING'),
+    currency: currencyCode,
+    customerId: z.string().optional(),
+    cryptoNetwork: z.string().max(32).optional(),
+  }),
 ]);
 
 export const quoteDestination = z.discriminatedUnion('destinationType', [
-  z.object({ destinationType: z.literal('ACCOUNT'), accountId: z.string().min(1), paymentRail: paymentRail.optional() }),
-  z.object({ destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string().min(1).max(255), currency: currencyCode.optional() }),
+  z.object({
+    destinationType: z.literal('ACCOUNT'),
+    accountId: z.string().min(1),
+    paymentRail: paymentRail.optional(),
+  }),
+  z.object({
+    destinationType: z.literal('UMA_ADDRESS'),
+    umaAddress: z.string().min(1).max(255),
+    currency: currencyCode.optional(),
+  }),
 ]);
 
 export const quoteRequest = z.object({
@@ -78,7 +124,13 @@ export const quote = z.object({
   counterpartyInformation: z.record(z.string(), z.unknown()).optional(),
   rateDetails: rateDetails.optional(),
   scaChallenge: z
-    .object({ id: z.string(), expiresAt: isoDateTime, factor: z.string(), availableFactors: z.array(z.string()), purpose: z.string().nullable().optional() })
+    .object({
+      id: z.string(),
+      expiresAt: isoDateTime,
+      factor: z.string(),
+      availableFactors: z.array(z.string()),
+      purpose: z.string().nullable().optional(),
+    })
     .optional(),
 });
 
@@ -91,7 +143,10 @@ export const executeQuoteBody = z
   .object({
     scaFactor: z
       .enum(['SMS_OTP', 'TOTP', 'PASSKEY'])
-      .refine((v) => v !== 'TOTP', { message: 'TOTP cannot carry the dynamic linking a payment authorization needs; use SMS_OTP or PASSKEY', params: { constraint: { enum: ['SMS_OTP', 'PASSKEY'] } } })
+      .refine((v) => v !== 'TOTP', {
+        message: 'TOTP cannot carry the dynamic linking a payment authorization needs; use SMS_OTP or PASSKEY',
+        params: { constraint: { enum: ['SMS_OTP', 'PASSKEY'] } },
+      })
       .optional(),
   })
   .optional();

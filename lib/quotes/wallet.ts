@@ -11,7 +11,8 @@ export function walletSignatureForQuote(req: Request): WalletSignatureCheck {
       payload: quote.payloadToSign!,
       headers: req.headers,
       tx,
-      missingMessage: 'This quote is funded by an Embedded Wallet: send Service-Wallet-Signature, a stamp over the quote payloadToSign',
+      missingMessage:
+        'This quote is funded by an Embedded Wallet: send Service-Wallet-Signature, a stamp over the quote payloadToSign',
     });
   };
 }

@@ -2,8 +2,29 @@
 // and how long a quote on it may stay open. Instant rails lock a rate briefly (1-5 minutes per the
 // interface); batch rails (ACH, wires, SWIFT) settle later and keep quotes open longer.
 export type PaymentRail =
-  | 'ACH' | 'ACH_COLOMBIA' | 'BANK_TRANSFER' | 'BRE_B' | 'CIPS' | 'FAST' | 'FASTER_PAYMENTS' | 'FEDNOW' | 'INSTAPAY' | 'MOBILE_MONEY'
-  | 'NEFT' | 'PAYNOW' | 'PESONET' | 'PIX' | 'RTGS' | 'RTP' | 'SEPA' | 'SEPA_INSTANT' | 'SPEI' | 'SWIFT' | 'UNIONPAY' | 'UPI' | 'WIRE';
+  | 'ACH'
+  | 'ACH_COLOMBIA'
+  | 'BANK_TRANSFER'
+  | 'BRE_B'
+  | 'CIPS'
+  | 'FAST'
+  | 'FASTER_PAYMENTS'
+  | 'FEDNOW'
+  | 'INSTAPAY'
+  | 'MOBILE_MONEY'
+  | 'NEFT'
+  | 'PAYNOW'
+  | 'PESONET'
+  | 'PIX'
+  | 'RTGS'
+  | 'RTP'
+  | 'SEPA'
+  | 'SEPA_INSTANT'
+  | 'SPEI'
+  | 'SWIFT'
+  | 'UNIONPAY'
+  | 'UPI'
+  | 'WIRE';
 
 export interface RailInfo {
   rail: PaymentRail;
@@ -12,7 +33,11 @@ export interface RailInfo {
   settlementSeconds: number;
 }
 
-const R = (rail: PaymentRail, instant: boolean, settlementSeconds: number): RailInfo => ({ rail, instant, settlementSeconds });
+const R = (rail: PaymentRail, instant: boolean, settlementSeconds: number): RailInfo => ({
+  rail,
+  instant,
+  settlementSeconds,
+});
 
 /** Rails by currency, default first. */
 const RAILS: Record<string, RailInfo[]> = {
@@ -51,7 +76,12 @@ export function railInfo(currency: string, rail: string): RailInfo | undefined {
   return [...railsFor(currency), R('SWIFT', false, 172800)].find((r) => r.rail === rail);
 }
 
-const INSTANT = new Set(Object.values(RAILS).flat().filter((r) => r.instant).map((r) => r.rail));
+const INSTANT = new Set(
+  Object.values(RAILS)
+    .flat()
+    .filter((r) => r.instant)
+    .map((r) => r.rail),
+);
 
 /** Rails that settle as they pay (the same rail is instant in every currency that has it). */
 export function isInstantRail(rail: string): boolean {

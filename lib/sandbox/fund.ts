@@ -10,14 +10,19 @@ export async function fundInternalAccount(platformId: string, accountId: string,
   return transaction(async (tx) => {
     const account = await accounts.findRow(platformId, accountId, tx);
     if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${accountId}`);
-    if (account.status !== 'ACTIVE') throw invalidInput(`Internal account ${accountId} is ${account.status} and cannot receive funds`);
+    if (account.status !== 'ACTIVE')
+      throw invalidInput(`Internal account ${accountId} is ${account.status} and cannot receive funds`);
     await ledger.post(tx, {
       platformId,
       kind: 'SANDBOX_FUNDING',
       description: `Sandbox funding of ${accountId}`,
       legs: [
         { account: ledger.bucketAccount(accountId, 'AVAILABLE'), currency: account.currency, amount },
-        { account: ledger.systemAccount(platformId, 'SANDBOX', account.currency), currency: account.currency, amount: -amount },
+        {
+          account: ledger.systemAccount(platformId, 'SANDBOX', account.currency),
+          currency: account.currency,
+          amount: -amount,
+        },
       ],
     });
     const funded = await accounts.get(platformId, accountId, tx);

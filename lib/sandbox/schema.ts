@@ -19,7 +19,13 @@ export const umaReceiveRequest = z.object({
   receivingCurrencyAmount: money({ min: 1n }),
 });
 
-export const clockAdvanceRequest = z.object({ seconds: z.number().int().min(1).max(366 * 24 * 3600) });
+export const clockAdvanceRequest = z.object({
+  seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(366 * 24 * 3600),
+});
 export const clockState = z.object({
   now: z.string(),
   offsetSeconds: z.number(),

@@ -35,12 +35,19 @@ describe('real-time funding and POST /sandbox/send', () => {
     const q = await p.api.post('/quotes', rtf(25000));
     expect(q.status, q.text).toBe(201);
     const instr = q.body.paymentInstructions[0];
-    expect(instr.accountOrWalletInfo).toMatchObject({ accountType: 'USD_ACCOUNT', paymentRails: expect.arrayContaining(['RTP']) });
+    expect(instr.accountOrWalletInfo).toMatchObject({
+      accountType: 'USD_ACCOUNT',
+      paymentRails: expect.arrayContaining(['RTP']),
+    });
     expect(instr.accountOrWalletInfo.reference).toMatch(/^CR/);
     expectError(await p.api.post(`/quotes/${q.body.id}/execute`), 400, 'INVALID_INPUT');
     const sent = await p.api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'USD' });
     expect(sent.status, sent.text).toBe(200);
-    expect(sent.body).toMatchObject({ id: q.body.transactionId, status: 'PROCESSING', source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' } });
+    expect(sent.body).toMatchObject({
+      id: q.body.transactionId,
+      status: 'PROCESSING',
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' },
+    });
     await advance(p, 5);
     expect((await txn(p, q.body.transactionId)).status).toBe('COMPLETED');
     expectError(await p.api.post('/sandbox/send', { quoteId: q.body.id, currencyCode: 'USD' }), 400, 'INVALID_INPUT');
@@ -49,14 +56,24 @@ describe('real-time funding and POST /sandbox/send', () => {
   it('a wrong amount fails with FUNDING_AMOUNT_MISMATCH and goes back to the sender', async () => {
     const q = (await p.api.post('/quotes', rtf(10000))).body;
     const sent = await p.api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD', currencyAmount: 9999 });
-    expect(sent.body).toMatchObject({ status: 'FAILED', failureReason: 'FUNDING_AMOUNT_MISMATCH', refund: { status: 'COMPLETED' } });
+    expect(sent.body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'FUNDING_AMOUNT_MISMATCH',
+      refund: { status: 'COMPLETED' },
+    });
   });
 
   it('refuses a wrong currency, an unknown quote, an account-funded quote, and an expired one', async () => {
     const q = (await p.api.post('/quotes', rtf(1000))).body;
     expectError(await p.api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'EUR' }), 400, 'INVALID_INPUT');
-    expectError(await p.api.post('/sandbox/send', { quoteId: 'Quote:00000000-0000-0000-0000-000000000000', currencyCode: 'USD' }), 404, 'QUOTE_NOT_FOUND');
-    const acct = (await p.api.post('/quotes', { ...rtf(1000), source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD } })).body;
+    expectError(
+      await p.api.post('/sandbox/send', { quoteId: 'Quote:00000000-0000-0000-0000-000000000000', currencyCode: 'USD' }),
+      404,
+      'QUOTE_NOT_FOUND',
+    );
+    const acct = (
+      await p.api.post('/quotes', { ...rtf(1000), source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD } })
+    ).body;
     expectError(await p.api.post('/sandbox/send', { quoteId: acct.id, currencyCode: 'USD' }), 400, 'INVALID_INPUT');
     await advance(p, 121);
     expect((await p.api.get(`/quotes/${q.id}`)).body.status).toBe('EXPIRED');
@@ -65,14 +82,25 @@ describe('real-time funding and POST /sandbox/send', () => {
 
   it('refuses immediatelyExecute and requires cryptoNetwork for stablecoin funding', async () => {
     expectError(await p.api.post('/quotes', rtf(1000, { immediatelyExecute: true })), 400, 'INVALID_INPUT');
-    const usdc = await p.api.post('/quotes', { ...rtf(1000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USDC', customerId: h.customerId } });
+    const usdc = await p.api.post('/quotes', {
+      ...rtf(1000),
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USDC', customerId: h.customerId },
+    });
     expectError(usdc, 400, 'INVALID_INPUT');
     expect(usdc.body.details.errors[0].field).toBe('source.cryptoNetwork');
   });
 
   it('gives a deposit address on the cryptoNetwork asked for, and refuses a network the asset is not deposited on', async () => {
     const fund = async (currency: string, cryptoNetwork?: string) =>
-      p.api.post('/quotes', { ...rtf(1_000_000), source: { sourceType: 'REALTIME_FUNDING', currency, customerId: h.customerId, ...(cryptoNetwork ? { cryptoNetwork } : {}) } });
+      p.api.post('/quotes', {
+        ...rtf(1_000_000),
+        source: {
+          sourceType: 'REALTIME_FUNDING',
+          currency,
+          customerId: h.customerId,
+          ...(cryptoNetwork ? { cryptoNetwork } : {}),
+        },
+      });
     const wallet = async (currency: string, network: string) => {
       const q = await fund(currency, network);
       expect(q.status, q.text).toBe(201);
@@ -102,7 +130,12 @@ describe('real-time funding and POST /sandbox/send', () => {
     // Each quote gets its own address.
     expect((await wallet('USDC', 'SOLANA')).info.address).not.toBe(solana.info.address);
     // Networks the asset is not deposited on, and a network for a fiat currency.
-    for (const [currency, network] of [['USDC', 'TRON'], ['USDC', 'BOGUS'], ['BTC', 'LIGHTNING'], ['USD', 'SOLANA']]) {
+    for (const [currency, network] of [
+      ['USDC', 'TRON'],
+      ['USDC', 'BOGUS'],
+      ['BTC', 'LIGHTNING'],
+      ['USD', 'SOLANA'],
+    ]) {
       const res = await fund(currency, network);
       expectError(res, 400, 'INVALID_INPUT');
       expect(res.body.details.errors[0].field).toBe('source.cryptoNetwork');
@@ -118,11 +151,20 @@ describe('real-time funding and POST /sandbox/send', () => {
     let eu: Holder;
     let euDest: string;
     beforeAll(async () => {
-      eu = await customerWithAccounts(p, 'Eva European', ['EUR', 'USD'], { region: 'DE', phoneNumber: '+4915112345678' });
+      eu = await customerWithAccounts(p, 'Eva European', ['EUR', 'USD'], {
+        region: 'DE',
+        phoneNumber: '+4915112345678',
+      });
       euDest = await externalAccount(p, eu.customerId, 'MXN', '135');
     });
     const euQuote = (extra: Record<string, unknown> = {}) =>
-      p.api.post('/quotes', { source: { sourceType: 'REALTIME_FUNDING', currency: 'EUR', customerId: eu.customerId }, destination: { destinationType: 'ACCOUNT', accountId: euDest }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5000, ...extra });
+      p.api.post('/quotes', {
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'EUR', customerId: eu.customerId },
+        destination: { destinationType: 'ACCOUNT', accountId: euDest },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 5000,
+        ...extra,
+      });
 
     it('answers 202 PENDING_AUTHORIZATION with a challenge and withholds instructions until authorized', async () => {
       const q = await euQuote();
@@ -174,10 +216,14 @@ describe('real-time funding and POST /sandbox/send', () => {
 
   it('funds an internal account from outside with a conversion (on-ramp to an internal destination)', async () => {
     const before = await balanceOf(p, h.accounts.EUR);
-    const q = (await p.api.post('/quotes', { ...rtf(8000), destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR } })).body;
+    const q = (
+      await p.api.post('/quotes', {
+        ...rtf(8000),
+        destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR },
+      })
+    ).body;
     await p.api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' });
     await advance(p, 5);
     expect((await balanceOf(p, h.accounts.EUR)).available).toBe(before.available + BigInt(q.totalReceivingAmount));
   });
 });
-

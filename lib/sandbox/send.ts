@@ -15,17 +15,33 @@ import { payoutDelay, type PayoutScenario } from '../payments/scenarios';
 // POST /sandbox/send: the sender pays a real-time-funding quote's instructions. The funds arrive
 // from the outside world into CLEARING, and the payment proceeds as if the rail had delivered
 // them. A wrong amount fails the payment with FUNDING_AMOUNT_MISMATCH and sends the funds back.
-export async function sandboxSend(platformId: string, req: { quoteId: string; currencyCode: string; currencyAmount?: bigint }) {
+export async function sandboxSend(
+  platformId: string,
+  req: { quoteId: string; currencyCode: string; currencyAmount?: bigint },
+) {
   return transaction(async (tx) => {
     const quote = await quotes.lock(platformId, req.quoteId, tx);
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${req.quoteId}`);
     if ((quote.source as { sourceType: string }).sourceType !== 'REALTIME_FUNDING') {
-      throw fieldError('quoteId', 'this quote is funded from an account: execute it with POST /quotes/{quoteId}/execute');
+      throw fieldError(
+        'quoteId',
+        'this quote is funded from an account: execute it with POST /quotes/{quoteId}/execute',
+      );
     }
-    if (quote.status === 'PENDING_AUTHORIZATION') throw new ApiError('INVALID_INPUT', 'The quote awaits Strong Customer Authentication: authorize it before paying it');
-    if (quote.status !== 'PENDING') throw new ApiError('INVALID_INPUT', `The quote is ${quote.status} and accepts no payment`);
-    if (quote.expiresAt <= now()) throw new ApiError('INVALID_INPUT', `The quote expired at ${quote.expiresAt.toISOString()}; its payment instructions are no longer valid`);
-    if (req.currencyCode !== quote.sendingCurrency) throw fieldError('currencyCode', `must be the quote's sending currency ${quote.sendingCurrency}`);
+    if (quote.status === 'PENDING_AUTHORIZATION')
+      throw new ApiError(
+        'INVALID_INPUT',
+        'The quote awaits Strong Customer Authentication: authorize it before paying it',
+      );
+    if (quote.status !== 'PENDING')
+      throw new ApiError('INVALID_INPUT', `The quote is ${quote.status} and accepts no payment`);
+    if (quote.expiresAt <= now())
+      throw new ApiError(
+        'INVALID_INPUT',
+        `The quote expired at ${quote.expiresAt.toISOString()}; its payment instructions are no longer valid`,
+      );
+    if (req.currencyCode !== quote.sendingCurrency)
+      throw fieldError('currencyCode', `must be the quote's sending currency ${quote.sendingCurrency}`);
     const amount = req.currencyAmount ?? quote.totalSending;
     const row = (await txRepo.findByIdUnscoped(quote.transactionId, tx))!;
     const { funding } = planOf(row);
@@ -37,11 +53,28 @@ export async function sandboxSend(platformId: string, req: { quoteId: string; cu
       kind: 'FUNDING_RECEIVED',
       transactionId: row.id,
       legs: [
-        { account: ledger.systemAccount(platformId, `WORLD:${rail}`, quote.sendingCurrency), currency: quote.sendingCurrency, amount: -amount },
-        { account: ledger.systemAccount(platformId, 'CLEARING', quote.sendingCurrency), currency: quote.sendingCurrency, amount },
+        {
+          account: ledger.systemAccount(platformId, `WORLD:${rail}`, quote.sendingCurrency),
+          currency: quote.sendingCurrency,
+          amount: -amount,
+        },
+        {
+          account: ledger.systemAccount(platformId, 'CLEARING', quote.sendingCurrency),
+          currency: quote.sendingCurrency,
+          amount,
+        },
       ],
     });
-    const started = await txRepo.transition(row.id, 'start', { updatedAt: at, ...(amount !== quote.totalSending ? { sentAmount: amount } : {}), expectedSettlementAt: addSeconds(at, payoutDelay(row.scenario as PayoutScenario)) }, tx);
+    const started = await txRepo.transition(
+      row.id,
+      'start',
+      {
+        updatedAt: at,
+        ...(amount !== quote.totalSending ? { sentAmount: amount } : {}),
+        expectedSettlementAt: addSeconds(at, payoutDelay(row.scenario as PayoutScenario)),
+      },
+      tx,
+    );
     await quotes.setStatus(quote.id, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }, tx);
     await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(started!));
     if (amount !== quote.totalSending) {
@@ -49,7 +82,12 @@ export async function sandboxSend(platformId: string, req: { quoteId: string; cu
       const failed = await failPayout(tx, started!, refundedFailure('FUNDING_AMOUNT_MISMATCH'));
       return toTransaction(failed!);
     }
-    await enqueue(tx, { platformId, kind: 'payment.settle', payload: { transactionId: row.id }, runAt: started!.expectedSettlementAt ?? at });
+    await enqueue(tx, {
+      platformId,
+      kind: 'payment.settle',
+      payload: { transactionId: row.id },
+      runAt: started!.expectedSettlementAt ?? at,
+    });
     return toTransaction(started!);
   });
 }

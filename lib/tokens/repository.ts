@@ -21,7 +21,13 @@ export async function insert(row: TokenRow, tx: Tx = db()): Promise<TokenRow> {
 export function findForAuth(username: string) {
   return db().apiToken.findFirst({
     where: { OR: [{ clientId: username }, { id: username }], deletedAt: null },
-    select: { id: true, platformId: true, permissions: true, secretHash: true, platform: { select: { clockOffsetMs: true } } },
+    select: {
+      id: true,
+      platformId: true,
+      permissions: true,
+      secretHash: true,
+      platform: { select: { clockOffsetMs: true } },
+    },
   });
 }
 
@@ -42,8 +48,14 @@ function where(platformId: string, f: TokenFilter) {
     platformId,
     deletedAt: null,
     ...(f.name ? { name: f.name } : {}),
-    createdAt: { ...(f.createdAfter ? { gte: f.createdAfter } : {}), ...(f.createdBefore ? { lte: f.createdBefore } : {}) },
-    updatedAt: { ...(f.updatedAfter ? { gte: f.updatedAfter } : {}), ...(f.updatedBefore ? { lte: f.updatedBefore } : {}) },
+    createdAt: {
+      ...(f.createdAfter ? { gte: f.createdAfter } : {}),
+      ...(f.createdBefore ? { lte: f.createdBefore } : {}),
+    },
+    updatedAt: {
+      ...(f.updatedAfter ? { gte: f.updatedAfter } : {}),
+      ...(f.updatedBefore ? { lte: f.updatedBefore } : {}),
+    },
   };
 }
 
@@ -58,6 +70,9 @@ export async function list(platformId: string, f: TokenFilter, limit: number, cu
 
 /** Soft delete: the row stays for audit, the credential stops working at once. */
 export async function softDelete(platformId: string, id: string, at: Date): Promise<boolean> {
-  const n = await db().apiToken.updateMany({ where: { platformId, id, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
+  const n = await db().apiToken.updateMany({
+    where: { platformId, id, deletedAt: null },
+    data: { deletedAt: at, updatedAt: at },
+  });
   return n.count === 1;
 }

@@ -7,7 +7,10 @@ export const permission = z.enum(['VIEW', 'TRANSACT', 'MANAGE']);
 
 export const tokenCreate = z.object({
   name: z.string().trim().min(1).max(255),
-  permissions: z.array(permission).min(1).refine((p) => new Set(p).size === p.length, 'must not repeat a permission'),
+  permissions: z
+    .array(permission)
+    .min(1)
+    .refine((p) => new Set(p).size === p.length, 'must not repeat a permission'),
 });
 
 // Path ids are not format-checked: an unknown or malformed id is simply not found (404).

@@ -28,7 +28,13 @@ export interface IssueOptions {
   clientSecret?: string;
 }
 
-export async function issue(platformId: string, name: string, permissions: Permission[], opts: IssueOptions = {}, tx?: Tx) {
+export async function issue(
+  platformId: string,
+  name: string,
+  permissions: Permission[],
+  opts: IssueOptions = {},
+  tx?: Tx,
+) {
   const at = now();
   const clientSecret = opts.clientSecret ?? generateSecret();
   const row = await repo.insert(
@@ -60,7 +66,8 @@ export async function list(platformId: string, filter: repo.TokenFilter, limit: 
 
 export async function revoke(platformId: string, id: string, callerTokenId: string | undefined) {
   // Deleting the credential the request is authenticated with would lock the caller out mid-call.
-  if (id === callerTokenId) throw invalidInput('A token cannot delete itself; authenticate with another token to delete this one');
+  if (id === callerTokenId)
+    throw invalidInput('A token cannot delete itself; authenticate with another token to delete this one');
   if (!(await repo.softDelete(platformId, id, now()))) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
   forgetToken(id);
 }

@@ -38,12 +38,15 @@ describe('API tokens', () => {
     expectError(res, 400, 'INVALID_INPUT');
     const fields = res.body.details.errors.map((e: { field: string }) => e.field).sort();
     expect(fields).toEqual(['name', 'permissions[0]']);
-    expect(res.body.details.errors.find((e: { field: string }) => e.field === 'permissions[0]').constraint).toEqual({ enum: ['VIEW', 'TRANSACT', 'MANAGE'] });
+    expect(res.body.details.errors.find((e: { field: string }) => e.field === 'permissions[0]').constraint).toEqual({
+      enum: ['VIEW', 'TRANSACT', 'MANAGE'],
+    });
   });
 
   it('lists with cursor pagination in a stable order', async () => {
     const q = await newPlatform();
-    for (let i = 0; i < 5; i++) expect((await q.api.post('/tokens', { name: `t${i}`, permissions: ['VIEW'] })).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await q.api.post('/tokens', { name: `t${i}`, permissions: ['VIEW'] })).status).toBe(201);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;

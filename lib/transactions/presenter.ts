@@ -30,8 +30,12 @@ export function toTransaction(row: TransactionRow) {
     ...(row.reference ? { reconciliationInstructions: { reference: row.reference } } : {}),
     ...(row.failureReason ? { failureReason: row.failureReason } : {}),
   };
-  const sent = row.sentAmount !== null && row.sentCurrency ? currencyAmount(row.sentAmount, row.sentCurrency) : undefined;
-  const received = row.receivedAmount !== null && row.receivedCurrency ? currencyAmount(row.receivedAmount, row.receivedCurrency) : undefined;
+  const sent =
+    row.sentAmount !== null && row.sentCurrency ? currencyAmount(row.sentAmount, row.sentCurrency) : undefined;
+  const received =
+    row.receivedAmount !== null && row.receivedCurrency
+      ? currencyAmount(row.receivedAmount, row.receivedCurrency)
+      : undefined;
   if (row.type === 'INCOMING') {
     return {
       ...common,

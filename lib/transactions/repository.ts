@@ -21,7 +21,12 @@ export function findByIdUnscoped(id: string, tx: Tx = db()): Promise<Transaction
  * Applies a state move if the row is still in an allowed state (one conditional UPDATE ...
  * RETURNING); returns the updated row, or null when the row had already moved on.
  */
-export async function transition(id: string, move: Move, data: Prisma.TransactionUncheckedUpdateInput, tx: Tx): Promise<TransactionRow | null> {
+export async function transition(
+  id: string,
+  move: Move,
+  data: Prisma.TransactionUncheckedUpdateInput,
+  tx: Tx,
+): Promise<TransactionRow | null> {
   const m = MOVES[move];
   try {
     return await tx.transaction.update({ where: { id, status: { in: [...m.from] } }, data: { ...data, status: m.to } });
@@ -41,7 +46,11 @@ export function moveSql(id: string, move: Move, data: Record<string, unknown>): 
     WHERE "id" = ${id} AND "status" IN (${Prisma.join(m.from.map((f) => value(f)))}) RETURNING 1`;
 }
 
-export async function update(id: string, data: Prisma.TransactionUncheckedUpdateInput, tx: Tx): Promise<TransactionRow> {
+export async function update(
+  id: string,
+  data: Prisma.TransactionUncheckedUpdateInput,
+  tx: Tx,
+): Promise<TransactionRow> {
   return tx.transaction.update({ where: { id }, data });
 }
 
@@ -64,7 +73,11 @@ function where(platformId: string, f: TransactionFilter): Prisma.TransactionWher
   // id and "PLATFORM" (presenter); filtering by those values finds them (reference: customerId).
   if (f.customerId) and.push(f.customerId === platformId ? { customerId: null } : { customerId: f.customerId });
   if (f.platformCustomerId) {
-    and.push(f.platformCustomerId === 'PLATFORM' ? { OR: [{ platformCustomerId: 'PLATFORM' }, { customerId: null }] } : { platformCustomerId: f.platformCustomerId });
+    and.push(
+      f.platformCustomerId === 'PLATFORM'
+        ? { OR: [{ platformCustomerId: 'PLATFORM' }, { customerId: null }] }
+        : { platformCustomerId: f.platformCustomerId },
+    );
   }
   if (f.status) and.push({ status: f.status });
   if (f.type) and.push({ type: f.type });
@@ -85,15 +98,31 @@ function where(platformId: string, f: TransactionFilter): Prisma.TransactionWher
   });
   if (f.accountIdentifier) and.push(either(f.accountIdentifier));
   if (f.senderAccountIdentifier) {
-    and.push({ OR: [{ source: { path: ['accountId'], equals: f.senderAccountIdentifier } }, { source: { path: ['umaAddress'], equals: f.senderAccountIdentifier } }] });
+    and.push({
+      OR: [
+        { source: { path: ['accountId'], equals: f.senderAccountIdentifier } },
+        { source: { path: ['umaAddress'], equals: f.senderAccountIdentifier } },
+      ],
+    });
   }
   if (f.receiverAccountIdentifier) {
-    and.push({ OR: [{ destination: { path: ['accountId'], equals: f.receiverAccountIdentifier } }, { destination: { path: ['umaAddress'], equals: f.receiverAccountIdentifier } }] });
+    and.push({
+      OR: [
+        { destination: { path: ['accountId'], equals: f.receiverAccountIdentifier } },
+        { destination: { path: ['umaAddress'], equals: f.receiverAccountIdentifier } },
+      ],
+    });
   }
   return { AND: and };
 }
 
-export async function list(platformId: string, f: TransactionFilter, limit: number, order: 'asc' | 'desc', cursor?: Cursor) {
+export async function list(
+  platformId: string,
+  f: TransactionFilter,
+  limit: number,
+  order: 'asc' | 'desc',
+  cursor?: Cursor,
+) {
   const base = where(platformId, f);
   const after: Prisma.TransactionWhereInput = cursor
     ? order === 'desc'
@@ -101,7 +130,11 @@ export async function list(platformId: string, f: TransactionFilter, limit: numb
       : { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] }
     : {};
   const [rows, total] = await Promise.all([
-    db().transaction.findMany({ where: { AND: [base, after] }, orderBy: [{ createdAt: order }, { id: order }], take: limit + 1 }),
+    db().transaction.findMany({
+      where: { AND: [base, after] },
+      orderBy: [{ createdAt: order }, { id: order }],
+      take: limit + 1,
+    }),
     db().transaction.count({ where: base }),
   ]);
   return { rows, total };

@@ -3,7 +3,17 @@ import { isoDateTime } from '../http/fields';
 import { pageQuery } from '../http/pagination';
 
 // Transactions (reference: TransactionOneOf, TransactionListResponse and the action requests).
-export const transactionStatus = z.enum(['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED']);
+export const transactionStatus = z.enum([
+  'CREATED',
+  'PENDING',
+  'PENDING_AUTHORIZATION',
+  'PROCESSING',
+  'COMPLETED',
+  'REJECTED',
+  'FAILED',
+  'REFUNDED',
+  'EXPIRED',
+]);
 
 export const transactionListQuery = z.object({
   customerId: z.string().optional(),
@@ -22,12 +32,26 @@ export const transactionListQuery = z.object({
 
 export const transactionIdParams = z.object({ transactionId: z.string() });
 export const confirmRequest = z.object({ receiptDeliveryConfirmedAt: isoDateTime.optional() }).default({});
-export const approveRequest = z.object({ receiverCustomerInfo: z.record(z.string(), z.unknown()).optional() }).default({});
+export const approveRequest = z
+  .object({ receiverCustomerInfo: z.record(z.string(), z.unknown()).optional() })
+  .default({});
 export const rejectRequest = z.object({ reason: z.string().max(255).optional() }).default({});
 export const cancelRequest = z.object({ reason: z.string().max(255).optional() }).default({});
 
 // Response shape for the served document (the full variants are in the reference).
 export const transaction = z
-  .object({ id: z.string(), status: transactionStatus, type: z.enum(['INCOMING', 'OUTGOING']), direction: z.enum(['CREDIT', 'DEBIT']), customerId: z.string(), platformCustomerId: z.string() })
+  .object({
+    id: z.string(),
+    status: transactionStatus,
+    type: z.enum(['INCOMING', 'OUTGOING']),
+    direction: z.enum(['CREDIT', 'DEBIT']),
+    customerId: z.string(),
+    platformCustomerId: z.string(),
+  })
   .catchall(z.unknown());
-export const transactionList = z.object({ data: z.array(transaction), hasMore: z.boolean(), nextCursor: z.string().optional(), totalCount: z.number().int() });
+export const transactionList = z.object({
+  data: z.array(transaction),
+  hasMore: z.boolean(),
+  nextCursor: z.string().optional(),
+  totalCount: z.number().int(),
+});

@@ -17,7 +17,13 @@ export async function get(platformId: string, id: string) {
   return toTransaction(row);
 }
 
-export async function list(platformId: string, filter: repo.TransactionFilter, limit: number, order: 'asc' | 'desc', cursor?: string) {
+export async function list(
+  platformId: string,
+  filter: repo.TransactionFilter,
+  limit: number,
+  order: 'asc' | 'desc',
+  cursor?: string,
+) {
   const { rows, total } = await repo.list(platformId, filter, limit, order, decodeCursor(cursor));
   return toPage(rows, limit, total, toTransaction);
 }
@@ -27,17 +33,25 @@ const CONFIRMATION_SKEW_MS = 5 * 60_000;
 
 export async function confirmReceipt(platformId: string, id: string, at?: string) {
   if (at && new Date(at).getTime() > now().getTime() + CONFIRMATION_SKEW_MS) {
-    throw fieldError('receiptDeliveryConfirmedAt', `${at} is in the future: give the time the receipt was delivered, or omit it for now`);
+    throw fieldError(
+      'receiptDeliveryConfirmedAt',
+      `${at} is in the future: give the time the receipt was delivered, or omit it for now`,
+    );
   }
   return transaction(async (tx) => {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
-    return toTransaction(await repo.update(id, { receiptDeliveryConfirmedAt: at ? new Date(at) : now(), updatedAt: now() }, tx));
+    return toTransaction(
+      await repo.update(id, { receiptDeliveryConfirmedAt: at ? new Date(at) : now(), updatedAt: now() }, tx),
+    );
   });
 }
 
 const notAwaiting = (id: string, status: string) =>
-  new ApiError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `Transaction ${id} is not waiting for platform approval (status ${status})`);
+  new ApiError(
+    'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+    `Transaction ${id} is not waiting for platform approval (status ${status})`,
+  );
 
 export async function approve(platformId: string, id: string, receiverCustomerInfo?: Record<string, unknown>) {
   return transaction(async (tx) => {
@@ -68,13 +82,14 @@ export async function cancel(platformId: string, id: string, reason?: string) {
   return transaction(async (tx) => {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
-    const notCancellable = (why: string) => new ApiError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${id} cannot be cancelled: ${why}`, { status: row.status });
+    const notCancellable = (why: string) =>
+      new ApiError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${id} cannot be cancelled: ${why}`, {
+        status: row.status,
+      });
     if (row.status !== 'PROCESSING') throw notCancellable(`it is ${row.status}`);
-    if (!row.paymentRail || !CANCELLABLE_RAILS.has(row.paymentRail)) throw notCancellable(`${row.paymentRail ?? 'this transfer'} is not a bank rail that can be recalled`);
-    const done =
-      row.type === 'OUTGOING'
-        ? await failPayout(tx, row, CANCELLED)
-        : await cancelPull(tx, row);
+    if (!row.paymentRail || !CANCELLABLE_RAILS.has(row.paymentRail))
+      throw notCancellable(`${row.paymentRail ?? 'this transfer'} is not a bank rail that can be recalled`);
+    const done = row.type === 'OUTGOING' ? await failPayout(tx, row, CANCELLED) : await cancelPull(tx, row);
     if (!done) throw notCancellable('it settled meanwhile');
     return toTransaction(reason ? await repo.update(done.id, { platformReason: reason }, tx) : done);
   });

@@ -2,7 +2,15 @@
 // repository.transition): it only happens when the row is still in one of the `from` states, so
 // concurrent workers and requests cannot apply two moves to one transaction.
 export type TransactionStatus =
-  | 'CREATED' | 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED' | 'REFUNDED' | 'EXPIRED';
+  | 'CREATED'
+  | 'PENDING'
+  | 'PENDING_AUTHORIZATION'
+  | 'PROCESSING'
+  | 'COMPLETED'
+  | 'REJECTED'
+  | 'FAILED'
+  | 'REFUNDED'
+  | 'EXPIRED';
 
 export const MOVES = {
   // A quote was executed, a real-time-funding quote received its funds, or a pending incoming
@@ -23,4 +31,3 @@ export const MOVES = {
 } as const satisfies Record<string, { from: readonly TransactionStatus[]; to: TransactionStatus }>;
 
 export type Move = keyof typeof MOVES;
-

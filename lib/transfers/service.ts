@@ -37,7 +37,10 @@ async function activeInternal(platformId: string, accountId: string, field: stri
 async function sourceInternal(platformId: string, accountId: string, field: string, tx: Tx) {
   const account = await activeInternal(platformId, accountId, field, tx);
   if (account.type === 'EMBEDDED_WALLET') {
-    throw fieldError(field, 'Embedded Wallet funds move only with the holder\'s signature: create a quote and execute it with Service-Wallet-Signature');
+    throw fieldError(
+      field,
+      "Embedded Wallet funds move only with the holder's signature: create a quote and execute it with Service-Wallet-Signature",
+    );
   }
   return account;
 }
@@ -99,7 +102,9 @@ function transferRow(t: {
     reference: referenceCode(id),
     remittanceInformation: t.remittanceInformation,
     scenario: t.scenario,
-    ...(out ? { plan: { funding: { kind: 'INTERNAL', internalAccountId: t.internal.id }, route: t.route } as object } : {}),
+    ...(out
+      ? { plan: { funding: { kind: 'INTERNAL', internalAccountId: t.internal.id }, route: t.route } as object }
+      : {}),
     createdAt: t.at,
     updatedAt: t.at,
   };
@@ -112,9 +117,13 @@ export async function transferOut(platformId: string, req: TransferOut) {
     const source = await sourceInternal(platformId, req.source.accountId, 'source.accountId', tx);
     const route = await externalRoute(platformId, req.destination.accountId, req.destination.paymentRail, tx);
     if (route.currency !== source.currency) {
-      throw new ApiError('INVALID_CURRENCY', `Source is ${source.currency} and destination ${route.currency}: use a quote for cross-currency transfers`);
+      throw new ApiError(
+        'INVALID_CURRENCY',
+        `Source is ${source.currency} and destination ${route.currency}: use a quote for cross-currency transfers`,
+      );
     }
-    if (route.ownerCustomerId !== source.customerId) throw invalidInput('The external account does not belong to the owner of the source account');
+    if (route.ownerCustomerId !== source.customerId)
+      throw invalidInput('The external account does not belong to the owner of the source account');
     const customer = await checkCustomerReady(platformId, source.customerId, tx);
     const amount = req.amount ?? (await ledger.balances([source.id], tx)).get(source.id)!.available;
     if (amount <= 0n) throw fieldError('amount', 'the source account has no available balance to transfer');
@@ -122,7 +131,8 @@ export async function transferOut(platformId: string, req: TransferOut) {
     checkOwnershipThreshold(route, amount, now());
     const scenario = transferScenario(route.identifier);
     const at = now();
-    const delay = scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
+    const delay =
+      scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
     const row = await txRepo.insert(
       transferRow({
         platformId,
@@ -132,7 +142,12 @@ export async function transferOut(platformId: string, req: TransferOut) {
         route,
         amount,
         scenario,
-        failureReason: scenario === 'ACCOUNT_INVALID' ? 'ACCOUNT_INVALID' : scenario === 'INSUFFICIENT_FUNDS' ? 'QUOTE_EXECUTION_FAILED' : null,
+        failureReason:
+          scenario === 'ACCOUNT_INVALID'
+            ? 'ACCOUNT_INVALID'
+            : scenario === 'INSUFFICIENT_FUNDS'
+              ? 'QUOTE_EXECUTION_FAILED'
+              : null,
         remittanceInformation: req.remittanceInformation ?? null,
         at,
         delay,
@@ -146,7 +161,12 @@ export async function transferOut(platformId: string, req: TransferOut) {
     await hold(tx, row); // real insufficient funds: 400, nothing written
     await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(row));
     await announceBalances(tx, platformId, [source.id]);
-    await enqueue(tx, { platformId, kind: 'transfer.settle', payload: { transactionId: row.id }, runAt: addSeconds(at, delay) });
+    await enqueue(tx, {
+      platformId,
+      kind: 'transfer.settle',
+      payload: { transactionId: row.id },
+      runAt: addSeconds(at, delay),
+    });
     return toTransaction(row);
   });
 }
@@ -158,13 +178,16 @@ export async function transferIn(platformId: string, req: TransferIn) {
   return transaction(async (tx) => {
     const route = await pullRoute(platformId, req.source.accountId, 'source.accountId', tx);
     const dest = await activeInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
-    if (dest.currency !== route.currency) throw new ApiError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
-    if (route.ownerCustomerId !== dest.customerId) throw invalidInput('The external account does not belong to the owner of the destination account');
+    if (dest.currency !== route.currency)
+      throw new ApiError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
+    if (route.ownerCustomerId !== dest.customerId)
+      throw invalidInput('The external account does not belong to the owner of the destination account');
     const customer = await checkCustomerReady(platformId, dest.customerId, tx);
     await checkLimits(platformId, dest.currency, dest.currency, amount, amount, tx);
     const scenario = transferScenario(route.identifier);
     const at = now();
-    const delay = scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
+    const delay =
+      scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
     const row = await txRepo.insert(
       transferRow({
         platformId,
@@ -191,13 +214,22 @@ export async function transferIn(platformId: string, req: TransferIn) {
       kind: 'PULL_START',
       transactionId: row.id,
       legs: [
-        { account: ledger.systemAccount(platformId, 'WORLD:ACH', dest.currency), currency: dest.currency, amount: -amount },
+        {
+          account: ledger.systemAccount(platformId, 'WORLD:ACH', dest.currency),
+          currency: dest.currency,
+          amount: -amount,
+        },
         { account: ledger.bucketAccount(dest.id, 'PENDING'), currency: dest.currency, amount },
       ],
     });
     await recordEvent(tx, platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
     await announceBalances(tx, platformId, [dest.id]);
-    await enqueue(tx, { platformId, kind: 'transfer.settle', payload: { transactionId: row.id }, runAt: addSeconds(at, delay) });
+    await enqueue(tx, {
+      platformId,
+      kind: 'transfer.settle',
+      payload: { transactionId: row.id },
+      runAt: addSeconds(at, delay),
+    });
     return toTransaction(row);
   });
 }

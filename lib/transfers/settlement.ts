@@ -20,12 +20,27 @@ async function pullLegs(tx: Tx, row: Row, kind: 'PULL_SETTLE' | 'PULL_FAIL') {
   const c = row.receivedCurrency!;
   const amount = row.receivedAmount!;
   const pending = ledger.bucketAccount(row.internalAccountId!, 'PENDING');
-  const other = kind === 'PULL_SETTLE' ? ledger.bucketAccount(row.internalAccountId!, 'AVAILABLE') : ledger.systemAccount(row.platformId, `WORLD:${row.paymentRail ?? 'ACH'}`, c);
-  await ledger.post(tx, { platformId: row.platformId, kind, transactionId: row.id, legs: [{ account: pending, currency: c, amount: -amount }, { account: other, currency: c, amount }] });
+  const other =
+    kind === 'PULL_SETTLE'
+      ? ledger.bucketAccount(row.internalAccountId!, 'AVAILABLE')
+      : ledger.systemAccount(row.platformId, `WORLD:${row.paymentRail ?? 'ACH'}`, c);
+  await ledger.post(tx, {
+    platformId: row.platformId,
+    kind,
+    transactionId: row.id,
+    legs: [
+      { account: pending, currency: c, amount: -amount },
+      { account: other, currency: c, amount },
+    ],
+  });
 }
 
 /** A pull that did not settle (the collection failed, or `data` says otherwise): the pending credit is withdrawn. */
-export async function failPull(tx: Tx, row: Row, data: { failureReason?: string; refund?: object } = { failureReason: 'COLLECTION_FAILED' }): Promise<Row | null> {
+export async function failPull(
+  tx: Tx,
+  row: Row,
+  data: { failureReason?: string; refund?: object } = { failureReason: 'COLLECTION_FAILED' },
+): Promise<Row | null> {
   const failed = await txRepo.transition(row.id, 'fail', { ...data, updatedAt: now() }, tx);
   if (!failed) return null;
   await pullLegs(tx, failed, 'PULL_FAIL');
@@ -36,7 +51,10 @@ export async function failPull(tx: Tx, row: Row, data: { failureReason?: string;
 
 /** A pull cancelled before it settled. */
 export function cancelPull(tx: Tx, row: Row): Promise<Row | null> {
-  return failPull(tx, row, { failureReason: 'COLLECTION_FAILED', refund: refundOf(row, now(), 'COMPLETED', 'USER_CANCELLATION') });
+  return failPull(tx, row, {
+    failureReason: 'COLLECTION_FAILED',
+    refund: refundOf(row, now(), 'COMPLETED', 'USER_CANCELLATION'),
+  });
 }
 
 export async function settleTransfer(transactionId: string): Promise<void> {

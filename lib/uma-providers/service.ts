@@ -19,7 +19,9 @@ export function listUmaProviders(q: UmaProviderQuery) {
   const country = q.countryCode?.trim().toUpperCase();
   const currency = q.currencyCode?.trim().toUpperCase();
   if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
-    throw fieldError('countryCode', `${q.countryCode} is not an ISO 3166-1 alpha-2 country code`, { format: 'iso3166-1-alpha-2' });
+    throw fieldError('countryCode', `${q.countryCode} is not an ISO 3166-1 alpha-2 country code`, {
+      format: 'iso3166-1-alpha-2',
+    });
   }
   if (currency !== undefined && !isKnownCurrency(currency)) {
     throw new ApiError('INVALID_CURRENCY', `${q.currencyCode} is not a currency this service carries`, {
@@ -29,7 +31,12 @@ export function listUmaProviders(q: UmaProviderQuery) {
   const includeBlocked = q.hasBlockedProviders ?? true;
   const sign = q.sortOrder === 'asc' ? 1 : -1;
   const list = umaProviders()
-    .filter((p) => (!country || p.supportedRegions.includes(country)) && (!currency || p.supportedCurrencies.includes(currency)) && (includeBlocked || p.allowListed))
+    .filter(
+      (p) =>
+        (!country || p.supportedRegions.includes(country)) &&
+        (!currency || p.supportedCurrencies.includes(currency)) &&
+        (includeBlocked || p.allowListed),
+    )
     .sort((a, b) => sign * (a.listedAt.localeCompare(b.listedAt) || a.domain.localeCompare(b.domain)));
   const page = pageOfList(list, (p) => p.domain, q.limit, q.cursor);
   return { ...page, data: page.data.map(present) };

@@ -28,7 +28,12 @@ describe('GET /uma-providers', () => {
       ],
       allowListStatus: true,
     });
-    expect(res.body.data.at(-1)).toMatchObject({ name: 'Lightspark Group', domain: 'uma.me', logoUrl: 'https://uma.me/logo.png', allowListStatus: true });
+    expect(res.body.data.at(-1)).toMatchObject({
+      name: 'Lightspark Group',
+      domain: 'uma.me',
+      logoUrl: 'https://uma.me/logo.png',
+      allowListStatus: true,
+    });
     const asc = await p.api.get('/uma-providers', { query: { sortOrder: 'asc' } });
     expect(names(asc.body.data)).toEqual([...names(res.body.data)].reverse());
   });
@@ -39,7 +44,9 @@ describe('GET /uma-providers', () => {
     expect(ng.body.totalCount).toBe(1);
     const brl = await p.api.get('/uma-providers', { query: { currencyCode: 'brl' } });
     expect(names(brl.body.data)).toEqual(['Ripio', 'Foxbit']);
-    const usOnlyAllowed = await p.api.get('/uma-providers', { query: { countryCode: 'US', hasBlockedProviders: false } });
+    const usOnlyAllowed = await p.api.get('/uma-providers', {
+      query: { countryCode: 'US', hasBlockedProviders: false },
+    });
     expect(names(usOnlyAllowed.body.data)).toEqual(['Corridor Sandbox', 'Lightspark Group']);
     const usAll = await p.api.get('/uma-providers', { query: { countryCode: 'US', hasBlockedProviders: true } });
     expect(names(usAll.body.data)).toEqual(['Corridor Sandbox', 'Zero Hash', 'Bakkt', 'Lightspark Group']);

@@ -21,7 +21,9 @@ export function parseUma(value: string): UmaAddress | null {
 export function requireUma(value: string, field = 'umaAddress'): UmaAddress {
   const parsed = parseUma(value);
   if (!parsed) {
-    throw new ApiError('INVALID_UMA_ADDRESS', `${value} is not a valid UMA address ($user@domain)`, { errors: [{ field, message: 'must be a UMA address such as $alice@example.com' }] });
+    throw new ApiError('INVALID_UMA_ADDRESS', `${value} is not a valid UMA address ($user@domain)`, {
+      errors: [{ field, message: 'must be a UMA address such as $alice@example.com' }],
+    });
   }
   return parsed;
 }

@@ -48,7 +48,11 @@ async function insertIncoming(tx: Tx, p: IncomingUma, at: Date): Promise<txRepo.
       direction: 'CREDIT',
       status: 'PROCESSING',
       source: { sourceType: 'UMA_ADDRESS', umaAddress: p.senderUmaAddress, currency: p.currency },
-      destination: { destinationType: 'ACCOUNT', accountId: p.internalAccountId ?? p.externalAccountId, currency: p.currency },
+      destination: {
+        destinationType: 'ACCOUNT',
+        accountId: p.internalAccountId ?? p.externalAccountId,
+        currency: p.currency,
+      },
       internalAccountId: p.internalAccountId,
       externalAccountId: p.externalAccountId,
       receivedCurrency: p.currency,
@@ -65,7 +69,11 @@ async function insertIncoming(tx: Tx, p: IncomingUma, at: Date): Promise<txRepo.
 }
 
 /** Books an incoming UMA payment that is complete (funds received and deposited). */
-export async function creditIncoming(tx: Tx, p: IncomingUma, existing?: txRepo.TransactionRow): Promise<txRepo.TransactionRow> {
+export async function creditIncoming(
+  tx: Tx,
+  p: IncomingUma,
+  existing?: txRepo.TransactionRow,
+): Promise<txRepo.TransactionRow> {
   const at = now();
   const row = existing ?? (await insertIncoming(tx, p, at));
   const done = await txRepo.transition(row.id, 'complete', { settledAt: at, updatedAt: at }, tx);
@@ -85,7 +93,11 @@ export async function creditIncoming(tx: Tx, p: IncomingUma, existing?: txRepo.T
 }
 
 /** The receiving side of a completed payment from one customer of this service to another. */
-export async function deliverUmaPayment(tx: Tx, sent: txRepo.TransactionRow, route: Extract<Route, { kind: 'UMA_CUSTOMER' }>) {
+export async function deliverUmaPayment(
+  tx: Tx,
+  sent: txRepo.TransactionRow,
+  route: Extract<Route, { kind: 'UMA_CUSTOMER' }>,
+) {
   const sender = sent.customerId ? await customers.findById(sent.platformId, sent.customerId, tx) : null;
   const platform = sender ? null : await platforms.findById(sent.platformId, tx);
   const senderUma = sender?.umaAddress ?? `$platform@${platform?.umaDomain ?? 'unknown'}`;

@@ -45,19 +45,29 @@ async function currencyPreferences(platformId: string, from: string, currencies:
   );
 }
 
-async function store(platformId: string, customerId: string | undefined, kind: 'UMA' | 'EXTERNAL_ACCOUNT', target: string, route: Route, supported: unknown[], required: unknown[]) {
+async function store(
+  platformId: string,
+  customerId: string | undefined,
+  kind: 'UMA' | 'EXTERNAL_ACCOUNT',
+  target: string,
+  route: Route,
+  supported: unknown[],
+  required: unknown[],
+) {
   const at = now();
   const row = await repo.insertLookup({
-      id: newId('Lookup'),
-      platformId,
-      customerId: customerId ?? null,
-      kind,
-      target,
-      supportedCurrencies: JSON.parse(JSON.stringify(supported, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
-      requiredPayerDataFields: required as Prisma.InputJsonValue,
-      resolution: route as unknown as Prisma.InputJsonValue,
-      createdAt: at,
-      expiresAt: addSeconds(at, LOOKUP_TTL_SECONDS),
+    id: newId('Lookup'),
+    platformId,
+    customerId: customerId ?? null,
+    kind,
+    target,
+    supportedCurrencies: JSON.parse(
+      JSON.stringify(supported, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+    ) as Prisma.InputJsonValue,
+    requiredPayerDataFields: required as Prisma.InputJsonValue,
+    resolution: route as unknown as Prisma.InputJsonValue,
+    createdAt: at,
+    expiresAt: addSeconds(at, LOOKUP_TTL_SECONDS),
   });
   return row.id;
 }
@@ -65,12 +75,18 @@ async function store(platformId: string, customerId: string | undefined, kind: '
 /** Who would pay: senderUmaAddress or customerId, each optional only when the other is given (reference). */
 function requireSender(q: { customerId?: string; senderUmaAddress?: string }) {
   if (!q.customerId && !q.senderUmaAddress) {
-    throw invalidInput('Give the sender: senderUmaAddress or customerId', [{ field: 'customerId', message: 'customerId or senderUmaAddress is required' }]);
+    throw invalidInput('Give the sender: senderUmaAddress or customerId', [
+      { field: 'customerId', message: 'customerId or senderUmaAddress is required' },
+    ]);
   }
   if (q.senderUmaAddress) requireUma(q.senderUmaAddress, 'senderUmaAddress');
 }
 
-export async function lookupUma(platformId: string, address: string, q: { customerId?: string; senderUmaAddress?: string }) {
+export async function lookupUma(
+  platformId: string,
+  address: string,
+  q: { customerId?: string; senderUmaAddress?: string },
+) {
   const uma = requireUma(address, 'receiverUmaAddress');
   requireSender(q);
   const route = await umaRoute(uma);
@@ -79,17 +95,39 @@ export async function lookupUma(platformId: string, address: string, q: { custom
   const supportedCurrencies = await currencyPreferences(platformId, from, currencies);
   // The sender picks the currency only in the quote, and the quote requires every field listed
   // here, so a receiver taking several currencies lists what any of them needs.
-  const requiredPayerDataFields = mergeFields(await Promise.all(currencies.map((currency) => requiredPayerData({ ...route, currency } as Route))));
-  const lookupId = await store(platformId, q.customerId, 'UMA', uma.address, route, supportedCurrencies, requiredPayerDataFields);
+  const requiredPayerDataFields = mergeFields(
+    await Promise.all(currencies.map((currency) => requiredPayerData({ ...route, currency } as Route))),
+  );
+  const lookupId = await store(
+    platformId,
+    q.customerId,
+    'UMA',
+    uma.address,
+    route,
+    supportedCurrencies,
+    requiredPayerDataFields,
+  );
   return { receiverUmaAddress: uma.address, supportedCurrencies, requiredPayerDataFields, lookupId };
 }
 
-export async function lookupExternalAccount(platformId: string, accountId: string, q: { customerId?: string; senderUmaAddress?: string }) {
+export async function lookupExternalAccount(
+  platformId: string,
+  accountId: string,
+  q: { customerId?: string; senderUmaAddress?: string },
+) {
   requireSender(q);
   const route = await externalRoute(platformId, accountId, undefined);
   const from = await senderCurrency(platformId, q.customerId);
   const supportedCurrencies = await currencyPreferences(platformId, from, [route.currency]);
   const requiredPayerDataFields = await requiredPayerData(route);
-  const lookupId = await store(platformId, q.customerId, 'EXTERNAL_ACCOUNT', accountId, route, supportedCurrencies, requiredPayerDataFields);
+  const lookupId = await store(
+    platformId,
+    q.customerId,
+    'EXTERNAL_ACCOUNT',
+    accountId,
+    route,
+    supportedCurrencies,
+    requiredPayerDataFields,
+  );
   return { accountId, supportedCurrencies, requiredPayerDataFields, lookupId };
 }

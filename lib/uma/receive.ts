@@ -54,37 +54,68 @@ const NO_FEES = { serviceFixed: 0n, serviceBps: 0n, platformFixed: 0n, platformB
  * amount at the mid-market rate of the moment, rounded up. No fees are counted here (NO_FEES).
  * Same currency: the amount itself, no rate.
  */
-function senderSide(sending: string, receiving: string, amount: bigint, at: Date): { currency: string; amount: bigint; exchangeRate: number | null } {
-  if (sending === receiving || !isRateCurrency(sending) || !isRateCurrency(receiving)) return { currency: receiving, amount, exchangeRate: null };
-  const priced = price({ from: sending, to: receiving, rate: midRate(sending, receiving, at).rate, side: 'RECEIVING', amount, fees: NO_FEES });
+function senderSide(
+  sending: string,
+  receiving: string,
+  amount: bigint,
+  at: Date,
+): { currency: string; amount: bigint; exchangeRate: number | null } {
+  if (sending === receiving || !isRateCurrency(sending) || !isRateCurrency(receiving))
+    return { currency: receiving, amount, exchangeRate: null };
+  const priced = price({
+    from: sending,
+    to: receiving,
+    rate: midRate(sending, receiving, at).rate,
+    side: 'RECEIVING',
+    amount,
+    fees: NO_FEES,
+  });
   return { currency: sending, amount: priced.totalSending, exchangeRate: priced.exchangeRate };
 }
 
 export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
   const sender = requireUma(req.senderUmaAddress, 'senderUmaAddress');
   const counterparty = sandboxCounterparty(sender);
-  if (!counterparty) throw new ApiError('UMA_NOT_FOUND', `${sender.address} is not a sandbox sender (use $success.usd@, $success.eur@, $success.mxn@, $pending.long.usd@ or $fail.compliance.usd@ on the sandbox domain)`);
+  if (!counterparty)
+    throw new ApiError(
+      'UMA_NOT_FOUND',
+      `${sender.address} is not a sandbox sender (use $success.usd@, $success.eur@, $success.mxn@, $pending.long.usd@ or $fail.compliance.usd@ on the sandbox domain)`,
+    );
   return transaction(async (tx) => {
     let customer = req.customerId ? await customers.findById(platformId, req.customerId, tx) : null;
-    if (req.customerId && (!customer || customer.deletedAt)) throw notFound('USER_NOT_FOUND', `Customer ${req.customerId}`);
+    if (req.customerId && (!customer || customer.deletedAt))
+      throw notFound('USER_NOT_FOUND', `Customer ${req.customerId}`);
     if (!customer && req.receiverUmaAddress) {
       const uma = requireUma(req.receiverUmaAddress, 'receiverUmaAddress');
       const [found] = await customers.customersByUmaAddress(uma.address, tx);
-      if (!found || found.platformId !== platformId) throw new ApiError('UMA_NOT_FOUND', `No customer of this platform has the UMA address ${uma.address}`);
+      if (!found || found.platformId !== platformId)
+        throw new ApiError('UMA_NOT_FOUND', `No customer of this platform has the UMA address ${uma.address}`);
       customer = await customers.findById(platformId, found.id, tx);
     }
-    if (!customer) throw new ApiError('INVALID_INPUT', 'Give receiverUmaAddress or customerId', { errors: [{ field: 'receiverUmaAddress', message: 'receiverUmaAddress or customerId is required' }] });
-    if (req.receiverUmaAddress && req.customerId && requireUma(req.receiverUmaAddress).address !== customer.umaAddress.toLowerCase()) {
+    if (!customer)
+      throw new ApiError('INVALID_INPUT', 'Give receiverUmaAddress or customerId', {
+        errors: [{ field: 'receiverUmaAddress', message: 'receiverUmaAddress or customerId is required' }],
+      });
+    if (
+      req.receiverUmaAddress &&
+      req.customerId &&
+      requireUma(req.receiverUmaAddress).address !== customer.umaAddress.toLowerCase()
+    ) {
       throw new ApiError('INVALID_INPUT', 'receiverUmaAddress is not the UMA address of customerId');
     }
     const target = await depositTarget(platformId, customer.id, tx);
     const currency = req.receivingCurrencyCode;
     let internalAccountId: string | null = null;
     if (target.externalAccountId) {
-      if (target.currencies[0] !== currency) throw new ApiError('INVALID_CURRENCY', `The customer's default UMA deposit account receives ${target.currencies[0]}, not ${currency}`);
+      if (target.currencies[0] !== currency)
+        throw new ApiError(
+          'INVALID_CURRENCY',
+          `The customer's default UMA deposit account receives ${target.currencies[0]}, not ${currency}`,
+        );
     } else {
       internalAccountId = await internalAccountIn(platformId, customer.id, currency, tx);
-      if (!internalAccountId) throw new ApiError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
+      if (!internalAccountId)
+        throw new ApiError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
     }
     // An incoming payment is a transaction like any other: the corridor's single-transaction limits apply.
     await checkLimits(platformId, currency, currency, req.receivingCurrencyAmount, req.receivingCurrencyAmount, tx);
@@ -122,13 +153,23 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
     );
     await recordEvent(tx, platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
     if (counterparty.behaviour === 'COMPLIANCE_FAILED') {
-      const failed = await txRepo.transition(row.id, 'fail', { failureReason: 'COMPLIANCE_REJECTED', updatedAt: at }, tx);
+      const failed = await txRepo.transition(
+        row.id,
+        'fail',
+        { failureReason: 'COMPLIANCE_REJECTED', updatedAt: at },
+        tx,
+      );
       await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed!));
       return toTransaction(failed!);
     }
     if (platform?.webhookEndpoint) {
       // The platform decides on the PENDING webhook; without a decision the payment is rejected.
-      await enqueue(tx, { platformId, kind: 'incoming.approval_timeout', payload: { transactionId: row.id }, runAt: addSeconds(at, 60) });
+      await enqueue(tx, {
+        platformId,
+        kind: 'incoming.approval_timeout',
+        payload: { transactionId: row.id },
+        runAt: addSeconds(at, 60),
+      });
       return toTransaction(row);
     }
     if (counterparty.behaviour === 'LONG_PENDING') return toTransaction(row); // the sender never completes
@@ -142,9 +183,30 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
  * sender ($pending.long.*) never sends the money: its approved payment stays PROCESSING (in
  * flight from the sender) and nothing is credited.
  */
-export async function approveIncoming(tx: Tx, row: txRepo.TransactionRow, receiverCustomerInfo?: Record<string, unknown>) {
+export async function approveIncoming(
+  tx: Tx,
+  row: txRepo.TransactionRow,
+  receiverCustomerInfo?: Record<string, unknown>,
+) {
   const at = now();
-  const started = await txRepo.transition(row.id, 'start', { awaitingApproval: false, approvalDeadline: null, updatedAt: at, ...(receiverCustomerInfo ? { counterpartyInformation: { ...((row.counterpartyInformation as object) ?? {}), receiverCustomerInfo } as object } : {}) }, tx);
+  const started = await txRepo.transition(
+    row.id,
+    'start',
+    {
+      awaitingApproval: false,
+      approvalDeadline: null,
+      updatedAt: at,
+      ...(receiverCustomerInfo
+        ? {
+            counterpartyInformation: {
+              ...((row.counterpartyInformation as object) ?? {}),
+              receiverCustomerInfo,
+            } as object,
+          }
+        : {}),
+    },
+    tx,
+  );
   if (!started) return null;
   if (started.scenario === 'LONG_PENDING') return started;
   return creditIncoming(tx, planFor(started), started);
@@ -154,9 +216,24 @@ export async function approveIncoming(tx: Tx, row: txRepo.TransactionRow, receiv
  * The platform refused (webhook 403/422, POST /reject) or did not answer in time: nothing was
  * booked, so nothing is returned; the sender's side learns it from the failed payment.
  */
-export async function rejectIncoming(tx: Tx, row: txRepo.TransactionRow, p: { failureReason?: string | null; reason?: string } = {}) {
+export async function rejectIncoming(
+  tx: Tx,
+  row: txRepo.TransactionRow,
+  p: { failureReason?: string | null; reason?: string } = {},
+) {
   const at = now();
-  const rejected = await txRepo.transition(row.id, 'reject', { awaitingApproval: false, approvalDeadline: null, failureReason: p.failureReason ?? null, updatedAt: at, ...(p.reason ? { platformReason: p.reason } : {}) }, tx);
+  const rejected = await txRepo.transition(
+    row.id,
+    'reject',
+    {
+      awaitingApproval: false,
+      approvalDeadline: null,
+      failureReason: p.failureReason ?? null,
+      updatedAt: at,
+      ...(p.reason ? { platformReason: p.reason } : {}),
+    },
+    tx,
+  );
   if (!rejected) return null;
   await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(rejected));
   return rejected;
@@ -166,7 +243,12 @@ export async function rejectIncoming(tx: Tx, row: txRepo.TransactionRow, p: { fa
 export async function awaitDecision(tx: Tx, row: txRepo.TransactionRow) {
   const deadline = addSeconds(now(), APPROVAL_WINDOW_SECONDS);
   await txRepo.update(row.id, { awaitingApproval: true, approvalDeadline: deadline, updatedAt: now() }, tx);
-  await enqueue(tx, { platformId: row.platformId, kind: 'incoming.approval_timeout', payload: { transactionId: row.id }, runAt: deadline });
+  await enqueue(tx, {
+    platformId: row.platformId,
+    kind: 'incoming.approval_timeout',
+    payload: { transactionId: row.id },
+    runAt: deadline,
+  });
 }
 
 registerJob('incoming.approval_timeout', async (payload) => {
@@ -187,7 +269,12 @@ registerJob('incoming.approval_timeout', async (payload) => {
  * True when the status is one of those answers (also to a payment already decided): the webhook
  * was delivered, including a 403 or 422 that the generic delivery rule would retry.
  */
-export async function answerToPendingWebhook(tx: Tx, payload: string, status: number | undefined, body: string): Promise<boolean> {
+export async function answerToPendingWebhook(
+  tx: Tx,
+  payload: string,
+  status: number | undefined,
+  body: string,
+): Promise<boolean> {
   if (status === undefined || !((status >= 200 && status < 300) || status === 403 || status === 422)) return false;
   const transactionId = (JSON.parse(payload) as { data?: { id?: string } }).data?.id;
   if (!transactionId) return true;
@@ -206,7 +293,10 @@ export async function answerToPendingWebhook(tx: Tx, payload: string, status: nu
   } else if (status === 403) {
     await rejectIncoming(tx, row, { reason: 'refused by the platform webhook' });
   } else if (status === 422) {
-    await rejectIncoming(tx, row, { failureReason: 'MISSING_MANDATORY_PAYEE_DATA', reason: 'the platform webhook asked for more information' });
+    await rejectIncoming(tx, row, {
+      failureReason: 'MISSING_MANDATORY_PAYEE_DATA',
+      reason: 'the platform webhook asked for more information',
+    });
   }
   return true;
 }

@@ -46,7 +46,8 @@ describe('GET /vasps', () => {
   });
 
   it('refuses a bad limit or a cursor it did not issue', async () => {
-    for (const limit of [0, 101, 'ten']) expectError(await p.api.get('/vasps', { query: { limit } }), 400, 'INVALID_INPUT');
+    for (const limit of [0, 101, 'ten'])
+      expectError(await p.api.get('/vasps', { query: { limit } }), 400, 'INVALID_INPUT');
     const bad = await p.api.get('/vasps', { query: { cursor: 'not-a-cursor' } });
     expectError(bad, 400, 'INVALID_INPUT');
     expect(bad.body.details.errors[0].field).toBe('cursor');

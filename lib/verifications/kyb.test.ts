@@ -10,17 +10,33 @@ import { decideReview } from './service';
 const address = { line1: '456 Business Ave', city: 'Seattle', state: 'WA', postalCode: '98101', country: 'US' };
 const business = (registrationNumber: string, extra: Record<string, unknown> = {}) => ({
   customerType: 'BUSINESS',
-  businessInfo: { legalName: 'Acme Corp', country: 'US', taxId: '12-3456789', incorporatedOn: '2015-03-01', registrationNumber, ...extra },
+  businessInfo: {
+    legalName: 'Acme Corp',
+    country: 'US',
+    taxId: '12-3456789',
+    incorporatedOn: '2015-03-01',
+    registrationNumber,
+    ...extra,
+  },
 });
 const owner = (customerId: string, lastName: string, roles = ['UBO', 'CONTROL_PERSON'], ownershipPercentage = 30) => ({
   customerId,
   roles,
   ownershipPercentage,
-  personalInfo: { firstName: 'Pat', lastName, birthDate: '1980-05-05', nationality: 'US', address, idType: 'SSN', identifier: '123-45-6789' },
+  personalInfo: {
+    firstName: 'Pat',
+    lastName,
+    birthDate: '1980-05-05',
+    nationality: 'US',
+    address,
+    idType: 'SSN',
+    identifier: '123-45-6789',
+  },
 });
 
 type Event = Awaited<ReturnType<typeof eventsOf>>[number];
-const about = (events: Event[], id: string) => events.filter((e) => e.body.data.id === id || e.body.data.customerId === id);
+const about = (events: Event[], id: string) =>
+  events.filter((e) => e.body.data.id === id || e.body.data.customerId === id);
 
 describe('KYB verification of businesses', () => {
   let p: TestPlatform;
@@ -41,7 +57,11 @@ describe('KYB verification of businesses', () => {
     return res.body as { id: string; kycStatus: string };
   };
   const ownerStatuses = async (customerId: string) =>
-    Object.fromEntries((await p.api.get('/beneficial-owners', { query: { customerId } })).body.data.map((o: { personalInfo: { lastName: string }; kycStatus: string }) => [o.personalInfo.lastName, o.kycStatus]));
+    Object.fromEntries(
+      (await p.api.get('/beneficial-owners', { query: { customerId } })).body.data.map(
+        (o: { personalInfo: { lastName: string }; kycStatus: string }) => [o.personalInfo.lastName, o.kycStatus],
+      ),
+    );
 
   describe('other suffix: immediate APPROVED, skipping validation', () => {
     it('approves with nothing collected, decides the owners by last name, then refuses re-submission', async () => {
@@ -80,7 +100,10 @@ describe('KYB verification of businesses', () => {
       expect(res.body).toMatchObject({ verificationStatus: 'REJECTED', errors: [] });
       expect((await p.api.get(`/customers/${id}`)).body.kybStatus).toBe('REJECTED');
       expect(await ownerStatuses(id)).toEqual({ 'Jones 001': 'PENDING' });
-      expect(about(await eventsOf(p.platformId), id).map((e) => e.type)).toEqual(['VERIFICATION.REJECTED', 'CUSTOMER.KYB_REJECTED']);
+      expect(about(await eventsOf(p.platformId), id).map((e) => e.type)).toEqual([
+        'VERIFICATION.REJECTED',
+        'CUSTOMER.KYB_REJECTED',
+      ]);
       const again = await submit(id);
       expectError(again, 400, 'INVALID_INPUT');
       expect(again.body.message).toMatch(/already rejected/);
@@ -95,47 +118,103 @@ describe('KYB verification of businesses', () => {
       expect(first.body.verificationStatus).toBe('RESOLVE_ERRORS');
       expect(first.body.errors).toEqual([
         { resourceId: id, type: 'MISSING_FIELD', field: 'customer.address', reason: expect.any(String) },
-        { resourceId: id, type: 'MISSING_FIELD', field: 'customer.businessInfo.countriesOfOperation', reason: expect.any(String) },
+        {
+          resourceId: id,
+          type: 'MISSING_FIELD',
+          field: 'customer.businessInfo.countriesOfOperation',
+          reason: expect.any(String),
+        },
         { resourceId: id, type: 'MISSING_BENEFICIAL_OWNER', reason: expect.any(String) },
         { resourceId: id, type: 'MISSING_CONTROL_PERSON', reason: expect.any(String) },
         {
           resourceId: id,
           type: 'MISSING_LEGAL_PRESENCE_DOCUMENT',
-          acceptedDocumentTypes: ['CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT'],
+          acceptedDocumentTypes: [
+            'CERTIFICATE_OF_INCORPORATION',
+            'ARTICLES_OF_INCORPORATION',
+            'ARTICLES_OF_ASSOCIATION',
+            'STATE_REGISTRY_EXCERPT',
+          ],
           reason: expect.any(String),
         },
-        { resourceId: id, type: 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', acceptedDocumentTypes: ['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT'], reason: expect.any(String) },
+        {
+          resourceId: id,
+          type: 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+          acceptedDocumentTypes: ['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT'],
+          reason: expect.any(String),
+        },
         {
           resourceId: id,
           type: 'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
-          acceptedDocumentTypes: ['UTILITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'ELECTRICITY_BILL', 'BANK_STATEMENT', 'TAX_RETURN'],
+          acceptedDocumentTypes: [
+            'UTILITY_BILL',
+            'RENT_OR_LEASE_AGREEMENT',
+            'ELECTRICITY_BILL',
+            'BANK_STATEMENT',
+            'TAX_RETURN',
+          ],
           reason: expect.any(String),
         },
       ]);
-      const items = (res: typeof first) => res.body.errors.map((e: { resourceId: string; field?: string; type: string }) => (e.resourceId === id ? (e.field ?? e.type) : `${e.type}@owner`));
+      const items = (res: typeof first) =>
+        res.body.errors.map((e: { resourceId: string; field?: string; type: string }) =>
+          e.resourceId === id ? (e.field ?? e.type) : `${e.type}@owner`,
+        );
 
-      await p.api.patch(`/customers/${id}`, { customerType: 'BUSINESS', address, businessInfo: { countriesOfOperation: ['US', 'CA'] } });
+      await p.api.patch(`/customers/${id}`, {
+        customerType: 'BUSINESS',
+        address,
+        businessInfo: { countriesOfOperation: ['US', 'CA'] },
+      });
       const fields = await submit(id);
       expect(fields.body.id).toBe(first.body.id);
-      expect(items(fields)).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT']);
+      expect(items(fields)).toEqual([
+        'MISSING_BENEFICIAL_OWNER',
+        'MISSING_CONTROL_PERSON',
+        'MISSING_LEGAL_PRESENCE_DOCUMENT',
+        'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+        'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+      ]);
 
       // An owner who is not a control person: the control person and the owner's ID are missing.
       const ubo = await addOwner(owner(id, 'Owner', ['UBO'], 60));
       const withOwner = await submit(id);
-      expect(items(withOwner)).toEqual(['MISSING_CONTROL_PERSON', 'MISSING_IDENTITY_DOCUMENT@owner', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT']);
-      expect(withOwner.body.errors[1]).toMatchObject({ resourceId: ubo.id, type: 'MISSING_IDENTITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] });
+      expect(items(withOwner)).toEqual([
+        'MISSING_CONTROL_PERSON',
+        'MISSING_IDENTITY_DOCUMENT@owner',
+        'MISSING_LEGAL_PRESENCE_DOCUMENT',
+        'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+        'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+      ]);
+      expect(withOwner.body.errors[1]).toMatchObject({
+        resourceId: ubo.id,
+        type: 'MISSING_IDENTITY_DOCUMENT',
+        acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
+      });
 
       await upload(p.api, ubo.id, 'PASSPORT');
       const cp = await addOwner(owner(id, 'Control', ['CONTROL_PERSON', 'DIRECTOR'], 0));
-      expect(items(await submit(id))).toEqual(['MISSING_IDENTITY_DOCUMENT@owner', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT']);
+      expect(items(await submit(id))).toEqual([
+        'MISSING_IDENTITY_DOCUMENT@owner',
+        'MISSING_LEGAL_PRESENCE_DOCUMENT',
+        'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+        'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+      ]);
       await upload(p.api, cp.id, 'DRIVERS_LICENSE');
 
       // A document only counts in its category and only when held by the business itself.
       await upload(p.api, ubo.id, 'CERTIFICATE_OF_INCORPORATION');
       await upload(p.api, id, 'BUSINESS_LICENSE');
-      expect(items(await submit(id))).toEqual(['MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT']);
+      expect(items(await submit(id))).toEqual([
+        'MISSING_LEGAL_PRESENCE_DOCUMENT',
+        'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+        'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+      ]);
       await upload(p.api, id, 'ARTICLES_OF_ASSOCIATION');
-      expect(items(await submit(id))).toEqual(['MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT']);
+      expect(items(await submit(id))).toEqual([
+        'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+        'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+      ]);
       await upload(p.api, id, 'SHAREHOLDER_REGISTER');
       expect(items(await submit(id))).toEqual(['MISSING_PROOF_OF_ADDRESS_DOCUMENT']);
       expect((await p.api.get(`/customers/${id}`)).body.kybStatus).toBe('UNVERIFIED');
@@ -157,17 +236,28 @@ describe('KYB verification of businesses', () => {
     it('a reviewer decision resolves the business and decides its owners; then POST /verifications → 400', async () => {
       const id = await create(business(`REG-B-${suffix}`, { countriesOfOperation: ['US'] }));
       await p.api.patch(`/customers/${id}`, { customerType: 'BUSINESS', address });
-      const owners = [await addOwner(owner(id, 'Alpha', ['UBO', 'CONTROL_PERSON'], 40)), await addOwner(owner(id, 'Beta 001', ['UBO'], 30)), await addOwner(owner(id, 'Gamma 002', ['UBO'], 30))];
+      const owners = [
+        await addOwner(owner(id, 'Alpha', ['UBO', 'CONTROL_PERSON'], 40)),
+        await addOwner(owner(id, 'Beta 001', ['UBO'], 30)),
+        await addOwner(owner(id, 'Gamma 002', ['UBO'], 30)),
+      ];
       for (const o of owners) await upload(p.api, o.id, 'PASSPORT');
       for (const t of ['STATE_REGISTRY_EXCERPT', 'TRUST_AGREEMENT', 'BANK_STATEMENT']) await upload(p.api, id, t);
       const v = (await submit(id)).body;
       expect(v.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
       const decision = suffix === '003' ? 'APPROVED' : 'REJECTED';
       await decideReview(p.platformId, v.id, decision);
-      expect((await p.api.get(`/verifications/${v.id}`)).body).toMatchObject({ verificationStatus: decision, errors: [] });
+      expect((await p.api.get(`/verifications/${v.id}`)).body).toMatchObject({
+        verificationStatus: decision,
+        errors: [],
+      });
       expect((await p.api.get(`/customers/${id}`)).body.kybStatus).toBe(decision);
       expect(await ownerStatuses(id)).toEqual({ Alpha: 'APPROVED', 'Beta 001': 'PENDING', 'Gamma 002': 'REJECTED' });
-      expect(about(await eventsOf(p.platformId), id).map((e) => e.type).slice(-2)).toEqual([`VERIFICATION.${decision}`, `CUSTOMER.KYB_${decision}`]);
+      expect(
+        about(await eventsOf(p.platformId), id)
+          .map((e) => e.type)
+          .slice(-2),
+      ).toEqual([`VERIFICATION.${decision}`, `CUSTOMER.KYB_${decision}`]);
       expectError(await submit(id), 400, 'INVALID_INPUT');
     });
   });
@@ -184,7 +274,8 @@ describe('KYB verification of businesses', () => {
       await p.api.patch(`/customers/${id}`, { customerType: 'BUSINESS', address });
       const o = await addOwner(owner(id, 'Prod 002'));
       await upload(p.api, o.id, 'NATIONAL_ID');
-      for (const t of ['CERTIFICATE_OF_INCORPORATION', 'PARTNERSHIP_AGREEMENT', 'ELECTRICITY_BILL']) await upload(p.api, id, t);
+      for (const t of ['CERTIFICATE_OF_INCORPORATION', 'PARTNERSHIP_AGREEMENT', 'ELECTRICITY_BILL'])
+        await upload(p.api, id, t);
       const v = (await submit(id)).body;
       expect(v.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
       await decideReview(p.platformId, v.id, 'APPROVED');

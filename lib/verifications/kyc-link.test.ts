@@ -8,12 +8,15 @@ describe('hosted KYC link', () => {
   beforeAll(async () => {
     p = await newPlatform();
   });
-  const person = async (fullName: string, extra: Record<string, unknown> = {}) => (await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName, ...extra })).body;
+  const person = async (fullName: string, extra: Record<string, unknown> = {}) =>
+    (await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName, ...extra })).body;
 
   it('issues a fresh single-use link per call, storing only the token hash, changing no status', async () => {
     const c = await person('Link Person 003');
     const before = Date.now();
-    const res = await p.api.post(`/customers/${c.id}/kyc-link`, { redirectUri: 'https://app.example.com/kyc/done?x=1' });
+    const res = await p.api.post(`/customers/${c.id}/kyc-link`, {
+      redirectUri: 'https://app.example.com/kyc/done?x=1',
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.provider).toBe('SUMSUB');
     expect(res.body.token).toBeUndefined();
@@ -41,7 +44,13 @@ describe('hosted KYC link', () => {
   it('issues links for businesses too', async () => {
     const biz = await p.api.post('/customers', {
       customerType: 'BUSINESS',
-      businessInfo: { legalName: 'Linked Inc', country: 'US', taxId: '1', incorporatedOn: '2020-01-01', registrationNumber: 'R-003' },
+      businessInfo: {
+        legalName: 'Linked Inc',
+        country: 'US',
+        taxId: '1',
+        incorporatedOn: '2020-01-01',
+        registrationNumber: 'R-003',
+      },
     });
     expect((await p.api.post(`/customers/${biz.body.id}/kyc-link`, {})).status).toBe(201);
   });
@@ -53,7 +62,9 @@ describe('hosted KYC link', () => {
       expectError(res, 400, 'INVALID_INPUT');
       expect(res.body.details.errors[0].field).toBe('redirectUri');
     }
-    expect((await p.api.post(`/customers/${c.id}/kyc-link`, { redirectUri: 'http://localhost:3000/back' })).status).toBe(201);
+    expect(
+      (await p.api.post(`/customers/${c.id}/kyc-link`, { redirectUri: 'http://localhost:3000/back' })).status,
+    ).toBe(201);
   });
 
   it('answers 409 while contact verification is incomplete', async () => {
@@ -61,12 +72,19 @@ describe('hosted KYC link', () => {
     const res = await p.api.post(`/customers/${c.id}/kyc-link`);
     expectError(res, 409, 'CONFLICT');
     expect(res.body.details.contactVerification).toEqual({ email: 'PENDING', phone: 'PENDING' });
-    await db().customer.update({ where: { id: c.id }, data: { contactVerification: { email: 'VERIFIED', phone: 'VERIFIED' } } });
+    await db().customer.update({
+      where: { id: c.id },
+      data: { contactVerification: { email: 'VERIFIED', phone: 'VERIFIED' } },
+    });
     expect((await p.api.post(`/customers/${c.id}/kyc-link`)).status).toBe(201);
   });
 
   it('answers 404 for unknown or deleted customers and 400 for decided ones', async () => {
-    expectError(await p.api.post('/customers/Customer:00000000-0000-0000-0000-000000000000/kyc-link'), 404, 'USER_NOT_FOUND');
+    expectError(
+      await p.api.post('/customers/Customer:00000000-0000-0000-0000-000000000000/kyc-link'),
+      404,
+      'USER_NOT_FOUND',
+    );
     const gone = await person('Gone Link 003');
     await p.api.delete(`/customers/${gone.id}`);
     expectError(await p.api.post(`/customers/${gone.id}/kyc-link`), 404, 'USER_NOT_FOUND');

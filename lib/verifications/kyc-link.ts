@@ -17,19 +17,31 @@ export async function createKycLink(platformId: string, customerId: string, redi
     const customer = await lockCustomer(platformId, customerId, tx);
     const channels = unverifiedChannels(customer);
     if (channels.length) {
-      throw conflict(`Customer ${customerId} must verify its ${channels.join(' and ')} before a KYC link can be generated`, {
-        contactVerification: customer.contactVerification,
-      });
+      throw conflict(
+        `Customer ${customerId} must verify its ${channels.join(' and ')} before a KYC link can be generated`,
+        {
+          contactVerification: customer.contactVerification,
+        },
+      );
     }
     const status = (customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus) ?? 'UNVERIFIED';
     if (status === 'APPROVED' || status === 'REJECTED') {
-      throw invalidInput(`Customer ${customerId} was already ${status === 'APPROVED' ? 'approved' : 'rejected'}; there is nothing left to verify`);
+      throw invalidInput(
+        `Customer ${customerId} was already ${status === 'APPROVED' ? 'approved' : 'rejected'}; there is nothing left to verify`,
+      );
     }
     const token = randomBytes(32).toString('base64url');
     const at = now();
     const expiresAt = addSeconds(at, KYC_LINK_LIFETIME_SECONDS);
     await repo.insertKycLink(
-      { tokenHash: createHash('sha256').update(token).digest('hex'), platformId, customerId, redirectUri: redirectUri ?? null, expiresAt, createdAt: at },
+      {
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        platformId,
+        customerId,
+        redirectUri: redirectUri ?? null,
+        expiresAt,
+        createdAt: at,
+      },
       tx,
     );
     const url = new URL(`${publicBaseUrl()}/kyc/${token}`);

@@ -8,9 +8,7 @@ export type Decision = 'APPROVED' | 'REJECTED';
 
 /** What the vendor says about an individual whose data and identity document are complete. */
 export type IndividualOutcome =
-  | { status: 'PENDING_MANUAL_REVIEW' }
-  | { status: Decision }
-  | { status: 'RESOLVE_ERRORS'; poorQualityDocument: true };
+  { status: 'PENDING_MANUAL_REVIEW' } | { status: Decision } | { status: 'RESOLVE_ERRORS'; poorQualityDocument: true };
 
 export interface KycProvider {
   /** The KycProvider value shown on hosted links (the reference's enum has one value). */

@@ -35,7 +35,11 @@ export interface VerificationFilter {
 }
 
 export async function list(platformId: string, f: VerificationFilter, limit: number, cursor?: Cursor) {
-  const base = { platformId, ...(f.customerId ? { customerId: f.customerId } : {}), ...(f.status ? { status: f.status } : {}) };
+  const base = {
+    platformId,
+    ...(f.customerId ? { customerId: f.customerId } : {}),
+    ...(f.status ? { status: f.status } : {}),
+  };
   const [rows, total] = await Promise.all([
     db().verification.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
     db().verification.count({ where: base }),

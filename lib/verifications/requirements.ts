@@ -15,7 +15,12 @@ export const IDENTITY_DOCUMENTS: DocumentType[] = ['PASSPORT', 'DRIVERS_LICENSE'
 const BUSINESS_DOCUMENTS: { type: VerificationError['type']; accepted: DocumentType[]; what: string }[] = [
   {
     type: 'MISSING_LEGAL_PRESENCE_DOCUMENT',
-    accepted: ['CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT'],
+    accepted: [
+      'CERTIFICATE_OF_INCORPORATION',
+      'ARTICLES_OF_INCORPORATION',
+      'ARTICLES_OF_ASSOCIATION',
+      'STATE_REGISTRY_EXCERPT',
+    ],
     what: 'a company formation document',
   },
   {
@@ -39,7 +44,9 @@ function missingField(resourceId: string, field: string, what: string): Verifica
 
 /** The holder's most recent identity document, if any. */
 export function identityDocumentOf(holder: string, documents: DocumentRow[]): DocumentRow | undefined {
-  return documents.filter((d) => d.documentHolder === holder && IDENTITY_DOCUMENTS.includes(d.documentType as DocumentType)).at(-1);
+  return documents
+    .filter((d) => d.documentHolder === holder && IDENTITY_DOCUMENTS.includes(d.documentType as DocumentType))
+    .at(-1);
 }
 
 function missingIdentityDocument(holder: string, who: string): VerificationError {
@@ -80,7 +87,11 @@ export function individualErrors(customer: CustomerRow, documents: DocumentRow[]
  * - an identity document for every beneficial owner;
  * - one document of each category in BUSINESS_DOCUMENTS, held by the business.
  */
-export function businessErrors(customer: CustomerRow, owners: OwnerRow[], documents: DocumentRow[]): VerificationError[] {
+export function businessErrors(
+  customer: CustomerRow,
+  owners: OwnerRow[],
+  documents: DocumentRow[],
+): VerificationError[] {
   const profile = customer.profile as Profile;
   const info = (profile.businessInfo ?? {}) as Profile;
   const fields: [string, unknown, string][] = [
@@ -108,10 +119,15 @@ export function businessErrors(customer: CustomerRow, owners: OwnerRow[], docume
   }
   for (const owner of owners) {
     const info = owner.personalInfo as Profile;
-    if (!identityDocumentOf(owner.id, documents)) errors.push(missingIdentityDocument(owner.id, `beneficial owner ${String(info.firstName)} ${String(info.lastName)}`));
+    if (!identityDocumentOf(owner.id, documents))
+      errors.push(
+        missingIdentityDocument(owner.id, `beneficial owner ${String(info.firstName)} ${String(info.lastName)}`),
+      );
   }
   for (const category of BUSINESS_DOCUMENTS) {
-    const held = documents.some((d) => d.documentHolder === customer.id && category.accepted.includes(d.documentType as DocumentType));
+    const held = documents.some(
+      (d) => d.documentHolder === customer.id && category.accepted.includes(d.documentType as DocumentType),
+    );
     if (!held) {
       errors.push({
         resourceId: customer.id,

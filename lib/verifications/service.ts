@@ -54,7 +54,8 @@ export async function lockCustomer(platformId: string, customerId: string, tx: T
 }
 
 const kindOf = (c: customers.CustomerRow) => (c.customerType === 'INDIVIDUAL' ? 'KYC' : 'KYB');
-const statusOf = (c: customers.CustomerRow) => (c.customerType === 'INDIVIDUAL' ? c.kycStatus : c.kybStatus) ?? 'UNVERIFIED';
+const statusOf = (c: customers.CustomerRow) =>
+  (c.customerType === 'INDIVIDUAL' ? c.kycStatus : c.kybStatus) ?? 'UNVERIFIED';
 
 interface Outcome {
   status: 'RESOLVE_ERRORS' | 'PENDING_MANUAL_REVIEW' | Decision;
@@ -72,7 +73,13 @@ async function evaluate(platformId: string, customer: customers.CustomerRow, tx:
     const doc = identityDocumentOf(customer.id, docs)!;
     return {
       status: 'RESOLVE_ERRORS',
-      errors: [{ resourceId: doc.id, type: 'POOR_QUALITY_DOCUMENT', reason: 'The identity document is blurred or unreadable; replace it with PUT /documents/{documentId}' }],
+      errors: [
+        {
+          resourceId: doc.id,
+          type: 'POOR_QUALITY_DOCUMENT',
+          reason: 'The identity document is blurred or unreadable; replace it with PUT /documents/{documentId}',
+        },
+      ],
     };
   }
   const shortcut = provider.businessShortcut(customer.registrationNumber);
@@ -86,7 +93,13 @@ async function evaluate(platformId: string, customer: customers.CustomerRow, tx:
  * business's owners) are PENDING; a decision becomes the customer's status and decides the
  * owners. Records the verification's and the customer's webhooks.
  */
-async function settle(platformId: string, customer: customers.CustomerRow, row: repo.VerificationRow, announce: boolean, tx: Tx) {
+async function settle(
+  platformId: string,
+  customer: customers.CustomerRow,
+  row: repo.VerificationRow,
+  announce: boolean,
+  tx: Tx,
+) {
   const at = row.updatedAt;
   const status = row.status as Outcome['status'];
   if (announce) await recordEvent(tx, platformId, `VERIFICATION.${status}`, toVerification(row));
@@ -99,7 +112,11 @@ async function settle(platformId: string, customer: customers.CustomerRow, row: 
   }
   if (statusOf(customer) === customerStatus) return;
   const kind = kindOf(customer);
-  const updated = await customers.update(customer.id, { [kind === 'KYC' ? 'kycStatus' : 'kybStatus']: customerStatus, updatedAt: at }, tx);
+  const updated = await customers.update(
+    customer.id,
+    { [kind === 'KYC' ? 'kycStatus' : 'kybStatus']: customerStatus, updatedAt: at },
+    tx,
+  );
   const event = statusEvent(kind, customerStatus);
   if (event) await recordEvent(tx, platformId, event, (await presentCustomers(platformId, [updated], tx))[0]);
 }
@@ -110,7 +127,9 @@ export async function submit(platformId: string, customerId: string): Promise<Ve
     const kind = kindOf(customer);
     const current = statusOf(customer);
     if (current === 'APPROVED' || current === 'REJECTED') {
-      throw invalidInput(`Customer ${customerId} was already ${current === 'APPROVED' ? 'approved' : 'rejected'} (${kind.toLowerCase()}Status ${current}); it cannot be submitted for verification again`);
+      throw invalidInput(
+        `Customer ${customerId} was already ${current === 'APPROVED' ? 'approved' : 'rejected'} (${kind.toLowerCase()}Status ${current}); it cannot be submitted for verification again`,
+      );
     }
     const channels = unverifiedChannels(customer);
     if (channels.length) {
@@ -128,7 +147,11 @@ export async function submit(platformId: string, customerId: string): Promise<Ve
     let row: repo.VerificationRow | null;
     if (open) {
       row = await repo.transition(open.id, 'RESOLVE_ERRORS', data, tx);
-      if (!row) throw new ApiError('INVALID_STATE_TRANSITION', `Verification ${open.id} changed while it was being re-submitted; retry`);
+      if (!row)
+        throw new ApiError(
+          'INVALID_STATE_TRANSITION',
+          `Verification ${open.id} changed while it was being re-submitted; retry`,
+        );
     } else {
       row = await repo.insert({ id: newId('Verification'), platformId, customerId, ...data, createdAt: at }, tx);
     }
@@ -142,15 +165,27 @@ export async function submit(platformId: string, customerId: string): Promise<Ve
  * A reviewer's decision on a verification in PENDING_MANUAL_REVIEW (the console calls this; no
  * vendor does in sandbox, where 001/003 submissions are never decided automatically).
  */
-export async function decideReview(platformId: string, verificationId: string, decision: Decision): Promise<Verification> {
+export async function decideReview(
+  platformId: string,
+  verificationId: string,
+  decision: Decision,
+): Promise<Verification> {
   const found = await repo.findById(platformId, verificationId);
   if (!found) throw notFound('REFERENCE_NOT_FOUND', `Verification ${verificationId}`);
   return transaction(async (tx) => {
     const customer = await lockCustomer(platformId, found.customerId, tx);
-    const row = await repo.transition(verificationId, 'PENDING_MANUAL_REVIEW', { status: decision, errors: [], updatedAt: now() }, tx);
+    const row = await repo.transition(
+      verificationId,
+      'PENDING_MANUAL_REVIEW',
+      { status: decision, errors: [], updatedAt: now() },
+      tx,
+    );
     if (!row) {
       const current = await repo.findById(platformId, verificationId, tx);
-      throw new ApiError('INVALID_STATE_TRANSITION', `Verification ${verificationId} is ${current?.status}; only a verification in PENDING_MANUAL_REVIEW can be decided`);
+      throw new ApiError(
+        'INVALID_STATE_TRANSITION',
+        `Verification ${verificationId} is ${current?.status}; only a verification in PENDING_MANUAL_REVIEW can be decided`,
+      );
     }
     await settle(platformId, customer, row, true, tx);
     return toVerification(row);

@@ -16,7 +16,8 @@ export interface ContactChange {
 
 export type ContactGuard = { challenge: Challenge } | { synced: number } | null;
 
-const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
 
 /**
  * Call inside the customer update transaction, with the customer row locked and the rest of the
@@ -31,13 +32,18 @@ export async function guardContactChange(
   const { platformId, customerId, change } = opts;
   const emailChanges = change.next.email !== undefined && !same(change.next.email, change.current.email);
   const phoneChanges = change.next.phoneNumber !== undefined && change.next.phoneNumber !== change.current.phoneNumber;
-  const tiedEmail = emailChanges ? await repo.activeOtpCredentialsOfCustomer(platformId, customerId, 'EMAIL_OTP', tx) : [];
-  const tiedPhone = phoneChanges ? await repo.activeOtpCredentialsOfCustomer(platformId, customerId, 'SMS_OTP', tx) : [];
+  const tiedEmail = emailChanges
+    ? await repo.activeOtpCredentialsOfCustomer(platformId, customerId, 'EMAIL_OTP', tx)
+    : [];
+  const tiedPhone = phoneChanges
+    ? await repo.activeOtpCredentialsOfCustomer(platformId, customerId, 'SMS_OTP', tx)
+    : [];
   if (!tiedEmail.length && !tiedPhone.length) return null;
   if (emailChanges && phoneChanges) {
-    throw invalidInput('email and phoneNumber are tied to embedded-wallet credentials: change them in separate PATCH calls', [
-      { field: 'phoneNumber', message: 'change it in a separate request from email' },
-    ]);
+    throw invalidInput(
+      'email and phoneNumber are tied to embedded-wallet credentials: change them in separate PATCH calls',
+      [{ field: 'phoneNumber', message: 'change it in a separate request from email' }],
+    );
   }
   const type = tiedEmail.length ? 'EMAIL_OTP' : 'SMS_OTP';
   const tied = tiedEmail.length ? tiedEmail : tiedPhone;
@@ -57,7 +63,10 @@ export async function guardContactChange(
       activity:
         type === 'EMAIL_OTP'
           ? { type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', parameters: { userEmail: value, userId: customerId } }
-          : { type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER', parameters: { userId: customerId, userPhoneNumber: value } },
+          : {
+              type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+              parameters: { userId: customerId, userPhoneNumber: value },
+            },
     });
     return { challenge };
   }
@@ -65,21 +74,42 @@ export async function guardContactChange(
   const bound = (signed.context.credentialIds as string[]) ?? [];
   if (signed.context.type !== type || bound.length !== tiedIds.length || bound.some((id, i) => id !== tiedIds[i])) {
     if (type === 'EMAIL_OTP') {
-      throw new ApiError('EMAIL_OTP_CREDENTIAL_SET_CHANGED', 'The EMAIL_OTP credentials tied to this customer changed after the challenge was issued; start again', {
-        boundCredentialIds: bound,
-        currentCredentialIds: tiedIds,
-      });
+      throw new ApiError(
+        'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
+        'The EMAIL_OTP credentials tied to this customer changed after the challenge was issued; start again',
+        {
+          boundCredentialIds: bound,
+          currentCredentialIds: tiedIds,
+        },
+      );
     }
-    throw conflict('The SMS_OTP credentials tied to this customer changed after the challenge was issued; start again', { boundCredentialIds: bound, currentCredentialIds: tiedIds });
+    throw conflict(
+      'The SMS_OTP credentials tied to this customer changed after the challenge was issued; start again',
+      { boundCredentialIds: bound, currentCredentialIds: tiedIds },
+    );
   }
-  const updated = await repo.updateCredentialContact(tiedIds, type === 'EMAIL_OTP' ? { email: value } : { phoneNumber: value }, now(), tx);
+  const updated = await repo.updateCredentialContact(
+    tiedIds,
+    type === 'EMAIL_OTP' ? { email: value } : { phoneNumber: value },
+    now(),
+    tx,
+  );
   if (updated !== tiedIds.length) {
-    throw new ApiError('EMAIL_OTP_CREDENTIAL_SYNC_FAILED', 'Not every tied credential could be updated; the customer was not changed');
+    throw new ApiError(
+      'EMAIL_OTP_CREDENTIAL_SYNC_FAILED',
+      'Not every tied credential could be updated; the customer was not changed',
+    );
   }
   return { synced: updated };
 }
 
-async function refuseTakenContact(tx: Tx, platformId: string, type: 'EMAIL_OTP' | 'SMS_OTP', value: string, tiedIds: string[]): Promise<void> {
+async function refuseTakenContact(
+  tx: Tx,
+  platformId: string,
+  type: 'EMAIL_OTP' | 'SMS_OTP',
+  value: string,
+  tiedIds: string[],
+): Promise<void> {
   if (type === 'EMAIL_OTP') {
     if ((await repo.emailOtpCredentialsWithEmail(platformId, value, tiedIds, tx)).length) {
       throw new ApiError('EMAIL_OTP_EMAIL_ALREADY_EXISTS', `${value} is already the email of an EMAIL_OTP credential`);

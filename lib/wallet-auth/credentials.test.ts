@@ -12,14 +12,24 @@ import { attest, googleClaims, newClientKey, newPasskey, oidcToken, sha256Hex } 
 const nowS = () => Math.floor(Date.now() / 1000);
 
 async function addOauth(p: TestPlatform, accountId: string, key: Parameters<typeof signed>[4], sub = 'sub-1') {
-  const { res } = await signed(p.api, 'POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: await oidcToken(googleClaims(nowS(), { sub })) }, key);
+  const { res } = await signed(
+    p.api,
+    'POST',
+    '/auth/credentials',
+    { type: 'OAUTH', accountId, oidcToken: await oidcToken(googleClaims(nowS(), { sub })) },
+    key,
+  );
   expect(res.status, res.text).toBe(201);
   return res.body.id as string;
 }
 
 async function oauthLogin(p: TestPlatform, credentialId: string, sub = 'sub-1') {
   const key = newClientKey();
-  const res = await p.api.post(`/auth/credentials/${credentialId}/verify`, { type: 'OAUTH', oidcToken: await oidcToken(googleClaims(nowS(), { sub, nonce: sha256Hex(key.publicKey) })), clientPublicKey: key.publicKey });
+  const res = await p.api.post(`/auth/credentials/${credentialId}/verify`, {
+    type: 'OAUTH',
+    oidcToken: await oidcToken(googleClaims(nowS(), { sub, nonce: sha256Hex(key.publicKey) })),
+    clientPublicKey: key.publicKey,
+  });
   expect(res.status, res.text).toBe(200);
   return { session: res.body, key };
 }
@@ -40,8 +50,12 @@ describe('credential rules', () => {
     const e = await p.api.delete(`/auth/credentials/${w.emailOtpId}`);
     const o = await p.api.delete(`/auth/credentials/${oauthId}`);
     const [re, ro] = await Promise.all([
-      p.api.delete(`/auth/credentials/${w.emailOtpId}`, { headers: signatureHeaders(e.body.payloadToSign, oauthKey, e.body.requestId) }),
-      p.api.delete(`/auth/credentials/${oauthId}`, { headers: signatureHeaders(o.body.payloadToSign, key, o.body.requestId) }),
+      p.api.delete(`/auth/credentials/${w.emailOtpId}`, {
+        headers: signatureHeaders(e.body.payloadToSign, oauthKey, e.body.requestId),
+      }),
+      p.api.delete(`/auth/credentials/${oauthId}`, {
+        headers: signatureHeaders(o.body.payloadToSign, key, o.body.requestId),
+      }),
     ]);
     expect([re.status, ro.status].filter((s) => s === 204)).toHaveLength(1);
     const loser = re.status === 204 ? ro : re;
@@ -51,7 +65,7 @@ describe('credential rules', () => {
     expectError(await p.api.delete(`/auth/credentials/${left.body.data[0].id}`), 400, 'INVALID_INPUT');
   });
 
-  it('rule 1: revoking needs a session of another credential; revocation ends the credential\'s sessions', async () => {
+  it("rule 1: revoking needs a session of another credential; revocation ends the credential's sessions", async () => {
     const w = await newWallet(p);
     const { key: emailKey, session: emailSession } = await otpLogin(p.api, w.emailOtpId);
     const oauthId = await addOauth(p, w.accountId, emailKey);
@@ -61,11 +75,15 @@ describe('credential rules', () => {
     expect(challenge.status).toBe(202);
     expect(challenge.body.type).toBe('EMAIL_OTP');
     // Signed with a session of the credential being revoked: refused.
-    const self = await p.api.delete(`/auth/credentials/${w.emailOtpId}`, { headers: signatureHeaders(challenge.body.payloadToSign, emailKey, challenge.body.requestId) });
+    const self = await p.api.delete(`/auth/credentials/${w.emailOtpId}`, {
+      headers: signatureHeaders(challenge.body.payloadToSign, emailKey, challenge.body.requestId),
+    });
     expectError(self, 401, 'WALLET_SIGNATURE_INVALID');
     expect(self.body.details.reason).toMatch(/different credential/);
     // Signed with the OAUTH session: revoked.
-    const ok = await p.api.delete(`/auth/credentials/${w.emailOtpId}`, { headers: signatureHeaders(challenge.body.payloadToSign, oauthKey, challenge.body.requestId) });
+    const ok = await p.api.delete(`/auth/credentials/${w.emailOtpId}`, {
+      headers: signatureHeaders(challenge.body.payloadToSign, oauthKey, challenge.body.requestId),
+    });
     expect(ok.status, ok.text).toBe(204);
 
     const creds = await p.api.get('/auth/credentials', { query: { accountId: w.accountId } });
@@ -74,12 +92,22 @@ describe('credential rules', () => {
     expect(sessions.body.data.map((s: { id: string }) => s.id)).not.toContain(emailSession.id);
     expect(sessions.body.data.every((s: { type: string }) => s.type === 'OAUTH')).toBe(true);
     // A session of the revoked credential signs nothing any more.
-    expectError((await signed(p.api, 'PATCH', `/internal-accounts/${w.accountId}`, { privateEnabled: true }, emailKey)).res, 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      (await signed(p.api, 'PATCH', `/internal-accounts/${w.accountId}`, { privateEnabled: true }, emailKey)).res,
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     expectError(await p.api.delete(`/auth/credentials/${w.emailOtpId}`), 404, 'REFERENCE_NOT_FOUND');
     expectError(await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`), 404, 'REFERENCE_NOT_FOUND');
 
     // EMAIL_OTP can be added back once removed; its registration sends the first code.
-    const back = await signed(p.api, 'POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId }, oauthKey);
+    const back = await signed(
+      p.api,
+      'POST',
+      '/auth/credentials',
+      { type: 'EMAIL_OTP', accountId: w.accountId },
+      oauthKey,
+    );
     expect(back.challenge.body.type).toBe('EMAIL_OTP');
     expect(back.res.status, back.res.text).toBe(201);
     expect(back.res.body).toMatchObject({ type: 'EMAIL_OTP', nickname: w.email });
@@ -93,7 +121,13 @@ describe('credential rules', () => {
     const b = await newWallet(p);
     const { key: aKey } = await otpLogin(p.api, a.emailOtpId);
     const { key: bKey } = await otpLogin(p.api, b.emailOtpId);
-    const foreign = await signed(p.api, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: a.accountId, oidcToken: await oidcToken(googleClaims(nowS())) }, bKey);
+    const foreign = await signed(
+      p.api,
+      'POST',
+      '/auth/credentials',
+      { type: 'OAUTH', accountId: a.accountId, oidcToken: await oidcToken(googleClaims(nowS())) },
+      bKey,
+    );
     expectError(foreign.res, 401, 'WALLET_SIGNATURE_INVALID');
     expect(foreign.res.body.details.reason).toBe('The signing key is not an active session of this account');
     // Sessions last 15 minutes on the platform clock.
@@ -107,17 +141,33 @@ describe('credential rules', () => {
     const w = await newWallet(p);
     const other = await newWallet(p);
     const { key } = await otpLogin(p.api, w.emailOtpId);
-    const body = { type: 'OAUTH', accountId: w.accountId, oidcToken: await oidcToken(googleClaims(nowS(), { sub: 'bound' })) };
+    const body = {
+      type: 'OAUTH',
+      accountId: w.accountId,
+      oidcToken: await oidcToken(googleClaims(nowS(), { sub: 'bound' })),
+    };
     const ch = await p.api.post('/auth/credentials', body);
     const headers = signatureHeaders(ch.body.payloadToSign, key, ch.body.requestId);
-    const swapped = await p.api.post('/auth/credentials', { ...body, oidcToken: await oidcToken(googleClaims(nowS(), { sub: 'attacker' })) }, { headers });
+    const swapped = await p.api.post(
+      '/auth/credentials',
+      { ...body, oidcToken: await oidcToken(googleClaims(nowS(), { sub: 'attacker' })) },
+      { headers },
+    );
     expectError(swapped, 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
     // A field the operation does not know is refused before any signature is considered.
     const extra = await p.api.post('/auth/credentials', { ...body, extra: 1 }, { headers });
     expectError(extra, 400, 'INVALID_INPUT');
     expect(extra.body.details.errors).toEqual([{ field: 'extra', message: 'is not a field of this operation' }]);
-    expectError(await p.api.patch(`/internal-accounts/${w.accountId}`, { privateEnabled: true }, { headers }), 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
-    expectError(await p.api.post('/auth/credentials', { ...body, accountId: other.accountId }, { headers }), 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
+    expectError(
+      await p.api.patch(`/internal-accounts/${w.accountId}`, { privateEnabled: true }, { headers }),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
+    expectError(
+      await p.api.post('/auth/credentials', { ...body, accountId: other.accountId }, { headers }),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
     // The same content re-serialized (other key order) is the same request.
     const reordered = { oidcToken: body.oidcToken, accountId: body.accountId, type: body.type };
     const ok = await p.api.post('/auth/credentials', reordered, { headers });
@@ -126,14 +176,24 @@ describe('credential rules', () => {
 
   it('lists credentials per account (empty for an unknown one; 400 for a malformed id) and needs VIEW / MANAGE', async () => {
     const w = await newWallet(p);
-    expect((await p.api.get('/auth/credentials', { query: { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' } })).body).toEqual({ data: [] });
+    expect(
+      (
+        await p.api.get('/auth/credentials', {
+          query: { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' },
+        })
+      ).body,
+    ).toEqual({ data: [] });
     expectError(await p.api.get('/auth/credentials', { query: { accountId: 'nope' } }), 400, 'INVALID_INPUT');
     expectError(await p.api.get('/auth/credentials'), 400, 'INVALID_INPUT');
     expectError(await p.api.get('/auth/sessions', { query: { accountId: 'nope' } }), 400, 'INVALID_INPUT');
     const viewer = await p.withPermissions('VIEW');
     expect((await viewer.get('/auth/credentials', { query: { accountId: w.accountId } })).status).toBe(200);
     expect((await viewer.get('/auth/sessions', { query: { accountId: w.accountId } })).status).toBe(200);
-    expectError(await viewer.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId }), 403, 'FORBIDDEN');
+    expectError(
+      await viewer.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await viewer.post(`/auth/credentials/${w.emailOtpId}/challenge`), 403, 'FORBIDDEN');
     expectError(await viewer.delete(`/auth/credentials/${w.emailOtpId}`), 403, 'FORBIDDEN');
     // Another platform sees none of it.
@@ -143,35 +203,67 @@ describe('credential rules', () => {
   });
 
   it('adds credentials to embedded wallets only: unknown account 404, another account type 400', async () => {
-    const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'No Wallet', currencies: ['USD'] });
+    const c = await p.api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'No Wallet',
+      currencies: ['USD'],
+    });
     const fiat = (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body.data[0];
     expectError(await p.api.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: fiat.id }), 400, 'INVALID_INPUT');
-    expectError(await p.api.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(
+      await p.api.post('/auth/credentials', {
+        type: 'EMAIL_OTP',
+        accountId: 'InternalAccount:00000000-0000-4000-8000-000000000000',
+      }),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     expectError(await p.api.post('/auth/credentials', { type: 'TOTP', accountId: fiat.id }), 400, 'INVALID_INPUT');
   });
 
   describe('two concurrent additions that the unique indexes tell apart: one 201, the other the 4xx a sequential one gets (never a 500)', () => {
     const integratorChallenge = () => randomBytes(32).toString('base64url');
-    const passkeyBody = (accountId: string, challenge = integratorChallenge(), pk = newPasskey()) => ({ type: 'PASSKEY', accountId, nickname: 'Key', challenge, attestation: attest(pk, challenge) });
+    const passkeyBody = (accountId: string, challenge = integratorChallenge(), pk = newPasskey()) => ({
+      type: 'PASSKEY',
+      accountId,
+      nickname: 'Key',
+      challenge,
+      attestation: attest(pk, challenge),
+    });
 
     /** Two challenges first, then both signed retries at once, so both pass the checks before either inserts. */
     async function race(bodies: [unknown, unknown], key: ReturnType<typeof newClientKey>) {
       const challenges = await Promise.all(bodies.map((b) => p.api.post('/auth/credentials', b)));
       for (const ch of challenges) expect(ch.status, ch.text).toBe(202);
       const results = await Promise.all(
-        bodies.map((b, i) => p.api.post('/auth/credentials', b, { headers: signatureHeaders(challenges[i].body.payloadToSign, key, challenges[i].body.requestId) })),
+        bodies.map((b, i) =>
+          p.api.post('/auth/credentials', b, {
+            headers: signatureHeaders(challenges[i].body.payloadToSign, key, challenges[i].body.requestId),
+          }),
+        ),
       );
-      expect(results.map((r) => r.status).filter((s) => s === 201), results.map((r) => r.text).join('\n')).toHaveLength(1);
+      expect(
+        results.map((r) => r.status).filter((s) => s === 201),
+        results.map((r) => r.text).join('\n'),
+      ).toHaveLength(1);
       return results.find((r) => r.status !== 201)!;
     }
 
-    const credentials = async (accountId: string) => (await p.api.get('/auth/credentials', { query: { accountId } })).body.data as Json[];
+    const credentials = async (accountId: string) =>
+      (await p.api.get('/auth/credentials', { query: { accountId } })).body.data as Json[];
 
     it('one passkey registered by two ceremonies: PASSKEY_CREDENTIAL_ALREADY_EXISTS', async () => {
       const w = await newWallet(p);
       const { key } = await otpLogin(p.api, w.emailOtpId);
       const pk = newPasskey();
-      expectError(await race([passkeyBody(w.accountId, integratorChallenge(), pk), passkeyBody(w.accountId, integratorChallenge(), pk)], key), 400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS');
+      expectError(
+        await race(
+          [passkeyBody(w.accountId, integratorChallenge(), pk), passkeyBody(w.accountId, integratorChallenge(), pk)],
+          key,
+        ),
+        400,
+        'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
+      );
       expect((await credentials(w.accountId)).filter((c) => c.type === 'PASSKEY')).toHaveLength(1);
     });
 
@@ -200,7 +292,11 @@ describe('credential rules', () => {
     it('the same OAuth identity twice: 400 INVALID_INPUT', async () => {
       const w = await newWallet(p);
       const { key } = await otpLogin(p.api, w.emailOtpId);
-      const body = { type: 'OAUTH', accountId: w.accountId, oidcToken: await oidcToken(googleClaims(nowS(), { sub: 'raced' })) };
+      const body = {
+        type: 'OAUTH',
+        accountId: w.accountId,
+        oidcToken: await oidcToken(googleClaims(nowS(), { sub: 'raced' })),
+      };
       expectError(await race([body, body], key), 400, 'INVALID_INPUT');
       expect((await credentials(w.accountId)).filter((c) => c.type === 'OAUTH')).toHaveLength(1);
     });
@@ -223,17 +319,36 @@ describe('credential rules', () => {
       /** The error of inserting a copy of `row` (changed by `change`), which rolls back. */
       const violation = async (row: repo.AuthMethodRow, change: Partial<repo.AuthMethodRow> = {}) => {
         const copy = { ...row, id: newId('AuthMethod'), ...change } as Parameters<typeof repo.insertCredential>[0];
-        const err = await transaction((tx) => repo.insertCredential(copy, tx)).then(() => null, (e: unknown) => e);
+        const err = await transaction((tx) => repo.insertCredential(copy, tx)).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err, 'a duplicate was inserted').not.toBeNull();
         return err;
       };
       const passkey = of('PASSKEY');
-      const sameId = duplicateError(await violation(passkey, { registrationChallengeHash: sha256Hex('another challenge') }), 'PASSKEY');
+      const sameId = duplicateError(
+        await violation(passkey, { registrationChallengeHash: sha256Hex('another challenge') }),
+        'PASSKEY',
+      );
       expect(sameId).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
-      const sameChallenge = duplicateError(await violation(passkey, { credentialId: 'another-credential-id' }), 'PASSKEY');
-      expect(sameChallenge).toMatchObject({ status: 401, code: 'UNAUTHORIZED', details: { reason: 'Registration challenge already used' } });
-      expect(duplicateError(await violation(of('EMAIL_OTP')), 'EMAIL_OTP')).toMatchObject({ status: 400, code: 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS' });
-      expect(duplicateError(await violation(of('OAUTH')), 'OAUTH')).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+      const sameChallenge = duplicateError(
+        await violation(passkey, { credentialId: 'another-credential-id' }),
+        'PASSKEY',
+      );
+      expect(sameChallenge).toMatchObject({
+        status: 401,
+        code: 'UNAUTHORIZED',
+        details: { reason: 'Registration challenge already used' },
+      });
+      expect(duplicateError(await violation(of('EMAIL_OTP')), 'EMAIL_OTP')).toMatchObject({
+        status: 400,
+        code: 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
+      });
+      expect(duplicateError(await violation(of('OAUTH')), 'OAUTH')).toMatchObject({
+        status: 400,
+        code: 'INVALID_INPUT',
+      });
       // Any other error is not a duplicate; nothing was left behind.
       expect(duplicateError(new Error('connection reset'), 'OAUTH')).toBeNull();
       expect(await repo.activeCredentials(p.platformId, w.accountId)).toHaveLength(3);

@@ -4,7 +4,14 @@ import { ApiError, invalidInput, notFound } from '../http/errors';
 import { newId } from '../ids';
 import { checkOidcToken, type OidcIdentity } from '../auth/oidc';
 import { sha256Hex } from '../auth/secrets';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, signedAction, type Challenge } from '../auth/signed-retry';
+import {
+  acceptSignedRetry,
+  bindRequest,
+  issueChallenge,
+  retryHeaders,
+  signedAction,
+  type Challenge,
+} from '../auth/signed-retry';
 import { verifyPasskeyRegistration, type RegisteredPasskey } from '../auth/webauthn';
 import type { InternalAccountRow } from '../accounts/repository';
 import * as customers from '../customers/repository';
@@ -30,12 +37,30 @@ type Prepared =
   | { type: 'PASSKEY'; nickname: string; passkey: RegisteredPasskey; challengeHash: string };
 
 const exists = {
-  EMAIL_OTP: () => new ApiError('EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', 'This account already has an EMAIL_OTP credential (one per account)'),
-  SMS_OTP: () => new ApiError('SMS_OTP_CREDENTIAL_ALREADY_EXISTS', 'This account already has an SMS_OTP credential (one per account)'),
-  PASSKEY: () => new ApiError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This WebAuthn credential id is already registered on the account'),
-  OAUTH: () => invalidInput('This OAuth identity (issuer and subject) is already registered on the account', [{ field: 'oidcToken', message: 'identity already registered' }]),
+  EMAIL_OTP: () =>
+    new ApiError(
+      'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
+      'This account already has an EMAIL_OTP credential (one per account)',
+    ),
+  SMS_OTP: () =>
+    new ApiError(
+      'SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
+      'This account already has an SMS_OTP credential (one per account)',
+    ),
+  PASSKEY: () =>
+    new ApiError(
+      'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
+      'This WebAuthn credential id is already registered on the account',
+    ),
+  OAUTH: () =>
+    invalidInput('This OAuth identity (issuer and subject) is already registered on the account', [
+      { field: 'oidcToken', message: 'identity already registered' },
+    ]),
 };
-const challengeUsed = () => new ApiError('UNAUTHORIZED', 'This WebAuthn registration challenge was already used', { reason: 'Registration challenge already used' });
+const challengeUsed = () =>
+  new ApiError('UNAUTHORIZED', 'This WebAuthn registration challenge was already used', {
+    reason: 'Registration challenge already used',
+  });
 
 async function prepare(platformId: string, account: InternalAccountRow, body: CredentialCreate): Promise<Prepared> {
   switch (body.type) {
@@ -45,7 +70,9 @@ async function prepare(platformId: string, account: InternalAccountRow, body: Cr
       const value = body.type === 'EMAIL_OTP' ? contact?.email : contact?.phoneNumber;
       if (!value) {
         const what = body.type === 'EMAIL_OTP' ? 'an email' : 'a phone number';
-        throw invalidInput(`The account's customer has no ${what} on file for a ${body.type} credential`, [{ field: 'type', message: `the customer needs ${what}` }]);
+        throw invalidInput(`The account's customer has no ${what} on file for a ${body.type} credential`, [
+          { field: 'type', message: `the customer needs ${what}` },
+        ]);
       }
       return body.type === 'EMAIL_OTP' ? { type: 'EMAIL_OTP', email: value } : { type: 'SMS_OTP', phoneNumber: value };
     }
@@ -63,10 +90,17 @@ async function prepare(platformId: string, account: InternalAccountRow, body: Cr
 
 /** Rule 3 against the account's current credentials (and the registration challenge's single use). */
 async function checkUnique(tx: Tx, platformId: string, current: repo.AuthMethodRow[], p: Prepared): Promise<void> {
-  if ((p.type === 'EMAIL_OTP' || p.type === 'SMS_OTP') && current.some((c) => c.type === p.type)) throw exists[p.type]();
-  if (p.type === 'PASSKEY' && current.some((c) => c.type === 'PASSKEY' && c.credentialId === p.passkey.credentialId)) throw exists.PASSKEY();
-  if (p.type === 'OAUTH' && current.some((c) => c.type === 'OAUTH' && c.oidcIssuer === p.identity.iss && c.oidcSubject === p.identity.sub)) throw exists.OAUTH();
-  if (p.type === 'PASSKEY' && (await repo.registrationChallengeUsed(platformId, p.challengeHash, tx))) throw challengeUsed();
+  if ((p.type === 'EMAIL_OTP' || p.type === 'SMS_OTP') && current.some((c) => c.type === p.type))
+    throw exists[p.type]();
+  if (p.type === 'PASSKEY' && current.some((c) => c.type === 'PASSKEY' && c.credentialId === p.passkey.credentialId))
+    throw exists.PASSKEY();
+  if (
+    p.type === 'OAUTH' &&
+    current.some((c) => c.type === 'OAUTH' && c.oidcIssuer === p.identity.iss && c.oidcSubject === p.identity.sub)
+  )
+    throw exists.OAUTH();
+  if (p.type === 'PASSKEY' && (await repo.registrationChallengeUsed(platformId, p.challengeHash, tx)))
+    throw challengeUsed();
 }
 
 /**
@@ -93,20 +127,44 @@ function activity(accountId: string, body: CredentialCreate, p: Prepared) {
     case 'EMAIL_OTP':
       return { type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', parameters: { userEmail: p.email, userId: accountId } };
     case 'SMS_OTP':
-      return { type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER', parameters: { userPhoneNumber: p.phoneNumber, userId: accountId } };
+      return {
+        type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+        parameters: { userPhoneNumber: p.phoneNumber, userId: accountId },
+      };
     case 'OAUTH':
-      return { type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS', parameters: { oauthProviders: [{ oidcToken: (body as { oidcToken: string }).oidcToken, providerName: p.identity.iss }], userId: accountId } };
+      return {
+        type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+        parameters: {
+          oauthProviders: [{ oidcToken: (body as { oidcToken: string }).oidcToken, providerName: p.identity.iss }],
+          userId: accountId,
+        },
+      };
     case 'PASSKEY': {
       const b = body as Extract<CredentialCreate, { type: 'PASSKEY' }>;
       return {
         type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
-        parameters: { authenticators: [{ attestation: b.attestation, authenticatorName: p.nickname, challenge: b.challenge, transports: b.attestation.transports ?? [] }], userId: accountId },
+        parameters: {
+          authenticators: [
+            {
+              attestation: b.attestation,
+              authenticatorName: p.nickname,
+              challenge: b.challenge,
+              transports: b.attestation.transports ?? [],
+            },
+          ],
+          userId: accountId,
+        },
       };
     }
   }
 }
 
-async function insert(tx: Tx, platformId: string, accountId: string, p: Prepared): Promise<{ row: repo.AuthMethodRow; otp?: Awaited<ReturnType<typeof issueOtp>> }> {
+async function insert(
+  tx: Tx,
+  platformId: string,
+  accountId: string,
+  p: Prepared,
+): Promise<{ row: repo.AuthMethodRow; otp?: Awaited<ReturnType<typeof issueOtp>> }> {
   const at = now();
   const base = { id: newId('AuthMethod'), platformId, accountId, type: p.type, createdAt: at, updatedAt: at };
   let row: repo.AuthMethodRow;
@@ -117,7 +175,13 @@ async function insert(tx: Tx, platformId: string, accountId: string, p: Prepared
         : p.type === 'SMS_OTP'
           ? { ...base, phoneNumber: p.phoneNumber, nickname: p.phoneNumber }
           : p.type === 'OAUTH'
-            ? { ...base, nickname: p.identity.email ?? p.identity.sub, oidcIssuer: p.identity.iss, oidcAudience: p.identity.aud, oidcSubject: p.identity.sub }
+            ? {
+                ...base,
+                nickname: p.identity.email ?? p.identity.sub,
+                oidcIssuer: p.identity.iss,
+                oidcAudience: p.identity.aud,
+                oidcSubject: p.identity.sub,
+              }
             : {
                 ...base,
                 nickname: p.nickname,
@@ -139,7 +203,12 @@ async function insert(tx: Tx, platformId: string, accountId: string, p: Prepared
 }
 
 /** POST /auth/credentials. First call 202 (unless the account has no credential); signed retry 201. */
-export async function add(platformId: string, body: CredentialCreate, req: Request, rawBody: string): Promise<Challenge | AuthMethod> {
+export async function add(
+  platformId: string,
+  body: CredentialCreate,
+  req: Request,
+  rawBody: string,
+): Promise<Challenge | AuthMethod> {
   const account = await walletAccount(platformId, body.accountId);
   const prepared = await prepare(platformId, account, body);
   const binding = bindRequest(req, rawBody);
@@ -150,15 +219,26 @@ export async function add(platformId: string, body: CredentialCreate, req: Reque
     const current = await repo.activeCredentials(platformId, account.id, tx);
     await checkUnique(tx, platformId, current, prepared);
     if (current.length && !headers) {
-      return issueChallenge(tx, { platformId, kind: 'AUTH_CREDENTIAL_CREATE', binding, accountIds: [account.id], type: prepared.type, activity: activity(account.id, body, prepared) });
+      return issueChallenge(tx, {
+        platformId,
+        kind: 'AUTH_CREDENTIAL_CREATE',
+        binding,
+        accountIds: [account.id],
+        type: prepared.type,
+        activity: activity(account.id, body, prepared),
+      });
     }
     // An account without any credential has no session to sign with: the first one is added directly.
-    if (current.length) await acceptSignedRetry(tx, { platformId, kind: 'AUTH_CREDENTIAL_CREATE', binding, headers: headers! });
+    if (current.length)
+      await acceptSignedRetry(tx, { platformId, kind: 'AUTH_CREDENTIAL_CREATE', binding, headers: headers! });
     return insert(tx, platformId, account.id, prepared);
   });
   if ('payloadToSign' in result) return result;
   await result.otp?.deliver();
-  return toAuthMethod(result.row, result.otp ? { otpEncryptionTargetBundle: result.otp.otpEncryptionTargetBundle } : {});
+  return toAuthMethod(
+    result.row,
+    result.otp ? { otpEncryptionTargetBundle: result.otp.otpEncryptionTargetBundle } : {},
+  );
 }
 
 export async function list(platformId: string, accountId: string): Promise<{ data: AuthMethod[] }> {
@@ -166,7 +246,10 @@ export async function list(platformId: string, accountId: string): Promise<{ dat
 }
 
 const lastOne = (id: string) =>
-  invalidInput(`Credential ${id} is the account's only credential; an account must keep at least one (add another first)`, [{ field: 'id', message: 'the last credential cannot be revoked' }]);
+  invalidInput(
+    `Credential ${id} is the account's only credential; an account must keep at least one (add another first)`,
+    [{ field: 'id', message: 'the last credential cannot be revoked' }],
+  );
 
 /** DELETE /auth/credentials/{id}: signed by a session of another credential; ends the credential's sessions. */
 export async function revoke(platformId: string, id: string, req: Request, rawBody: string): Promise<Challenge | null> {
@@ -182,7 +265,10 @@ export async function revoke(platformId: string, id: string, req: Request, rawBo
       accountIds: [credential.accountId],
       type: credential.type as AuthMethod['type'],
       signer: { excludeAuthMethodId: id },
-      activity: { type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATION_METHOD', parameters: { credentialId: id, userId: credential.accountId } },
+      activity: {
+        type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATION_METHOD',
+        parameters: { credentialId: id, userId: credential.accountId },
+      },
     },
     async (tx) => {
       // The account's credentials locked together, so two concurrent revocations cannot leave zero.

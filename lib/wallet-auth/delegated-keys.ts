@@ -22,7 +22,12 @@ import type { DelegatedKeyCreate } from './schema';
  * Which card funding source binds a card to an embedded wallet is the cards domain's knowledge;
  * it registers this lookup. Until it does, no card has a funding source (404).
  */
-export type FundingSourceLookup = (platformId: string, cardId: string, internalAccountId: string, tx?: Tx) => Promise<{ fundingSourceId: string } | null>;
+export type FundingSourceLookup = (
+  platformId: string,
+  cardId: string,
+  internalAccountId: string,
+  tx?: Tx,
+) => Promise<{ fundingSourceId: string } | null>;
 let lookupFundingSource: FundingSourceLookup = async () => null;
 export function registerFundingSourceLookup(lookup: FundingSourceLookup): void {
   lookupFundingSource = lookup;
@@ -30,7 +35,10 @@ export function registerFundingSourceLookup(lookup: FundingSourceLookup): void {
 
 const keyPurpose = (id: string) => `delegated-key:${id}`;
 const activeExists = (fundingSourceId: string) =>
-  conflict(`An ACTIVE delegated key already exists for funding source ${fundingSourceId}; revoke it before creating another`, { fundingSourceId });
+  conflict(
+    `An ACTIVE delegated key already exists for funding source ${fundingSourceId}; revoke it before creating another`,
+    { fundingSourceId },
+  );
 
 export async function create(platformId: string, body: DelegatedKeyCreate, req: Request, rawBody: string) {
   const account = await walletAccount(platformId, body.internalAccountId, undefined, 'internalAccountId');
@@ -47,13 +55,26 @@ export async function create(platformId: string, body: DelegatedKeyCreate, req: 
         const challenge = await issueChallenge(tx, {
           ...base,
           kind: 'DELEGATED_KEY_CREATE',
-          activity: { type: 'ACTIVITY_TYPE_CREATE_USERS_V3', parameters: { apiKeys: [{ apiKeyName: body.nickname, publicKey: pair.publicKey.compressedHex, curveType: 'API_KEY_CURVE_P256' }], userId: account.id } },
+          activity: {
+            type: 'ACTIVITY_TYPE_CREATE_USERS_V3',
+            parameters: {
+              apiKeys: [
+                { apiKeyName: body.nickname, publicKey: pair.publicKey.compressedHex, curveType: 'API_KEY_CURVE_P256' },
+              ],
+              userId: account.id,
+            },
+          },
           secret: pair.secretKey,
         });
         pair.secretKey.fill(0);
         return challenge;
       }
-      const signed = await acceptSignedRetry(tx, { platformId, kind: ['DELEGATED_KEY_CREATE', 'DELEGATED_KEY_POLICY'], binding, headers });
+      const signed = await acceptSignedRetry(tx, {
+        platformId,
+        kind: ['DELEGATED_KEY_CREATE', 'DELEGATED_KEY_POLICY'],
+        binding,
+        headers,
+      });
       const at = now();
       if (signed.kind === 'DELEGATED_KEY_CREATE') {
         const secret = signed.secret();
@@ -79,12 +100,22 @@ export async function create(platformId: string, body: DelegatedKeyCreate, req: 
           ...base,
           kind: 'DELEGATED_KEY_POLICY',
           context: { delegatedKeyId: id },
-          activity: { type: 'ACTIVITY_TYPE_CREATE_POLICIES', parameters: { delegatedKeyId: id, effect: 'EFFECT_ALLOW', scope: 'SIGN_RAW_PAYLOAD_AND_SELF_REVOKE', walletId: account.id } },
+          activity: {
+            type: 'ACTIVITY_TYPE_CREATE_POLICIES',
+            parameters: {
+              delegatedKeyId: id,
+              effect: 'EFFECT_ALLOW',
+              scope: 'SIGN_RAW_PAYLOAD_AND_SELF_REVOKE',
+              walletId: account.id,
+            },
+          },
         });
       }
       const id = String(signed.context.delegatedKeyId);
-      if (await repo.activeDelegatedKeyFor(platformId, source.fundingSourceId, tx)) throw activeExists(source.fundingSourceId);
-      if (!(await repo.setDelegatedKeyStatus(id, 'PENDING', 'ACTIVE', at, tx))) throw conflict(`Delegated key ${id} is no longer PENDING`);
+      if (await repo.activeDelegatedKeyFor(platformId, source.fundingSourceId, tx))
+        throw activeExists(source.fundingSourceId);
+      if (!(await repo.setDelegatedKeyStatus(id, 'PENDING', 'ACTIVE', at, tx)))
+        throw conflict(`Delegated key ${id} is no longer PENDING`);
       return toDelegatedKey((await repo.findDelegatedKey(platformId, id, tx))!);
     });
   } catch (err) {
@@ -110,8 +141,8 @@ export async function revoke(platformId: string, id: string): Promise<void> {
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Delegated key ${id}`);
   // One conditional UPDATE: it needs no transaction of its own.
   if (!(await repo.setDelegatedKeyStatus(id, 'ACTIVE', 'REVOKED', now(), db(), { secretKeySealed: null }))) {
-    throw invalidInput(`Delegated key ${id} is ${row.status}; only an ACTIVE key can be revoked`, [{ field: 'id', message: 'must be an ACTIVE delegated key' }]);
+    throw invalidInput(`Delegated key ${id} is ${row.status}; only an ACTIVE key can be revoked`, [
+      { field: 'id', message: 'must be an ACTIVE delegated key' },
+    ]);
   }
 }
-
-

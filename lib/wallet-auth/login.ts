@@ -38,9 +38,10 @@ async function credentialOr404(platformId: string, id: string) {
 export async function challenge(platformId: string, id: string, clientPublicKey: string | undefined, req: Request) {
   const credential = await credentialOr404(platformId, id);
   if (credential.type === 'OAUTH') {
-    throw invalidInput('OAUTH credentials have no challenge step: call POST /auth/credentials/{id}/verify with a fresh oidcToken and a clientPublicKey', [
-      { field: 'id', message: 'must be an EMAIL_OTP, SMS_OTP or PASSKEY credential' },
-    ]);
+    throw invalidInput(
+      'OAUTH credentials have no challenge step: call POST /auth/credentials/{id}/verify with a fresh oidcToken and a clientPublicKey',
+      [{ field: 'id', message: 'must be an EMAIL_OTP, SMS_OTP or PASSKEY credential' }],
+    );
   }
   if (credential.type === 'EMAIL_OTP' || credential.type === 'SMS_OTP') {
     const { row, otp } = await transaction(async (tx) => {
@@ -51,13 +52,21 @@ export async function challenge(platformId: string, id: string, clientPublicKey:
     await otp.deliver();
     return toAuthMethod(row, { otpEncryptionTargetBundle: otp.otpEncryptionTargetBundle });
   }
-  if (!clientPublicKey) throw fieldError('clientPublicKey', 'clientPublicKey is required to challenge a PASSKEY credential', { pattern: '^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$' });
+  if (!clientPublicKey)
+    throw fieldError('clientPublicKey', 'clientPublicKey is required to challenge a PASSKEY credential', {
+      pattern: '^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$',
+    });
   if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
   // The WebAuthn challenge is the SHA-256 (lowercase hex) of the session-creation request the
   // assertion authorizes, which names the client's key: the passkey signs for that key only.
   const sessionRequest = canonicalJson({
     organizationId: platformId,
-    parameters: { authMethodId: id, expirationSeconds: String(SESSION_TTL_SECONDS), publicKey: clientPublicKey, userId: credential.accountId },
+    parameters: {
+      authMethodId: id,
+      expirationSeconds: String(SESSION_TTL_SECONDS),
+      publicKey: clientPublicKey,
+      userId: credential.accountId,
+    },
     timestampMs: String(now().getTime()),
     type: 'ACTIVITY_TYPE_STAMP_LOGIN',
   });
@@ -72,12 +81,27 @@ export async function challenge(platformId: string, id: string, clientPublicKey:
       context: { authMethodId: id, challenge: challengeHex, clientPublicKey },
     }),
   );
-  return { ...toAuthMethod(credential), credentialId: credential.credentialId!, challenge: challengeHex, requestId: pending.requestId, expiresAt: pending.expiresAt };
+  return {
+    ...toAuthMethod(credential),
+    credentialId: credential.credentialId!,
+    challenge: challengeHex,
+    requestId: pending.requestId,
+    expiresAt: pending.expiresAt,
+  };
 }
 
-export async function verify(platformId: string, id: string, body: CredentialVerify, req: Request, rawBody: string): Promise<Challenge | AuthSession> {
+export async function verify(
+  platformId: string,
+  id: string,
+  body: CredentialVerify,
+  req: Request,
+  rawBody: string,
+): Promise<Challenge | AuthSession> {
   const credential = await credentialOr404(platformId, id);
-  if (body.type !== credential.type) throw fieldError('type', `type must be ${credential.type}, the type of credential ${id}`, { enum: [credential.type] });
+  if (body.type !== credential.type)
+    throw fieldError('type', `type must be ${credential.type}, the type of credential ${id}`, {
+      enum: [credential.type],
+    });
   const gone = () => notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
 
   if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
@@ -121,17 +145,28 @@ export async function verify(platformId: string, id: string, body: CredentialVer
   }
 
   const requestId = req.headers.get('request-id')?.trim();
-  if (!requestId) throw new ApiError('REQUEST_ID_MISSING', 'Passkey verification needs the Request-Id header of the /challenge response');
+  if (!requestId)
+    throw new ApiError(
+      'REQUEST_ID_MISSING',
+      'Passkey verification needs the Request-Id header of the /challenge response',
+    );
   return transaction(async (tx) => {
     const pending = await openPendingRequest(tx, platformId, requestId, ['PASSKEY_LOGIN']);
     const ctx = pending.context as { authMethodId: string; challenge: string; clientPublicKey: string };
-    if (ctx.authMethodId !== id) throw new ApiError('UNAUTHORIZED', `Request-Id ${requestId} was issued for another credential`, { reason: 'Request-Id belongs to another credential' });
+    if (ctx.authMethodId !== id)
+      throw new ApiError('UNAUTHORIZED', `Request-Id ${requestId} was issued for another credential`, {
+        reason: 'Request-Id belongs to another credential',
+      });
     const locked = await repo.lockCredential(platformId, id, tx);
     if (!locked) throw gone();
     const legacyLiteral = isSandbox() && body.assertion.signature === SANDBOX_PASSKEY_SIGNATURE;
     if (legacyLiteral) {
       if (body.assertion.credentialId !== locked.credentialId) {
-        throw new ApiError('UNAUTHORIZED', 'Passkey assertion failed: credentialId is not the credential being verified', { reason: 'Passkey assertion failed: credentialId mismatch' });
+        throw new ApiError(
+          'UNAUTHORIZED',
+          'Passkey assertion failed: credentialId is not the credential being verified',
+          { reason: 'Passkey assertion failed: credentialId mismatch' },
+        );
       }
     } else {
       const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, {

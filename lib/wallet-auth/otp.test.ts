@@ -21,7 +21,9 @@ describe('OTP credentials', () => {
   it('walks challenge → HPKE-sealed code → 202 → TEK-signed retry → session keyed by the TEK (rule 4, rule 6)', async () => {
     const w = await newWallet(p);
     const creds = await p.api.get('/auth/credentials', { query: { accountId: w.accountId } });
-    expect(creds.body.data).toEqual([expect.objectContaining({ id: w.emailOtpId, accountId: w.accountId, type: 'EMAIL_OTP', nickname: w.email })]);
+    expect(creds.body.data).toEqual([
+      expect.objectContaining({ id: w.emailOtpId, accountId: w.accountId, type: 'EMAIL_OTP', nickname: w.email }),
+    ]);
 
     const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     expect(ch.status).toBe(200);
@@ -33,16 +35,26 @@ describe('OTP credentials', () => {
     expect(outboxOf(p.platformId, w.email)).toEqual([]);
 
     const tek = newClientKey();
-    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', tek) };
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', tek),
+    };
     const first = await p.api.post(verifyPath(w.emailOtpId), body);
     expect(first.status, first.text).toBe(202);
     expect(first.body).toMatchObject({ type: 'EMAIL_OTP', requestId: expect.stringMatching(/^Request:/) });
     const claims = JSON.parse(Buffer.from(first.body.payloadToSign.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ public_key: tek.publicKey, sub: w.emailOtpId, request_id: first.body.requestId });
 
-    const res = await p.api.post(verifyPath(w.emailOtpId), body, { headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId) });
+    const res = await p.api.post(verifyPath(w.emailOtpId), body, {
+      headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId),
+    });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^Session:/), accountId: w.accountId, type: 'EMAIL_OTP', nickname: w.email });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^Session:/),
+      accountId: w.accountId,
+      type: 'EMAIL_OTP',
+      nickname: w.email,
+    });
     expect(res.body.encryptedSessionSigningKey).toBeUndefined();
     expect(new Date(res.body.expiresAt).getTime()).toBeGreaterThan(Date.now());
     const sessions = await p.api.get('/auth/sessions', { query: { accountId: w.accountId } });
@@ -51,11 +63,19 @@ describe('OTP credentials', () => {
     // The session key is the TEK: it signs the next wallet action; a stranger's key does not.
     const privacy = await signed(p.api, 'PATCH', `/internal-accounts/${w.accountId}`, { privateEnabled: true }, tek);
     expect(privacy.res.status, privacy.res.text).toBe(200);
-    const stranger = await signed(p.api, 'PATCH', `/internal-accounts/${w.accountId}`, { privateEnabled: false }, newClientKey());
+    const stranger = await signed(
+      p.api,
+      'PATCH',
+      `/internal-accounts/${w.accountId}`,
+      { privateEnabled: false },
+      newClientKey(),
+    );
     expectError(stranger.res, 401, 'WALLET_SIGNATURE_INVALID');
 
     // The same requestId again is refused.
-    const replay = await p.api.post(verifyPath(w.emailOtpId), body, { headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId) });
+    const replay = await p.api.post(verifyPath(w.emailOtpId), body, {
+      headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId),
+    });
     expectError(replay, 401, 'UNAUTHORIZED');
     expect(replay.body.details.reason).toBe('Request-Id already used');
     // The code was single use: the first leg again finds nothing pending.
@@ -69,11 +89,16 @@ describe('OTP credentials', () => {
     const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     const tek = newClientKey();
     const { targetPublic } = targetKeyOf(ch.body.otpEncryptionTargetBundle);
-    const sealed = await sealTo(targetPublic, new TextEncoder().encode(JSON.stringify({ otp_code: '000000', public_key: tek.publicKeyUncompressed })));
+    const sealed = await sealTo(
+      targetPublic,
+      new TextEncoder().encode(JSON.stringify({ otp_code: '000000', public_key: tek.publicKeyUncompressed })),
+    );
     const body = { type: 'EMAIL_OTP', encryptedOtpBundle: JSON.stringify(sealed) };
     const first = await p.api.post(verifyPath(w.emailOtpId), body);
     expect(first.status).toBe(202);
-    const res = await p.api.post(verifyPath(w.emailOtpId), body, { headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId, 'Grid-Wallet-Signature') });
+    const res = await p.api.post(verifyPath(w.emailOtpId), body, {
+      headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId, 'Grid-Wallet-Signature'),
+    });
     expect(res.status, res.text).toBe(200);
   });
 
@@ -81,11 +106,17 @@ describe('OTP credentials', () => {
     const w = await newWallet(p);
     const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     for (let i = 0; i < 5; i++) {
-      const wrong = await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '123456', newClientKey()) });
+      const wrong = await p.api.post(verifyPath(w.emailOtpId), {
+        type: 'EMAIL_OTP',
+        encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '123456', newClientKey()),
+      });
       expectError(wrong, 401, 'UNAUTHORIZED');
       expect(wrong.body.details.reason).toBe('Invalid OTP code');
     }
-    const locked = await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()) });
+    const locked = await p.api.post(verifyPath(w.emailOtpId), {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()),
+    });
     expectError(locked, 429, 'RATE_LIMITED');
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     await advance(p, 31);
@@ -104,8 +135,13 @@ describe('OTP credentials', () => {
     await advance(p, retryAfter);
     const second = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     expect(second.status).toBe(200);
-    expect(targetKeyOf(second.body.otpEncryptionTargetBundle).targetPublic).not.toBe(targetKeyOf(first.body.otpEncryptionTargetBundle).targetPublic);
-    const stale = await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(first.body.otpEncryptionTargetBundle, '000000', newClientKey()) });
+    expect(targetKeyOf(second.body.otpEncryptionTargetBundle).targetPublic).not.toBe(
+      targetKeyOf(first.body.otpEncryptionTargetBundle).targetPublic,
+    );
+    const stale = await p.api.post(verifyPath(w.emailOtpId), {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(first.body.otpEncryptionTargetBundle, '000000', newClientKey()),
+    });
     expectError(stale, 401, 'UNAUTHORIZED');
     expect(stale.body.details.reason).toMatch(/does not decrypt/);
     await otpLogin(p.api, w.emailOtpId, { targetBundle: second.body.otpEncryptionTargetBundle });
@@ -115,17 +151,25 @@ describe('OTP credentials', () => {
     const w = await newWallet(p);
     const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     await advance(p, 301);
-    const late = await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()) });
+    const late = await p.api.post(verifyPath(w.emailOtpId), {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()),
+    });
     expectError(late, 401, 'UNAUTHORIZED');
     expect(late.body.details.reason).toBe('OTP code expired');
 
     const fresh = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     const tek = newClientKey();
-    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(fresh.body.otpEncryptionTargetBundle, '000000', tek) };
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(fresh.body.otpEncryptionTargetBundle, '000000', tek),
+    };
     const first = await p.api.post(verifyPath(w.emailOtpId), body);
     expect(first.status).toBe(202);
     await advance(p, 301);
-    const retry = await p.api.post(verifyPath(w.emailOtpId), body, { headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId) });
+    const retry = await p.api.post(verifyPath(w.emailOtpId), body, {
+      headers: signatureHeaders(first.body.payloadToSign, tek, first.body.requestId),
+    });
     expectError(retry, 401, 'UNAUTHORIZED');
     expect(retry.body.details.reason).toBe('Signed request expired');
   });
@@ -134,27 +178,70 @@ describe('OTP credentials', () => {
     const w = await newWallet(p);
     const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     const tek = newClientKey();
-    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', tek) };
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', tek),
+    };
     const first = await p.api.post(verifyPath(w.emailOtpId), body);
     const good = signatureHeaders(first.body.payloadToSign, tek, first.body.requestId);
 
-    expectError(await p.api.post(verifyPath(w.emailOtpId), body, { headers: { 'Request-Id': first.body.requestId } }), 401, 'WALLET_SIGNATURE_MISSING');
-    expectError(await p.api.post(verifyPath(w.emailOtpId), body, { headers: { 'Service-Wallet-Signature': good['Service-Wallet-Signature'] } }), 401, 'REQUEST_ID_MISSING');
-    expectError(await p.api.post(verifyPath(w.emailOtpId), body, { headers: { ...good, 'Service-Wallet-Signature': 'not-a-stamp!' } }), 401, 'WALLET_SIGNATURE_MALFORMED');
-    const unknown = await p.api.post(verifyPath(w.emailOtpId), body, { headers: { ...good, 'Request-Id': 'Request:00000000-0000-4000-8000-000000000000' } });
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), body, { headers: { 'Request-Id': first.body.requestId } }),
+      401,
+      'WALLET_SIGNATURE_MISSING',
+    );
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), body, {
+        headers: { 'Service-Wallet-Signature': good['Service-Wallet-Signature'] },
+      }),
+      401,
+      'REQUEST_ID_MISSING',
+    );
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), body, {
+        headers: { ...good, 'Service-Wallet-Signature': 'not-a-stamp!' },
+      }),
+      401,
+      'WALLET_SIGNATURE_MALFORMED',
+    );
+    const unknown = await p.api.post(verifyPath(w.emailOtpId), body, {
+      headers: { ...good, 'Request-Id': 'Request:00000000-0000-4000-8000-000000000000' },
+    });
     expectError(unknown, 401, 'UNAUTHORIZED');
     expect(unknown.body.details.reason).toBe('Unknown Request-Id');
     // Body changed after signing.
-    const tampered = { ...body, encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()) };
-    expectError(await p.api.post(verifyPath(w.emailOtpId), tampered, { headers: good }), 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
+    const tampered = {
+      ...body,
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()),
+    };
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), tampered, { headers: good }),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
     // Signed over something else, or by a key other than the sealed TEK.
-    expectError(await p.api.post(verifyPath(w.emailOtpId), body, { headers: { ...good, 'Service-Wallet-Signature': stamp(first.body.payloadToSign + ' ', tek) } }), 401, 'WALLET_SIGNATURE_INVALID');
-    const other = await p.api.post(verifyPath(w.emailOtpId), body, { headers: signatureHeaders(first.body.payloadToSign, newClientKey(), first.body.requestId) });
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), body, {
+        headers: { ...good, 'Service-Wallet-Signature': stamp(first.body.payloadToSign + ' ', tek) },
+      }),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    const other = await p.api.post(verifyPath(w.emailOtpId), body, {
+      headers: signatureHeaders(first.body.payloadToSign, newClientKey(), first.body.requestId),
+    });
     expectError(other, 401, 'WALLET_SIGNATURE_INVALID');
     expect(other.body.details.reason).toMatch(/other than the one bound/);
     // A stamp claiming the TEK but carrying another key's signature.
-    const forged = stampOf(tek.publicKey, JSON.parse(Buffer.from(stamp(first.body.payloadToSign, newClientKey()), 'base64url').toString()).signature);
-    expectError(await p.api.post(verifyPath(w.emailOtpId), body, { headers: { ...good, 'Service-Wallet-Signature': forged } }), 401, 'WALLET_SIGNATURE_INVALID');
+    const forged = stampOf(
+      tek.publicKey,
+      JSON.parse(Buffer.from(stamp(first.body.payloadToSign, newClientKey()), 'base64url').toString()).signature,
+    );
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), body, { headers: { ...good, 'Service-Wallet-Signature': forged } }),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     // None of those consumed the request: the genuine retry still works, once.
     expect((await p.api.post(verifyPath(w.emailOtpId), body, { headers: good })).status).toBe(200);
   });
@@ -163,26 +250,58 @@ describe('OTP credentials', () => {
     const w = await newWallet(p);
     const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     const tek = newClientKey();
-    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', tek) };
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', tek),
+    };
     const first = await p.api.post(verifyPath(w.emailOtpId), body);
-    const res = await p.api.post(verifyPath(w.emailOtpId), body, { headers: { 'Service-Wallet-Signature': stamp(first.body.payloadToSign, tek, { highS: true }), 'Request-Id': first.body.requestId } });
+    const res = await p.api.post(verifyPath(w.emailOtpId), body, {
+      headers: {
+        'Service-Wallet-Signature': stamp(first.body.payloadToSign, tek, { highS: true }),
+        'Request-Id': first.body.requestId,
+      },
+    });
     expect(res.status, res.text).toBe(200);
   });
 
   it('refuses malformed input: 400 for a bundle that is not {"encappedPublic","ciphertext"}, a type that is not the credential\'s; 404 for an unknown credential', async () => {
     const w = await newWallet(p);
     await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
-    expectError(await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: 'hello' }), 400, 'INVALID_INPUT');
-    expectError(await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: JSON.stringify({ encappedPublic: '04zz', ciphertext: '00' }) }), 400, 'INVALID_INPUT');
-    expectError(await p.api.post(verifyPath(w.emailOtpId), { type: 'SMS_OTP', encryptedOtpBundle: '{}' }), 400, 'INVALID_INPUT');
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: 'hello' }),
+      400,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), {
+        type: 'EMAIL_OTP',
+        encryptedOtpBundle: JSON.stringify({ encappedPublic: '04zz', ciphertext: '00' }),
+      }),
+      400,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await p.api.post(verifyPath(w.emailOtpId), { type: 'SMS_OTP', encryptedOtpBundle: '{}' }),
+      400,
+      'INVALID_INPUT',
+    );
     expectError(await p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP' }), 400, 'INVALID_INPUT');
-    expectError(await p.api.post(verifyPath('AuthMethod:00000000-0000-4000-8000-000000000000'), { type: 'EMAIL_OTP', encryptedOtpBundle: '{}' }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(
+      await p.api.post(verifyPath('AuthMethod:00000000-0000-4000-8000-000000000000'), {
+        type: 'EMAIL_OTP',
+        encryptedOtpBundle: '{}',
+      }),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     expectError(await p.api.post('/auth/credentials/nope/challenge'), 404, 'REFERENCE_NOT_FOUND');
   });
 
   it('outside sandbox sends a random code through the sender; 000000 is then just a wrong code', async () => {
     const q = await newPlatform();
-    await q.api.patch('/config', { embeddedWalletConfig: { otpLength: 8, alphanumeric: true, appName: 'Acme Wallet' } });
+    await q.api.patch('/config', {
+      embeddedWalletConfig: { otpLength: 8, alphanumeric: true, appName: 'Acme Wallet' },
+    });
     const w = await newWallet(q);
     process.env.CORRIDOR_MODE = 'production';
     const ch = await q.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
@@ -192,7 +311,10 @@ describe('OTP credentials', () => {
     expect(sent[0]).toMatchObject({ channel: 'EMAIL', purpose: 'WALLET_OTP', to: w.email });
     const code = /code is ([A-Z0-9]+)\./.exec(sent[0].text)![1];
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
-    const magic = await q.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()) });
+    const magic = await q.api.post(verifyPath(w.emailOtpId), {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()),
+    });
     expectError(magic, 401, 'UNAUTHORIZED');
     expect(magic.body.details.reason).toBe('Invalid OTP code');
     // Codes compare case-insensitively (alphanumeric codes are shown in capitals).
@@ -202,19 +324,43 @@ describe('OTP credentials', () => {
   it('adds an SMS_OTP credential (signed by an existing session), whose registration triggers the first code', async () => {
     const w = await newWallet(p, { phoneNumber: '+14155550123' });
     const { key } = await otpLogin(p.api, w.emailOtpId);
-    const { challenge, res } = await signed(p.api, 'POST', '/auth/credentials', { type: 'SMS_OTP', accountId: w.accountId }, key);
+    const { challenge, res } = await signed(
+      p.api,
+      'POST',
+      '/auth/credentials',
+      { type: 'SMS_OTP', accountId: w.accountId },
+      key,
+    );
     expect(challenge.body.type).toBe('SMS_OTP');
-    expect(JSON.parse(challenge.body.payloadToSign)).toMatchObject({ type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER', parameters: { userPhoneNumber: '+14155550123' } });
+    expect(JSON.parse(challenge.body.payloadToSign)).toMatchObject({
+      type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+      parameters: { userPhoneNumber: '+14155550123' },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ type: 'SMS_OTP', nickname: '+14155550123', accountId: w.accountId });
     expect(targetKeyOf(res.body.otpEncryptionTargetBundle).signatureValid).toBe(true);
-    const sms = await otpLogin(p.api, res.body.id, { type: 'SMS_OTP', targetBundle: res.body.otpEncryptionTargetBundle });
+    const sms = await otpLogin(p.api, res.body.id, {
+      type: 'SMS_OTP',
+      targetBundle: res.body.otpEncryptionTargetBundle,
+    });
     expect(sms.session).toMatchObject({ type: 'SMS_OTP', nickname: '+14155550123' });
     // Rule 3: one SMS_OTP per account, one EMAIL_OTP per account.
-    expectError(await p.api.post('/auth/credentials', { type: 'SMS_OTP', accountId: w.accountId }), 400, 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS');
-    expectError(await p.api.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId }), 400, 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS');
+    expectError(
+      await p.api.post('/auth/credentials', { type: 'SMS_OTP', accountId: w.accountId }),
+      400,
+      'SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
+    );
+    expectError(
+      await p.api.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: w.accountId }),
+      400,
+      'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
+    );
     // A customer without a phone number cannot have an SMS_OTP credential.
     const plain = await newWallet(p);
-    expectError(await p.api.post('/auth/credentials', { type: 'SMS_OTP', accountId: plain.accountId }), 400, 'INVALID_INPUT');
+    expectError(
+      await p.api.post('/auth/credentials', { type: 'SMS_OTP', accountId: plain.accountId }),
+      400,
+      'INVALID_INPUT',
+    );
   });
 });

@@ -53,7 +53,12 @@ export async function issueOtp(tx: Tx, credential: repo.AuthMethodRow): Promise<
   if (last) {
     const wait = Math.ceil((last.createdAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - at.getTime()) / 1000);
     if (wait > 0) {
-      throw new ApiError('RATE_LIMITED', `A code was sent less than ${OTP_RESEND_INTERVAL_SECONDS} seconds ago; retry in ${wait} s`, { retryAfterSeconds: wait }, { 'retry-after': String(wait) });
+      throw new ApiError(
+        'RATE_LIMITED',
+        `A code was sent less than ${OTP_RESEND_INTERVAL_SECONDS} seconds ago; retry in ${wait} s`,
+        { retryAfterSeconds: wait },
+        { 'retry-after': String(wait) },
+      );
     }
   }
   const cfg = await walletConfig(credential.platformId, tx);
@@ -76,7 +81,11 @@ export async function issueOtp(tx: Tx, credential: repo.AuthMethodRow): Promise<
   );
   target.secretKey.fill(0);
   const otpEncryptionTargetBundle = signedBundle(
-    { targetPublic: bytesToHex(target.publicKey.uncompressed), organizationId: credential.platformId, credentialId: credential.id },
+    {
+      targetPublic: bytesToHex(target.publicKey.uncompressed),
+      organizationId: credential.platformId,
+      credentialId: credential.id,
+    },
     bundleSigner(),
   );
   const message: Omit<OutboundMessage, 'sentAt'> | null = isSandbox()
@@ -92,10 +101,12 @@ export async function issueOtp(tx: Tx, credential: repo.AuthMethodRow): Promise<
   return { otpEncryptionTargetBundle, deliver: async () => (message ? sendMessage(message) : undefined) };
 }
 
-const rejected = (reason: string, message = `OTP verification failed: ${reason}`) => new ApiError('UNAUTHORIZED', message, { reason });
+const rejected = (reason: string, message = `OTP verification failed: ${reason}`) =>
+  new ApiError('UNAUTHORIZED', message, { reason });
 
 function parseOtpBundle(text: string): { enc: Uint8Array; ciphertext: Uint8Array } {
-  const bad = (why: string) => invalidInput(`encryptedOtpBundle ${why}`, [{ field: 'encryptedOtpBundle', message: why }]);
+  const bad = (why: string) =>
+    invalidInput(`encryptedOtpBundle ${why}`, [{ field: 'encryptedOtpBundle', message: why }]);
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -103,8 +114,10 @@ function parseOtpBundle(text: string): { enc: Uint8Array; ciphertext: Uint8Array
     throw bad('must be a JSON string {"encappedPublic","ciphertext"}');
   }
   const { encappedPublic, ciphertext } = (v ?? {}) as Record<string, unknown>;
-  if (typeof encappedPublic !== 'string' || !parsePublicKey(encappedPublic)) throw bad('encappedPublic must be a P-256 public key in hex');
-  if (typeof ciphertext !== 'string' || !isHex(ciphertext) || ciphertext.length < 34) throw bad('ciphertext must be hex');
+  if (typeof encappedPublic !== 'string' || !parsePublicKey(encappedPublic))
+    throw bad('encappedPublic must be a P-256 public key in hex');
+  if (typeof ciphertext !== 'string' || !isHex(ciphertext) || ciphertext.length < 34)
+    throw bad('ciphertext must be hex');
   return { enc: hexToBytes(encappedPublic), ciphertext: hexToBytes(ciphertext) };
 }
 
@@ -119,13 +132,32 @@ async function countFailure(challengeId: string): Promise<void> {
  * for the caller to bind into the signed retry. Each failure counts; after OTP_MAX_ATTEMPTS the
  * challenge is dead and further attempts get 429 until a new code is requested.
  */
-export async function checkOtpAttempt(credential: repo.AuthMethodRow, encryptedOtpBundle: string): Promise<{ challengeId: string; tekPublicKey: string }> {
+export async function checkOtpAttempt(
+  credential: repo.AuthMethodRow,
+  encryptedOtpBundle: string,
+): Promise<{ challengeId: string; tekPublicKey: string }> {
   const challenge = await repo.latestOtpChallenge(credential.id);
-  if (!challenge || challenge.consumedAt) throw rejected('No OTP code is pending', 'No OTP code is pending for this credential; request one with POST /auth/credentials/{id}/challenge');
-  if (challenge.expiresAt <= now()) throw rejected('OTP code expired', 'The OTP code expired; request a new one with POST /auth/credentials/{id}/challenge');
+  if (!challenge || challenge.consumedAt)
+    throw rejected(
+      'No OTP code is pending',
+      'No OTP code is pending for this credential; request one with POST /auth/credentials/{id}/challenge',
+    );
+  if (challenge.expiresAt <= now())
+    throw rejected(
+      'OTP code expired',
+      'The OTP code expired; request a new one with POST /auth/credentials/{id}/challenge',
+    );
   if (challenge.attempts >= OTP_MAX_ATTEMPTS) {
-    const wait = Math.max(1, Math.ceil((challenge.createdAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - now().getTime()) / 1000));
-    throw new ApiError('RATE_LIMITED', `Too many wrong codes; request a new code (in ${wait} s)`, { retryAfterSeconds: wait }, { 'retry-after': String(wait) });
+    const wait = Math.max(
+      1,
+      Math.ceil((challenge.createdAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - now().getTime()) / 1000),
+    );
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Too many wrong codes; request a new code (in ${wait} s)`,
+      { retryAfterSeconds: wait },
+      { 'retry-after': String(wait) },
+    );
   }
   const { enc, ciphertext } = parseOtpBundle(encryptedOtpBundle);
   let plaintext: Uint8Array;
@@ -144,11 +176,15 @@ export async function checkOtpAttempt(credential: repo.AuthMethodRow, encryptedO
   try {
     attempt = JSON.parse(new TextDecoder().decode(plaintext));
   } catch {
-    throw invalidInput('The decrypted OTP bundle is not JSON {"otp_code","public_key"}', [{ field: 'encryptedOtpBundle', message: 'must seal JSON {"otp_code","public_key"}' }]);
+    throw invalidInput('The decrypted OTP bundle is not JSON {"otp_code","public_key"}', [
+      { field: 'encryptedOtpBundle', message: 'must seal JSON {"otp_code","public_key"}' },
+    ]);
   }
   const tek = typeof attempt.public_key === 'string' ? parsePublicKey(attempt.public_key) : null;
   if (typeof attempt.otp_code !== 'string' || !tek) {
-    throw invalidInput('The decrypted OTP bundle must hold otp_code (string) and public_key (P-256 SEC1 hex)', [{ field: 'encryptedOtpBundle', message: 'must seal {"otp_code","public_key"}' }]);
+    throw invalidInput('The decrypted OTP bundle must hold otp_code (string) and public_key (P-256 SEC1 hex)', [
+      { field: 'encryptedOtpBundle', message: 'must seal {"otp_code","public_key"}' },
+    ]);
   }
   if (!tagMatches(normalizeCode(attempt.otp_code), codePurpose(challenge.id), challenge.codeTag)) {
     await countFailure(challenge.id);
@@ -159,14 +195,20 @@ export async function checkOtpAttempt(credential: repo.AuthMethodRow, encryptedO
 
 /** Spends the challenge (single use) inside the transaction that issues the signed-retry challenge. */
 export async function spendOtp(tx: Tx, challengeId: string): Promise<void> {
-  if (!(await repo.consumeOtpChallenge(challengeId, now(), tx))) throw rejected('No OTP code is pending', 'The OTP code was already used');
+  if (!(await repo.consumeOtpChallenge(challengeId, now(), tx)))
+    throw rejected('No OTP code is pending', 'The OTP code was already used');
 }
 
 /**
  * The payloadToSign of OTP login: a verification token (JWT, HS256 under a service key) bound to
  * the client's TEK public key and the pending request. The client stamps it with the TEK.
  */
-export function verificationToken(credentialId: string, tekPublicKey: string, requestId: string, expiresAt: Date): string {
+export function verificationToken(
+  credentialId: string,
+  tekPublicKey: string,
+  requestId: string,
+  expiresAt: Date,
+): string {
   const enc = (o: object) => bytesToBase64url(new TextEncoder().encode(JSON.stringify(o)));
   const input = `${enc({ alg: 'HS256', typ: 'JWT', kid: 'corridor-otp' })}.${enc({
     iss: 'corridor',

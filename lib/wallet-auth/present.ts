@@ -18,7 +18,11 @@ export function toAuthMethod(row: AuthMethodRow, extra: { otpEncryptionTargetBun
 export type AuthMethod = ReturnType<typeof toAuthMethod>;
 
 /** A session shows its credential's type and nickname; the legacy flow adds the sealed key. */
-export function toSession(session: SessionRow, credential: Pick<AuthMethodRow, 'type' | 'nickname' | 'email' | 'phoneNumber'>, encryptedSessionSigningKey?: string) {
+export function toSession(
+  session: SessionRow,
+  credential: Pick<AuthMethodRow, 'type' | 'nickname' | 'email' | 'phoneNumber'>,
+  encryptedSessionSigningKey?: string,
+) {
   return {
     id: session.id,
     accountId: session.accountId,

@@ -10,12 +10,23 @@ export type OtpChallengeRow = Prisma.OtpChallengeGetPayload<object>;
 export type DelegatedKeyRow = Prisma.DelegatedKeyGetPayload<object>;
 
 /** A wallet's first credential, as a row written with the wallet's account (accounts/service.ts). */
-export function emailOtpWrite(row: { id: string; platformId: string; accountId: string; email: string; createdAt: Date }): RowWrite {
+export function emailOtpWrite(row: {
+  id: string;
+  platformId: string;
+  accountId: string;
+  email: string;
+  createdAt: Date;
+}): RowWrite {
   return { table: 'AuthMethod', row: { ...row, type: 'EMAIL_OTP', nickname: row.email, updatedAt: row.createdAt } };
 }
 
 /** Active OTP credentials of this customer's embedded wallets, of one type. */
-export function activeOtpCredentialsOfCustomer(platformId: string, customerId: string, type: 'EMAIL_OTP' | 'SMS_OTP', tx: Tx = db()) {
+export function activeOtpCredentialsOfCustomer(
+  platformId: string,
+  customerId: string,
+  type: 'EMAIL_OTP' | 'SMS_OTP',
+  tx: Tx = db(),
+) {
   return tx.$queryRaw<{ id: string; accountId: string }[]>`
     SELECT m."id", m."accountId" FROM "AuthMethod" m JOIN "InternalAccount" a ON a."id" = m."accountId"
     WHERE a."platformId" = ${platformId} AND a."customerId" = ${customerId} AND a."type" = 'EMBEDDED_WALLET'
@@ -35,7 +46,11 @@ export function findCredential(platformId: string, id: string, tx: Tx = db()): P
 
 /** The credential row locked, so challenges and revocations of one credential serialize. */
 export async function lockCredential(platformId: string, id: string, tx: Tx): Promise<AuthMethodRow | null> {
-  return lockOne<AuthMethodRow>(tx, 'AuthMethod', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId} AND "revokedAt" IS NULL`);
+  return lockOne<AuthMethodRow>(
+    tx,
+    'AuthMethod',
+    Prisma.sql`"id" = ${id} AND "platformId" = ${platformId} AND "revokedAt" IS NULL`,
+  );
 }
 
 /** The account's active credentials locked in id order (concurrent lockers queue, never deadlock). */
@@ -45,10 +60,17 @@ export function lockActiveCredentials(platformId: string, accountId: string, tx:
 }
 
 export function activeCredentials(platformId: string, accountId: string, tx: Tx = db()): Promise<AuthMethodRow[]> {
-  return tx.authMethod.findMany({ where: { platformId, accountId, revokedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return tx.authMethod.findMany({
+    where: { platformId, accountId, revokedAt: null },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
-export async function registrationChallengeUsed(platformId: string, challengeHash: string, tx: Tx = db()): Promise<boolean> {
+export async function registrationChallengeUsed(
+  platformId: string,
+  challengeHash: string,
+  tx: Tx = db(),
+): Promise<boolean> {
   return (await tx.authMethod.count({ where: { platformId, registrationChallengeHash: challengeHash } })) > 0;
 }
 
@@ -56,9 +78,20 @@ export async function revokeCredential(id: string, at: Date, tx: Tx): Promise<vo
   await tx.authMethod.update({ where: { id }, data: { revokedAt: at, updatedAt: at } });
 }
 
-export async function updateCredentialContact(ids: string[], contact: { email?: string; phoneNumber?: string }, at: Date, tx: Tx): Promise<number> {
-  const data = contact.email !== undefined ? { email: contact.email, nickname: contact.email } : { phoneNumber: contact.phoneNumber, nickname: contact.phoneNumber };
-  const n = await tx.authMethod.updateMany({ where: { id: { in: ids }, revokedAt: null }, data: { ...data, updatedAt: at } });
+export async function updateCredentialContact(
+  ids: string[],
+  contact: { email?: string; phoneNumber?: string },
+  at: Date,
+  tx: Tx,
+): Promise<number> {
+  const data =
+    contact.email !== undefined
+      ? { email: contact.email, nickname: contact.email }
+      : { phoneNumber: contact.phoneNumber, nickname: contact.phoneNumber };
+  const n = await tx.authMethod.updateMany({
+    where: { id: { in: ids }, revokedAt: null },
+    data: { ...data, updatedAt: at },
+  });
   return n.count;
 }
 
@@ -73,8 +106,16 @@ export function emailOtpCredentialsWithEmail(platformId: string, email: string, 
       AND lower("email") = lower(${email}) ${exceptIds.length ? Prisma.sql`AND "id" NOT IN (${Prisma.join(exceptIds)})` : Prisma.empty}`;
 }
 
-export function smsOtpCredentialsWithPhone(platformId: string, phoneNumber: string, exceptIds: string[], tx: Tx = db()) {
-  return tx.authMethod.findMany({ where: { platformId, type: 'SMS_OTP', revokedAt: null, phoneNumber, id: { notIn: exceptIds } }, select: { id: true } });
+export function smsOtpCredentialsWithPhone(
+  platformId: string,
+  phoneNumber: string,
+  exceptIds: string[],
+  tx: Tx = db(),
+) {
+  return tx.authMethod.findMany({
+    where: { platformId, type: 'SMS_OTP', revokedAt: null, phoneNumber, id: { notIn: exceptIds } },
+    select: { id: true },
+  });
 }
 
 // ---- sessions -------------------------------------------------------------------------------
@@ -87,7 +128,9 @@ const activeSession = (at: Date) => ({ revokedAt: null, expiresAt: { gt: at } })
 
 /** Active sessions of an account with their credential (whose revocation ends them too). */
 export function activeSessions(platformId: string, accountId: string, at: Date, tx: Tx = db()) {
-  return tx.$queryRaw<(SessionRow & { type: string; nickname: string | null; email: string | null; phoneNumber: string | null })[]>`
+  return tx.$queryRaw<
+    (SessionRow & { type: string; nickname: string | null; email: string | null; phoneNumber: string | null })[]
+  >`
     SELECT s.*, m."type", m."nickname", m."email", m."phoneNumber" FROM "AuthSession" s JOIN "AuthMethod" m ON m."id" = s."authMethodId"
     WHERE s."platformId" = ${platformId} AND s."accountId" = ${accountId} AND s."revokedAt" IS NULL AND s."expiresAt" > ${at}
       AND m."revokedAt" IS NULL
@@ -95,7 +138,13 @@ export function activeSessions(platformId: string, accountId: string, at: Date, 
 }
 
 /** Active sessions on any of `accountIds` whose key is `publicKey` (compressed hex). */
-export function activeSessionsWithKey(platformId: string, accountIds: string[], publicKey: string | null, at: Date, tx: Tx = db()) {
+export function activeSessionsWithKey(
+  platformId: string,
+  accountIds: string[],
+  publicKey: string | null,
+  at: Date,
+  tx: Tx = db(),
+) {
   return tx.$queryRaw<SessionRow[]>`
     SELECT s.* FROM "AuthSession" s JOIN "AuthMethod" m ON m."id" = s."authMethodId"
     WHERE s."platformId" = ${platformId} AND s."accountId" IN (${Prisma.join(accountIds)}) AND s."revokedAt" IS NULL
@@ -118,13 +167,19 @@ export async function revokeSession(id: string, at: Date, tx: Tx): Promise<boole
 }
 
 export async function revokeSessionsOfCredential(authMethodId: string, at: Date, tx: Tx): Promise<number> {
-  const n = await tx.authSession.updateMany({ where: { authMethodId, revokedAt: null }, data: { revokedAt: at, updatedAt: at } });
+  const n = await tx.authSession.updateMany({
+    where: { authMethodId, revokedAt: null },
+    data: { revokedAt: at, updatedAt: at },
+  });
   return n.count;
 }
 
 // ---- OTP challenges -------------------------------------------------------------------------
 
-export async function insertOtpChallenge(data: Omit<OtpChallengeRow, 'attempts' | 'consumedAt'>, tx: Tx): Promise<void> {
+export async function insertOtpChallenge(
+  data: Omit<OtpChallengeRow, 'attempts' | 'consumedAt'>,
+  tx: Tx,
+): Promise<void> {
   await tx.otpChallenge.create({ data });
 }
 
@@ -162,16 +217,34 @@ export function activeDelegatedKeyFor(platformId: string, fundingSourceId: strin
   return tx.delegatedKey.findFirst({ where: { platformId, fundingSourceId, status: 'ACTIVE' } });
 }
 
-export function listDelegatedKeys(platformId: string, f: { accountId?: string; fundingSourceId?: string }, tx: Tx = db()) {
+export function listDelegatedKeys(
+  platformId: string,
+  f: { accountId?: string; fundingSourceId?: string },
+  tx: Tx = db(),
+) {
   return tx.delegatedKey.findMany({
-    where: { platformId, ...(f.accountId ? { accountId: f.accountId } : {}), ...(f.fundingSourceId ? { fundingSourceId: f.fundingSourceId } : {}) },
+    where: {
+      platformId,
+      ...(f.accountId ? { accountId: f.accountId } : {}),
+      ...(f.fundingSourceId ? { fundingSourceId: f.fundingSourceId } : {}),
+    },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
 }
 
 /** A conditional transition; false when the key was not in `from`. */
-export async function setDelegatedKeyStatus(id: string, from: string, to: string, at: Date, tx: Tx, data: { secretKeySealed?: string | null } = {}): Promise<boolean> {
-  const n = await tx.delegatedKey.updateMany({ where: { id, status: from }, data: { status: to, updatedAt: at, ...data } });
+export async function setDelegatedKeyStatus(
+  id: string,
+  from: string,
+  to: string,
+  at: Date,
+  tx: Tx,
+  data: { secretKeySealed?: string | null } = {},
+): Promise<boolean> {
+  const n = await tx.delegatedKey.updateMany({
+    where: { id, status: from },
+    data: { status: to, updatedAt: at, ...data },
+  });
   return n.count === 1;
 }
 
@@ -181,7 +254,10 @@ export function findWalletSecret(accountId: string, tx: Tx = db()) {
   return tx.embeddedWalletSecret.findUnique({ where: { accountId } });
 }
 
-export async function insertWalletSecret(data: { accountId: string; platformId: string; seedSealed: string; createdAt: Date }, tx: Tx): Promise<void> {
+export async function insertWalletSecret(
+  data: { accountId: string; platformId: string; seedSealed: string; createdAt: Date },
+  tx: Tx,
+): Promise<void> {
   await tx.embeddedWalletSecret.create({ data });
 }
 

@@ -7,8 +7,16 @@ export const credentialType = z.enum(['OAUTH', 'EMAIL_OTP', 'SMS_OTP', 'PASSKEY'
 export type CredentialType = z.infer<typeof credentialType>;
 
 /** Compressed (66 hex) or uncompressed (130 hex) SEC1 P-256 public key. */
-export const clientPublicKey = z.string().max(130).regex(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, 'must be a P-256 public key in SEC1 hex: 02/03 + 64 hex characters, or 04 + 128');
-export const uncompressedPublicKey = z.string().regex(/^04[0-9a-fA-F]{128}$/, 'must be an uncompressed P-256 public key: 04 + 128 hex characters');
+export const clientPublicKey = z
+  .string()
+  .max(130)
+  .regex(
+    /^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/,
+    'must be a P-256 public key in SEC1 hex: 02/03 + 64 hex characters, or 04 + 128',
+  );
+export const uncompressedPublicKey = z
+  .string()
+  .regex(/^04[0-9a-fA-F]{128}$/, 'must be an uncompressed P-256 public key: 04 + 128 hex characters');
 
 // Leading and trailing whitespace ignored; 1-100 letters, numbers, spaces and . _ - ' ( ).
 export const passkeyNickname = z
@@ -41,7 +49,13 @@ export const credentialCreate = z.discriminatedUnion('type', [
   z.object({ type: z.literal('EMAIL_OTP'), accountId }),
   z.object({ type: z.literal('SMS_OTP'), accountId }),
   z.object({ type: z.literal('OAUTH'), accountId, oidcToken: z.string().min(1) }),
-  z.object({ type: z.literal('PASSKEY'), accountId, nickname: passkeyNickname, challenge: z.string().min(1), attestation: passkeyAttestation }),
+  z.object({
+    type: z.literal('PASSKEY'),
+    accountId,
+    nickname: passkeyNickname,
+    challenge: z.string().min(1),
+    attestation: passkeyAttestation,
+  }),
 ]);
 export type CredentialCreate = z.output<typeof credentialCreate>;
 
@@ -71,7 +85,12 @@ export const authMethod = z.object({
 });
 export const authMethodList = z.object({ data: z.array(authMethod) });
 
-export const passkeyAuthChallenge = authMethod.extend({ credentialId: z.string(), challenge: z.string(), requestId: z.string(), expiresAt: isoDateTime });
+export const passkeyAuthChallenge = authMethod.extend({
+  credentialId: z.string(),
+  challenge: z.string(),
+  requestId: z.string(),
+  expiresAt: isoDateTime,
+});
 
 export const authSession = z.object({
   id: z.string(),
@@ -85,11 +104,18 @@ export const authSession = z.object({
 });
 export const sessionList = z.object({ data: z.array(authSession) });
 
-export const delegatedKeyCreate = z.object({ cardId: z.string().min(1), internalAccountId: z.string().min(1), nickname: z.string().min(1).max(256) });
+export const delegatedKeyCreate = z.object({
+  cardId: z.string().min(1),
+  internalAccountId: z.string().min(1),
+  nickname: z.string().min(1).max(256),
+});
 export type DelegatedKeyCreate = z.output<typeof delegatedKeyCreate>;
 export const delegatedKeyQuery = z
   .object({ accountId: z.string().min(1).optional(), fundingSourceId: z.string().min(1).optional() })
-  .refine((q) => q.accountId || q.fundingSourceId, { message: 'at least one of accountId or fundingSourceId is required', path: ['accountId'] });
+  .refine((q) => q.accountId || q.fundingSourceId, {
+    message: 'at least one of accountId or fundingSourceId is required',
+    path: ['accountId'],
+  });
 export const delegatedKey = z.object({
   id: z.string(),
   cardId: z.string(),
@@ -107,7 +133,10 @@ export const exportRequest = z.object({ clientPublicKey: uncompressedPublicKey }
 export const exportResponse = z.object({ id: z.string(), encryptedWalletCredentials: z.string() });
 export const internalAccountUpdate = z
   .object({ privateEnabled: z.boolean().optional() })
-  .refine((b) => b.privateEnabled !== undefined, { message: 'at least one update field (privateEnabled) is required', path: ['privateEnabled'] });
+  .refine((b) => b.privateEnabled !== undefined, {
+    message: 'at least one update field (privateEnabled) is required',
+    path: ['privateEnabled'],
+  });
 
 /** The request headers of every signed-retry operation (documentation). */
 export const signedRetryHeaders = {

@@ -6,7 +6,15 @@ import { unseal } from '@/lib/auth/vault';
 import { newPlatform } from '@/tests/support/api';
 import { registerFundingSourceLookup } from './delegated-keys';
 import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
-import { clientKeyFromSecret, googleClaims, newClientKey, oidcToken, openEnvelope, openSessionKeyBundle, sha256Hex } from './testing';
+import {
+  clientKeyFromSecret,
+  googleClaims,
+  newClientKey,
+  oidcToken,
+  openEnvelope,
+  openSessionKeyBundle,
+  sha256Hex,
+} from './testing';
 import { mnemonicToEntropy } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 
@@ -46,37 +54,91 @@ describe('secrets at rest', () => {
     process.env.CORRIDOR_MODE = 'production';
     const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
     codes.push(/code is ([A-Z0-9]+)\./.exec(outboxOf(p.platformId, w.email).at(-1)!.text)![1]);
-    const email = await otpLogin(p.api, w.emailOtpId, { code: codes[0], targetBundle: ch.body.otpEncryptionTargetBundle });
+    const email = await otpLogin(p.api, w.emailOtpId, {
+      code: codes[0],
+      targetBundle: ch.body.otpEncryptionTargetBundle,
+    });
     secrets.push(email.key.secretKey);
-    const sms = await signed(p.api, 'POST', '/auth/credentials', { type: 'SMS_OTP', accountId: w.accountId }, email.key);
+    const sms = await signed(
+      p.api,
+      'POST',
+      '/auth/credentials',
+      { type: 'SMS_OTP', accountId: w.accountId },
+      email.key,
+    );
     codes.push(/code is ([A-Z0-9]+)\./.exec(outboxOf(p.platformId, '+14155550199').at(-1)!.text)![1]);
-    const smsLogin = await otpLogin(p.api, sms.res.body.id, { type: 'SMS_OTP', code: codes[1], targetBundle: sms.res.body.otpEncryptionTargetBundle });
+    const smsLogin = await otpLogin(p.api, sms.res.body.id, {
+      type: 'SMS_OTP',
+      code: codes[1],
+      targetBundle: sms.res.body.otpEncryptionTargetBundle,
+    });
     secrets.push(smsLogin.key.secretKey);
     process.env.CORRIDOR_MODE = 'sandbox';
 
     // OAUTH in the legacy flow: the service generated this session's key and must have forgotten it.
     const nowS = Math.floor(Date.now() / 1000);
-    const oauth = await signed(p.api, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: w.accountId, oidcToken: await oidcToken(googleClaims(nowS)) }, email.key);
+    const oauth = await signed(
+      p.api,
+      'POST',
+      '/auth/credentials',
+      { type: 'OAUTH', accountId: w.accountId, oidcToken: await oidcToken(googleClaims(nowS)) },
+      email.key,
+    );
     const client = newClientKey();
-    const v = await p.api.post(`/auth/credentials/${oauth.res.body.id}/verify`, { type: 'OAUTH', oidcToken: await oidcToken(googleClaims(nowS, { nonce: sha256Hex(client.publicKeyUncompressed) })), clientPublicKey: client.publicKeyUncompressed });
+    const v = await p.api.post(`/auth/credentials/${oauth.res.body.id}/verify`, {
+      type: 'OAUTH',
+      oidcToken: await oidcToken(googleClaims(nowS, { nonce: sha256Hex(client.publicKeyUncompressed) })),
+      clientPublicKey: client.publicKeyUncompressed,
+    });
     const legacySecret = await openSessionKeyBundle(v.body.encryptedSessionSigningKey, client);
     secrets.push(client.secretKey, legacySecret);
-    expect((await signed(p.api, 'PATCH', `/internal-accounts/${w.accountId}`, { privateEnabled: true }, clientKeyFromSecret(legacySecret))).res.status).toBe(200);
+    expect(
+      (
+        await signed(
+          p.api,
+          'PATCH',
+          `/internal-accounts/${w.accountId}`,
+          { privateEnabled: true },
+          clientKeyFromSecret(legacySecret),
+        )
+      ).res.status,
+    ).toBe(200);
 
     // A custodied delegated key.
     const cardId = `Card:${crypto.randomUUID()}`;
-    registerFundingSourceLookup(async (_p, card) => (card === cardId ? { fundingSourceId: 'CardFundingSource:secrets' } : null));
-    const dk = await signed(p.api, 'POST', '/auth/delegated-keys', { cardId, internalAccountId: w.accountId, nickname: 'k' }, email.key);
-    const leg3 = await p.api.post('/auth/delegated-keys', { cardId, internalAccountId: w.accountId, nickname: 'k' }, { headers: signatureHeaders(dk.res.body.payloadToSign, email.key, dk.res.body.requestId) });
+    registerFundingSourceLookup(async (_p, card) =>
+      card === cardId ? { fundingSourceId: 'CardFundingSource:secrets' } : null,
+    );
+    const dk = await signed(
+      p.api,
+      'POST',
+      '/auth/delegated-keys',
+      { cardId, internalAccountId: w.accountId, nickname: 'k' },
+      email.key,
+    );
+    const leg3 = await p.api.post(
+      '/auth/delegated-keys',
+      { cardId, internalAccountId: w.accountId, nickname: 'k' },
+      { headers: signatureHeaders(dk.res.body.payloadToSign, email.key, dk.res.body.requestId) },
+    );
     expect(leg3.status).toBe(201);
     const dkRow = await db().delegatedKey.findUniqueOrThrow({ where: { id: leg3.body.id } });
     secrets.push(unseal(dkRow.secretKeySealed!, `delegated-key:${dkRow.id}`));
 
     // OTP target keys (sealed until the code is checked) and the wallet secret.
-    for (const row of await db().otpChallenge.findMany({ where: { platformId: p.platformId } })) secrets.push(unseal(row.targetSecretKeySealed, `otp-target:${row.id}`));
+    for (const row of await db().otpChallenge.findMany({ where: { platformId: p.platformId } }))
+      secrets.push(unseal(row.targetSecretKeySealed, `otp-target:${row.id}`));
     const exportKey = newClientKey();
-    const exported = await signed(p.api, 'POST', `/internal-accounts/${w.accountId}/export`, { clientPublicKey: exportKey.publicKeyUncompressed }, email.key);
-    const mnemonic = new TextDecoder().decode(await openEnvelope(exported.res.body.encryptedWalletCredentials, exportKey));
+    const exported = await signed(
+      p.api,
+      'POST',
+      `/internal-accounts/${w.accountId}/export`,
+      { clientPublicKey: exportKey.publicKeyUncompressed },
+      email.key,
+    );
+    const mnemonic = new TextDecoder().decode(
+      await openEnvelope(exported.res.body.encryptedWalletCredentials, exportKey),
+    );
     secrets.push(Buffer.from(mnemonicToEntropy(mnemonic, wordlist)), Buffer.from(mnemonic));
 
     const text = await databaseText();

@@ -22,11 +22,17 @@ export interface SessionKey {
 /** The session key a client's public key selects. Prepare it before the transaction (HPKE is async work). */
 export async function sessionKeyFor(clientPublicKey: string, field = 'clientPublicKey'): Promise<SessionKey> {
   const client = parsePublicKey(clientPublicKey);
-  if (!client) throw fieldError(field, `${field} is not a point on P-256`, { pattern: '^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$' });
+  if (!client)
+    throw fieldError(field, `${field} is not a point on P-256`, {
+      pattern: '^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$',
+    });
   if (client.encoding === 'compressed') return { publicKey: client.compressedHex };
   const pair = generateKeyPair();
   try {
-    return { publicKey: pair.publicKey.compressedHex, encryptedSessionSigningKey: await encryptCredentialBundle(pair.secretKey, client) };
+    return {
+      publicKey: pair.publicKey.compressedHex,
+      encryptedSessionSigningKey: await encryptCredentialBundle(pair.secretKey, client),
+    };
   } finally {
     pair.secretKey.fill(0);
   }
@@ -76,7 +82,10 @@ export async function revoke(platformId: string, id: string, req: Request, rawBo
       kind: 'AUTH_SESSION_REVOKE',
       accountIds: [found.session.accountId],
       type: found.credential.type as CredentialType,
-      activity: { type: 'ACTIVITY_TYPE_DELETE_API_KEYS', parameters: { sessionId: id, userId: found.session.accountId } },
+      activity: {
+        type: 'ACTIVITY_TYPE_DELETE_API_KEYS',
+        parameters: { sessionId: id, userId: found.session.accountId },
+      },
     },
     async (tx) => {
       if (!(await repo.revokeSession(id, now(), tx))) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
@@ -86,10 +95,19 @@ export async function revoke(platformId: string, id: string, req: Request, rawBo
 }
 
 /** POST /auth/sessions/{id}/refresh: the session being refreshed signs for its successor. */
-export async function refresh(platformId: string, id: string, clientPublicKey: string, req: Request, rawBody: string): Promise<Challenge | AuthSession> {
+export async function refresh(
+  platformId: string,
+  id: string,
+  clientPublicKey: string,
+  req: Request,
+  rawBody: string,
+): Promise<Challenge | AuthSession> {
   const found = await sessionWithCredential(platformId, id);
   if (!found) throw notFound('REFERENCE_NOT_FOUND', `Session ${id}`);
-  const inactive = () => new ApiError('UNAUTHORIZED', `Session ${id} is no longer active; authenticate again with the credential`, { reason: 'Session is no longer active' });
+  const inactive = () =>
+    new ApiError('UNAUTHORIZED', `Session ${id} is no longer active; authenticate again with the credential`, {
+      reason: 'Session is no longer active',
+    });
   if (!isActive(found.session, now())) throw inactive();
   if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
   // The session key is prepared before the transaction (HPKE work), only for the signed retry.
@@ -102,7 +120,10 @@ export async function refresh(platformId: string, id: string, clientPublicKey: s
       kind: 'AUTH_SESSION_REFRESH',
       accountIds: [found.session.accountId],
       signer: { sessionId: id },
-      activity: { type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', parameters: { targetPublicKey: clientPublicKey, expirationSeconds: String(SESSION_TTL_SECONDS) } },
+      activity: {
+        type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+        parameters: { targetPublicKey: clientPublicKey, expirationSeconds: String(SESSION_TTL_SECONDS) },
+      },
     },
     async (tx) => {
       // Checked after the signature so a retry on an expired session says what happened.

@@ -9,9 +9,16 @@ let n = 0;
 
 export async function newWallet(p: TestPlatform, opts: { email?: string; phoneNumber?: string } = {}) {
   const email = opts.email ?? `holder-${process.pid}-${Date.now()}-${++n}@example.com`;
-  const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Wallet Holder', email, ...(opts.phoneNumber ? { phoneNumber: opts.phoneNumber } : {}) });
+  const c = await p.api.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: 'Wallet Holder',
+    email,
+    ...(opts.phoneNumber ? { phoneNumber: opts.phoneNumber } : {}),
+  });
   expect(c.status, c.text).toBe(201);
-  const accounts = await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id, type: 'EMBEDDED_WALLET' } });
+  const accounts = await p.api.get('/customers/internal-accounts', {
+    query: { customerId: c.body.id, type: 'EMBEDDED_WALLET' },
+  });
   expect(accounts.body.data).toHaveLength(1);
   const accountId: string = accounts.body.data[0].id;
   const creds = await p.api.get('/auth/credentials', { query: { accountId } });
@@ -25,21 +32,39 @@ export async function advance(p: TestPlatform, seconds: number): Promise<void> {
   await platforms.setClockOffset(p.platformId, (row?.clockOffsetMs ?? 0n) + BigInt(Math.round(seconds * 1000)));
 }
 
-export const signatureHeaders = (payloadToSign: string, key: ClientKey, requestId: string, header = 'Service-Wallet-Signature') => ({
+export const signatureHeaders = (
+  payloadToSign: string,
+  key: ClientKey,
+  requestId: string,
+  header = 'Service-Wallet-Signature',
+) => ({
   [header]: stamp(payloadToSign, key),
   'Request-Id': requestId,
 });
 
 /** First call (expects 202), then the same request stamped with `key`. */
-export async function signed(api: Api, method: string, path: string, body: unknown, key: ClientKey): Promise<{ challenge: ApiResponse; res: ApiResponse }> {
+export async function signed(
+  api: Api,
+  method: string,
+  path: string,
+  body: unknown,
+  key: ClientKey,
+): Promise<{ challenge: ApiResponse; res: ApiResponse }> {
   const challenge = await api.request(method, path, { body });
   expect(challenge.status, challenge.text).toBe(202);
-  const res = await api.request(method, path, { body, headers: signatureHeaders(challenge.body.payloadToSign, key, challenge.body.requestId) });
+  const res = await api.request(method, path, {
+    body,
+    headers: signatureHeaders(challenge.body.payloadToSign, key, challenge.body.requestId),
+  });
   return { challenge, res };
 }
 
 /** Challenge → HPKE-sealed code → 202 → TEK-stamped retry → session. */
-export async function otpLogin(api: Api, credentialId: string, opts: { code?: string; tek?: ClientKey; type?: 'EMAIL_OTP' | 'SMS_OTP'; targetBundle?: string } = {}) {
+export async function otpLogin(
+  api: Api,
+  credentialId: string,
+  opts: { code?: string; tek?: ClientKey; type?: 'EMAIL_OTP' | 'SMS_OTP'; targetBundle?: string } = {},
+) {
   let bundle = opts.targetBundle;
   if (!bundle) {
     const ch = await api.post(`/auth/credentials/${credentialId}/challenge`);
@@ -47,7 +72,10 @@ export async function otpLogin(api: Api, credentialId: string, opts: { code?: st
     bundle = ch.body.otpEncryptionTargetBundle as string;
   }
   const tek = opts.tek ?? newClientKey();
-  const body = { type: opts.type ?? 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle(bundle, opts.code ?? '000000', tek) };
+  const body = {
+    type: opts.type ?? 'EMAIL_OTP',
+    encryptedOtpBundle: await encryptOtpBundle(bundle, opts.code ?? '000000', tek),
+  };
   const { challenge, res } = await signed(api, 'POST', `/auth/credentials/${credentialId}/verify`, body, tek);
   expect(res.status, res.text).toBe(200);
   return { session: res.body, key: tek, challenge: challenge.body, body };

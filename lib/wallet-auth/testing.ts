@@ -22,15 +22,25 @@ export interface ClientKey {
 
 export function newClientKey(): ClientKey {
   const secretKey = p256.utils.randomSecretKey();
-  return { secretKey, publicKey: hex(p256.getPublicKey(secretKey, true)), publicKeyUncompressed: hex(p256.getPublicKey(secretKey, false)) };
+  return {
+    secretKey,
+    publicKey: hex(p256.getPublicKey(secretKey, true)),
+    publicKeyUncompressed: hex(p256.getPublicKey(secretKey, false)),
+  };
 }
 
 export function clientKeyFromSecret(secretKey: Uint8Array): ClientKey {
-  return { secretKey, publicKey: hex(p256.getPublicKey(secretKey, true)), publicKeyUncompressed: hex(p256.getPublicKey(secretKey, false)) };
+  return {
+    secretKey,
+    publicKey: hex(p256.getPublicKey(secretKey, true)),
+    publicKeyUncompressed: hex(p256.getPublicKey(secretKey, false)),
+  };
 }
 
 export function stampOf(publicKey: string, signatureDerHex: string, extra: Record<string, unknown> = {}): string {
-  return b64u(JSON.stringify({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: signatureDerHex, ...extra }));
+  return b64u(
+    JSON.stringify({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: signatureDerHex, ...extra }),
+  );
 }
 
 /** Stamp with @noble/curves (low-S unless `highS`). */
@@ -57,14 +67,26 @@ function rawToDer(raw: Uint8Array): Uint8Array {
 }
 
 export async function webCryptoKey(): Promise<{ pair: CryptoKeyPair; publicKey: string }> {
-  const pair = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const pair = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
   const raw = new Uint8Array(await webcrypto.subtle.exportKey('raw', pair.publicKey));
   return { pair, publicKey: hex(p256.Point.fromBytes(raw).toBytes(true)) };
 }
 
 /** Stamp with Node's WebCrypto (ECDSA P-256 SHA-256; WebCrypto does not normalize S). */
-export async function webCryptoStamp(payload: string, key: { pair: CryptoKeyPair; publicKey: string }): Promise<string> {
-  const raw = new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.pair.privateKey, new TextEncoder().encode(payload)));
+export async function webCryptoStamp(
+  payload: string,
+  key: { pair: CryptoKeyPair; publicKey: string },
+): Promise<string> {
+  const raw = new Uint8Array(
+    await webcrypto.subtle.sign(
+      { name: 'ECDSA', hash: 'SHA-256' },
+      key.pair.privateKey,
+      new TextEncoder().encode(payload),
+    ),
+  );
   return stampOf(key.publicKey, hex(rawToDer(raw)));
 }
 
@@ -75,14 +97,24 @@ export function targetKeyOf(bundleText: string): { targetPublic: string; signatu
   const bundle = JSON.parse(bundleText) as { data: string; dataSignature: string; enclaveQuorumPublic: string };
   const data = unhex(bundle.data);
   const { targetPublic } = JSON.parse(new TextDecoder().decode(data)) as { targetPublic: string };
-  const signatureValid = p256.verify(unhex(bundle.dataSignature), data, unhex(bundle.enclaveQuorumPublic), { prehash: true, format: 'der', lowS: false });
+  const signatureValid = p256.verify(unhex(bundle.dataSignature), data, unhex(bundle.enclaveQuorumPublic), {
+    prehash: true,
+    format: 'der',
+    lowS: false,
+  });
   return { targetPublic, signatureValid };
 }
 
 /** HPKE-seals arbitrary bytes to a target key with the wallet conventions (info, aad). */
-export async function sealTo(targetPublicUncompressedHex: string, plaintext: Uint8Array): Promise<{ encappedPublic: string; ciphertext: string }> {
+export async function sealTo(
+  targetPublicUncompressedHex: string,
+  plaintext: Uint8Array,
+): Promise<{ encappedPublic: string; ciphertext: string }> {
   const target = unhex(targetPublicUncompressedHex);
-  const sender = await suite.createSenderContext({ recipientPublicKey: await suite.kem.deserializePublicKey(ab(target)), info: ab(new TextEncoder().encode('turnkey_hpke')) });
+  const sender = await suite.createSenderContext({
+    recipientPublicKey: await suite.kem.deserializePublicKey(ab(target)),
+    info: ab(new TextEncoder().encode('turnkey_hpke')),
+  });
   const enc = new Uint8Array(sender.enc);
   const ct = new Uint8Array(await sender.seal(ab(plaintext), ab(Uint8Array.from([...enc, ...target]))));
   return { encappedPublic: hex(enc), ciphertext: hex(ct) };
@@ -91,7 +123,10 @@ export async function sealTo(targetPublicUncompressedHex: string, plaintext: Uin
 /** The client's encryptedOtpBundle: HPKE-sealed {"otp_code","public_key"} as a JSON string. */
 export async function encryptOtpBundle(targetBundle: string, otpCode: string, tek: ClientKey): Promise<string> {
   const { targetPublic } = targetKeyOf(targetBundle);
-  const sealed = await sealTo(targetPublic, new TextEncoder().encode(JSON.stringify({ otp_code: otpCode, public_key: tek.publicKey })));
+  const sealed = await sealTo(
+    targetPublic,
+    new TextEncoder().encode(JSON.stringify({ otp_code: otpCode, public_key: tek.publicKey })),
+  );
   return JSON.stringify(sealed);
 }
 
@@ -129,22 +164,40 @@ export async function openEnvelope(envelope: string, recipient: ClientKey): Prom
     enc: ab(enc),
     info: ab(new TextEncoder().encode('turnkey_hpke')),
   });
-  return new Uint8Array(await ctx.open(ab(unhex(inner.ciphertext)), ab(Uint8Array.from([...enc, ...unhex(recipient.publicKeyUncompressed)]))));
+  return new Uint8Array(
+    await ctx.open(
+      ab(unhex(inner.ciphertext)),
+      ab(Uint8Array.from([...enc, ...unhex(recipient.publicKeyUncompressed)])),
+    ),
+  );
 }
 
 export const sha256Hex = (s: string) => hex(sha256(new TextEncoder().encode(s)));
 
 /** A JWT-shaped OIDC token. Signed with `signer` (RS256/ES256 via WebCrypto) or a dummy signature. */
-export async function oidcToken(claims: Record<string, unknown>, signer?: { kid: string; alg: 'ES256'; key: CryptoKey }): Promise<string> {
+export async function oidcToken(
+  claims: Record<string, unknown>,
+  signer?: { kid: string; alg: 'ES256'; key: CryptoKey },
+): Promise<string> {
   const header = { alg: signer?.alg ?? 'RS256', kid: signer?.kid ?? 'sandbox', typ: 'JWT' };
   const input = `${b64u(JSON.stringify(header))}.${b64u(JSON.stringify(claims))}`;
   if (!signer) return `${input}.${b64u('dummy-signature')}`;
-  const sig = new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, signer.key, new TextEncoder().encode(input)));
+  const sig = new Uint8Array(
+    await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, signer.key, new TextEncoder().encode(input)),
+  );
   return `${input}.${b64u(sig)}`;
 }
 
 export function googleClaims(nowSeconds: number, extra: Record<string, unknown> = {}) {
-  return { iss: 'https://accounts.google.com', aud: 'client-123.apps.googleusercontent.com', sub: '1122334455', email: 'user@example.com', iat: nowSeconds, exp: nowSeconds + 3600, ...extra };
+  return {
+    iss: 'https://accounts.google.com',
+    aud: 'client-123.apps.googleusercontent.com',
+    sub: '1122334455',
+    email: 'user@example.com',
+    iat: nowSeconds,
+    exp: nowSeconds + 3600,
+    ...extra,
+  };
 }
 
 // ---- a software WebAuthn authenticator -------------------------------------------------------
@@ -199,24 +252,68 @@ function authenticatorData(pk: Passkey, flags: number, attested?: Uint8Array): U
 
 function coseKey(pk: Passkey): Uint8Array {
   const point = p256.getPublicKey(pk.secretKey, false);
-  return cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, point.subarray(1, 33)], [-3, point.subarray(33, 65)]]));
+  return cbor(
+    new Map<Cbor, Cbor>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, point.subarray(1, 33)],
+      [-3, point.subarray(33, 65)],
+    ]),
+  );
 }
 
 /** navigator.credentials.create() with 'none' attestation; `challenge` is the base64url string issued by the integrator. */
 export function attest(pk: Passkey, challenge: string, opts: { origin?: string; flags?: number } = {}) {
-  const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge, origin: opts.origin ?? pk.origin, crossOrigin: false });
-  const attested = Uint8Array.from([...new Uint8Array(16), pk.credentialId.length >> 8, pk.credentialId.length & 0xff, ...pk.credentialId, ...coseKey(pk)]);
+  const clientDataJSON = JSON.stringify({
+    type: 'webauthn.create',
+    challenge,
+    origin: opts.origin ?? pk.origin,
+    crossOrigin: false,
+  });
+  const attested = Uint8Array.from([
+    ...new Uint8Array(16),
+    pk.credentialId.length >> 8,
+    pk.credentialId.length & 0xff,
+    ...pk.credentialId,
+    ...coseKey(pk),
+  ]);
   const authData = authenticatorData(pk, opts.flags ?? 0x41 /* UP | AT */, attested);
-  const attestationObject = cbor(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
-  return { credentialId: b64u(pk.credentialId), clientDataJson: b64u(clientDataJSON), attestationObject: b64u(attestationObject), transports: ['internal', 'hybrid'] };
+  const attestationObject = cbor(
+    new Map<Cbor, Cbor>([
+      ['fmt', 'none'],
+      ['attStmt', new Map()],
+      ['authData', authData],
+    ]),
+  );
+  return {
+    credentialId: b64u(pk.credentialId),
+    clientDataJson: b64u(clientDataJSON),
+    attestationObject: b64u(attestationObject),
+    transports: ['internal', 'hybrid'],
+  };
 }
 
 /** navigator.credentials.get() over the hex challenge, UTF-8 encoded as the WebAuthn challenge bytes. */
-export function assert(pk: Passkey, challengeHex: string, opts: { origin?: string; flags?: number; counterStep?: number; rpId?: string } = {}) {
+export function assert(
+  pk: Passkey,
+  challengeHex: string,
+  opts: { origin?: string; flags?: number; counterStep?: number; rpId?: string } = {},
+) {
   pk.counter += opts.counterStep ?? 1;
-  const clientDataJSON = JSON.stringify({ type: 'webauthn.get', challenge: b64u(new TextEncoder().encode(challengeHex)), origin: opts.origin ?? pk.origin, crossOrigin: false });
+  const clientDataJSON = JSON.stringify({
+    type: 'webauthn.get',
+    challenge: b64u(new TextEncoder().encode(challengeHex)),
+    origin: opts.origin ?? pk.origin,
+    crossOrigin: false,
+  });
   const authData = authenticatorData(opts.rpId ? { ...pk, rpId: opts.rpId } : pk, opts.flags ?? 0x01 /* UP */);
   const signed = Uint8Array.from([...authData, ...sha256(new TextEncoder().encode(clientDataJSON))]);
   const signature = p256.sign(signed, pk.secretKey, { prehash: true, format: 'der' });
-  return { credentialId: b64u(pk.credentialId), clientDataJson: b64u(clientDataJSON), authenticatorData: b64u(authData), signature: b64u(signature) };
+  return {
+    credentialId: b64u(pk.credentialId),
+    clientDataJson: b64u(clientDataJSON),
+    authenticatorData: b64u(authData),
+    signature: b64u(signature),
+  };
 }

@@ -24,7 +24,10 @@ async function walletSeed(tx: Tx, platformId: string, accountId: string): Promis
   const existing = await repo.findWalletSecret(accountId, tx);
   if (existing) return unseal(existing.seedSealed, secretPurpose(accountId));
   const seed = Uint8Array.from(randomBytes(32));
-  await repo.insertWalletSecret({ accountId, platformId, seedSealed: seal(seed, secretPurpose(accountId)), createdAt: now() }, tx);
+  await repo.insertWalletSecret(
+    { accountId, platformId, seedSealed: seal(seed, secretPurpose(accountId)), createdAt: now() },
+    tx,
+  );
   return seed;
 }
 
@@ -34,14 +37,28 @@ async function walletSeed(tx: Tx, platformId: string, accountId: string): Promis
  * reference's {version, data: hex({encappedPublic, ciphertext, organizationId}), dataSignature,
  * enclaveQuorumPublic}; the sandbox leaves the signature fields empty, as the reference says.
  */
-export async function exportWallet(platformId: string, accountId: string, clientPublicKey: string, req: Request, rawBody: string): Promise<Challenge | { id: string; encryptedWalletCredentials: string }> {
+export async function exportWallet(
+  platformId: string,
+  accountId: string,
+  clientPublicKey: string,
+  req: Request,
+  rawBody: string,
+): Promise<Challenge | { id: string; encryptedWalletCredentials: string }> {
   const account = await walletAccount(platformId, accountId, undefined, 'id');
   const target = parsePublicKey(clientPublicKey);
   if (!target) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
   const result = await signedAction(
     req,
     rawBody,
-    { platformId, kind: 'WALLET_EXPORT', accountIds: [account.id], activity: { type: 'ACTIVITY_TYPE_EXPORT_WALLET', parameters: { targetPublicKey: clientPublicKey, walletId: account.id } } },
+    {
+      platformId,
+      kind: 'WALLET_EXPORT',
+      accountIds: [account.id],
+      activity: {
+        type: 'ACTIVITY_TYPE_EXPORT_WALLET',
+        parameters: { targetPublicKey: clientPublicKey, walletId: account.id },
+      },
+    },
     async (tx) => ({ seed: await walletSeed(tx, platformId, account.id) }),
   );
   if (isChallenge(result)) return result;
@@ -54,12 +71,26 @@ export async function exportWallet(platformId: string, accountId: string, client
 }
 
 /** PATCH /internal-accounts/{id}: wallet privacy, bound into the payload and applied on the signed retry. */
-export async function updateWallet(platformId: string, accountId: string, patch: { privateEnabled?: boolean }, req: Request, rawBody: string): Promise<Challenge | InternalAccount> {
+export async function updateWallet(
+  platformId: string,
+  accountId: string,
+  patch: { privateEnabled?: boolean },
+  req: Request,
+  rawBody: string,
+): Promise<Challenge | InternalAccount> {
   const account = await walletAccount(platformId, accountId, undefined, 'id');
   return signedAction(
     req,
     rawBody,
-    { platformId, kind: 'WALLET_UPDATE', accountIds: [account.id], activity: { type: 'ACTIVITY_TYPE_UPDATE_WALLET', parameters: { privateEnabled: patch.privateEnabled, walletId: account.id } } },
+    {
+      platformId,
+      kind: 'WALLET_UPDATE',
+      accountIds: [account.id],
+      activity: {
+        type: 'ACTIVITY_TYPE_UPDATE_WALLET',
+        parameters: { privateEnabled: patch.privateEnabled, walletId: account.id },
+      },
+    },
     async (tx) => {
       if (patch.privateEnabled !== undefined) await setPrivacy(account.id, patch.privateEnabled, now(), tx);
       return getAccount(platformId, account.id, tx);

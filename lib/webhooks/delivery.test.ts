@@ -11,7 +11,13 @@ import { bodyAt, deliverDueWebhooks, FIRST_RETRY_DELAY_MS, RETRY_WINDOW_MS } fro
 // worker runs) sends them to a real HTTP receiver on 127.0.0.1 that verifies every signature.
 // Time moves with the platform's sandbox clock, never by sleeping.
 const address = { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' };
-const individual = (fullName: string) => ({ customerType: 'INDIVIDUAL', fullName, birthDate: '1990-01-15', nationality: 'US', address });
+const individual = (fullName: string) => ({
+  customerType: 'INDIVIDUAL',
+  fullName,
+  birthDate: '1990-01-15',
+  nationality: 'US',
+  address,
+});
 
 const receivers: Receiver[] = [];
 beforeAll(() => {
@@ -23,7 +29,9 @@ afterAll(async () => {
 });
 
 /** A platform whose webhookEndpoint is a fresh receiver that knows the key from GET /config. */
-async function platformWithReceiver(respond?: Responder): Promise<{ p: TestPlatform; rx: Receiver; publicKeyPem: string }> {
+async function platformWithReceiver(
+  respond?: Responder,
+): Promise<{ p: TestPlatform; rx: Receiver; publicKeyPem: string }> {
   const p = await newPlatform();
   const rx = await startReceiver(respond);
   receivers.push(rx);
@@ -78,24 +86,41 @@ describe('webhook delivery from the outbox', () => {
       expect(got[0].headers['content-type']).toBe('application/json');
       expect(got[0].path).toBe('/hooks');
       // The check is real: one changed byte no longer verifies.
-      const tampered = Buffer.from(got[0].body.toString('utf8').replace(e.body.type, e.body.type.toLowerCase()), 'utf8');
-      expect(verify('sha256', tampered, createPublicKey(publicKeyPem), Buffer.from(got[0].signature!, 'base64'))).toBe(false);
+      const tampered = Buffer.from(
+        got[0].body.toString('utf8').replace(e.body.type, e.body.type.toLowerCase()),
+        'utf8',
+      );
+      expect(verify('sha256', tampered, createPublicKey(publicKeyPem), Buffer.from(got[0].signature!, 'base64'))).toBe(
+        false,
+      );
       const row = await findEvent(e.id);
       expect(row).toMatchObject({ status: 'DELIVERED', attempts: 1, nextAttemptAt: null });
       expect(row!.deliveredAt).toBeInstanceOf(Date);
       const attempts = await attemptsOf(e.id);
       expect(attempts).toHaveLength(1);
-      expect(attempts[0]).toMatchObject({ attempt: 1, url: rx.url, responseStatus: 200, error: null, responseExcerpt: 'ok', succeeded: true, platformId: p.platformId });
+      expect(attempts[0]).toMatchObject({
+        attempt: 1,
+        url: rx.url,
+        responseStatus: 200,
+        error: null,
+        responseExcerpt: 'ok',
+        succeeded: true,
+        platformId: p.platformId,
+      });
       expect(attempts[0].latencyMs).toBeGreaterThanOrEqual(0);
     }
-    expect(rx.forId(event.id)[0].json).toMatchObject({ type: 'CUSTOMER.KYC_APPROVED', data: { kycStatus: 'APPROVED' } });
+    expect(rx.forId(event.id)[0].json).toMatchObject({
+      type: 'CUSTOMER.KYC_APPROVED',
+      data: { kycStatus: 'APPROVED' },
+    });
     // Nothing is sent twice.
     expect((await deliverDueWebhooks({ platformId: p.platformId })).attempted).toBe(0);
     expect(rx.received).toHaveLength(2);
   });
 
   it('retries a failing receiver with growing delays on the platform clock and records each attempt', async () => {
-    const respond: Responder = (r, n) => (r.json.type === 'TEST' || n > 2 ? { status: 200, body: 'thanks' } : { status: 500, body: 'boom' });
+    const respond: Responder = (r, n) =>
+      r.json.type === 'TEST' || n > 2 ? { status: 200, body: 'thanks' } : { status: 500, body: 'boom' };
     const { p, rx } = await platformWithReceiver(respond);
     const event = await createCustomer(p);
 
@@ -174,7 +199,11 @@ describe('webhook delivery from the outbox', () => {
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {
-    const { p, rx } = await platformWithReceiver((r) => (r.json.type === 'TEST' ? { status: 200 } : { status: 302, headers: { location: rx.url.replace('/hooks', '/elsewhere') } }));
+    const { p, rx } = await platformWithReceiver((r) =>
+      r.json.type === 'TEST'
+        ? { status: 200 }
+        : { status: 302, headers: { location: rx.url.replace('/hooks', '/elsewhere') } },
+    );
     const event = await createCustomer(p);
     await deliverDueWebhooks({ platformId: p.platformId });
     expect(rx.forId(event.id).map((r) => r.path)).toEqual(['/hooks']);
@@ -189,7 +218,11 @@ describe('webhook delivery from the outbox', () => {
     const event = await createCustomer(p);
     delete process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE;
     try {
-      expect(await deliverDueWebhooks({ platformId: p.platformId })).toMatchObject({ attempted: 2, delivered: 0, retrying: 2 });
+      expect(await deliverDueWebhooks({ platformId: p.platformId })).toMatchObject({
+        attempted: 2,
+        delivered: 0,
+        retrying: 2,
+      });
     } finally {
       process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE = '1';
     }
@@ -219,9 +252,16 @@ describe('webhook delivery from the outbox', () => {
 
     await advanceTo(p.platformId, new Date(deadline));
     await deliverDueWebhooks({ platformId: p.platformId });
-    expect(await findEvent(event.id)).toMatchObject({ status: 'FAILED', attempts: 4, nextAttemptAt: null, deliveredAt: null });
+    expect(await findEvent(event.id)).toMatchObject({
+      status: 'FAILED',
+      attempts: 4,
+      nextAttemptAt: null,
+      deliveredAt: null,
+    });
     const attempts = await attemptsOf(event.id);
-    expect(attempts.map((a) => [a.attempt, a.responseStatus, a.succeeded])).toEqual([1, 2, 3, 4].map((n) => [n, 503, false]));
+    expect(attempts.map((a) => [a.attempt, a.responseStatus, a.succeeded])).toEqual(
+      [1, 2, 3, 4].map((n) => [n, 503, false]),
+    );
     expect(attempts[3].startedAt.getTime()).toBeGreaterThanOrEqual(deadline);
 
     // Failed is final: more time, no more attempts.

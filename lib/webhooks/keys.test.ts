@@ -40,7 +40,9 @@ describe('master key', () => {
     expect(loadMasterKey({ CORRIDOR_DATA_DIR: dir }).equals(first)).toBe(true);
     // The environment wins over the file.
     const other = randomBytes(32);
-    expect(loadMasterKey({ CORRIDOR_DATA_DIR: dir, CORRIDOR_SECRET_KEY: other.toString('hex') }).equals(other)).toBe(true);
+    expect(loadMasterKey({ CORRIDOR_DATA_DIR: dir, CORRIDOR_SECRET_KEY: other.toString('hex') }).equals(other)).toBe(
+      true,
+    );
   });
 
   it('refuses a damaged key file instead of replacing it', () => {
@@ -62,7 +64,9 @@ describe('master key', () => {
     const parts = sealed.split('.');
     const ct = Buffer.from(parts[3], 'base64url');
     ct[0] ^= 1;
-    expect(() => open([...parts.slice(0, 3), ct.toString('base64url')].join('.'), 'ctx-a', key)).toThrow(MasterKeyError);
+    expect(() => open([...parts.slice(0, 3), ct.toString('base64url')].join('.'), 'ctx-a', key)).toThrow(
+      MasterKeyError,
+    );
   });
 });
 
@@ -86,12 +90,23 @@ describe('platform signing keys', () => {
     const der = privateKey.export({ type: 'pkcs8', format: 'der' });
     const d = privateKey.export({ format: 'jwk' }).d!;
     const stored = JSON.stringify(row);
-    for (const clear of ['PRIVATE KEY', der.toString('base64'), der.toString('hex'), der.toString('base64url'), d, Buffer.from(d, 'base64url').toString('hex')]) {
+    for (const clear of [
+      'PRIVATE KEY',
+      der.toString('base64'),
+      der.toString('hex'),
+      der.toString('base64url'),
+      d,
+      Buffer.from(d, 'base64url').toString('hex'),
+    ]) {
       expect(stored).not.toContain(clear);
     }
     // Another master key cannot use it; nor can another platform's row context.
-    expect(() => decryptStoredPrivateKey(p.platformId, row.encryptedPrivateKey, randomBytes(32))).toThrow(MasterKeyError);
-    expect(() => decryptStoredPrivateKey('Platform:other', row.encryptedPrivateKey, masterKey())).toThrow(MasterKeyError);
+    expect(() => decryptStoredPrivateKey(p.platformId, row.encryptedPrivateKey, randomBytes(32))).toThrow(
+      MasterKeyError,
+    );
+    expect(() => decryptStoredPrivateKey('Platform:other', row.encryptedPrivateKey, masterKey())).toThrow(
+      MasterKeyError,
+    );
 
     // Signatures verify with the published key: DER ECDSA over SHA-256 of the exact bytes.
     const body = '{"id":"Webhook:1","type":"TEST","timestamp":"2025-01-01T00:00:00.000Z","data":{}}';

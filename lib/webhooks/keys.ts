@@ -13,7 +13,8 @@ export const SIGNATURE_HEADER = 'X-Grid-Signature';
 
 const context = (platformId: string) => `webhook-signing-key:${platformId}`;
 // A subkey of the master key for this one purpose (other users of the master key derive their own).
-const sealingKey = (master: Buffer = masterKey()) => Buffer.from(hkdfSync('sha256', master, 'corridor-webhooks', 'signing-key-seal', 32));
+const sealingKey = (master: Buffer = masterKey()) =>
+  Buffer.from(hkdfSync('sha256', master, 'corridor-webhooks', 'signing-key-seal', 32));
 
 /** The platform's verification key (SPKI PEM), creating the key pair if it has none yet. */
 export async function signingPublicKeyPem(platformId: string, tx?: Tx): Promise<string> {
@@ -50,10 +51,17 @@ export async function signingPrivateKey(platformId: string): Promise<KeyObject> 
 
 /** Base64 DER ECDSA P-256/SHA-256 signature of the exact body bytes. */
 export async function signBody(platformId: string, body: string | Buffer): Promise<string> {
-  return sign('sha256', typeof body === 'string' ? Buffer.from(body, 'utf8') : body, { key: await signingPrivateKey(platformId), dsaEncoding: 'der' }).toString('base64');
+  return sign('sha256', typeof body === 'string' ? Buffer.from(body, 'utf8') : body, {
+    key: await signingPrivateKey(platformId),
+    dsaEncoding: 'der',
+  }).toString('base64');
 }
 
 /** Decrypts a stored private key (with the service master key unless another is given). */
 export function decryptStoredPrivateKey(platformId: string, encryptedPrivateKey: string, master?: Buffer): KeyObject {
-  return createPrivateKey({ key: open(encryptedPrivateKey, context(platformId), sealingKey(master)), format: 'der', type: 'pkcs8' });
+  return createPrivateKey({
+    key: open(encryptedPrivateKey, context(platformId), sealingKey(master)),
+    format: 'der',
+    type: 'pkcs8',
+  });
 }

@@ -7,7 +7,10 @@ export function findSigningKey(platformId: string, tx: Tx = db()) {
 }
 
 /** Inserts unless the platform already has a key (a concurrent first use may win the race). */
-export async function insertSigningKeyIfAbsent(row: { platformId: string; publicKeyPem: string; encryptedPrivateKey: string; createdAt: Date }, tx: Tx = db()) {
+export async function insertSigningKeyIfAbsent(
+  row: { platformId: string; publicKeyPem: string; encryptedPrivateKey: string; createdAt: Date },
+  tx: Tx = db(),
+) {
   await tx.webhookSigningKey.createMany({ data: [row], skipDuplicates: true });
 }
 
@@ -44,7 +47,12 @@ export async function skipWithoutEndpoint(wallNow: Date, platformId?: string): P
  * during the HTTP call and an attempt lost with its process is taken up again after the lease.
  * SKIP LOCKED keeps several processes from claiming the same event.
  */
-export async function claimDue(wallNow: Date, limit: number, leaseMs: number, platformId?: string): Promise<DueEvent[]> {
+export async function claimDue(
+  wallNow: Date,
+  limit: number,
+  leaseMs: number,
+  platformId?: string,
+): Promise<DueEvent[]> {
   return db().$queryRaw<DueEvent[]>`
     UPDATE "Event" e
     SET "attempts" = e."attempts" + 1,
@@ -77,7 +85,8 @@ export interface AttemptRow {
   succeeded: boolean;
 }
 
-export type EventOutcome = { status: 'DELIVERED'; deliveredAt: Date } | { status: 'FAILED' } | { status: 'PENDING'; nextAttemptAt: Date };
+export type EventOutcome =
+  { status: 'DELIVERED'; deliveredAt: Date } | { status: 'FAILED' } | { status: 'PENDING'; nextAttemptAt: Date };
 
 /**
  * Records an attempt and the event's new state together. The event is only moved if it is still
@@ -90,7 +99,11 @@ export async function finishAttempt(attempt: AttemptRow, outcome: EventOutcome, 
     data:
       outcome.status === 'PENDING'
         ? { nextAttemptAt: outcome.nextAttemptAt }
-        : { status: outcome.status, nextAttemptAt: null, ...(outcome.status === 'DELIVERED' ? { deliveredAt: outcome.deliveredAt } : {}) },
+        : {
+            status: outcome.status,
+            nextAttemptAt: null,
+            ...(outcome.status === 'DELIVERED' ? { deliveredAt: outcome.deliveredAt } : {}),
+          },
   });
 }
 
@@ -120,7 +133,10 @@ export async function insertTestEvent(
  * (the new endpoint gets its own), so they are SKIPPED rather than sent to the new one.
  */
 export async function skipPendingTests(platformId: string, tx: Tx): Promise<void> {
-  await tx.event.updateMany({ where: { platformId, type: 'TEST', status: 'PENDING' }, data: { status: 'SKIPPED', nextAttemptAt: null } });
+  await tx.event.updateMany({
+    where: { platformId, type: 'TEST', status: 'PENDING' },
+    data: { status: 'SKIPPED', nextAttemptAt: null },
+  });
 }
 
 export function findEndpoint(platformId: string) {

@@ -59,7 +59,14 @@ describe('POST /sandbox/webhooks/test', () => {
     expect(got.body.equals(Buffer.from(event.payload, 'utf8'))).toBe(true);
     expect(event).toMatchObject({ status: 'DELIVERED', attempts: 1 });
     expect(await attemptsOf(event.id)).toEqual([
-      expect.objectContaining({ attempt: 1, url: rx.url, responseStatus: 200, responseExcerpt: 'received!', succeeded: true, error: null }),
+      expect.objectContaining({
+        attempt: 1,
+        url: rx.url,
+        responseStatus: 200,
+        responseExcerpt: 'received!',
+        succeeded: true,
+        error: null,
+      }),
     ]);
   });
 
@@ -72,11 +79,15 @@ describe('POST /sandbox/webhooks/test', () => {
     expect(rx.received).toHaveLength(1);
     const event = await sandboxTestEvent(p);
     expect(event).toMatchObject({ status: 'FAILED', attempts: 1 });
-    expect(await attemptsOf(event.id)).toEqual([expect.objectContaining({ attempt: 1, responseStatus: 500, succeeded: false })]);
+    expect(await attemptsOf(event.id)).toEqual([
+      expect.objectContaining({ attempt: 1, responseStatus: 500, succeeded: false }),
+    ]);
   });
 
   it('answers WEBHOOK_DELIVERY_ERROR for a redirect without following it', async () => {
-    const rx = await receiver((r) => (r.path === '/hooks' ? { status: 307, headers: { location: '/moved' } } : { status: 200 }));
+    const rx = await receiver((r) =>
+      r.path === '/hooks' ? { status: 307, headers: { location: '/moved' } } : { status: 200 },
+    );
     const p = await withEndpoint(rx.url);
     const res = await p.api.post('/sandbox/webhooks/test');
     expectError(res, 400, 'WEBHOOK_DELIVERY_ERROR');

@@ -65,7 +65,9 @@ export interface DeliverySummary {
  * Sends every due event (of one platform, or all) once. Safe to run in several processes at
  * once: events are claimed with SKIP LOCKED and leased. Returns what happened, for tests and logs.
  */
-export async function deliverDueWebhooks(opts: { platformId?: string; limit?: number; send?: SendOptions } = {}): Promise<DeliverySummary> {
+export async function deliverDueWebhooks(
+  opts: { platformId?: string; limit?: number; send?: SendOptions } = {},
+): Promise<DeliverySummary> {
   const limit = opts.limit ?? 20;
   const summary: DeliverySummary = { skipped: 0, attempted: 0, delivered: 0, retrying: 0, failed: 0 };
   summary.skipped = await repo.skipWithoutEndpoint(new Date(), opts.platformId);
@@ -77,11 +79,17 @@ export async function deliverDueWebhooks(opts: { platformId?: string; limit?: nu
         const event = batch[next++];
         summary.attempted++;
         try {
-          const outcome = await runAs({ kind: 'system', platformId: event.platformId, clockOffsetMs: BigInt(event.clockOffsetMs) }, () => deliverOne(event, opts.send));
+          const outcome = await runAs(
+            { kind: 'system', platformId: event.platformId, clockOffsetMs: BigInt(event.clockOffsetMs) },
+            () => deliverOne(event, opts.send),
+          );
           summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
         } catch (err) {
           // Recording failed (database trouble): the lease runs out and the event is tried again.
-          console.error(`[corridor] webhook ${event.id} attempt ${event.attempts} not recorded:`, err instanceof Error ? err.message : err);
+          console.error(
+            `[corridor] webhook ${event.id} attempt ${event.attempts} not recorded:`,
+            err instanceof Error ? err.message : err,
+          );
           summary.retrying++;
         }
       }
@@ -102,7 +110,15 @@ async function signedPost(platformId: string, endpoint: string, body: string, se
   return postSigned(endpoint, body, signature, send);
 }
 
-function attemptRow(platformId: string, eventId: string, attempt: number, url: string, startedAt: Date, r: SendResult, succeeded: boolean): repo.AttemptRow {
+function attemptRow(
+  platformId: string,
+  eventId: string,
+  attempt: number,
+  url: string,
+  startedAt: Date,
+  r: SendResult,
+  succeeded: boolean,
+): repo.AttemptRow {
   return {
     id: newId('WebhookAttempt'),
     platformId,
@@ -136,10 +152,18 @@ async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<rep
   return transaction(async (tx) => {
     // An incoming payment waits on the platform's answer to this webhook; an answer (403 and 422
     // included) is a delivery, not a failure to retry.
-    const answered = event.type === 'INCOMING_PAYMENT.PENDING' && (await answerToPendingWebhook(tx, event.payload, result.status, result.body));
+    const answered =
+      event.type === 'INCOMING_PAYMENT.PENDING' &&
+      (await answerToPendingWebhook(tx, event.payload, result.status, result.body));
     const succeeded = answered || isAcknowledged(result.status);
-    const outcome: repo.EventOutcome = succeeded ? { status: 'DELIVERED', deliveredAt: now() } : afterFailure(event.createdAt, event.attempts, now());
-    await repo.finishAttempt(attemptRow(event.platformId, event.id, event.attempts, event.webhookEndpoint, startedAt, result, succeeded), outcome, tx);
+    const outcome: repo.EventOutcome = succeeded
+      ? { status: 'DELIVERED', deliveredAt: now() }
+      : afterFailure(event.createdAt, event.attempts, now());
+    await repo.finishAttempt(
+      attemptRow(event.platformId, event.id, event.attempts, event.webhookEndpoint, startedAt, result, succeeded),
+      outcome,
+      tx,
+    );
     return outcome.status;
   });
 }
@@ -150,19 +174,34 @@ async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<rep
  */
 export async function sendTestWebhook(platformId: string, send?: SendOptions) {
   const endpoint = (await repo.findEndpoint(platformId))?.webhookEndpoint;
-  if (!endpoint) throw new ApiError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured; set webhookEndpoint with PATCH /config');
+  if (!endpoint)
+    throw new ApiError(
+      'WEBHOOK_ENDPOINT_NOT_SET',
+      'No webhook endpoint is configured; set webhookEndpoint with PATCH /config',
+    );
   const id = newId('Webhook');
   const at = now();
   const payload = stringifyJson({ id, type: 'TEST', timestamp: at, data: {} });
   const result = await signedPost(platformId, endpoint, payload, send);
   const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
   await transaction((tx) =>
-    repo.insertTestEvent({ id, platformId, payload, createdAt: at, delivered }, attemptRow(platformId, id, 1, endpoint, at, result, delivered), tx),
+    repo.insertTestEvent(
+      { id, platformId, payload, createdAt: at, delivered },
+      attemptRow(platformId, id, 1, endpoint, at, result, delivered),
+      tx,
+    ),
   );
-  const answer = { url: endpoint, ...(result.status !== undefined ? { response_status: result.status, response_body: result.body } : {}) };
+  const answer = {
+    url: endpoint,
+    ...(result.status !== undefined ? { response_status: result.status, response_body: result.body } : {}),
+  };
   if (!delivered) {
-    const why = result.status !== undefined ? `answered HTTP ${result.status}` : `could not be reached: ${result.error}`;
-    throw new ApiError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint ${why}`, { ...answer, ...(result.error ? { error: result.error } : {}) });
+    const why =
+      result.status !== undefined ? `answered HTTP ${result.status}` : `could not be reached: ${result.error}`;
+    throw new ApiError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint ${why}`, {
+      ...answer,
+      ...(result.error ? { error: result.error } : {}),
+    });
   }
   return answer as { url: string; response_status: number; response_body: string };
 }

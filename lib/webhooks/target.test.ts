@@ -15,10 +15,13 @@ afterAll(async () => {
 async function listen(handler: http.RequestListener): Promise<number> {
   const server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => new Promise((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  }));
+  closers.push(
+    () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return (server.address() as AddressInfo).port;
 }
 
@@ -35,24 +38,55 @@ const fixed = (map: Record<string, string[]>): Resolver & { calls: string[] } =>
 
 describe('isPrivateAddress', () => {
   it.each([
-    '10.0.0.1', '10.255.255.255', '192.168.0.1', '192.168.255.254', '169.254.169.254', '169.254.0.1', '172.16.0.1', '172.31.255.255',
-    '127.0.0.1', '127.8.9.10', '0.0.0.0', '100.64.0.1', '224.0.0.1', '255.255.255.255',
-    '::1', '::', 'fc00::1', 'fd12:3456:789a::1', 'fdff:ffff::1', 'fe80::1', 'ff02::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::a00:1',
+    '10.0.0.1',
+    '10.255.255.255',
+    '192.168.0.1',
+    '192.168.255.254',
+    '169.254.169.254',
+    '169.254.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '127.0.0.1',
+    '127.8.9.10',
+    '0.0.0.0',
+    '100.64.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fc00::1',
+    'fd12:3456:789a::1',
+    'fdff:ffff::1',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:10.0.0.1',
+    '::ffff:127.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::a00:1',
     'not-an-ip',
   ])('refuses %s', (ip) => {
     expect(isPrivateAddress(ip)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '192.169.0.1', '11.0.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', 'fe00::1'])(
-    'allows public %s',
-    (ip) => {
-      expect(isPrivateAddress(ip)).toBe(false);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '172.15.255.255',
+    '192.169.0.1',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    'fe00::1',
+  ])('allows public %s', (ip) => {
+    expect(isPrivateAddress(ip)).toBe(false);
+  });
 });
 
 describe('resolveTarget', () => {
-  const refused = (url: string, opts: Parameters<typeof resolveTarget>[1] = {}) => expect(resolveTarget(url, { allowPrivate: false, ...opts })).rejects.toBeInstanceOf(TargetRefused);
+  const refused = (url: string, opts: Parameters<typeof resolveTarget>[1] = {}) =>
+    expect(resolveTarget(url, { allowPrivate: false, ...opts })).rejects.toBeInstanceOf(TargetRefused);
 
   it('accepts http(s) only, without credentials', async () => {
     await refused('ftp://example.com/x');
@@ -62,26 +96,48 @@ describe('resolveTarget', () => {
   });
 
   it('refuses private, loopback and link-local literals', async () => {
-    for (const url of ['http://10.1.2.3/h', 'http://192.168.1.10:8080/h', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:3000/', 'http://[fd00::1]/', 'http://[fc00::5]/', 'http://127.1/']) {
+    for (const url of [
+      'http://10.1.2.3/h',
+      'http://192.168.1.10:8080/h',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]:3000/',
+      'http://[fd00::1]/',
+      'http://[fc00::5]/',
+      'http://127.1/',
+    ]) {
       await refused(url);
     }
   });
 
   it('refuses a hostname resolving to a loopback address (system resolver: localhost)', async () => {
-    await expect(resolveTarget('http://localhost:9/h', { allowPrivate: false })).rejects.toThrow(/private, loopback or link-local/);
+    await expect(resolveTarget('http://localhost:9/h', { allowPrivate: false })).rejects.toThrow(
+      /private, loopback or link-local/,
+    );
   });
 
   it('refuses a hostname resolving to 127.0.0.1, or to any private address among public ones', async () => {
-    const resolve = fixed({ 'hooks.example': ['127.0.0.1'], 'mixed.example': ['93.184.216.34', '10.0.0.7'], 'v6.example': ['fd00::7'] });
-    await expect(resolveTarget('https://hooks.example/h', { allowPrivate: false, resolve })).rejects.toThrow(/hooks\.example resolves to 127\.0\.0\.1/);
+    const resolve = fixed({
+      'hooks.example': ['127.0.0.1'],
+      'mixed.example': ['93.184.216.34', '10.0.0.7'],
+      'v6.example': ['fd00::7'],
+    });
+    await expect(resolveTarget('https://hooks.example/h', { allowPrivate: false, resolve })).rejects.toThrow(
+      /hooks\.example resolves to 127\.0\.0\.1/,
+    );
     await refused('https://mixed.example/h', { resolve });
     await refused('https://v6.example/h', { resolve });
   });
 
   it('resolves a public name to the address to connect to, and allows private ones when the setting says so', async () => {
     const resolve = fixed({ 'pub.example': ['93.184.216.34'], 'hooks.example': ['127.0.0.1'] });
-    expect(await resolveTarget('https://pub.example/h', { allowPrivate: false, resolve })).toMatchObject({ address: '93.184.216.34', family: 4 });
-    expect(await resolveTarget('https://hooks.example/h', { allowPrivate: true, resolve })).toMatchObject({ address: '127.0.0.1', family: 4 });
+    expect(await resolveTarget('https://pub.example/h', { allowPrivate: false, resolve })).toMatchObject({
+      address: '93.184.216.34',
+      family: 4,
+    });
+    expect(await resolveTarget('https://hooks.example/h', { allowPrivate: true, resolve })).toMatchObject({
+      address: '127.0.0.1',
+      family: 4,
+    });
     await refused('https://nowhere.example/h', { resolve });
   });
 });

@@ -32,7 +32,8 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24], // documentation
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 96], // unspecified and IPv4-compatible (::a.b.c.d)
   ['::1', 128], // loopback
@@ -44,7 +45,8 @@ for (const [net, prefix] of [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // old site-local
   ['ff00::', 8], // multicast
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 /** True for addresses a webhook must not reach: private, loopback, link-local, reserved. */
 export function isPrivateAddress(address: string): boolean {
@@ -66,14 +68,18 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /** Checks a webhook URL and resolves it to the one address to connect to; throws TargetRefused. */
-export async function resolveTarget(raw: string, opts: { allowPrivate?: boolean; resolve?: Resolver } = {}): Promise<Resolved> {
+export async function resolveTarget(
+  raw: string,
+  opts: { allowPrivate?: boolean; resolve?: Resolver } = {},
+): Promise<Resolved> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new TargetRefused('the webhook endpoint is not a valid URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TargetRefused(`scheme ${url.protocol} is not allowed (http or https only)`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new TargetRefused(`scheme ${url.protocol} is not allowed (http or https only)`);
   if (url.username || url.password) throw new TargetRefused('credentials in the webhook URL are not allowed');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: { address: string; family: number }[];
@@ -82,7 +88,9 @@ export async function resolveTarget(raw: string, opts: { allowPrivate?: boolean;
     try {
       addresses = await (opts.resolve ?? systemResolver)(host);
     } catch (err) {
-      throw new TargetRefused(`cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new TargetRefused(
+        `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     if (!addresses.length) throw new TargetRefused(`cannot resolve ${host}: no addresses`);
   }
@@ -90,7 +98,10 @@ export async function resolveTarget(raw: string, opts: { allowPrivate?: boolean;
   if (!allowPrivate) {
     // All of them, not just the first: a name with one public and one private answer is refused.
     const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad) throw new TargetRefused(`${host} resolves to ${bad.address}, a private, loopback or link-local address (set CORRIDOR_WEBHOOK_ALLOW_PRIVATE=1 to allow)`);
+    if (bad)
+      throw new TargetRefused(
+        `${host} resolves to ${bad.address}, a private, loopback or link-local address (set CORRIDOR_WEBHOOK_ALLOW_PRIVATE=1 to allow)`,
+      );
   }
   const chosen = addresses[0];
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

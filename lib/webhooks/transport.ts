@@ -28,7 +28,12 @@ export interface SendOptions {
   resolve?: Resolver;
 }
 
-export async function postSigned(endpoint: string, body: string, signature: string, opts: SendOptions = {}): Promise<SendResult> {
+export async function postSigned(
+  endpoint: string,
+  body: string,
+  signature: string,
+  opts: SendOptions = {},
+): Promise<SendResult> {
   const started = performance.now();
   const timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const elapsed = () => Math.round(performance.now() - started);
@@ -41,7 +46,10 @@ export async function postSigned(endpoint: string, body: string, signature: stri
     const target = await Promise.race([resolveTarget(endpoint, opts), deadline]);
     // Pinned: whatever name the URL carries (and TLS verifies), the socket goes to this address.
     const lookup: LookupFunction = (_host, options, cb) => {
-      if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+      if ((options as { all?: boolean }).all)
+        (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+          { address: target.address, family: target.family },
+        ]);
       else cb(null, target.address, target.family);
     };
     const payload = Buffer.from(body, 'utf8');
@@ -63,7 +71,8 @@ export async function postSigned(endpoint: string, body: string, signature: stri
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
-          const done = () => resolve({ status: res.statusCode, latencyMs: elapsed(), body: Buffer.concat(chunks).toString('utf8') });
+          const done = () =>
+            resolve({ status: res.statusCode, latencyMs: elapsed(), body: Buffer.concat(chunks).toString('utf8') });
           res.on('data', (chunk: Buffer) => {
             if (size >= RESPONSE_CAP_BYTES) return;
             chunks.push(chunk.subarray(0, RESPONSE_CAP_BYTES - size));

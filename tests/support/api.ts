@@ -55,13 +55,18 @@ export async function dispatch(req: Request): Promise<{ res: Response; template:
   if (!handler) return { res: new Response(null, { status: 405 }), template: match.route.template };
   // As Next.js does: routes without dynamic segments get no params.
   const dynamic = match.route.template.includes('{') || match.route.template.includes('*');
-  return { res: await handler(req, { params: dynamic ? Promise.resolve(match.params) : (undefined as unknown as Promise<Record<string, string>>) }), template: match.route.template };
+  return {
+    res: await handler(req, {
+      params: dynamic ? Promise.resolve(match.params) : (undefined as unknown as Promise<Record<string, string>>),
+    }),
+    template: match.route.template,
+  };
 }
 
 export class Api {
   constructor(readonly credentials?: Credentials) {}
 
-  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = Json>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = new URL(`http://localhost${API_BASE}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -82,19 +87,19 @@ export class Api {
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
-  get<T = any>(path: string, opts?: RequestOptions) {
+  get<T = Json>(path: string, opts?: RequestOptions) {
     return this.request<T>('GET', path, opts);
   }
-  post<T = any>(path: string, body?: unknown, opts: RequestOptions = {}) {
+  post<T = Json>(path: string, body?: unknown, opts: RequestOptions = {}) {
     return this.request<T>('POST', path, { ...opts, body });
   }
-  patch<T = any>(path: string, body?: unknown, opts: RequestOptions = {}) {
+  patch<T = Json>(path: string, body?: unknown, opts: RequestOptions = {}) {
     return this.request<T>('PATCH', path, { ...opts, body });
   }
-  put<T = any>(path: string, body?: unknown, opts: RequestOptions = {}) {
+  put<T = Json>(path: string, body?: unknown, opts: RequestOptions = {}) {
     return this.request<T>('PUT', path, { ...opts, body });
   }
-  delete<T = any>(path: string, opts?: RequestOptions) {
+  delete<T = Json>(path: string, opts?: RequestOptions) {
     return this.request<T>('DELETE', path, opts);
   }
 }

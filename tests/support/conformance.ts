@@ -52,7 +52,8 @@ function rewrite(node: unknown): unknown {
 function load(): Json | null {
   if (doc !== undefined) return doc;
   if (!REFERENCE || !existsSync(REFERENCE)) {
-    if (process.env.CI) throw new Error(`conformance: reference document not found at ${REFERENCE} (required when CI is set)`);
+    if (process.env.CI)
+      throw new Error(`conformance: reference document not found at ${REFERENCE} (required when CI is set)`);
     doc = null;
     return doc;
   }
@@ -72,7 +73,7 @@ function validatorFor(method: string, template: string, status: number): Validat
   const op = pathItem?.[method.toLowerCase()] as Json | undefined;
   if (!op) return 'extension';
   const responses = op.responses as Record<string, Json>;
-  let schema = (responses[String(status)]?.content as Json | undefined)?.['application/json'] as Json | undefined;
+  const schema = (responses[String(status)]?.content as Json | undefined)?.['application/json'] as Json | undefined;
   let fn: ValidateFunction | null = null;
   if (schema?.schema) {
     fn = ajv.compile(rewrite(schema.schema) as Json);
@@ -97,8 +98,12 @@ export function checkResponse(method: string, template: string, status: number, 
   // bigints validate as integers: a plain number copy is enough for schema purposes.
   const plain = JSON.parse(JSON.stringify(body, (_k, val) => (typeof val === 'bigint' ? Number(val) : val)));
   if (!v(plain)) {
-    const problems = (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
-    throw new Error(`conformance: ${method} ${template} ${status} does not match the reference:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(plain).slice(0, 1500)}`);
+    const problems = (v.errors ?? [])
+      .slice(0, 8)
+      .map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    throw new Error(
+      `conformance: ${method} ${template} ${status} does not match the reference:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(plain).slice(0, 1500)}`,
+    );
   }
   validated++;
   seenPairs.add(`${method} ${template} ${status}`);

@@ -8,7 +8,12 @@ export interface Holder {
   accounts: Record<string, string>;
 }
 
-export async function customerWithAccounts(p: TestPlatform, fullName: string, currencies: string[], extra: Record<string, unknown> = {}): Promise<Holder> {
+export async function customerWithAccounts(
+  p: TestPlatform,
+  fullName: string,
+  currencies: string[],
+  extra: Record<string, unknown> = {},
+): Promise<Holder> {
   const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName, currencies, ...extra });
   expect(c.status, c.text).toBe(201);
   const list = await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id, limit: 100 } });
@@ -30,7 +35,13 @@ export async function balanceOf(p: TestPlatform, accountId: string): Promise<{ a
     let cursor: string | undefined;
     do {
       const res = await p.api.get(path, { query: { limit: 100, cursor } });
-      const hit = (res.body.data as { id: string; balance: { amount: number | bigint }; totalBalance: { amount: number | bigint } }[]).find((a) => a.id === accountId);
+      const hit = (
+        res.body.data as {
+          id: string;
+          balance: { amount: number | bigint };
+          totalBalance: { amount: number | bigint };
+        }[]
+      ).find((a) => a.id === accountId);
       if (hit) return { available: BigInt(hit.balance.amount), total: BigInt(hit.totalBalance.amount) };
       cursor = res.body.hasMore ? res.body.nextCursor : undefined;
     } while (cursor);
@@ -51,14 +62,32 @@ export async function txn(p: TestPlatform, id: string) {
   return res.body;
 }
 
-const beneficiary = { beneficiaryType: 'INDIVIDUAL', fullName: 'Pat Receiver', countryOfResidence: 'DE', address: { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' } };
+const beneficiary = {
+  beneficiaryType: 'INDIVIDUAL',
+  fullName: 'Pat Receiver',
+  countryOfResidence: 'DE',
+  address: { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' },
+};
 const pad = (n: number, suffix: string) => `${'4000000000000000000000000'.slice(0, n - suffix.length)}${suffix}`;
 
 /** An external bank account whose identifier ends in `suffix` (drives the sandbox outcome). */
-export async function externalAccount(p: TestPlatform, customerId: string | null, currency: 'USD' | 'EUR' | 'MXN', suffix: string, extra: Record<string, unknown> = {}) {
+export async function externalAccount(
+  p: TestPlatform,
+  customerId: string | null,
+  currency: 'USD' | 'EUR' | 'MXN',
+  suffix: string,
+  extra: Record<string, unknown> = {},
+) {
   const accountInfo =
     currency === 'USD'
-      ? { accountType: 'USD_ACCOUNT', accountNumber: pad(12, suffix), routingNumber: '021000021', bankAccountType: 'CHECKING', bankName: 'Test Bank', beneficiary }
+      ? {
+          accountType: 'USD_ACCOUNT',
+          accountNumber: pad(12, suffix),
+          routingNumber: '021000021',
+          bankAccountType: 'CHECKING',
+          bankName: 'Test Bank',
+          beneficiary,
+        }
       : currency === 'EUR'
         ? { accountType: 'EUR_ACCOUNT', iban: `DE89${pad(18, suffix)}`, beneficiary }
         : { accountType: 'MXN_ACCOUNT', clabeNumber: pad(18, suffix), beneficiary };

@@ -20,6 +20,9 @@ export function referenceFile(name: string): string | null {
 
 export function requireReferenceFile(name: string): string {
   const file = referenceFile(name);
-  if (!file) throw new Error(`reference file ${name} not found (looked in ${candidates.join(', ')}); set CORRIDOR_REFERENCE_DIR`);
+  if (!file)
+    throw new Error(
+      `reference file ${name} not found (looked in ${candidates.join(', ')}); set CORRIDOR_REFERENCE_DIR`,
+    );
   return file;
 }

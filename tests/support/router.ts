@@ -22,7 +22,9 @@ function scan(dir: string, prefix: string[] = []): Route[] {
       out.push({
         segments: prefix,
         file: full,
-        template: '/' + prefix.map((s) => (s.startsWith('[...') ? '*' : s.startsWith('[') ? `{${s.slice(1, -1)}}` : s)).join('/'),
+        template:
+          '/' +
+          prefix.map((s) => (s.startsWith('[...') ? '*' : s.startsWith('[') ? `{${s.slice(1, -1)}}` : s)).join('/'),
       });
     }
   }

@@ -14,7 +14,10 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
 }
 
-export type Responder = (r: Received, countForId: number) => { status: number; body?: string; headers?: Record<string, string> };
+export type Responder = (
+  r: Received,
+  countForId: number,
+) => { status: number; body?: string; headers?: Record<string, string> };
 
 export interface Receiver {
   url: string;
@@ -47,7 +50,8 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const signature = req.headers['x-grid-signature'] as string | undefined;
-      const signatureValid = !!publicKey && !!signature && verify('sha256', body, publicKey, Buffer.from(signature, 'base64'));
+      const signatureValid =
+        !!publicKey && !!signature && verify('sha256', body, publicKey, Buffer.from(signature, 'base64'));
       let json: Received['json'];
       try {
         json = JSON.parse(body.toString('utf8'));

@@ -4,7 +4,9 @@ import { ApiError } from '@/lib/http/errors';
 // Anything under the base path that no route matches: a JSON 404 in the error shape.
 async function unknown(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname;
-  return errorResponse(new ApiError('REFERENCE_NOT_FOUND', `No operation ${req.method} ${path}; see /api/2025-10-13/openapi.json`));
+  return errorResponse(
+    new ApiError('REFERENCE_NOT_FOUND', `No operation ${req.method} ${path}; see /api/2025-10-13/openapi.json`),
+  );
 }
 
 export const GET = unknown;

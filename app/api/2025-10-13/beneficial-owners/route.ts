@@ -12,7 +12,10 @@ const createOwner = endpoint(
     tags: ['KYC/KYB Verifications'],
     permission: 'MANAGE',
     body: ownerCreate,
-    responses: { 201: { description: 'Beneficial owner created successfully', schema: beneficialOwner }, ...errors(400, 401, 403, 404) },
+    responses: {
+      201: { description: 'Beneficial owner created successfully', schema: beneficialOwner },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, body }) => created(await owners.create(principal.platformId, body)),
 );
@@ -26,9 +29,13 @@ const listOwners = endpoint(
     tags: ['KYC/KYB Verifications'],
     permission: 'VIEW',
     query: ownerListQuery,
-    responses: { 200: { description: 'Successful operation', schema: beneficialOwnerList }, ...errors(400, 401, 403, 404) },
+    responses: {
+      200: { description: 'Successful operation', schema: beneficialOwnerList },
+      ...errors(400, 401, 403, 404),
+    },
   },
-  async ({ principal, query }) => ok(await owners.list(principal.platformId, query.customerId, query.limit, query.cursor)),
+  async ({ principal, query }) =>
+    ok(await owners.list(principal.platformId, query.customerId, query.limit, query.cursor)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createOwner, listOwners);

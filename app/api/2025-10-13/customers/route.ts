@@ -29,7 +29,10 @@ const listCustomers = endpoint(
     query: customerListQuery,
     responses: { 200: { description: 'Successful operation', schema: customerList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query: { limit, cursor, isIncludingDeleted, createdAfter, createdBefore, updatedAfter, updatedBefore, ...f } }) =>
+  async ({
+    principal,
+    query: { limit, cursor, isIncludingDeleted, createdAfter, createdBefore, updatedAfter, updatedBefore, ...f },
+  }) =>
     ok(
       await customers.list(
         principal.platformId,

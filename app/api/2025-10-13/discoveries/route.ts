@@ -9,7 +9,8 @@ const getDiscoveries = endpoint(
     method: 'GET',
     path: '/discoveries',
     summary: 'List available receiving institution names',
-    description: 'Receiving institutions by country and currency; pass `bankName` when creating an external account. Without filters, every institution.',
+    description:
+      'Receiving institutions by country and currency; pass `bankName` when creating an external account. Without filters, every institution.',
     tags: ['Discoveries'],
     permission: 'VIEW',
     query: discoveryQuery,

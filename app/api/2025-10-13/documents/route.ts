@@ -14,7 +14,10 @@ const uploadDocument = endpoint(
     permission: 'MANAGE',
     body: documentUpload,
     bodyType: 'multipart',
-    responses: { 201: { description: 'Document uploaded successfully', schema: document }, ...errors(400, 401, 403, 404) },
+    responses: {
+      201: { description: 'Document uploaded successfully', schema: document },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, body }) => created(await documents.upload(principal.platformId, body)),
 );
@@ -30,7 +33,8 @@ const listDocuments = endpoint(
     query: documentListQuery,
     responses: { 200: { description: 'Successful operation', schema: documentList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query }) => ok(await documents.list(principal.platformId, query.documentHolder, query.limit, query.cursor)),
+  async ({ principal, query }) =>
+    ok(await documents.list(principal.platformId, query.documentHolder, query.limit, query.cursor)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(uploadDocument, listDocuments);

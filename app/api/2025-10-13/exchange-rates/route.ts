@@ -10,7 +10,7 @@ const getExchangeRates = endpoint(
     path: '/exchange-rates',
     summary: 'Get exchange rates',
     description:
-      'Rates for every corridor between the currencies the service carries, refreshed every five minutes (updatedAt is the start of the window), with the service fee and this platform\'s configured fees included. Unknown currency codes answer INVALID_CURRENCY.',
+      "Rates for every corridor between the currencies the service carries, refreshed every five minutes (updatedAt is the start of the window), with the service fee and this platform's configured fees included. Unknown currency codes answer INVALID_CURRENCY.",
     tags: ['Exchange Rates'],
     permission: 'VIEW',
     query: exchangeRateQuery,

@@ -15,7 +15,10 @@ const createInvitation = endpoint(
     permission: 'MANAGE',
     body: invitationCreate,
     idempotent: true,
-    responses: { 201: { description: 'Invitation created successfully', schema: invitation }, ...errors(400, 401, 403) },
+    responses: {
+      201: { description: 'Invitation created successfully', schema: invitation },
+      ...errors(400, 401, 403),
+    },
   },
   async ({ principal, body }) => created(await invitations.create(principal.platformId, body)),
 );

@@ -15,7 +15,19 @@ const list = endpoint(
     responses: { 200: { description: 'Successful operation', schema: transactionList }, ...errors(400, 401, 403) },
   },
   async ({ principal, query: { limit, cursor, sortOrder, startDate, endDate, ...f } }) =>
-    ok(await transactions.list(principal.platformId, { ...f, startDate: startDate ? new Date(startDate) : undefined, endDate: endDate ? new Date(endDate) : undefined }, limit, sortOrder, cursor)),
+    ok(
+      await transactions.list(
+        principal.platformId,
+        {
+          ...f,
+          startDate: startDate ? new Date(startDate) : undefined,
+          endDate: endDate ? new Date(endDate) : undefined,
+        },
+        limit,
+        sortOrder,
+        cursor,
+      ),
+    ),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(list);

@@ -9,7 +9,8 @@ const getUmaProviders = endpoint(
     method: 'GET',
     path: '/uma-providers',
     summary: 'List available Counterparty Providers',
-    description: 'UMA providers, newest first by default. hasBlockedProviders=false leaves out providers that are not on the allow list.',
+    description:
+      'UMA providers, newest first by default. hasBlockedProviders=false leaves out providers that are not on the allow list.',
     tags: ['Available UMA Providers'],
     permission: 'VIEW',
     query: umaProviderQuery,

@@ -9,7 +9,8 @@ const listVaspsEndpoint = endpoint(
     method: 'GET',
     path: '/vasps',
     summary: 'List VASPs',
-    description: 'Virtual Asset Service Providers recognized for counterparty declarations, alphabetical; pass `vaspName` when declaring a VASP-hosted counterparty.',
+    description:
+      'Virtual Asset Service Providers recognized for counterparty declarations, alphabetical; pass `vaspName` when declaring a VASP-hosted counterparty.',
     tags: ['VASPs'],
     permission: 'VIEW',
     query: vaspListQuery,

@@ -12,7 +12,10 @@ const submitVerification = endpoint(
     tags: ['KYC/KYB Verifications'],
     permission: 'MANAGE',
     body: verificationCreate,
-    responses: { 200: { description: 'Verification status returned', schema: verification }, ...errors(400, 401, 403, 404) },
+    responses: {
+      200: { description: 'Verification status returned', schema: verification },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, body }) => ok(await verifications.submit(principal.platformId, body.customerId)),
 );
@@ -29,7 +32,14 @@ const listVerifications = endpoint(
     responses: { 200: { description: 'Successful operation', schema: verificationList }, ...errors(400, 401, 403) },
   },
   async ({ principal, query }) =>
-    ok(await verifications.list(principal.platformId, { customerId: query.customerId, status: query.verificationStatus }, query.limit, query.cursor)),
+    ok(
+      await verifications.list(
+        principal.platformId,
+        { customerId: query.customerId, status: query.verificationStatus },
+        query.limit,
+        query.cursor,
+      ),
+    ),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(submitVerification, listVerifications);

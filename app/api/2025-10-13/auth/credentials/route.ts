@@ -1,6 +1,12 @@
 import { accepted, created, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
-import { accountQuery, authMethod, authMethodList, credentialCreate, signedRetryHeaders } from '@/lib/wallet-auth/schema';
+import {
+  accountQuery,
+  authMethod,
+  authMethodList,
+  credentialCreate,
+  signedRetryHeaders,
+} from '@/lib/wallet-auth/schema';
 import * as credentials from '@/lib/wallet-auth/credentials';
 import { isChallenge } from '@/lib/wallet-auth/present';
 
@@ -38,7 +44,10 @@ const listCredentials = endpoint(
     tags: ['Embedded Wallet Auth'],
     permission: 'VIEW',
     query: accountQuery,
-    responses: { 200: { description: 'Credentials of the internal account', schema: authMethodList }, ...errors(400, 401, 403) },
+    responses: {
+      200: { description: 'Credentials of the internal account', schema: authMethodList },
+      ...errors(400, 401, 403),
+    },
   },
   async ({ principal, query }) => ok(await credentials.list(principal.platformId, query.accountId)),
 );

@@ -1,6 +1,12 @@
 import { accepted, created, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
-import { delegatedKey, delegatedKeyCreate, delegatedKeyList, delegatedKeyQuery, signedRetryHeaders } from '@/lib/wallet-auth/schema';
+import {
+  delegatedKey,
+  delegatedKeyCreate,
+  delegatedKeyList,
+  delegatedKeyQuery,
+  signedRetryHeaders,
+} from '@/lib/wallet-auth/schema';
 import * as delegatedKeys from '@/lib/wallet-auth/delegated-keys';
 import { isChallenge } from '@/lib/wallet-auth/present';
 

@@ -12,7 +12,10 @@ const listSessions = endpoint(
     tags: ['Embedded Wallet Auth'],
     permission: 'VIEW',
     query: accountQuery,
-    responses: { 200: { description: 'Active sessions of the internal account', schema: sessionList }, ...errors(400, 401, 403) },
+    responses: {
+      200: { description: 'Active sessions of the internal account', schema: sessionList },
+      ...errors(400, 401, 403),
+    },
   },
   async ({ principal, query }) => ok(await sessions.list(principal.platformId, query.accountId)),
 );

@@ -27,7 +27,10 @@ const updateOwner = endpoint(
     permission: 'MANAGE',
     params: ownerIdParams,
     body: ownerUpdate,
-    responses: { 200: { description: 'Beneficial owner updated successfully', schema: beneficialOwner }, ...errors(400, 401, 403, 404) },
+    responses: {
+      200: { description: 'Beneficial owner updated successfully', schema: beneficialOwner },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, params, body }) => ok(await owners.update(principal.platformId, params.beneficialOwnerId, body)),
 );

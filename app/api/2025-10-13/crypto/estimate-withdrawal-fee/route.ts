@@ -13,7 +13,10 @@ const estimate = endpoint(
     tags: ['Cross-Currency Transfers'],
     permission: 'VIEW',
     body: estimateWithdrawalFeeRequest,
-    responses: { 200: { description: 'Fee estimation returned successfully', schema: estimateWithdrawalFeeResponse }, ...errors(400, 401, 403, 404) },
+    responses: {
+      200: { description: 'Fee estimation returned successfully', schema: estimateWithdrawalFeeResponse },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, body }) => ok(await estimateWithdrawalFee(principal.platformId, body)),
 );

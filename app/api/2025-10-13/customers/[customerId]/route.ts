@@ -33,7 +33,10 @@ const updateCustomer = endpoint(
     headers: signedRetryHeaders,
     responses: {
       200: { description: 'Customer updated', schema: customer },
-      202: { description: 'Signed-retry challenge for a contact tied to embedded-wallet OTP credentials', schema: signedChallenge },
+      202: {
+        description: 'Signed-retry challenge for a contact tied to embedded-wallet OTP credentials',
+        schema: signedChallenge,
+      },
       ...errors(400, 401, 403, 404, 409, 424),
     },
   },

@@ -1,6 +1,12 @@
 import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { customerExternalAccountCreate, customerExternalAccountsQuery, externalAccount, externalAccountList, type ExternalAccountCreate } from '@/lib/external-accounts/schema';
+import {
+  customerExternalAccountCreate,
+  customerExternalAccountsQuery,
+  externalAccount,
+  externalAccountList,
+  type ExternalAccountCreate,
+} from '@/lib/external-accounts/schema';
 import * as externalAccounts from '@/lib/external-accounts/service';
 
 // POST /customers/external-accounts – add a bank account or wallet for a customer (or, without customerId, for the platform)
@@ -13,9 +19,13 @@ const createCustomerExternalAccount = endpoint(
     permission: 'MANAGE',
     body: customerExternalAccountCreate,
     idempotent: true,
-    responses: { 201: { description: 'External account created successfully', schema: externalAccount }, ...errors(400, 401, 403, 409) },
+    responses: {
+      201: { description: 'External account created successfully', schema: externalAccount },
+      ...errors(400, 401, 403, 409),
+    },
   },
-  async ({ principal, body }) => created(await externalAccounts.create(principal.platformId, body as ExternalAccountCreate)),
+  async ({ principal, body }) =>
+    created(await externalAccounts.create(principal.platformId, body as ExternalAccountCreate)),
 );
 
 // GET /customers/external-accounts – customers' external accounts, newest first
@@ -30,7 +40,14 @@ const listCustomerExternalAccounts = endpoint(
     responses: { 200: { description: 'Successful operation', schema: externalAccountList }, ...errors(400, 401, 403) },
   },
   async ({ principal, query: { limit, cursor, customerId, currency } }) =>
-    ok(await externalAccounts.list(principal.platformId, { owner: { kind: 'customers', customerId }, currency }, limit, cursor)),
+    ok(
+      await externalAccounts.list(
+        principal.platformId,
+        { owner: { kind: 'customers', customerId }, currency },
+        limit,
+        cursor,
+      ),
+    ),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createCustomerExternalAccount, listCustomerExternalAccounts);

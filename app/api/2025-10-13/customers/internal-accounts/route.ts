@@ -15,7 +15,14 @@ const listCustomerInternalAccounts = endpoint(
     responses: { 200: { description: 'Successful operation', schema: internalAccountList }, ...errors(400, 401, 403) },
   },
   async ({ principal, query: { limit, cursor, ...f } }) =>
-    ok(await accounts.list(principal.platformId, { owner: 'customers', customerId: f.customerId, currency: f.currency, type: f.type }, limit, cursor)),
+    ok(
+      await accounts.list(
+        principal.platformId,
+        { owner: 'customers', customerId: f.customerId, currency: f.currency, type: f.type },
+        limit,
+        cursor,
+      ),
+    ),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(listCustomerInternalAccounts);

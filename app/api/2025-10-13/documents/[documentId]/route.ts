@@ -28,7 +28,10 @@ const replaceDocument = endpoint(
     params: documentIdParams,
     body: documentReplace,
     bodyType: 'multipart',
-    responses: { 200: { description: 'Document replaced successfully', schema: document }, ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      200: { description: 'Document replaced successfully', schema: document },
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   async ({ principal, params, body }) => ok(await documents.replace(principal.platformId, params.documentId, body)),
 );

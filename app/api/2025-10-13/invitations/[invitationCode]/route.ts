@@ -12,7 +12,10 @@ const getInvitation = endpoint(
     tags: ['Invitations'],
     permission: 'VIEW',
     params: invitationCodeParams,
-    responses: { 200: { description: 'Invitation retrieved successfully', schema: invitation }, ...errors(401, 403, 404) },
+    responses: {
+      200: { description: 'Invitation retrieved successfully', schema: invitation },
+      ...errors(401, 403, 404),
+    },
   },
   async ({ params }) => ok(await invitations.get(params.invitationCode)),
 );

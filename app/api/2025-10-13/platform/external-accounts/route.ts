@@ -1,6 +1,12 @@
 import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { externalAccount, externalAccountList, platformExternalAccountCreate, platformExternalAccountsQuery, type ExternalAccountCreate } from '@/lib/external-accounts/schema';
+import {
+  externalAccount,
+  externalAccountList,
+  platformExternalAccountCreate,
+  platformExternalAccountsQuery,
+  type ExternalAccountCreate,
+} from '@/lib/external-accounts/schema';
 import * as externalAccounts from '@/lib/external-accounts/service';
 
 // POST /platform/external-accounts – add a bank account or wallet owned by the platform itself
@@ -13,9 +19,18 @@ const createPlatformExternalAccount = endpoint(
     permission: 'MANAGE',
     body: platformExternalAccountCreate,
     idempotent: true,
-    responses: { 201: { description: 'External account created successfully', schema: externalAccount }, ...errors(400, 401, 403, 409) },
+    responses: {
+      201: { description: 'External account created successfully', schema: externalAccount },
+      ...errors(400, 401, 403, 409),
+    },
   },
-  async ({ principal, body }) => created(await externalAccounts.create(principal.platformId, { ...(body as ExternalAccountCreate), customerId: undefined })),
+  async ({ principal, body }) =>
+    created(
+      await externalAccounts.create(principal.platformId, {
+        ...(body as ExternalAccountCreate),
+        customerId: undefined,
+      }),
+    ),
 );
 
 // GET /platform/external-accounts – the platform's own external accounts, newest first
@@ -29,7 +44,8 @@ const listPlatformExternalAccounts = endpoint(
     query: platformExternalAccountsQuery,
     responses: { 200: { description: 'Successful operation', schema: externalAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query: { limit, cursor, currency } }) => ok(await externalAccounts.list(principal.platformId, { owner: { kind: 'platform' }, currency }, limit, cursor)),
+  async ({ principal, query: { limit, cursor, currency } }) =>
+    ok(await externalAccounts.list(principal.platformId, { owner: { kind: 'platform' }, currency }, limit, cursor)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createPlatformExternalAccount, listPlatformExternalAccounts);

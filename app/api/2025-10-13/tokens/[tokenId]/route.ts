@@ -29,7 +29,11 @@ const deleteToken = endpoint(
     responses: { 204: { description: 'Token deleted' }, ...errors(400, 401, 403, 404) },
   },
   async ({ principal, params }) => {
-    await tokens.revoke(principal.platformId, params.tokenId, principal.kind === 'platform' ? principal.tokenId : undefined);
+    await tokens.revoke(
+      principal.platformId,
+      params.tokenId,
+      principal.kind === 'platform' ? principal.tokenId : undefined,
+    );
     return noContent();
   },
 );

@@ -13,7 +13,11 @@ const revokeCredential = endpoint(
     permission: 'MANAGE',
     params: idParams,
     headers: signedRetryHeaders,
-    responses: { 202: { description: 'Signed-retry challenge', schema: signedChallenge }, 204: { description: 'Credential revoked' }, ...errors(400, 401, 403, 404) },
+    responses: {
+      202: { description: 'Signed-retry challenge', schema: signedChallenge },
+      204: { description: 'Credential revoked' },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, params, req, rawBody }) => {
     const challenge = await credentials.revoke(principal.platformId, params.id, req, rawBody);

@@ -13,7 +13,11 @@ const revokeSession = endpoint(
     permission: 'MANAGE',
     params: idParams,
     headers: signedRetryHeaders,
-    responses: { 202: { description: 'Signed-retry challenge', schema: signedChallenge }, 204: { description: 'Session revoked' }, ...errors(400, 401, 403, 404) },
+    responses: {
+      202: { description: 'Signed-retry challenge', schema: signedChallenge },
+      204: { description: 'Session revoked' },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, params, req, rawBody }) => {
     const challenge = await sessions.revoke(principal.platformId, params.id, req, rawBody);

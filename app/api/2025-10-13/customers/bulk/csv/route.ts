@@ -15,7 +15,10 @@ const uploadCustomersCsv = endpoint(
     permission: 'MANAGE',
     bodyType: 'multipart',
     body: csvUpload,
-    responses: { 202: { description: 'CSV upload accepted for processing', schema: jobAccepted }, ...errors(400, 401, 403) },
+    responses: {
+      202: { description: 'CSV upload accepted for processing', schema: jobAccepted },
+      ...errors(400, 401, 403),
+    },
   },
   async ({ principal, body }) => accepted(await bulkImport.upload(principal.platformId, body.file)),
 );

@@ -14,7 +14,8 @@ const getCustomerExternalAccount = endpoint(
     params: externalAccountIdParams,
     responses: { 200: { description: 'Successful operation', schema: externalAccount }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await externalAccounts.get(principal.platformId, params.externalAccountId, { kind: 'customers' })),
+  async ({ principal, params }) =>
+    ok(await externalAccounts.get(principal.platformId, params.externalAccountId, { kind: 'customers' })),
 );
 
 // DELETE /customers/external-accounts/{externalAccountId} – delete (INACTIVE); a trusted beneficiary must be untrusted first

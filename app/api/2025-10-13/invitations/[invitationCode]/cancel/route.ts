@@ -13,7 +13,10 @@ const cancelInvitation = endpoint(
     tags: ['Invitations'],
     permission: 'MANAGE',
     params: invitationCodeParams,
-    responses: { 200: { description: 'Invitation cancelled successfully', schema: invitation }, ...errors(400, 401, 403, 404) },
+    responses: {
+      200: { description: 'Invitation cancelled successfully', schema: invitation },
+      ...errors(400, 401, 403, 404),
+    },
   },
   async ({ principal, params }) => ok(await invitations.cancel(principal.platformId, params.invitationCode)),
 );

@@ -9,14 +9,19 @@ const claimInvitation = endpoint(
     method: 'POST',
     path: '/invitations/{invitationCode}/claim',
     summary: 'Claim an UMA invitation',
-    description: 'inviteeUma must be the UMA address of a customer of the calling platform. PENDING -> CLAIMED; the creating platform receives INVITATION.CLAIMED.',
+    description:
+      'inviteeUma must be the UMA address of a customer of the calling platform. PENDING -> CLAIMED; the creating platform receives INVITATION.CLAIMED.',
     tags: ['Invitations'],
     permission: 'MANAGE',
     params: invitationCodeParams,
     body: invitationClaim,
-    responses: { 200: { description: 'Invitation claimed successfully', schema: invitation }, ...errors(400, 401, 403, 404) },
+    responses: {
+      200: { description: 'Invitation claimed successfully', schema: invitation },
+      ...errors(400, 401, 403, 404),
+    },
   },
-  async ({ principal, params, body }) => ok(await invitations.claim(principal.platformId, params.invitationCode, body.inviteeUma)),
+  async ({ principal, params, body }) =>
+    ok(await invitations.claim(principal.platformId, params.invitationCode, body.inviteeUma)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(claimInvitation);

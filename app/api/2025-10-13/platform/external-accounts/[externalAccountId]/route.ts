@@ -14,7 +14,8 @@ const getPlatformExternalAccount = endpoint(
     params: externalAccountIdParams,
     responses: { 200: { description: 'Successful operation', schema: externalAccount }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await externalAccounts.get(principal.platformId, params.externalAccountId, { kind: 'platform' })),
+  async ({ principal, params }) =>
+    ok(await externalAccounts.get(principal.platformId, params.externalAccountId, { kind: 'platform' })),
 );
 
 // DELETE /platform/external-accounts/{externalAccountId} – delete (the account turns INACTIVE)

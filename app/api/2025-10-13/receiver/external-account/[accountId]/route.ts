@@ -13,9 +13,13 @@ const lookup = endpoint(
     permission: 'VIEW',
     params: accountParams,
     query: lookupQuery,
-    responses: { 200: { description: 'Successful lookup', schema: accountLookupResponse }, ...errors(400, 401, 403, 404) },
+    responses: {
+      200: { description: 'Successful lookup', schema: accountLookupResponse },
+      ...errors(400, 401, 403, 404),
+    },
   },
-  async ({ principal, params, query }) => ok(await lookupExternalAccount(principal.platformId, params.accountId, query)),
+  async ({ principal, params, query }) =>
+    ok(await lookupExternalAccount(principal.platformId, params.accountId, query)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(lookup);

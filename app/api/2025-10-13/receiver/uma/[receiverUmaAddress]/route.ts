@@ -13,7 +13,10 @@ const lookup = endpoint(
     permission: 'VIEW',
     params: umaParams,
     query: lookupQuery,
-    responses: { 200: { description: 'Successful lookup', schema: umaLookupResponse }, ...errors(400, 401, 403, 404, 424) },
+    responses: {
+      200: { description: 'Successful lookup', schema: umaLookupResponse },
+      ...errors(400, 401, 403, 404, 424),
+    },
   },
   async ({ principal, params, query }) => ok(await lookupUma(principal.platformId, params.receiverUmaAddress, query)),
 );

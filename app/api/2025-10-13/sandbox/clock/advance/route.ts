@@ -9,7 +9,8 @@ const advance = endpoint(
     method: 'POST',
     path: '/sandbox/clock/advance',
     summary: 'Advance the sandbox clock',
-    description: 'Corridor extension. Moves this platform\'s sandbox time forward by `seconds` and runs the timed work that became due (settlements, expiries, returns, webhook retries) before answering.',
+    description:
+      "Corridor extension. Moves this platform's sandbox time forward by `seconds` and runs the timed work that became due (settlements, expiries, returns, webhook retries) before answering.",
     tags: ['Sandbox'],
     permission: 'TRANSACT',
     sandboxOnly: true,

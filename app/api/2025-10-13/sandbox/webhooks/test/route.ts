@@ -13,7 +13,10 @@ const sendTest = endpoint(
     tags: ['Sandbox'],
     permission: 'MANAGE',
     sandboxOnly: true,
-    responses: { 200: { description: 'Webhook delivered successfully', schema: testWebhookResponse }, ...errors(400, 401, 403) },
+    responses: {
+      200: { description: 'Webhook delivered successfully', schema: testWebhookResponse },
+      ...errors(400, 401, 403),
+    },
   },
   async ({ principal }) => ok(await sendTestWebhook(principal.platformId)),
 );

@@ -16,7 +16,8 @@ const approve = endpoint(
     idempotent: true,
     responses: { 200: { description: 'Payment approved', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) => ok(await transactions.approve(principal.platformId, params.transactionId, body.receiverCustomerInfo)),
+  async ({ principal, params, body }) =>
+    ok(await transactions.approve(principal.platformId, params.transactionId, body.receiverCustomerInfo)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(approve);

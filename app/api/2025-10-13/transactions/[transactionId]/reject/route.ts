@@ -16,7 +16,8 @@ const reject = endpoint(
     idempotent: true,
     responses: { 200: { description: 'Payment rejected', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) => ok(await transactions.reject(principal.platformId, params.transactionId, body.reason)),
+  async ({ principal, params, body }) =>
+    ok(await transactions.reject(principal.platformId, params.transactionId, body.reason)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(reject);

@@ -14,12 +14,20 @@ const challengeCredential = endpoint(
     params: idParams,
     body: challengeRequest,
     responses: {
-      200: { description: 'OTP sent (AuthMethod with otpEncryptionTargetBundle) or passkey challenge', schema: authMethod.or(passkeyAuthChallenge) },
+      200: {
+        description: 'OTP sent (AuthMethod with otpEncryptionTargetBundle) or passkey challenge',
+        schema: authMethod.or(passkeyAuthChallenge),
+      },
       ...errors(400, 401, 403, 404),
-      429: { description: 'Re-issued too soon; Retry-After gives the seconds to wait', schema: errorBody, headers: { 'Retry-After': 'seconds to wait' } },
+      429: {
+        description: 'Re-issued too soon; Retry-After gives the seconds to wait',
+        schema: errorBody,
+        headers: { 'Retry-After': 'seconds to wait' },
+      },
     },
   },
-  async ({ principal, params, body, req }) => ok(await login.challenge(principal.platformId, params.id, body?.clientPublicKey, req)),
+  async ({ principal, params, body, req }) =>
+    ok(await login.challenge(principal.platformId, params.id, body?.clientPublicKey, req)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(challengeCredential);

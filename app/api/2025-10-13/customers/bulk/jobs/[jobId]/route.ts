@@ -12,7 +12,10 @@ const getBulkCustomerImportJob = endpoint(
     tags: ['Customers'],
     permission: 'VIEW',
     params: jobIdParams,
-    responses: { 200: { description: 'Job status retrieved successfully', schema: bulkImportJob }, ...errors(401, 403, 404) },
+    responses: {
+      200: { description: 'Job status retrieved successfully', schema: bulkImportJob },
+      ...errors(401, 403, 404),
+    },
   },
   async ({ principal, params }) => ok(await bulkImport.get(principal.platformId, params.jobId)),
 );

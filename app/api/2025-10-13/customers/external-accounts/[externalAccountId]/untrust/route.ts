@@ -12,7 +12,13 @@ const startBeneficiaryUntrust = endpoint(
     tags: ['Strong Customer Authentication'],
     permission: 'MANAGE',
     params: externalAccountIdParams,
-    responses: { 200: { description: 'Beneficiary untrust started; the SCA challenge is returned.', schema: beneficiaryTrustStart }, ...errors(400, 401, 403, 404, 409, 503) },
+    responses: {
+      200: {
+        description: 'Beneficiary untrust started; the SCA challenge is returned.',
+        schema: beneficiaryTrustStart,
+      },
+      ...errors(400, 401, 403, 404, 409, 503),
+    },
   },
   async ({ principal, params }) => ok(await trust.start(principal.platformId, params.externalAccountId, 'UNTRUST')),
 );

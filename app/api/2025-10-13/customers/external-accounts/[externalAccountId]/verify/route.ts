@@ -13,9 +13,13 @@ const verifyExternalAccountOwnership = endpoint(
     permission: 'MANAGE',
     params: externalAccountIdParams,
     body: ownershipVerifyRequest,
-    responses: { 200: { description: 'Signature valid; the account is ACTIVE', schema: externalAccount }, ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      200: { description: 'Signature valid; the account is ACTIVE', schema: externalAccount },
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
-  async ({ principal, params, body }) => ok(await ownership.verifySignature(principal.platformId, params.externalAccountId, { kind: 'customers' }, body)),
+  async ({ principal, params, body }) =>
+    ok(await ownership.verifySignature(principal.platformId, params.externalAccountId, { kind: 'customers' }, body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(verifyExternalAccountOwnership);

@@ -13,9 +13,15 @@ const createPlatformExternalAccountOwnershipChallenge = endpoint(
     permission: 'MANAGE',
     params: externalAccountIdParams,
     body: ownershipChallengeRequest,
-    responses: { 201: { description: 'Challenge created; the method-specific material is returned.', schema: ownershipChallenge }, ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      201: { description: 'Challenge created; the method-specific material is returned.', schema: ownershipChallenge },
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
-  async ({ principal, params, body }) => created(await ownership.startChallenge(principal.platformId, params.externalAccountId, { kind: 'platform' }, body.method)),
+  async ({ principal, params, body }) =>
+    created(
+      await ownership.startChallenge(principal.platformId, params.externalAccountId, { kind: 'platform' }, body.method),
+    ),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createPlatformExternalAccountOwnershipChallenge);

@@ -1,6 +1,10 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { beneficiaryTrustConfirm, beneficiaryTrustConfirmRequest, externalAccountIdParams } from '@/lib/external-accounts/schema';
+import {
+  beneficiaryTrustConfirm,
+  beneficiaryTrustConfirmRequest,
+  externalAccountIdParams,
+} from '@/lib/external-accounts/schema';
 import * as trust from '@/lib/external-accounts/trust';
 
 // POST /customers/external-accounts/{externalAccountId}/trust/confirm – finish trusting a beneficiary with the SCA code
@@ -13,9 +17,13 @@ const confirmBeneficiaryTrust = endpoint(
     permission: 'MANAGE',
     params: externalAccountIdParams,
     body: beneficiaryTrustConfirmRequest,
-    responses: { 200: { description: 'Beneficiary trusted.', schema: beneficiaryTrustConfirm }, ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      200: { description: 'Beneficiary trusted.', schema: beneficiaryTrustConfirm },
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
-  async ({ principal, params, body }) => ok(await trust.confirm(principal.platformId, params.externalAccountId, 'TRUST', body)),
+  async ({ principal, params, body }) =>
+    ok(await trust.confirm(principal.platformId, params.externalAccountId, 'TRUST', body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmBeneficiaryTrust);

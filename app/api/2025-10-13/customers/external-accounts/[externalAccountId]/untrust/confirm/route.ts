@@ -1,6 +1,10 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { beneficiaryTrustConfirm, beneficiaryTrustConfirmRequest, externalAccountIdParams } from '@/lib/external-accounts/schema';
+import {
+  beneficiaryTrustConfirm,
+  beneficiaryTrustConfirmRequest,
+  externalAccountIdParams,
+} from '@/lib/external-accounts/schema';
 import * as trust from '@/lib/external-accounts/trust';
 
 // POST /customers/external-accounts/{externalAccountId}/untrust/confirm – finish untrusting a beneficiary with the SCA code
@@ -13,9 +17,13 @@ const confirmBeneficiaryUntrust = endpoint(
     permission: 'MANAGE',
     params: externalAccountIdParams,
     body: beneficiaryTrustConfirmRequest,
-    responses: { 200: { description: 'Beneficiary untrusted.', schema: beneficiaryTrustConfirm }, ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      200: { description: 'Beneficiary untrusted.', schema: beneficiaryTrustConfirm },
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
-  async ({ principal, params, body }) => ok(await trust.confirm(principal.platformId, params.externalAccountId, 'UNTRUST', body)),
+  async ({ principal, params, body }) =>
+    ok(await trust.confirm(principal.platformId, params.externalAccountId, 'UNTRUST', body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmBeneficiaryUntrust);
