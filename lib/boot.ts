@@ -1,12 +1,12 @@
-import { db } from './db';
+import { db } from './core/db';
 import * as platforms from './platform/repository';
 import { createPlatform } from './platform/service';
 import * as tokens from './tokens/service';
 import * as tokenRepo from './tokens/repository';
 import { sha256Hex } from './auth/secrets';
 import { startWorker } from './jobs/worker';
-import { API_BASE } from './http/endpoint';
-import { publicBaseUrl } from './context';
+import { API_BASE } from './core/mode';
+import { publicBaseUrl } from './core/mode';
 
 // Server start (called from instrumentation.ts): make sure a sandbox platform exists, print how
 // to reach it, and start the worker.

@@ -61,7 +61,7 @@ const processes =
   dev || database.embedded
     ? 1
     : Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || availableParallelism() - (local ? 1 : 0)));
-// Connections per server process (CORRIDOR_DB_POOL_SIZE; lib/db.ts uses 10 when unset). A
+// Connections per server process (CORRIDOR_DB_POOL_SIZE; lib/core/db.ts uses 10 when unset). A
 // PostgreSQL on this machine gets about two per CPU in all (the usual CPUs x 2 + 1): more only
 // queue inside the database, on each other's row locks, at the cost of CPU the database shares
 // with us (measured on 2 CPUs: the payment flow averaged 259 flows/s with 5 connections, 240 with 10).

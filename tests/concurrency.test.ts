@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { newPlatform } from './support/api';
 import { expectLedgerBalanced } from './support/ledger';
 import { advance, balanceOf, customerWithAccounts, externalAccount, fund } from './support/money';

@@ -1,6 +1,6 @@
 import type { Json } from '@/tests/support/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '@/lib/http/json';
+import { parseJson } from '@/lib/core/json';
 import { API_BASE } from '@/lib/http/endpoint';
 import { buildOpenApi, endpointsOf } from '@/lib/http/openapi';
 import { routeModules } from '@/lib/http/route-manifest';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { currencyInfo } from '../currencies';
+import { currencyInfo } from '../core/currencies';
 import { base58checkEncode, base58Encode, bech32Encode, toWords } from '../auth/encoding';
 
 // Funding instructions: where money sent from outside lands in an internal account (or pays a

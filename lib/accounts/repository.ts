@@ -1,7 +1,7 @@
-import { Prisma, db, queryIn, type Tx } from '../db';
-import { insertAll, prefixedColumns, unprefix, type RowWrite } from '../sql';
+import { Prisma, db, queryIn, type Tx } from '../core/db';
+import { insertAll, prefixedColumns, unprefix, type RowWrite } from '../core/sql';
 import type { CustomerRow } from '../customers/repository';
-import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 export interface InternalAccountRow {
   id: string;

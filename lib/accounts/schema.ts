@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoDateTime, money } from '../http/fields';
-import { pageQuery } from '../http/pagination';
+import { isoDateTime, money } from '../core/fields';
+import { pageQuery } from '../core/pagination';
 
 // Internal accounts (reference: InternalAccount, InternalAccountListResponse).
 export const internalAccountType = z.enum(['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET']);

@@ -1,14 +1,14 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { currencyAmount, currencyInfo } from '../currencies';
-import { db, type Tx } from '../db';
-import { notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { currencyAmount, currencyInfo } from '../core/currencies';
+import { db, type Tx } from '../core/db';
+import { notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import * as ledger from '../ledger/service';
 import { fundingInstructions } from './instructions';
 import * as repo from './repository';
 import { emailOtpWrite } from '../wallet-auth/repository';
-import type { RowWrite } from '../sql';
+import type { RowWrite } from '../core/sql';
 
 // Internal accounts: held at the service, one per currency the customer (or the platform) uses.
 // Their balances are read from the ledger buckets, never stored on the account.

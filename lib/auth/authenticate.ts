@@ -1,5 +1,5 @@
-import type { Permission, Principal } from '../context';
-import { ApiError } from '../http/errors';
+import type { Permission, Principal } from '../core/context';
+import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
 import { secretMatches, sha256Hex } from './secrets';
 import { principals } from './principal-cache';
@@ -17,7 +17,7 @@ export function registerAgentResolver(resolver: AgentResolver): void {
   agentResolver = resolver;
 }
 
-const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
+const unauthorized = (message: string) => new DomainError('UNAUTHORIZED', message);
 
 function parseBasic(header: string): { username: string; secret: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
@@ -65,9 +65,13 @@ export { forgetToken } from './principal-cache';
 export function requirePermission(principal: Principal, permission: Permission | undefined): void {
   if (!permission || principal.kind !== 'platform') return;
   if (!principal.permissions.includes(permission)) {
-    throw new ApiError('FORBIDDEN', `This API token lacks the ${permission} permission required for this operation`, {
-      requiredPermission: permission,
-      tokenPermissions: principal.permissions,
-    });
+    throw new DomainError(
+      'FORBIDDEN',
+      `This API token lacks the ${permission} permission required for this operation`,
+      {
+        requiredPermission: permission,
+        tokenPermissions: principal.permissions,
+      },
+    );
   }
 }

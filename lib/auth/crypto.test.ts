@@ -1,7 +1,7 @@
 import { requireReferenceFile } from '@/tests/support/reference';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { DomainError } from '@/lib/core/errors';
 import { base58checkDecode, base58checkEncode, bytesToHex, hexToBytes } from './encoding';
 import { decryptCredentialBundle, encryptCredentialBundle, hpkeSuite, openBase, sealBase } from './hpke';
 import { parsePublicKey, publicKeyOf } from './p256';
@@ -180,9 +180,9 @@ describe('stamps', () => {
       parseStamp(value);
       throw new Error('accepted');
     } catch (err) {
-      expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).code).toBe('WALLET_SIGNATURE_MALFORMED');
-      expect(String((err as ApiError).details?.reason)).toContain(reason);
+      expect(err).toBeInstanceOf(DomainError);
+      expect((err as DomainError).code).toBe('WALLET_SIGNATURE_MALFORMED');
+      expect(String((err as DomainError).details?.reason)).toContain(reason);
     }
   });
 });

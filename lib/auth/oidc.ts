@@ -1,8 +1,8 @@
 import { createPublicKey, verify as verifySignature, type JsonWebKey } from 'node:crypto';
-import { ttlCache } from '../cache/ttl';
-import { now } from '../clock';
-import { ApiError, invalidInput } from '../http/errors';
-import { isSandbox } from '../http/endpoint';
+import { ttlCache } from '../core/cache';
+import { now } from '../core/clock';
+import { DomainError, invalidInput } from '../core/errors';
+import { isSandbox } from '../core/mode';
 import { base64urlToBytes } from './encoding';
 import { sha256Hex } from './secrets';
 
@@ -53,7 +53,7 @@ interface DecodedToken {
 
 const malformed = (why: string) =>
   invalidInput(`oidcToken is malformed: ${why}`, [{ field: 'oidcToken', message: why }]);
-const failed = (reason: string) => new ApiError('UNAUTHORIZED', `OIDC token rejected: ${reason}`, { reason });
+const failed = (reason: string) => new DomainError('UNAUTHORIZED', `OIDC token rejected: ${reason}`, { reason });
 
 function jsonSegment(segment: string, what: string): Record<string, unknown> {
   let value: unknown;

@@ -1,5 +1,5 @@
-import { ttlCache } from '../cache/ttl';
-import type { Principal } from '../context';
+import { ttlCache } from '../core/cache';
+import type { Principal } from '../core/context';
 
 // Authenticated principals for a few seconds: saves the credential lookup on most requests.
 // A deleted token or a moved sandbox clock takes effect at once in this process (forget*) and

@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../core/db';
 
 // Pending signed requests (lib/auth/signed-retry.ts).
 export type SignedRequestRow = Prisma.SignedRequestGetPayload<object>;

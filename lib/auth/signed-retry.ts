@@ -1,8 +1,8 @@
-import { addSeconds, now } from '../clock';
-import { db, transaction, type Prisma, type Tx } from '../db';
-import { ApiError } from '../http/errors';
-import { canonicalJson, parseJson } from '../http/json';
-import { newId } from '../ids';
+import { addSeconds, now } from '../core/clock';
+import { db, transaction, type Prisma, type Tx } from '../core/db';
+import { DomainError } from '../core/errors';
+import { canonicalJson, parseJson } from '../core/json';
+import { newId } from '../core/ids';
 import { activeSessionsWithKey } from '../wallet-auth/repository';
 import { sha256Hex } from './secrets';
 import * as repo from './signed-request-repository';
@@ -153,19 +153,19 @@ export interface AcceptedRetry {
   secret(): Uint8Array;
 }
 
-const unauthorized = (message: string, reason: string) => new ApiError('UNAUTHORIZED', message, { reason });
+const unauthorized = (message: string, reason: string) => new DomainError('UNAUTHORIZED', message, { reason });
 const invalid = (reason: string) =>
-  new ApiError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
+  new DomainError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
 
 function requireHeaders(headers: RetryHeaders): { stamp: Stamp; requestId: string } {
   if (headers.stamp === null) {
-    throw new ApiError(
+    throw new DomainError(
       'WALLET_SIGNATURE_MISSING',
       'This signed retry needs a Service-Wallet-Signature header (the stamp over payloadToSign) with its Request-Id',
     );
   }
   if (headers.requestId === null) {
-    throw new ApiError(
+    throw new DomainError(
       'REQUEST_ID_MISSING',
       'The signed retry needs the Request-Id header echoing the requestId of the 202 challenge',
     );
@@ -199,7 +199,7 @@ export async function openPendingRequest(
       'Signed request expired',
     );
   if (!kinds.includes(pending.kind)) {
-    throw new ApiError('WALLET_SIGNATURE_BODY_MISMATCH', 'The Request-Id was issued for a different operation', {
+    throw new DomainError('WALLET_SIGNATURE_BODY_MISMATCH', 'The Request-Id was issued for a different operation', {
       reason: 'Different operation',
     });
   }
@@ -233,7 +233,7 @@ export async function acceptSignedRetry(
   );
   const b = opts.binding;
   if (pending.method !== b.method || pending.path !== b.path || pending.bodyHash !== b.bodyHash) {
-    throw new ApiError(
+    throw new DomainError(
       'WALLET_SIGNATURE_BODY_MISMATCH',
       'The signed retry differs from the request the challenge was issued for (method, path and body must be the same)',
       {

@@ -1,5 +1,5 @@
-import { ApiError } from '../http/errors';
-import { isSandbox } from '../http/endpoint';
+import { DomainError } from '../core/errors';
+import { isSandbox } from '../core/mode';
 import { base64urlToBytes, hexToBytes, isHex } from './encoding';
 import { isDerSignature, parsePublicKey, verifyDer } from './p256';
 
@@ -16,7 +16,7 @@ export const SANDBOX_LITERAL_SIGNATURE = 'sandbox-valid-signature';
 export type Stamp = { kind: 'stamp'; publicKey: string; signature: Uint8Array } | { kind: 'sandbox-literal' };
 
 const malformed = (reason: string) =>
-  new ApiError('WALLET_SIGNATURE_MALFORMED', `The wallet signature header is malformed: ${reason}`, { reason });
+  new DomainError('WALLET_SIGNATURE_MALFORMED', `The wallet signature header is malformed: ${reason}`, { reason });
 
 /** The stamp header of a request (either spelling), or null when absent. */
 export function stampHeader(headers: Headers): string | null {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
-import { runAs } from '@/lib/context';
+import { DomainError } from '@/lib/core/errors';
+import { runAs } from '@/lib/core/context';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { newWallet, otpLogin, signatureHeaders, signed } from '@/lib/wallet-auth/test-flows';
 import { newClientKey, stamp, webCryptoKey, webCryptoStamp, type ClientKey } from '@/lib/wallet-auth/testing';
@@ -19,7 +19,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
     await p;
     return 'OK';
   } catch (err) {
-    if (err instanceof ApiError) return err.code;
+    if (err instanceof DomainError) return err.code;
     throw err;
   }
 }

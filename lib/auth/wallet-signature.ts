@@ -1,6 +1,6 @@
-import { now } from '../clock';
-import { db, type Tx } from '../db';
-import { ApiError } from '../http/errors';
+import { now } from '../core/clock';
+import { db, type Tx } from '../core/db';
+import { DomainError } from '../core/errors';
 import { activeSessionsWithKey } from '../wallet-auth/repository';
 import { parseStamp, stampHeader, stampSignsPayload } from './stamp';
 
@@ -15,7 +15,7 @@ import { parseStamp, stampHeader, stampSignsPayload } from './stamp';
 // that account (a session of a revoked credential is not). Throws 401 WALLET_SIGNATURE_MALFORMED
 // or WALLET_SIGNATURE_INVALID (with details.reason); returns the signing session.
 const invalid = (reason: string) =>
-  new ApiError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
+  new DomainError('WALLET_SIGNATURE_INVALID', `The wallet signature was not accepted: ${reason}`, { reason });
 
 export async function verifyWalletStamp(opts: {
   platformId: string;
@@ -52,7 +52,7 @@ export async function verifyWalletSignature(opts: {
 }) {
   const stamp = stampHeader(opts.headers);
   if (stamp === null)
-    throw new ApiError(
+    throw new DomainError(
       'WALLET_SIGNATURE_MISSING',
       opts.missingMessage ?? 'This action needs a Service-Wallet-Signature header: the stamp over payloadToSign',
     );

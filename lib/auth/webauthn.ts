@@ -1,6 +1,6 @@
-import { ApiError, invalidInput } from '../http/errors';
+import { DomainError, invalidInput } from '../core/errors';
 import { base64urlToBytes, bytesToBase64url } from './encoding';
-import { publicBaseUrl } from '../context';
+import { publicBaseUrl } from '../core/mode';
 
 // The WebAuthn ceremonies for PASSKEY credentials, through @simplewebauthn/server: attestation at
 // registration, assertion at login (challenge, origin, RP ID hash, user presence, signature,
@@ -19,7 +19,7 @@ export function relyingParty(): { rpId: string; origins: string[] } {
 }
 
 const failed = (what: string, err: unknown) =>
-  new ApiError('UNAUTHORIZED', `Passkey ${what} failed: ${(err as Error).message}`, {
+  new DomainError('UNAUTHORIZED', `Passkey ${what} failed: ${(err as Error).message}`, {
     reason: `Passkey ${what} failed: ${(err as Error).message}`,
   });
 

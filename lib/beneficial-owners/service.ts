@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { transaction, type Prisma, type Tx } from '../db';
-import { fieldError, notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { transaction, type Prisma, type Tx } from '../core/db';
+import { fieldError, notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import * as customers from '../customers/repository';
 import { kycProvider, type Decision, type KycStatus } from '../verifications/provider';
 import * as repo from './repository';

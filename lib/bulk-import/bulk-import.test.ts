@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { eventsOf } from '@/lib/events/outbox';
 import { runDueJobs } from '@/lib/jobs/queue';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';

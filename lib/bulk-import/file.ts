@@ -1,4 +1,4 @@
-import { invalidInput, type FieldError } from '../http/errors';
+import { invalidInput, type FieldError } from '../core/errors';
 import { CsvSyntaxError, parseCsv } from './csv';
 
 // The shape of an uploaded customer file (reference: POST /customers/bulk/csv, "CSV Format").

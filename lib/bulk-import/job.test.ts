@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { eventsOf } from '@/lib/events/outbox';
 import { runDueJobs } from '@/lib/jobs/queue';
-import { runAs } from '@/lib/context';
-import { addSeconds, now } from '@/lib/clock';
+import { runAs } from '@/lib/core/context';
+import { addSeconds, now } from '@/lib/core/clock';
 import * as customersService from '@/lib/customers/service';
 import { newPlatform } from '@/tests/support/api';
 import { tuning } from './job';

@@ -1,6 +1,6 @@
-import { addSeconds, now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { ApiError } from '../http/errors';
+import { addSeconds, now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { DomainError } from '../core/errors';
 import { recordEvent } from '../events/outbox';
 import { MAX_ATTEMPTS, enqueue, registerJob } from '../jobs/queue';
 import * as customers from '../customers/service';
@@ -95,9 +95,9 @@ async function processRow(
   try {
     outcome = { customerId: (await customers.create(platformId, mapped.input)).id };
   } catch (err) {
-    // Anything but an ApiError is not about the row's data: the job is retried and the row,
+    // Anything but an DomainError is not about the row's data: the job is retried and the row,
     // left CREATING, is looked at again (adopted, retried, or failed after maxRowAttempts).
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     outcome = { error: fromApiError(row, err) };
   }
   return settle(importId, owner, row.rowNumber, outcome);

@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../core/db';
 import type { FileRow } from './file';
 import type { RowError } from './rows';
 

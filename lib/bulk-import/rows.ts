@@ -1,6 +1,6 @@
 import { customerCreate, type CustomerCreate } from '../customers/schema';
-import { ApiError, type FieldError } from '../http/errors';
-import { toFieldErrors } from '../http/validation';
+import { DomainError, type FieldError } from '../core/errors';
+import { toFieldErrors } from '../core/validation';
 import type { Column, FileRow } from './file';
 
 // One file row as a customer: the CSV columns become the same CustomerCreate input that
@@ -111,8 +111,8 @@ export function toCustomerCreate(row: FileRow): { input: CustomerCreate } | { er
   return { input: parsed.data };
 }
 
-/** The per-row error for an ApiError that create() raised for this row. */
-export function fromApiError(row: FileRow, err: ApiError): RowError {
+/** The per-row error for an DomainError that create() raised for this row. */
+export function fromApiError(row: FileRow, err: DomainError): RowError {
   const listed = (err.details?.errors as FieldError[] | undefined) ?? [];
   const errors = listed.length
     ? listed.map((e) => ({ ...e, field: columnOf(e.field) }))

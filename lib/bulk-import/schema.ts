@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from '../http/fields';
+import { isoDateTime } from '../core/fields';
 
 // Bulk customer import (reference: uploadCustomersCsv, BulkCustomerImportJob).
 export const csvUpload = z.object({

@@ -1,7 +1,7 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { invalidInput, notFound } from '../http/errors';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { invalidInput, notFound } from '../core/errors';
 import { enqueue } from '../jobs/queue';
 import { MAX_FILE_BYTES, readCustomerFile } from './file';
 import * as repo from './repository';

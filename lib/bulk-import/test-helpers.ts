@@ -1,4 +1,4 @@
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { runDueJobs } from '@/lib/jobs/queue';
 import { setClockOffset } from '@/lib/platform/repository';
 import type { Api, TestPlatform } from '@/tests/support/api';

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { setClockOffset } from '@/lib/platform/repository';
 import { developmentSender, outboxOf, setSender } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';

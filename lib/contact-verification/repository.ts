@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, type Tx } from '../db';
+import { db, lockOne, Prisma, type Tx } from '../core/db';
 
 export type Channel = 'EMAIL' | 'PHONE';
 export type CodeRow = Prisma.ContactVerificationCodeGetPayload<object>;

@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { addSeconds, now } from '../clock';
-import { transaction } from '../db';
-import { ApiError, conflict, fieldError, notFound } from '../http/errors';
-import { isSandbox } from '../http/endpoint';
+import { newId } from '../core/ids';
+import { addSeconds, now } from '../core/clock';
+import { transaction } from '../core/db';
+import { DomainError, conflict, fieldError, notFound } from '../core/errors';
+import { isSandbox } from '../core/mode';
 import { sendMessage } from '../notify/sender';
 import * as customersRepo from '../customers/repository';
 import { present, type Customer } from '../customers/service';
@@ -48,9 +48,9 @@ function contactToVerify(row: CustomerRow | null, customerId: string, channel: C
 // The reference documents no 429 for these operations. Its documented refusal of a send is 409
 // (the customer's verification state does not allow it now), so a resend inside the limits is
 // answered 409 CONFLICT as well, with Retry-After saying when a new code may be requested.
-function tooSoon(label: string, seconds: number): ApiError {
+function tooSoon(label: string, seconds: number): DomainError {
   const wait = Math.max(1, Math.ceil(seconds));
-  return new ApiError(
+  return new DomainError(
     'CONFLICT',
     `A ${label} verification code was sent recently; request a new one in ${wait} s`,
     { retryAfterSeconds: wait },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { money } from '../http/fields';
+import { money } from '../core/fields';
 
 // POST /crypto/estimate-withdrawal-fee (reference: EstimateCryptoWithdrawalFeeRequest/Response).
 export const estimateWithdrawalFeeRequest = z.object({

@@ -1,7 +1,7 @@
 import * as accounts from '../accounts/service';
-import { now } from '../clock';
-import { currencyInfo } from '../currencies';
-import { ApiError, fieldError, invalidInput, notFound, type FieldError } from '../http/errors';
+import { now } from '../core/clock';
+import { currencyInfo } from '../core/currencies';
+import { DomainError, fieldError, invalidInput, notFound, type FieldError } from '../core/errors';
 import { midRate } from '../fx/rates';
 import {
   addressProblem,
@@ -32,7 +32,7 @@ export async function estimateWithdrawalFee(platformId: string, req: EstimateWit
   const asset = req.currency.trim().toUpperCase();
   const info = currencyInfo(asset);
   if (!info?.crypto) {
-    throw new ApiError('INVALID_CURRENCY', `${req.currency} is not a crypto asset this service carries`, {
+    throw new DomainError('INVALID_CURRENCY', `${req.currency} is not a crypto asset this service carries`, {
       errors: [{ field: 'currency', message: 'must be a crypto asset', constraint: { enum: ['BTC', 'USDC', 'USDT'] } }],
     });
   }
@@ -69,7 +69,7 @@ export async function estimateWithdrawalFee(platformId: string, req: EstimateWit
   const onChain = fee.fee(req.amount);
   const totalFee = convert(onChain, fee.token, asset, info.decimals, now()) + APPLICATION_FEE;
   if (req.amount <= totalFee) {
-    throw new ApiError(
+    throw new DomainError(
       'AMOUNT_OUT_OF_RANGE',
       `The amount does not cover the ${network} withdrawal fee of ${totalFee} (smallest units of ${asset})`,
       { totalFee, amount: req.amount },

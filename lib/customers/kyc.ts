@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { DomainError } from '../core/errors';
 import { kycProvider, type KycStatus } from '../verifications/provider';
 
 // KYC decisions sit behind the provider port (lib/verifications/provider.ts). Sandbox: the
@@ -31,7 +31,7 @@ export function requireVerified(customer: {
 }): void {
   const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
   if (status !== 'APPROVED')
-    throw new ApiError(
+    throw new DomainError(
       'USER_NOT_READY',
       `Customer ${customer.id} cannot move money until verification is APPROVED (it is ${status})`,
     );

@@ -1,6 +1,6 @@
-import { db, lockOne, Prisma, queryIn, type Tx } from '../db';
-import { insertAll, type RowWrite } from '../sql';
-import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
+import { insertAll, type RowWrite } from '../core/sql';
+import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 export type CustomerRow = Prisma.CustomerGetPayload<object>;
 

@@ -8,8 +8,8 @@ import {
   isoDateTime,
   phoneNumber,
   queryBoolean,
-} from '../http/fields';
-import { pageQuery } from '../http/pagination';
+} from '../core/fields';
+import { pageQuery } from '../core/pagination';
 
 // Customers (reference: CustomerCreateRequestOneOf, CustomerUpdateRequestOneOf, CustomerOneOf).
 export const customerType = z.enum(['INDIVIDUAL', 'BUSINESS']);

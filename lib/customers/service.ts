@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../ids';
-import { now } from '../clock';
-import { transaction, isUniqueViolation, type Tx, type Prisma } from '../db';
-import { ApiError, conflict, fieldError, notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { transaction, isUniqueViolation, type Tx, type Prisma } from '../core/db';
+import { DomainError, conflict, fieldError, notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import { eventWrites, recordEvent } from '../events/outbox';
 import * as platforms from '../platform/repository';
 import { settingsOf } from '../platform/settings';
@@ -20,7 +20,7 @@ import { ownersByCustomer } from '../beneficial-owners/presenter';
 import { initialKycStatus, statusEvent } from './kyc';
 import { requiresContactVerification } from './regions';
 import * as repo from './repository';
-import { publicBaseUrl } from '../context';
+import { publicBaseUrl } from '../core/mode';
 import type { CustomerCreate, CustomerUpdate } from './schema';
 
 // Customers: individuals and businesses of a platform, with their profile, UMA address and the
@@ -122,7 +122,7 @@ function generatedUma(name: string | undefined, domain: string): string {
 
 function checkTerms(consent: { termsVersion: string } | undefined) {
   if (consent && !END_USER_TERMS_VERSIONS.includes(consent.termsVersion)) {
-    throw new ApiError(
+    throw new DomainError(
       'END_USER_TERMS_VERSION_NOT_FOUND',
       `End User Terms version ${consent.termsVersion} is not supported; current is ${endUserTerms().version}`,
       {
@@ -142,7 +142,7 @@ async function checkCurrencies(platformId: string, currencies: string[] | undefi
   if (!currencies) return supported;
   for (const [i, c] of currencies.entries()) {
     if (!supported.includes(c)) {
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_CURRENCY',
         `Currency ${c} is not supported by this platform (supported: ${supported.join(', ')})`,
         {
@@ -159,12 +159,12 @@ async function explainUniqueViolation(
   platformCustomerId: string | undefined,
   umaAddress: string,
   exceptId: string | null,
-): Promise<ApiError> {
+): Promise<DomainError> {
   if (platformCustomerId && (await repo.findActiveByPlatformCustomerId(platformId, platformCustomerId))) {
     return conflict(`An active customer with platformCustomerId ${platformCustomerId} already exists`);
   }
   if (await repo.umaAddressTaken(umaAddress, exceptId))
-    return new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
+    return new DomainError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
   return conflict('The customer conflicts with an existing customer');
 }
 
@@ -181,7 +181,7 @@ export async function create(platformId: string, input: CustomerCreate): Promise
     try {
       return await insertCustomer(platformId, platform, input, umaAddress);
     } catch (err) {
-      if (!requested && attempt < 5 && err instanceof ApiError && err.code === 'UMA_ADDRESS_EXISTS') continue;
+      if (!requested && attempt < 5 && err instanceof DomainError && err.code === 'UMA_ADDRESS_EXISTS') continue;
       throw err;
     }
   }
@@ -287,7 +287,7 @@ export async function update(
       const platform = await platforms.findById(platformId, tx);
       umaAddress = input.umaAddress ? normalizeUma(input.umaAddress, platform!.umaDomain) : row.umaAddress;
       if (input.umaAddress && (await repo.umaAddressTaken(umaAddress, id, tx)))
-        throw new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
+        throw new DomainError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
       const currencies = input.currencies ? await checkCurrencies(platformId, input.currencies, tx) : row.currencies;
       const profile = { ...(row.profile as Profile), ...profileOf(input) };
       if (input.customerType === 'BUSINESS' && input.businessInfo) {
@@ -361,7 +361,7 @@ export async function remove(platformId: string, id: string): Promise<Customer> 
   return transaction(async (tx) => {
     const row = await repo.lock(platformId, id, tx);
     if (!row) throw notFound('USER_NOT_FOUND', `Customer ${id}`);
-    if (row.deletedAt) throw new ApiError('CUSTOMER_DELETED', `Customer ${id} was already deleted`);
+    if (row.deletedAt) throw new DomainError('CUSTOMER_DELETED', `Customer ${id} was already deleted`);
     const at = now();
     const updated = await repo.update(id, { deletedAt: at, updatedAt: at }, tx);
     for (const account of await customerAccounts(platformId, id, tx)) {

@@ -1,5 +1,5 @@
-import { isKnownCurrency } from '../currencies';
-import { ApiError, fieldError } from '../http/errors';
+import { isKnownCurrency } from '../core/currencies';
+import { DomainError, fieldError } from '../core/errors';
 import { INSTITUTIONS } from './catalog';
 import type { DiscoveryQuery } from './schema';
 
@@ -22,7 +22,7 @@ export function listDiscoveries(q: DiscoveryQuery) {
     });
   }
   if (currency !== undefined && !isKnownCurrency(currency)) {
-    throw new ApiError('INVALID_CURRENCY', `${q.currency} is not a currency this service carries`, {
+    throw new DomainError('INVALID_CURRENCY', `${q.currency} is not a currency this service carries`, {
       errors: [{ field: 'currency', message: 'is not a known currency code' }],
     });
   }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { MAX_FILE_BYTES } from './schema';
 import { form, JPEG, PDF, PNG, upload } from './test-support';

@@ -1,5 +1,5 @@
-import { Prisma, db, type Tx } from '../db';
-import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+import { Prisma, db, type Tx } from '../core/db';
+import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 // Document rows without their file: the bytes are read only when the file itself is wanted.
 export type DocumentRow = Omit<Prisma.DocumentGetPayload<object>, 'content'>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { countryCode, isoDateTime } from '../http/fields';
-import { pageQuery } from '../http/pagination';
+import { countryCode, isoDateTime } from '../core/fields';
+import { pageQuery } from '../core/pagination';
 
 // Verification documents (reference: DocumentUploadRequest, DocumentReplaceRequest, Document,
 // DocumentListResponse). Requests are multipart/form-data: every field arrives as a string,

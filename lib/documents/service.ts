@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { newId } from '../ids';
-import { now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { conflict, fieldError, notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { conflict, fieldError, notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import * as customers from '../customers/repository';
 import * as owners from '../beneficial-owners/repository';
 import * as repo from './repository';

@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import type { Tx } from '../db';
-import { stringifyJson } from '../http/json';
-import type { RowWrite } from '../sql';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import type { Tx } from '../core/db';
+import { stringifyJson } from '../core/json';
+import type { RowWrite } from '../core/sql';
 
 // The outbox: every state change that the interface announces as a webhook is recorded here, in
 // the transaction that makes the change, so an event exists exactly when its change committed.
@@ -86,9 +86,9 @@ export async function recordEvents(
 
 /** Recorded events of a platform, oldest first (tests and the console read these). */
 export async function eventsOf(platformId: string, type?: string) {
-  const { db } = await import('../db');
+  const { db } = await import('../core/db');
   const rows = await db().event.findMany({ where: { platformId, ...(type ? { type } : {}) }, orderBy: { seq: 'asc' } });
-  const { parseJson } = await import('../http/json');
+  const { parseJson } = await import('../core/json');
   return rows.map((r) => ({
     ...r,
     body: parseJson(r.payload) as { id: string; type: string; timestamp: string; data: Record<string, unknown> },

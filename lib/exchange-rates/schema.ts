@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currency } from '../accounts/schema';
-import { INT64_MAX, money } from '../http/fields';
+import { INT64_MAX, money } from '../core/fields';
 
 // GET /exchange-rates (reference: getExchangeRates, ExchangeRateListResponse).
 export const DEFAULT_SENDING_AMOUNT = 10_000n;

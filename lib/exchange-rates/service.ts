@@ -1,13 +1,13 @@
-import { now } from '../clock';
-import { currencyObject } from '../currencies';
-import { ApiError, type FieldError } from '../http/errors';
+import { now } from '../core/clock';
+import { currencyObject } from '../core/currencies';
+import { DomainError, type FieldError } from '../core/errors';
 import { feeSchedule } from '../fx/fees';
 import { exchangeRateOf, feesFor, price, type FeeSchedule } from '../fx/pricing';
 import { defaultMaxAmount } from '../payments/limits';
 import { midRate, RATE_CURRENCIES, RATE_WINDOW_MS } from '../fx/rates';
 import { settingsOf } from '../platform/settings';
 import { defaultRail } from '../rails/catalog';
-import { ttlCache } from '../cache/ttl';
+import { ttlCache } from '../core/cache';
 import { DEFAULT_SENDING_AMOUNT, type ExchangeRateQuery } from './schema';
 
 // GET /exchange-rates: the platform's view of every corridor between the currencies the service
@@ -72,7 +72,7 @@ function corridor(
     receivingAmount = priced.totalReceiving;
     total = priced.serviceFee + priced.platformFee;
   } catch (err) {
-    if (!(err instanceof ApiError) || err.code !== 'AMOUNT_OUT_OF_RANGE') throw err;
+    if (!(err instanceof DomainError) || err.code !== 'AMOUNT_OUT_OF_RANGE') throw err;
     // The amount does not cover the fees: nothing would arrive. Still listed, so a list for
     // every corridor keeps every corridor, with the fees that amount would carry.
     const f = feesFor(amount, fees);
@@ -148,7 +148,7 @@ export async function listRates(platformId: string, q: ExchangeRateQuery) {
   const dests = q.destinationCurrency
     ? new Set(checkCodes('destinationCurrency', q.destinationCurrency, errors))
     : null;
-  if (errors.length) throw new ApiError('INVALID_CURRENCY', errors.map((e) => e.message).join('; '), { errors });
+  if (errors.length) throw new DomainError('INVALID_CURRENCY', errors.map((e) => e.message).join('; '), { errors });
 
   const amount = q.sendingAmount ?? DEFAULT_SENDING_AMOUNT;
   const at = now();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { address, countryCode, email, isoDate, phoneNumber } from '../http/fields';
+import { address, countryCode, email, isoDate, phoneNumber } from '../core/fields';
 
 // Beneficiaries: who owns an external account (reference: <Ccy>Beneficiary, BusinessBeneficiary,
 // WalletIndividualBeneficiary). The specification makes `address` required for every individual

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../ids';
-import { addSeconds, now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { ApiError, conflict, fieldError, invalidInput, notFound } from '../http/errors';
+import { newId } from '../core/ids';
+import { addSeconds, now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { DomainError, conflict, fieldError, invalidInput, notFound } from '../core/errors';
 import { enqueue } from '../jobs/queue';
 import { ownershipProvider, type LivenessSession } from './rails';
 import { isSelfCustodyWallet, type AccountInfo } from './rules';
@@ -28,7 +28,7 @@ function checkApplicable(row: repo.ExternalAccountRow) {
     throw conflict('Ownership verification applies only to FIRST_PARTY self-custody crypto wallets (no vaspName)');
   }
   if (!OWNERSHIP_OPEN.includes(row.status as (typeof OWNERSHIP_OPEN)[number])) {
-    throw new ApiError(
+    throw new DomainError(
       'INVALID_STATE_TRANSITION',
       `External account ${row.id} is ${row.status}: ownership verification is open only in ${OWNERSHIP_OPEN.join(' or ')}`,
     );

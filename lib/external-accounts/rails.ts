@@ -1,7 +1,7 @@
-import { isSandbox } from '../http/endpoint';
+import { isSandbox } from '../core/mode';
 import type { BeneficiaryVerificationStatus } from './schema';
 import { verifyWalletSignature } from './signatures';
-import { publicBaseUrl } from '../context';
+import { publicBaseUrl } from '../core/mode';
 
 // The outside world of external accounts, behind two ports: the payment rail that checks an
 // account and matches its holder's name when the account is added, and the provider that proves

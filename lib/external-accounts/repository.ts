@@ -1,5 +1,5 @@
-import { db, lockOne, Prisma, queryIn, type Tx } from '../db';
-import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
+import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 export type ExternalAccountRow = Prisma.ExternalAccountGetPayload<object>;
 export type OwnershipChallengeRow = Prisma.ExternalAccountOwnershipChallengeGetPayload<object>;

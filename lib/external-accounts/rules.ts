@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { FIAT_CODES, currencyInfo } from '../currencies';
+import { FIAT_CODES, currencyInfo } from '../core/currencies';
 import { BANK_VARIANTS, type BankVariant } from './variants';
 
 // What accountInfo means beyond its shape: which currency a variant carries, which rails a

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { currencyCode, isoDateTime } from '../http/fields';
-import { pageQuery } from '../http/pagination';
+import { currencyCode, isoDateTime } from '../core/fields';
+import { pageQuery } from '../core/pagination';
 import { walletBeneficiary } from './beneficiary';
 import { checkCreateRequest, WALLET_TYPES } from './rules';
 import { bankVariantSchemas } from './variants';

@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { db, isUniqueViolation, transaction, type Prisma, type Tx } from '../db';
-import { ApiError, conflict, fieldError, notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { db, isUniqueViolation, transaction, type Prisma, type Tx } from '../core/db';
+import { DomainError, conflict, fieldError, notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import * as customers from '../customers/repository';
 import { isScaRegion } from '../customers/regions';
 import { beneficiaryName, type Beneficiary } from './beneficiary';
@@ -94,7 +94,7 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
     beneficiaryName: holder,
   });
   if (!check.valid)
-    throw new ApiError('INVALID_BANK_ACCOUNT', `The account ${identifier} cannot be used: ${check.reason}`);
+    throw new DomainError('INVALID_BANK_ACCOUNT', `The account ${identifier} cannot be used: ${check.reason}`);
 
   try {
     return await transaction(async (tx) => {
@@ -160,7 +160,7 @@ export async function remove(platformId: string, id: string, owner: Owner): Prom
     const row = await repo.lockLive(platformId, id, owner, tx);
     if (!row) throw notFoundError(id);
     if (row.trustedAt) {
-      throw new ApiError(
+      throw new DomainError(
         'BENEFICIARY_TRUSTED',
         `External account ${id} is a trusted beneficiary: untrust it first (POST /customers/external-accounts/${id}/untrust and its /confirm), then delete`,
       );

@@ -1,4 +1,4 @@
-import type { Tx } from '../db';
+import type { Tx } from '../core/db';
 import { recordEvent } from '../events/outbox';
 import * as repo from './repository';
 import type { ExternalAccountStatus } from './schema';

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { outboxOf } from '@/lib/notify/sender';
 import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';

@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { addSeconds, now } from '../clock';
-import { transaction } from '../db';
-import { isSandbox } from '../http/endpoint';
-import { ApiError, conflict, invalidInput, notFound, type FieldError } from '../http/errors';
+import { newId } from '../core/ids';
+import { addSeconds, now } from '../core/clock';
+import { transaction } from '../core/db';
+import { isSandbox } from '../core/mode';
+import { DomainError, conflict, invalidInput, notFound, type FieldError } from '../core/errors';
 import * as customers from '../customers/repository';
 import { isScaRegion } from '../customers/regions';
 import { sendMessage } from '../notify/sender';
@@ -48,7 +48,7 @@ export async function start(platformId: string, id: string, action: TrustAction)
   if (action === 'UNTRUST' && !row.trustedAt) throw conflict(`External account ${id} is not a trusted beneficiary`);
   const sandbox = isSandbox();
   if (!sandbox && !customer.phoneNumber) {
-    throw new ApiError(
+    throw new DomainError(
       'MISSING_MANDATORY_USER_INFO',
       `Customer ${customer.id} has no phone number to receive the SMS_OTP code`,
     );
@@ -89,7 +89,7 @@ export async function start(platformId: string, id: string, action: TrustAction)
       });
     } catch (err) {
       console.error('[corridor] SCA code delivery failed:', err instanceof Error ? err.message : err);
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The SMS code could not be sent; start again');
+      throw new DomainError('SERVICE_UNAVAILABLE', 'The SMS code could not be sent; start again');
     }
   }
   return {

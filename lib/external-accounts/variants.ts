@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bankBeneficiary, type IndividualOverrides } from './beneficiary';
-import { countryCode, phoneNumber } from '../http/fields';
+import { countryCode, phoneNumber } from '../core/fields';
 
 // The bank-account variants of accountInfo, one per `<CCY>_ACCOUNT` plus SWIFT_ACCOUNT, with
 // their fields exactly as the reference declares them (<Ccy>AccountInfoBase): required fields,

@@ -1,4 +1,4 @@
-import type { Tx } from '../db';
+import type { Tx } from '../core/db';
 import { settingsOf } from '../platform/settings';
 import { midRate, minorRate } from './rates';
 import type { FeeSchedule } from './pricing';

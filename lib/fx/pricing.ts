@@ -1,4 +1,4 @@
-import { ApiError, invalidInput } from '../http/errors';
+import { DomainError, invalidInput } from '../core/errors';
 import { minorRate, reduce, toSignificant, type Rational } from './rates';
 
 // Quote pricing with exact integer arithmetic. All amounts are in smallest units; fees are taken
@@ -76,7 +76,7 @@ export function price(p: {
   const netSending = totalSending - fee.service - fee.platform;
   const totalReceiving = p.side === 'RECEIVING' ? p.amount : convert(netSending, rateMinor) - p.fees.counterpartyFixed;
   if (netSending <= 0n || totalReceiving <= 0n) {
-    throw new ApiError('AMOUNT_OUT_OF_RANGE', 'The amount is too small to cover the fees of this transfer', {
+    throw new DomainError('AMOUNT_OUT_OF_RANGE', 'The amount is too small to cover the fees of this transfer', {
       totalSending,
       fees: fee.service + fee.platform,
     });

@@ -1,4 +1,4 @@
-import { CURRENCY_CODES, currencyInfo } from '../currencies';
+import { CURRENCY_CODES, currencyInfo } from '../core/currencies';
 
 // FX rates behind a port. The sandbox source quotes every currency against USD from a table of
 // reference mid-market rates and moves them a little every five minutes, deterministically, so a

@@ -1,5 +1,5 @@
-import { invalidInput } from './errors';
-import { parseJson } from './json';
+import { invalidInput } from '../core/errors';
+import { parseJson } from '../core/json';
 
 // Reading request bodies with limits, so that malformed, mistyped or oversized input is a
 // clear 400 and never a 5xx.

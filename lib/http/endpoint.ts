@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { authenticate, requirePermission, type AuthMode } from '../auth/authenticate';
-import { runAs, type Permission, type Principal } from '../context';
-import { isUniqueViolation, pgCode } from '../db';
+import { runAs, type Permission, type Principal } from '../core/context';
+import { isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
-import { ApiError, invalidInput } from './errors';
+import { DomainError, invalidInput } from '../core/errors';
+import { ERROR_STATUS, errorBody } from './errors';
+import { API_BASE, isSandbox } from '../core/mode';
+export { API_BASE, isSandbox };
 import * as idempotency from './idempotency';
-import { canonicalJson, stringifyJson } from './json';
-import { checkTextValues, parseBodyOrThrow, parseOrThrow, parseQueryOrThrow } from './validation';
+import { canonicalJson, stringifyJson } from '../core/json';
+import { checkTextValues, parseBodyOrThrow, parseOrThrow, parseQueryOrThrow } from '../core/validation';
 
 // The one wrapper every route handler goes through: authenticate, check the permission, parse
 // and validate input with zod, apply Idempotency-Key, run the handler as the caller, map errors
 // to the error table, serialize losslessly. Route files stay thin: a definition and a handler.
-export const API_BASE = '/api/2025-10-13';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -71,32 +73,28 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
 export type Endpoint = RouteHandler & { def: EndpointDef<z.ZodType, z.ZodType, z.ZodType> };
 
-export function isSandbox(): boolean {
-  return (process.env.CORRIDOR_MODE ?? 'sandbox') !== 'production';
-}
-
 function jsonResponse(status: number, text: string | null, headers: Record<string, string> = {}): Response {
   if (status === 204 || text === null) return new Response(null, { status, headers });
   return new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
-export function errorResponse(err: ApiError): Response {
-  return jsonResponse(err.status, stringifyJson(err.body()), err.headers);
+export function errorResponse(err: DomainError): Response {
+  return jsonResponse(ERROR_STATUS[err.code], stringifyJson(errorBody(err)), err.headers);
 }
 
-function toApiError(err: unknown, req: Request): ApiError {
-  if (err instanceof ApiError) return err;
-  if (isUniqueViolation(err)) return new ApiError('CONFLICT', 'The request conflicts with an existing record');
+function toApiError(err: unknown, req: Request): DomainError {
+  if (err instanceof DomainError) return err;
+  if (isUniqueViolation(err)) return new DomainError('CONFLICT', 'The request conflicts with an existing record');
   // Text the database cannot store (checked at the boundary; this is the backstop).
   const code = pgCode(err);
   if (code === '22021' || code === '22P05')
-    return new ApiError('INVALID_INPUT', 'The request contains characters that cannot be stored');
+    return new DomainError('INVALID_INPUT', 'The request contains characters that cannot be stored');
   // A number or time beyond what the database stores (a balance past int64, a time before year 1):
   // the transaction rolled back, so nothing was written.
   if (code === '22003' || code === '22008' || code === '22009')
-    return new ApiError('INVALID_INPUT', 'A value in the request is out of the range this service can store');
+    return new DomainError('INVALID_INPUT', 'A value in the request is out of the range this service can store');
   console.error(`[corridor] ${req.method} ${new URL(req.url).pathname} failed:`, err);
-  return new ApiError('INTERNAL_ERROR', 'Internal error; the request was not completed');
+  return new DomainError('INTERNAL_ERROR', 'Internal error; the request was not completed');
 }
 
 /** Longest query parameter value accepted (proxies commonly refuse URLs beyond 8 KiB anyway). */
@@ -139,7 +137,7 @@ export function endpoint<
     let idemKey: string | undefined;
     try {
       if (def.sandboxOnly && !isSandbox())
-        throw new ApiError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
+        throw new DomainError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
       principal =
         def.auth === 'none'
           ? { kind: 'system', platformId: '', clockOffsetMs: 0n }
@@ -192,7 +190,13 @@ export function endpoint<
           >);
         } catch (err) {
           const apiErr = toApiError(err, req);
-          if (idemKey) await idempotency.finish(p.platformId, idemKey, apiErr.status, stringifyJson(apiErr.body()));
+          if (idemKey)
+            await idempotency.finish(
+              p.platformId,
+              idemKey,
+              ERROR_STATUS[apiErr.code],
+              stringifyJson(errorBody(apiErr)),
+            );
           idemKey = undefined;
           throw apiErr;
         }
@@ -212,7 +216,7 @@ export function endpoint<
 function methodNotAllowed(allowed: Method[]): RouteHandler {
   return async (req) =>
     errorResponse(
-      new ApiError(
+      new DomainError(
         'METHOD_NOT_ALLOWED',
         `${req.method} is not supported here; allowed: ${allowed.join(', ')}`,
         undefined,

@@ -1,6 +1,8 @@
+import type { DomainError, ErrorCode } from '../core/errors';
+
 // The one error table: every code the API answers with, and its HTTP status. Codes and statuses
 // are the interface specification's (Errors part), completed from the reference's Error4xx enums.
-export const ERROR_STATUS = {
+export const ERROR_STATUS: Record<ErrorCode, number> = {
   // 400
   INVALID_INPUT: 400,
   END_USER_TERMS_VERSION_NOT_FOUND: 400,
@@ -100,47 +102,10 @@ export const ERROR_STATUS = {
   NOT_IMPLEMENTED: 501,
   UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY: 501,
   SERVICE_UNAVAILABLE: 503,
-} as const;
+};
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-/** One field problem, reported in `details.errors[]` (dot-notation `field`). */
-export interface FieldError {
-  field: string;
-  constraint?: { format?: string; pattern?: string; enum?: string[]; minLength?: number; maxLength?: number };
-  message: string;
+/** The error body every answer under the base path carries: `{status, code, message, details?}`. */
+export function errorBody(err: DomainError) {
+  const status = ERROR_STATUS[err.code];
+  return { status, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
 }
-
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.status = ERROR_STATUS[code];
-  }
-
-  body() {
-    return {
-      status: this.status,
-      code: this.code,
-      message: this.message,
-      ...(this.details ? { details: this.details } : {}),
-    };
-  }
-}
-
-export const invalidInput = (message: string, errors?: FieldError[]) =>
-  new ApiError('INVALID_INPUT', message, errors ? { errors } : undefined);
-
-export const fieldError = (field: string, message: string, constraint?: FieldError['constraint']) =>
-  invalidInput(message, [{ field, message, ...(constraint ? { constraint } : {}) }]);
-
-export const notFound = (code: Extract<ErrorCode, `${string}NOT_FOUND`>, what: string) =>
-  new ApiError(code, `${what} not found`);
-
-export const conflict = (message: string, details?: Record<string, unknown>) =>
-  new ApiError('CONFLICT', message, details);

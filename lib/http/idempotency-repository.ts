@@ -1,4 +1,4 @@
-import { db } from '../db';
+import { db } from '../core/db';
 
 export interface StoredIdempotency {
   requestHash: string;

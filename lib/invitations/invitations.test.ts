@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { transaction } from '@/lib/db';
+import { transaction } from '@/lib/core/db';
 import { eventsOf } from '@/lib/events/outbox';
 import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';

@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { Prisma, db, type Tx } from '../core/db';
 
 export type InvitationRow = Prisma.InvitationGetPayload<object>;
 

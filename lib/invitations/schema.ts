@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currencyAmount } from '../accounts/schema';
-import { isoDateTime, money } from '../http/fields';
+import { isoDateTime, money } from '../core/fields';
 
 // UMA invitations (reference: UmaInvitationCreateRequest, UmaInvitationClaimRequest, UmaInvitation).
 export const invitationStatus = z.enum(['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED']);

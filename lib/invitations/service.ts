@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { now } from '../clock';
-import { currencyAmount } from '../currencies';
+import { now } from '../core/clock';
+import { currencyAmount } from '../core/currencies';
 import * as customers from '../customers/repository';
-import { transaction } from '../db';
+import { transaction } from '../core/db';
 import { recordEvent } from '../events/outbox';
-import { ApiError, fieldError, notFound } from '../http/errors';
-import { newId } from '../ids';
+import { DomainError, fieldError, notFound } from '../core/errors';
+import { newId } from '../core/ids';
 import * as platforms from '../platform/repository';
 import { settingsOf } from '../platform/settings';
 import * as repo from './repository';
@@ -28,7 +28,7 @@ const UMA_ADDRESS = /^\$[a-z0-9][a-z0-9._-]{0,63}@([a-z0-9]([a-z0-9-]{0,61}[a-z0
 function umaAddress(field: string, value: string): string {
   const v = value.trim().toLowerCase();
   if (!UMA_ADDRESS.test(v)) {
-    throw new ApiError(
+    throw new DomainError(
       'INVALID_UMA_ADDRESS',
       `${field} ${JSON.stringify(value)} is not an UMA address such as $alice@pay.example.com`,
       {
@@ -43,7 +43,7 @@ function umaAddress(field: string, value: string): string {
 async function customerWith(platformId: string, field: string, uma: string) {
   const { rows } = await customers.list(platformId, { umaAddress: uma }, 1);
   if (!rows[0]) {
-    throw new ApiError('INVALID_UMA_ADDRESS', `${uma} is not the UMA address of a customer of this platform`, {
+    throw new DomainError('INVALID_UMA_ADDRESS', `${uma} is not the UMA address of a customer of this platform`, {
       errors: [{ field, message: 'is not the UMA address of a customer of this platform' }],
     });
   }
@@ -72,16 +72,16 @@ export function present(row: repo.InvitationRow, at: Date) {
 }
 
 /** The error for an invitation that can no longer move, by its current state. */
-function notPending(row: repo.InvitationRow, at: Date): ApiError {
+function notPending(row: repo.InvitationRow, at: Date): DomainError {
   if (row.status === 'CLAIMED')
-    return new ApiError('INVITATION_ALREADY_CLAIMED', `Invitation ${row.code} has already been claimed`);
+    return new DomainError('INVITATION_ALREADY_CLAIMED', `Invitation ${row.code} has already been claimed`);
   if (row.status === 'CANCELLED')
-    return new ApiError('INVITATION_CANCELLED', `Invitation ${row.code} has been cancelled`);
+    return new DomainError('INVITATION_CANCELLED', `Invitation ${row.code} has been cancelled`);
   if (isExpired(row, at))
-    return new ApiError('INVALID_INPUT', `Invitation ${row.code} expired at ${row.expiresAt!.toISOString()}`, {
+    return new DomainError('INVALID_INPUT', `Invitation ${row.code} expired at ${row.expiresAt!.toISOString()}`, {
       reason: 'INVITATION_EXPIRED',
     });
-  return new ApiError('CONFLICT', `Invitation ${row.code} changed while this request ran; retry`);
+  return new DomainError('CONFLICT', `Invitation ${row.code} changed while this request ran; retry`);
 }
 
 async function find(code: string) {
@@ -94,7 +94,7 @@ export async function create(platformId: string, input: InvitationCreate) {
   const platform = await platforms.findById(platformId);
   if (!platform) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
   if (!platform.umaDomain || !platform.webhookEndpoint) {
-    throw new ApiError(
+    throw new DomainError(
       'INVITATIONS_NOT_CONFIGURED',
       'Invitations are not configured: set umaDomain and webhookEndpoint with PATCH /config (claims are announced by the INVITATION.CLAIMED webhook)',
       {
@@ -143,7 +143,7 @@ export async function claim(platformId: string, code: string, inviteeUmaInput: s
   const current = await find(code);
   const invitee = await customerWith(platformId, 'inviteeUma', inviteeUma);
   if (invitee.umaAddress.toLowerCase() === current.inviterUma.toLowerCase()) {
-    throw new ApiError('INVALID_UMA_ADDRESS', 'The inviter cannot claim their own invitation', {
+    throw new DomainError('INVALID_UMA_ADDRESS', 'The inviter cannot claim their own invitation', {
       errors: [{ field: 'inviteeUma', message: 'is the inviter' }],
     });
   }
@@ -168,7 +168,7 @@ export async function claim(platformId: string, code: string, inviteeUmaInput: s
 export async function cancel(platformId: string, code: string) {
   const current = await find(code);
   if (current.platformId !== platformId)
-    throw new ApiError('FORBIDDEN', 'Only the platform that created the invitation can cancel it');
+    throw new DomainError('FORBIDDEN', 'Only the platform that created the invitation can cancel it');
   const at = now();
   if (current.status !== 'PENDING' || isExpired(current, at)) throw notPending(current, at);
   return transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { maintainDatabase, needsOwnMaintenance, ownMaintenanceNeeded } from './maintenance';
 import { autovacuumOn, tableActivity } from './repository';
 

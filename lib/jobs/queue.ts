@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { runAs } from '../context';
-import type { Prisma, Tx } from '../db';
-import type { RowWrite } from '../sql';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { runAs } from '../core/context';
+import type { Prisma, Tx } from '../core/db';
+import type { RowWrite } from '../core/sql';
 import * as repo from './repository';
 
 // The database-polled job queue: timed transitions (sandbox delays, expiries), background

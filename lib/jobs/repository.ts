@@ -1,4 +1,4 @@
-import { Prisma, db, queryDirect, type Tx } from '../db';
+import { Prisma, db, queryDirect, type Tx } from '../core/db';
 
 export interface JobRow {
   id: string;

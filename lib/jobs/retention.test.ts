@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { newPlatform } from '@/tests/support/api';
 import { newWallet } from '@/lib/wallet-auth/test-flows';
 import { DAY_MS, purgeStale } from './retention';

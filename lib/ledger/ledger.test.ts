@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Prisma, db, transaction } from '@/lib/db';
-import { parseJson } from '@/lib/http/json';
+import { Prisma, db, transaction } from '@/lib/core/db';
+import { parseJson } from '@/lib/core/json';
 import { eventWrites } from '@/lib/events/outbox';
 import * as accountsRepo from '@/lib/accounts/repository';
 import { balanceAnnouncements } from '@/lib/payments/balances';

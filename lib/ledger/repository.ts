@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, db, pgCode, pgMessage, queryDirect, type Tx } from '../db';
-import { insertGrouped, type RowWrite } from '../sql';
+import { Prisma, db, pgCode, pgMessage, queryDirect, type Tx } from '../core/db';
+import { insertGrouped, type RowWrite } from '../core/sql';
 
 /** A balance-update event rendered by the statement that moves the money (see writeStep). */
 export interface Announcement {

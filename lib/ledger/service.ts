@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { pgCode, type Prisma, type Tx } from '../db';
-import type { RowWrite } from '../sql';
-import { ApiError } from '../http/errors';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { pgCode, type Prisma, type Tx } from '../core/db';
+import type { RowWrite } from '../core/sql';
+import { DomainError } from '../core/errors';
 import * as repo from './repository';
 
 // The double-entry ledger. Every movement of money is one posting whose legs sum to zero per
@@ -23,7 +23,7 @@ export interface Leg {
 }
 
 /** Raised when a posting would overdraw an internal account; the whole transaction rolls back. */
-export class InsufficientFunds extends ApiError {
+export class InsufficientFunds extends DomainError {
   constructor(readonly ledgerAccountId: string) {
     super('INVALID_INPUT', 'Insufficient funds in the source account', { reason: 'INSUFFICIENT_FUNDS' });
   }

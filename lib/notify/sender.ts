@@ -1,4 +1,4 @@
-import { now } from '../clock';
+import { now } from '../core/clock';
 
 // Outbound messages (OTP codes, contact verification) go through this port. No email or SMS
 // provider is connected in this installation, so the development sender keeps the messages in an

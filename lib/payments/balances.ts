@@ -1,4 +1,4 @@
-import type { Tx } from '../db';
+import type { Tx } from '../core/db';
 import { eventRow, recordEvents } from '../events/outbox';
 import * as accounts from '../accounts/service';
 import type { InternalAccountRow } from '../accounts/repository';

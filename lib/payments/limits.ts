@@ -1,8 +1,8 @@
-import type { Tx } from '../db';
-import { ApiError } from '../http/errors';
-import { INT64_MAX } from '../http/fields';
+import type { Tx } from '../core/db';
+import { DomainError } from '../core/errors';
+import { INT64_MAX } from '../core/fields';
 import { settingsOf } from '../platform/settings';
-import { now } from '../clock';
+import { now } from '../core/clock';
 import { isRateCurrency, midRate, minorRate } from '../fx/rates';
 
 /** Sending limit when the platform has not configured the source currency: USD 1,000,000 worth. */
@@ -29,14 +29,14 @@ export async function checkLimits(
   const limit = settings.currencies.get(sending) ?? null;
   const max = limit?.maxAmount ?? defaultMaxAmount(sending, now());
   if (totalSending > max || totalSending > INT64_MAX) {
-    throw new ApiError(
+    throw new DomainError(
       'TRANSACTION_SIZE_LIMIT_EXCEEDED',
       `The sending amount ${totalSending} ${sending} exceeds the single-transaction maximum of ${max} for this corridor`,
       { maxAmount: max, currency: sending },
     );
   }
   if (limit && totalSending < limit.minAmount) {
-    throw new ApiError(
+    throw new DomainError(
       'AMOUNT_OUT_OF_RANGE',
       `The sending amount ${totalSending} ${sending} is below the minimum of ${limit.minAmount}`,
       { minAmount: limit.minAmount, currency: sending },
@@ -44,7 +44,7 @@ export async function checkLimits(
   }
   const recv = settings.currencies.get(receiving);
   if (totalReceiving > INT64_MAX || (recv && totalReceiving > recv.maxAmount)) {
-    throw new ApiError(
+    throw new DomainError(
       'TRANSACTION_SIZE_LIMIT_EXCEEDED',
       `The receiving amount ${totalReceiving} ${receiving} exceeds the single-transaction maximum for this corridor`,
       { currency: receiving },

@@ -1,4 +1,4 @@
-import type { Tx } from '../db';
+import type { Tx } from '../core/db';
 import { settingsOf } from '../platform/settings';
 import type { Route } from './routing';
 

@@ -1,4 +1,4 @@
-import type { Tx } from '../db';
+import type { Tx } from '../core/db';
 import * as ledger from '../ledger/service';
 import { bucketAccount, systemAccount, type Leg } from '../ledger/service';
 import type { TransactionRow } from '../transactions/repository';

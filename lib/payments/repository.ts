@@ -1,5 +1,5 @@
-import { Prisma, db, queryIn, type Tx } from '../db';
-import { prefixedColumns, unprefix } from '../sql';
+import { Prisma, db, queryIn, type Tx } from '../core/db';
+import { prefixedColumns, unprefix } from '../core/sql';
 import type { TransactionRow } from '../transactions/repository';
 import type { InternalAccountRow } from '../accounts/repository';
 

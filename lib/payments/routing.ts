@@ -1,5 +1,5 @@
-import type { Tx } from '../db';
-import { ApiError, invalidInput, notFound } from '../http/errors';
+import type { Tx } from '../core/db';
+import { DomainError, invalidInput, notFound } from '../core/errors';
 import * as accounts from '../accounts/service';
 import { customersByUmaAddress } from '../customers/repository';
 import { defaultRail, railInfo, type RailInfo } from '../rails/catalog';
@@ -52,7 +52,7 @@ export async function externalRoute(
     throw invalidInput(`External account ${accountId} is ${account.status} and cannot receive payments`);
   }
   if (account.status === 'UNVERIFIED') {
-    throw new ApiError(
+    throw new DomainError(
       'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
       `External account ${accountId} must pass ownership verification before it can receive payments`,
     );
@@ -92,7 +92,7 @@ export async function pullRoute(
   tx?: Tx,
 ): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
   const route = await externalRoute(platformId, accountId, 'ACH', tx).catch((err) => {
-    if (err instanceof ApiError && err.code === 'INVALID_INPUT') {
+    if (err instanceof DomainError && err.code === 'INVALID_INPUT') {
       throw invalidInput(
         `External account ${accountId} cannot be pulled from (ACH debit, USD bank accounts only): ${err.message}`,
         [{ field, message: 'cannot be pulled from' }],
@@ -122,7 +122,7 @@ export function checkOwnershipThreshold(route: Route, receivingAmount: bigint, a
     ? minorRate(route.currency, 'EUR', midRate(route.currency, 'EUR', at).rate)
     : { num: 1n, den: 1n };
   if ((receivingAmount * toEur.num) / toEur.den > UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS) {
-    throw new ApiError(
+    throw new DomainError(
       'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
       `External account ${route.externalAccountId} must pass ownership verification before receiving more than 1000 EUR (or equivalent)`,
     );
@@ -171,8 +171,8 @@ export async function umaRoute(uma: UmaAddress, tx?: Tx): Promise<Route> {
       externalAccountId: deposit.externalAccountId,
     };
   }
-  if (isLocalDomain(uma.domain)) throw new ApiError('UMA_NOT_FOUND', `No receiver ${uma.address}`);
-  throw new ApiError('LNURLP_REQUEST_FAILED', `The UMA provider of ${uma.domain} could not be reached`);
+  if (isLocalDomain(uma.domain)) throw new DomainError('UMA_NOT_FOUND', `No receiver ${uma.address}`);
+  throw new DomainError('LNURLP_REQUEST_FAILED', `The UMA provider of ${uma.domain} could not be reached`);
 }
 
 function isLocalDomain(domain: string): boolean {
@@ -190,7 +190,8 @@ export async function depositTarget(platformId: string, customerId: string, tx?:
   const holdings = (await accounts.customerAccounts(platformId, customerId, tx)).filter(
     (a) => a.type !== 'EMBEDDED_WALLET' && a.status === 'ACTIVE',
   );
-  if (!holdings.length) throw new ApiError('INVALID_RECEIVER', 'The receiver has no account that can receive payments');
+  if (!holdings.length)
+    throw new DomainError('INVALID_RECEIVER', 'The receiver has no account that can receive payments');
   return { currencies: holdings.map((a) => a.currency), internalAccountId: holdings[0].id, externalAccountId: null };
 }
 

@@ -1,4 +1,4 @@
-import { isSandbox } from '../http/endpoint';
+import { isSandbox } from '../core/mode';
 
 // Sandbox outcomes (interface spec, "External account identifier suffix" and "UMA destinations in
 // sandbox"). The outcome is fixed when a payment is created, from the last three digits of the

@@ -1,7 +1,7 @@
-import { now } from '../clock';
-import { transaction, type Tx } from '../db';
+import { now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
 import { registerBatchJob, registerJob, registerSweep } from '../jobs/queue';
-import { runAs } from '../context';
+import { runAs } from '../core/context';
 import * as ledger from '../ledger/service';
 import * as accountsRepo from '../accounts/repository';
 import type { InternalAccountRow } from '../accounts/repository';

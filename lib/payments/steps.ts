@@ -1,4 +1,4 @@
-import { addSeconds } from '../clock';
+import { addSeconds } from '../core/clock';
 import type { Step } from '../ledger/service';
 import { activeSql, type InternalAccountRow } from '../accounts/repository';
 import { eventWrites, type EventType } from '../events/outbox';

@@ -1,4 +1,4 @@
-import { db, Prisma, queryIn, type Tx } from '../db';
+import { db, Prisma, queryIn, type Tx } from '../core/db';
 import { forgetPlatform } from '../auth/principal-cache';
 
 const withConfig = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyCode, email, isoDateTime, money } from '../http/fields';
+import { currencyCode, email, isoDateTime, money } from '../core/fields';
 
 // Platform configuration (reference: PlatformConfig, PlatformConfigUpdateRequest).
 export const customerInfoFieldName = z.enum([

@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { ApiError, notFound } from '../http/errors';
-import { currencyInfo } from '../currencies';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { DomainError, notFound } from '../core/errors';
+import { currencyInfo } from '../core/currencies';
 import { openPlatformAccounts } from '../accounts/service';
 import { recordEvent } from '../events/outbox';
 import { signingPublicKeyPem } from '../webhooks/keys';
@@ -113,7 +113,7 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
   for (const [i, fee] of (patch.feeConfigs ?? []).entries()) {
     // The reference: only USD-sourced fee configs exist today; others answer NOT_IMPLEMENTED.
     if (fee.sourceCurrency !== 'USD') {
-      throw new ApiError(
+      throw new DomainError(
         'NOT_IMPLEMENTED',
         `Fee configs are only supported for sourceCurrency USD (feeConfigs[${i}] has ${fee.sourceCurrency})`,
       );
@@ -121,7 +121,7 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
     // The fixed fee is charged in the source currency: one in another currency would be stored
     // and then never charged (fx/fees.ts), so it is refused here.
     if (fee.fixedFee.currency !== fee.sourceCurrency) {
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_CURRENCY',
         `The fixed fee is charged in the source currency ${fee.sourceCurrency}, not ${fee.fixedFee.currency}`,
         {
@@ -157,7 +157,7 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
     if (patch.supportedCurrencies) {
       for (const [i, c] of patch.supportedCurrencies.entries()) {
         if (!currencyInfo(c.currencyCode)) {
-          throw new ApiError('INVALID_CURRENCY', `Unsupported currency ${c.currencyCode}`, {
+          throw new DomainError('INVALID_CURRENCY', `Unsupported currency ${c.currencyCode}`, {
             errors: [
               { field: `supportedCurrencies[${i}].currencyCode`, message: 'is not a currency this service carries' },
             ],

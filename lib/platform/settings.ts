@@ -1,5 +1,5 @@
-import { ttlCache } from '../cache/ttl';
-import type { Tx } from '../db';
+import { ttlCache } from '../core/cache';
+import type { Tx } from '../core/db';
 import * as repo from './repository';
 
 // The platform settings money movement reads on every quote and transfer (currency limits, fee

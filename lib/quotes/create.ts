@@ -1,8 +1,8 @@
-import { newId } from '../ids';
+import { newId } from '../core/ids';
 import { referenceCode } from '../accounts/instructions';
-import { addSeconds, now } from '../clock';
-import { db, transaction, type Tx } from '../db';
-import { ApiError, fieldError, invalidInput } from '../http/errors';
+import { addSeconds, now } from '../core/clock';
+import { db, transaction, type Tx } from '../core/db';
+import { DomainError, fieldError, invalidInput } from '../core/errors';
 import { eventRow } from '../events/outbox';
 import { isScaRegion } from '../customers/regions';
 import { requireVerified } from '../customers/kyc';
@@ -61,7 +61,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   const { route, lookupId, lookupFields } = await resolveDestination(platformId, req, source, tx);
   const receiving = route.currency;
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId)
-    throw new ApiError('SELF_PAYMENT', 'Source and destination are the same account');
+    throw new DomainError('SELF_PAYMENT', 'Source and destination are the same account');
   if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime && !source.pull) {
     throw invalidInput(
       `Source and destination are both ${receiving}: use POST /transfer-out for same-currency transfers`,
@@ -88,7 +88,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     req.senderCustomerInfo,
   );
   if (missing.length) {
-    throw new ApiError(
+    throw new DomainError(
       'MISSING_MANDATORY_USER_INFO',
       `The receiving institution requires: ${missing.map((m) => m.field).join(', ')}`,
       { errors: missing },
@@ -118,7 +118,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     );
   }
   if (sca && !customer?.phoneNumber)
-    throw new ApiError(
+    throw new DomainError(
       'USER_NOT_READY',
       'Strong Customer Authentication by SMS needs the customer phone number on file',
     );

@@ -1,13 +1,13 @@
-import { now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { ApiError, invalidInput, notFound } from '../http/errors';
+import { now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { DomainError, invalidInput, notFound } from '../core/errors';
 import * as ledger from '../ledger/service';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import * as steps from '../payments/steps';
 import type { InternalAccountRow } from '../accounts/repository';
 import { recordEvents } from '../events/outbox';
-import { ttlCache } from '../cache/ttl';
+import { ttlCache } from '../core/cache';
 import { pullRoute } from '../payments/routing';
 import * as repo from './repository';
 import { toQuote, type Quote } from './presenter';
@@ -20,7 +20,7 @@ import { toQuote, type Quote } from './presenter';
 // go through a database transaction holding the quote's row lock.
 
 const conflict = (quoteId: string, status: string) =>
-  new ApiError('CONFLICT', `Quote ${quoteId} is ${status} and cannot be executed again`, { status });
+  new DomainError('CONFLICT', `Quote ${quoteId} is ${status} and cannot be executed again`, { status });
 
 /**
  * Executes a quote inside `tx` (the quote locked, or just created there). `sourceAccount` is the
@@ -37,13 +37,13 @@ export async function executeLocked(
   if (pending.scenario === 'COLLECTION_REFUSED') {
     // The funding pull is refused at once (sandbox): the execution is answered with the failure.
     if (!(await ledger.runStep(steps.refuseCollection(quote.id, pending, at).step, tx)))
-      throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
+      throw new DomainError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
     return toQuote({ ...quote, status: 'FAILED', updatedAt: at });
   }
   // InsufficientFunds rolls it all back: the quote stays PENDING and nothing moved.
   const { step } = steps.start(quote.id, pending, sourceAccount, at);
   if (!(await ledger.runStep(step, tx)))
-    throw new ApiError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
+    throw new DomainError('CONFLICT', `Quote ${quote.id} cannot be executed from status ${pending.status}`);
   return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
 }
 
@@ -135,7 +135,7 @@ const isPull = (quote: repo.QuoteRow) =>
 async function requirePullable(platformId: string, quote: repo.QuoteRow, tx: Tx): Promise<void> {
   const { accountId } = quote.source as { accountId: string };
   await pullRoute(platformId, accountId, 'source.accountId', tx).catch((err) => {
-    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND')
+    if (err instanceof DomainError && err.code === 'REFERENCE_NOT_FOUND')
       throw invalidInput(`The source external account ${accountId} no longer exists`, [
         { field: 'source.accountId', message: 'no longer exists' },
       ]);
@@ -160,7 +160,7 @@ async function executeInTransaction(
       // Record the expiry now (the sweep may not have reached it yet), then refuse.
       await expireLocked(tx, quote);
       return {
-        error: new ApiError(
+        error: new DomainError(
           'CONFLICT',
           `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`,
           { status: 'EXPIRED' },

@@ -1,4 +1,4 @@
-import { currencyObject } from '../currencies';
+import { currencyObject } from '../core/currencies';
 import { depositDetails } from '../accounts/instructions';
 import type { QuoteRow } from './repository';
 

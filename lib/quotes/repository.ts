@@ -1,7 +1,7 @@
-import { db, lockOne, Prisma, queryIn, type Tx } from '../db';
+import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
 import type { InternalAccountRow } from '../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
-import { insertAll, prefixedColumns, setColumns, unprefix } from '../sql';
+import { insertAll, prefixedColumns, setColumns, unprefix } from '../core/sql';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { now } from '../clock';
-import { currencyInfo } from '../currencies';
-import type { Tx } from '../db';
-import { ApiError, fieldError } from '../http/errors';
+import { now } from '../core/clock';
+import { currencyInfo } from '../core/currencies';
+import type { Tx } from '../core/db';
+import { DomainError, fieldError } from '../core/errors';
 import * as accountsRepo from '../accounts/repository';
 import * as customers from '../customers/repository';
 import type { CustomerRow } from '../customers/repository';
@@ -55,7 +55,7 @@ export async function resolveSource(platformId: string, src: QuoteRequest['sourc
       );
     }
     if (!depositDetails(src.currency, 'probe')) {
-      throw new ApiError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, {
+      throw new DomainError('INVALID_CURRENCY', `Real-time funding is not available in ${src.currency}`, {
         errors: [{ field: 'source.currency', message: 'has no real-time funding rail' }],
       });
     }
@@ -108,7 +108,7 @@ async function pullSource(
 ): Promise<Source> {
   const route = await pullRoute(platformId, src.accountId, 'source.accountId', tx).catch((err) => {
     // createQuote answers no 404 (reference): an unknown source is invalid input on its field.
-    if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND')
+    if (err instanceof DomainError && err.code === 'REFERENCE_NOT_FOUND')
       throw fieldError(
         'source.accountId',
         `${src.accountId} is neither an internal nor an external account of this platform`,
@@ -189,7 +189,7 @@ export async function resolveDestination(
     const route = await (
       external ? externalRoute(platformId, d.accountId, d.paymentRail, tx) : internalRoute(platformId, d.accountId, tx)
     ).catch((err) => {
-      if (err instanceof ApiError && err.code === 'REFERENCE_NOT_FOUND')
+      if (err instanceof DomainError && err.code === 'REFERENCE_NOT_FOUND')
         throw fieldError('destination.accountId', `${d.accountId} is not an account of this platform`);
       throw err;
     });
@@ -214,14 +214,14 @@ export async function resolveDestination(
   if (route.kind === 'UMA_CUSTOMER') {
     const currency = d.currency ?? route.currency;
     if (!route.currencies.includes(currency)) {
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_CURRENCY',
         `${uma.address} does not receive ${currency} (receives ${route.currencies.join(', ')})`,
         { errors: [{ field: 'destination.currency', message: `must be one of ${route.currencies.join(', ')}` }] },
       );
     }
     if (route.customerId === source.customerId)
-      throw new ApiError('SELF_PAYMENT', 'A customer cannot pay their own UMA address');
+      throw new DomainError('SELF_PAYMENT', 'A customer cannot pay their own UMA address');
     // Deposit into the receiver's holding account in the chosen currency (unless the receiver
     // set a default UMA deposit external account, which fixes the currency).
     const internalAccountId = route.externalAccountId
@@ -230,7 +230,7 @@ export async function resolveDestination(
     return { route: { ...route, currency, internalAccountId }, lookupId: lookup.id, lookupFields };
   }
   if (d.currency && route.kind === 'UMA_SANDBOX' && d.currency !== route.currency) {
-    throw new ApiError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, {
+    throw new DomainError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, {
       errors: [{ field: 'destination.currency', message: `must be ${route.currency}` }],
     });
   }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { addSeconds, now } from '../clock';
-import { transaction } from '../db';
-import { ApiError, fieldError, notFound } from '../http/errors';
-import { isSandbox } from '../http/endpoint';
+import { addSeconds, now } from '../core/clock';
+import { transaction } from '../core/db';
+import { DomainError, fieldError, notFound } from '../core/errors';
+import { isSandbox } from '../core/mode';
 import { tag, tagMatches } from '../auth/vault';
 import { recordEvent } from '../events/outbox';
 import { sendMessage } from '../notify/sender';
@@ -45,11 +45,11 @@ export async function authorize(platformId: string, quoteId: string, code: strin
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
     const sca = quote.scaChallenge as ScaState | null;
     if (!sca || quote.status !== 'PENDING_AUTHORIZATION')
-      throw new ApiError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
+      throw new DomainError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
     if (new Date(sca.expiresAt) <= now())
-      throw new ApiError('INVALID_INPUT', 'The challenge expired; create a new quote');
+      throw new DomainError('INVALID_INPUT', 'The challenge expired; create a new quote');
     if ((sca.attempts ?? 0) <= 0)
-      throw new ApiError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, {
+      throw new DomainError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, {
         'retry-after': '60',
       });
     if (!sca.codeHash || !tagMatches(code, `sca:${quoteId}`, sca.codeHash)) {
@@ -62,7 +62,7 @@ export async function authorize(platformId: string, quoteId: string, code: strin
         tx,
       );
       return {
-        error: new ApiError('INVALID_INPUT', 'The authorization code is wrong', {
+        error: new DomainError('INVALID_INPUT', 'The authorization code is wrong', {
           attemptsLeft: (sca.attempts ?? 1) - 1,
         }),
       };
@@ -91,11 +91,11 @@ export async function resend(platformId: string, quoteId: string) {
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
     const sca = quote.scaChallenge as (ScaState & { sentAt?: string }) | null;
     if (!sca || quote.status !== 'PENDING_AUTHORIZATION')
-      throw new ApiError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
+      throw new DomainError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
     const last = new Date(sca.sentAt ?? quote.createdAt.toISOString());
     const wait = Math.ceil((addSeconds(last, RESEND_AFTER_SECONDS).getTime() - now().getTime()) / 1000);
     if (wait > 0)
-      throw new ApiError('RATE_LIMITED', `A code was sent recently; retry in ${wait} s`, undefined, {
+      throw new DomainError('RATE_LIMITED', `A code was sent recently; retry in ${wait} s`, undefined, {
         'retry-after': String(wait),
       });
     await repo.setStatus(

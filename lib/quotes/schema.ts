@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyCode, isoDateTime, money } from '../http/fields';
+import { currencyCode, isoDateTime, money } from '../core/fields';
 import { currency, paymentInstructions } from '../accounts/schema';
 
 // Quotes (reference: QuoteRequest, Quote). lockedCurrencyAmount accepts integers up to the

@@ -1,4 +1,4 @@
-import { nowFor } from '../clock';
+import { nowFor } from '../core/clock';
 import * as platforms from '../platform/repository';
 import { runDueJobs } from '../jobs/queue';
 import { deliverDueWebhooks } from '../webhooks/service';

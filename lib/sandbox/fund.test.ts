@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 
 describe('POST /sandbox/internal-accounts/{accountId}/fund', () => {
   let p: TestPlatform;

@@ -1,5 +1,5 @@
-import { transaction } from '../db';
-import { invalidInput, notFound } from '../http/errors';
+import { transaction } from '../core/db';
+import { invalidInput, notFound } from '../core/errors';
 import { recordEvent } from '../events/outbox';
 import * as accounts from '../accounts/service';
 import * as ledger from '../ledger/service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { money } from '../http/fields';
+import { money } from '../core/fields';
 
 // Sandbox endpoints (reference: SandboxFundRequest, ...).
 export const fundRequest = z.object({ amount: money({ min: 1n, max: 100_000_000_000n }) });

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { sha256Hex } from '@/lib/auth/secrets';
 import { outboxOf } from '@/lib/notify/sender';
 import { addressProblem } from '@/lib/crypto/networks';

@@ -1,6 +1,6 @@
-import { addSeconds, now } from '../clock';
-import { transaction } from '../db';
-import { ApiError, fieldError, notFound } from '../http/errors';
+import { addSeconds, now } from '../core/clock';
+import { transaction } from '../core/db';
+import { DomainError, fieldError, notFound } from '../core/errors';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
 import { enqueue } from '../jobs/queue';
@@ -29,14 +29,14 @@ export async function sandboxSend(
       );
     }
     if (quote.status === 'PENDING_AUTHORIZATION')
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_INPUT',
         'The quote awaits Strong Customer Authentication: authorize it before paying it',
       );
     if (quote.status !== 'PENDING')
-      throw new ApiError('INVALID_INPUT', `The quote is ${quote.status} and accepts no payment`);
+      throw new DomainError('INVALID_INPUT', `The quote is ${quote.status} and accepts no payment`);
     if (quote.expiresAt <= now())
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_INPUT',
         `The quote expired at ${quote.expiresAt.toISOString()}; its payment instructions are no longer valid`,
       );

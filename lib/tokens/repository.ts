@@ -1,6 +1,6 @@
-import type { Tx } from '../db';
-import { db } from '../db';
-import { afterCursor, newestFirst, type Cursor } from '../http/pagination';
+import type { Tx } from '../core/db';
+import { db } from '../core/db';
+import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 export interface TokenRow {
   id: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoDateTime } from '../http/fields';
-import { pageQuery } from '../http/pagination';
+import { isoDateTime } from '../core/fields';
+import { pageQuery } from '../core/pagination';
 
 // API tokens (reference: ApiToken, ApiTokenCreateRequest, TokenListResponse).
 export const permission = z.enum(['VIEW', 'TRANSACT', 'MANAGE']);

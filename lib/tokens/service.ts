@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../ids';
-import { now } from '../clock';
-import type { Permission } from '../context';
-import type { Tx } from '../db';
-import { invalidInput, notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import type { Permission } from '../core/context';
+import type { Tx } from '../core/db';
+import { invalidInput, notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import { generateSecret, sha256Hex } from '../auth/secrets';
 import * as repo from './repository';
 import { forgetToken } from '../auth/authenticate';

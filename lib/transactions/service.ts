@@ -1,7 +1,7 @@
-import { now } from '../clock';
-import { transaction } from '../db';
-import { ApiError, fieldError, notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { now } from '../core/clock';
+import { transaction } from '../core/db';
+import { DomainError, fieldError, notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import { failPayout } from '../payments/settlement';
 import { CANCELLED } from '../payments/steps';
 import { approveIncoming, rejectIncoming } from '../uma/receive';
@@ -48,7 +48,7 @@ export async function confirmReceipt(platformId: string, id: string, at?: string
 }
 
 const notAwaiting = (id: string, status: string) =>
-  new ApiError(
+  new DomainError(
     'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
     `Transaction ${id} is not waiting for platform approval (status ${status})`,
   );
@@ -83,7 +83,7 @@ export async function cancel(platformId: string, id: string, reason?: string) {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
     const notCancellable = (why: string) =>
-      new ApiError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${id} cannot be cancelled: ${why}`, {
+      new DomainError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${id} cannot be cancelled: ${why}`, {
         status: row.status,
       });
     if (row.status !== 'PROCESSING') throw notCancellable(`it is ${row.status}`);

@@ -1,8 +1,8 @@
-import { newId } from '../ids';
+import { newId } from '../core/ids';
 import { referenceCode } from '../accounts/instructions';
-import { addSeconds, now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { ApiError, fieldError, invalidInput, notFound } from '../http/errors';
+import { addSeconds, now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
 import { enqueue } from '../jobs/queue';
@@ -117,7 +117,7 @@ export async function transferOut(platformId: string, req: TransferOut) {
     const source = await sourceInternal(platformId, req.source.accountId, 'source.accountId', tx);
     const route = await externalRoute(platformId, req.destination.accountId, req.destination.paymentRail, tx);
     if (route.currency !== source.currency) {
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_CURRENCY',
         `Source is ${source.currency} and destination ${route.currency}: use a quote for cross-currency transfers`,
       );
@@ -179,7 +179,7 @@ export async function transferIn(platformId: string, req: TransferIn) {
     const route = await pullRoute(platformId, req.source.accountId, 'source.accountId', tx);
     const dest = await activeInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
     if (dest.currency !== route.currency)
-      throw new ApiError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
+      throw new DomainError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
     if (route.ownerCustomerId !== dest.customerId)
       throw invalidInput('The external account does not belong to the owner of the destination account');
     const customer = await checkCustomerReady(platformId, dest.customerId, tx);

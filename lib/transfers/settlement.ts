@@ -1,5 +1,5 @@
-import { now } from '../clock';
-import { transaction, type Tx } from '../db';
+import { now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
 import { registerJob } from '../jobs/queue';

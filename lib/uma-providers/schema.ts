@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { currency } from '../accounts/schema';
-import { queryBoolean } from '../http/fields';
-import { pageQuery } from '../http/pagination';
+import { queryBoolean } from '../core/fields';
+import { pageQuery } from '../core/pagination';
 
 // GET /uma-providers (reference: getAvailableUmaProviders, UmaProviderListResponse).
 export const umaProviderQuery = z.object({

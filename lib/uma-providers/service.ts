@@ -1,6 +1,6 @@
-import { currencyObject, isKnownCurrency } from '../currencies';
-import { ApiError, fieldError } from '../http/errors';
-import { pageOfList } from '../http/pagination';
+import { currencyObject, isKnownCurrency } from '../core/currencies';
+import { DomainError, fieldError } from '../core/errors';
+import { pageOfList } from '../core/pagination';
 import { umaProviders, type UmaProvider } from './catalog';
 import type { UmaProviderQuery } from './schema';
 
@@ -24,7 +24,7 @@ export function listUmaProviders(q: UmaProviderQuery) {
     });
   }
   if (currency !== undefined && !isKnownCurrency(currency)) {
-    throw new ApiError('INVALID_CURRENCY', `${q.currencyCode} is not a currency this service carries`, {
+    throw new DomainError('INVALID_CURRENCY', `${q.currencyCode} is not a currency this service carries`, {
       errors: [{ field: 'currencyCode', message: 'is not a known currency code' }],
     });
   }

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { DomainError } from '../core/errors';
 import { sandboxUmaDomain } from '../platform/service';
 
 // UMA addresses: `$user@domain`. The user part is letters, digits and . _ - + (case-insensitive).
@@ -21,7 +21,7 @@ export function parseUma(value: string): UmaAddress | null {
 export function requireUma(value: string, field = 'umaAddress'): UmaAddress {
   const parsed = parseUma(value);
   if (!parsed) {
-    throw new ApiError('INVALID_UMA_ADDRESS', `${value} is not a valid UMA address ($user@domain)`, {
+    throw new DomainError('INVALID_UMA_ADDRESS', `${value} is not a valid UMA address ($user@domain)`, {
       errors: [{ field, message: 'must be a UMA address such as $alice@example.com' }],
     });
   }

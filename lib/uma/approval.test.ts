@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { advance, balanceOf, customerWithAccounts, txn, type Holder } from '@/tests/support/money';
 import { startReceiver, type Receiver } from '@/tests/support/webhook-receiver';

@@ -1,7 +1,7 @@
 import { referenceCode } from '../accounts/instructions';
-import { newId } from '../ids';
-import { now } from '../clock';
-import type { Tx } from '../db';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import type { Tx } from '../core/db';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
 import * as customers from '../customers/repository';

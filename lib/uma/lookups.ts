@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { addSeconds, now } from '../clock';
-import type { Prisma } from '../db';
-import { invalidInput, notFound } from '../http/errors';
-import { currencyObject } from '../currencies';
+import { newId } from '../core/ids';
+import { addSeconds, now } from '../core/clock';
+import type { Prisma } from '../core/db';
+import { invalidInput, notFound } from '../core/errors';
+import { currencyObject } from '../core/currencies';
 import * as customers from '../customers/repository';
 import { settingsOf } from '../platform/settings';
 import { midRate, isRateCurrency } from '../fx/rates';

@@ -1,11 +1,11 @@
 import { referenceCode } from '../accounts/instructions';
-import { newId } from '../ids';
+import { newId } from '../core/ids';
 import { price } from '../fx/pricing';
 import { isRateCurrency, midRate } from '../fx/rates';
 import { checkLimits } from '../payments/limits';
-import { addSeconds, now } from '../clock';
-import { transaction, type Tx } from '../db';
-import { ApiError, notFound } from '../http/errors';
+import { addSeconds, now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
+import { DomainError, notFound } from '../core/errors';
 import { recordEvent } from '../events/outbox';
 import { enqueue, registerJob } from '../jobs/queue';
 import * as customers from '../customers/repository';
@@ -77,7 +77,7 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
   const sender = requireUma(req.senderUmaAddress, 'senderUmaAddress');
   const counterparty = sandboxCounterparty(sender);
   if (!counterparty)
-    throw new ApiError(
+    throw new DomainError(
       'UMA_NOT_FOUND',
       `${sender.address} is not a sandbox sender (use $success.usd@, $success.eur@, $success.mxn@, $pending.long.usd@ or $fail.compliance.usd@ on the sandbox domain)`,
     );
@@ -89,11 +89,11 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       const uma = requireUma(req.receiverUmaAddress, 'receiverUmaAddress');
       const [found] = await customers.customersByUmaAddress(uma.address, tx);
       if (!found || found.platformId !== platformId)
-        throw new ApiError('UMA_NOT_FOUND', `No customer of this platform has the UMA address ${uma.address}`);
+        throw new DomainError('UMA_NOT_FOUND', `No customer of this platform has the UMA address ${uma.address}`);
       customer = await customers.findById(platformId, found.id, tx);
     }
     if (!customer)
-      throw new ApiError('INVALID_INPUT', 'Give receiverUmaAddress or customerId', {
+      throw new DomainError('INVALID_INPUT', 'Give receiverUmaAddress or customerId', {
         errors: [{ field: 'receiverUmaAddress', message: 'receiverUmaAddress or customerId is required' }],
       });
     if (
@@ -101,21 +101,21 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       req.customerId &&
       requireUma(req.receiverUmaAddress).address !== customer.umaAddress.toLowerCase()
     ) {
-      throw new ApiError('INVALID_INPUT', 'receiverUmaAddress is not the UMA address of customerId');
+      throw new DomainError('INVALID_INPUT', 'receiverUmaAddress is not the UMA address of customerId');
     }
     const target = await depositTarget(platformId, customer.id, tx);
     const currency = req.receivingCurrencyCode;
     let internalAccountId: string | null = null;
     if (target.externalAccountId) {
       if (target.currencies[0] !== currency)
-        throw new ApiError(
+        throw new DomainError(
           'INVALID_CURRENCY',
           `The customer's default UMA deposit account receives ${target.currencies[0]}, not ${currency}`,
         );
     } else {
       internalAccountId = await internalAccountIn(platformId, customer.id, currency, tx);
       if (!internalAccountId)
-        throw new ApiError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
+        throw new DomainError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
     }
     // An incoming payment is a transaction like any other: the corridor's single-transaction limits apply.
     await checkLimits(platformId, currency, currency, req.receivingCurrencyAmount, req.receivingCurrencyAmount, tx);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { money } from '../http/fields';
+import { money } from '../core/fields';
 import { currency } from '../accounts/schema';
 
 // Receiver lookups (reference: ReceiverUmaLookupResponse, ReceiverExternalAccountLookupResponse).

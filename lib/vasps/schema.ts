@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../http/pagination';
+import { pageQuery } from '../core/pagination';
 
 // GET /vasps (reference: listVasps, VaspListResponse): pagination only, no filters.
 export const vaspListQuery = z.object({ ...pageQuery });

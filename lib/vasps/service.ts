@@ -1,4 +1,4 @@
-import { pageOfList } from '../http/pagination';
+import { pageOfList } from '../core/pagination';
 import { VASPS } from './catalog';
 
 // The reference's VaspListResponse has no totalCount: the page carries data, hasMore, nextCursor.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 
 describe('hosted KYC link', () => {

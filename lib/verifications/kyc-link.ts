@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { now, addSeconds } from '../clock';
-import { transaction } from '../db';
-import { publicBaseUrl } from '../context';
-import { conflict, invalidInput } from '../http/errors';
+import { now, addSeconds } from '../core/clock';
+import { transaction } from '../core/db';
+import { publicBaseUrl } from '../core/mode';
+import { conflict, invalidInput } from '../core/errors';
 import { kycProvider } from './provider';
 import * as repo from './repository';
 import { lockCustomer, unverifiedChannels } from './service';

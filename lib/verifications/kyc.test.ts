@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { eventsOf } from '@/lib/events/outbox';
-import { runAs } from '@/lib/context';
+import { runAs } from '@/lib/core/context';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { upload } from '@/lib/documents/test-support';
 import { decideReview } from './service';

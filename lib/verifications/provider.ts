@@ -1,4 +1,4 @@
-import { isSandbox } from '../http/endpoint';
+import { isSandbox } from '../core/mode';
 
 // The KYC/KYB vendor port. Corridor never decides identity itself: every decision that a vendor
 // would take comes from here. Sandbox: the specification's magic-value tables. Production: no

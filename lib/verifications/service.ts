@@ -1,8 +1,8 @@
-import { newId } from '../ids';
-import { now } from '../clock';
-import { transaction, type Prisma, type Tx } from '../db';
-import { ApiError, invalidInput, notFound } from '../http/errors';
-import { decodeCursor, toPage } from '../http/pagination';
+import { newId } from '../core/ids';
+import { now } from '../core/clock';
+import { transaction, type Prisma, type Tx } from '../core/db';
+import { DomainError, invalidInput, notFound } from '../core/errors';
+import { decodeCursor, toPage } from '../core/pagination';
 import { recordEvent } from '../events/outbox';
 import * as customers from '../customers/repository';
 import { present as presentCustomers } from '../customers/service';
@@ -148,7 +148,7 @@ export async function submit(platformId: string, customerId: string): Promise<Ve
     if (open) {
       row = await repo.transition(open.id, 'RESOLVE_ERRORS', data, tx);
       if (!row)
-        throw new ApiError(
+        throw new DomainError(
           'INVALID_STATE_TRANSITION',
           `Verification ${open.id} changed while it was being re-submitted; retry`,
         );
@@ -182,7 +182,7 @@ export async function decideReview(
     );
     if (!row) {
       const current = await repo.findById(platformId, verificationId, tx);
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_STATE_TRANSITION',
         `Verification ${verificationId} is ${current?.status}; only a verification in PENDING_MANUAL_REVIEW can be decided`,
       );

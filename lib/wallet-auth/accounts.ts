@@ -1,7 +1,7 @@
 import { findRow } from '../accounts/service';
 import type { InternalAccountRow } from '../accounts/repository';
-import type { Tx } from '../db';
-import { invalidInput, notFound } from '../http/errors';
+import type { Tx } from '../core/db';
+import { invalidInput, notFound } from '../core/errors';
 
 // The embedded wallet an auth request is about: it must exist on the platform, be an
 // EMBEDDED_WALLET and not be closed.

@@ -1,6 +1,6 @@
-import { now } from '../clock';
-import type { Tx } from '../db';
-import { ApiError, conflict, invalidInput } from '../http/errors';
+import { now } from '../core/clock';
+import type { Tx } from '../core/db';
+import { DomainError, conflict, invalidInput } from '../core/errors';
 import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
 import * as repo from './repository';
 
@@ -74,7 +74,7 @@ export async function guardContactChange(
   const bound = (signed.context.credentialIds as string[]) ?? [];
   if (signed.context.type !== type || bound.length !== tiedIds.length || bound.some((id, i) => id !== tiedIds[i])) {
     if (type === 'EMAIL_OTP') {
-      throw new ApiError(
+      throw new DomainError(
         'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
         'The EMAIL_OTP credentials tied to this customer changed after the challenge was issued; start again',
         {
@@ -95,7 +95,7 @@ export async function guardContactChange(
     tx,
   );
   if (updated !== tiedIds.length) {
-    throw new ApiError(
+    throw new DomainError(
       'EMAIL_OTP_CREDENTIAL_SYNC_FAILED',
       'Not every tied credential could be updated; the customer was not changed',
     );
@@ -112,7 +112,10 @@ async function refuseTakenContact(
 ): Promise<void> {
   if (type === 'EMAIL_OTP') {
     if ((await repo.emailOtpCredentialsWithEmail(platformId, value, tiedIds, tx)).length) {
-      throw new ApiError('EMAIL_OTP_EMAIL_ALREADY_EXISTS', `${value} is already the email of an EMAIL_OTP credential`);
+      throw new DomainError(
+        'EMAIL_OTP_EMAIL_ALREADY_EXISTS',
+        `${value} is already the email of an EMAIL_OTP credential`,
+      );
     }
   } else if ((await repo.smsOtpCredentialsWithPhone(platformId, value, tiedIds, tx)).length) {
     throw conflict(`${value} is already the phone number of an SMS_OTP credential`);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type Json, type TestPlatform } from '@/tests/support/api';
-import { transaction } from '@/lib/db';
-import { newId } from '@/lib/ids';
+import { transaction } from '@/lib/core/db';
+import { newId } from '@/lib/core/ids';
 import { duplicateError } from './credentials';
 import * as repo from './repository';
 import { advance, newWallet, otpLogin, signatureHeaders, signed } from './test-flows';

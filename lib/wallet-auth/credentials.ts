@@ -1,7 +1,7 @@
-import { now } from '../clock';
-import { isUniqueViolation, pgMessage, transaction, type Tx } from '../db';
-import { ApiError, invalidInput, notFound } from '../http/errors';
-import { newId } from '../ids';
+import { now } from '../core/clock';
+import { isUniqueViolation, pgMessage, transaction, type Tx } from '../core/db';
+import { DomainError, invalidInput, notFound } from '../core/errors';
+import { newId } from '../core/ids';
 import { checkOidcToken, type OidcIdentity } from '../auth/oidc';
 import { sha256Hex } from '../auth/secrets';
 import {
@@ -38,17 +38,17 @@ type Prepared =
 
 const exists = {
   EMAIL_OTP: () =>
-    new ApiError(
+    new DomainError(
       'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
       'This account already has an EMAIL_OTP credential (one per account)',
     ),
   SMS_OTP: () =>
-    new ApiError(
+    new DomainError(
       'SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
       'This account already has an SMS_OTP credential (one per account)',
     ),
   PASSKEY: () =>
-    new ApiError(
+    new DomainError(
       'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
       'This WebAuthn credential id is already registered on the account',
     ),
@@ -58,7 +58,7 @@ const exists = {
     ]),
 };
 const challengeUsed = () =>
-  new ApiError('UNAUTHORIZED', 'This WebAuthn registration challenge was already used', {
+  new DomainError('UNAUTHORIZED', 'This WebAuthn registration challenge was already used', {
     reason: 'Registration challenge already used',
   });
 
@@ -108,7 +108,7 @@ async function checkUnique(tx: Tx, platformId: string, current: repo.AuthMethodR
  * index it violated (rule 3), by the name PostgreSQL reports, says which rule. Nothing more can be
  * read in the transaction by then (PostgreSQL aborted it). Null when `err` is not a unique violation.
  */
-export function duplicateError(err: unknown, type: Prepared['type']): ApiError | null {
+export function duplicateError(err: unknown, type: Prepared['type']): DomainError | null {
   if (!isUniqueViolation(err)) return null;
   switch (/unique constraint "([^"]+)"/.exec(pgMessage(err) ?? '')?.[1]) {
     case 'AuthMethod_registration_challenge':

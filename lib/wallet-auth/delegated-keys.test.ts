@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { registerFundingSourceLookup } from './delegated-keys';
 import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';

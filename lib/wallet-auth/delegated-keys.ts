@@ -1,7 +1,7 @@
-import { now } from '../clock';
-import { db, isUniqueViolation, transaction, type Tx } from '../db';
-import { conflict, invalidInput, notFound } from '../http/errors';
-import { newId } from '../ids';
+import { now } from '../core/clock';
+import { db, isUniqueViolation, transaction, type Tx } from '../core/db';
+import { conflict, invalidInput, notFound } from '../core/errors';
+import { newId } from '../core/ids';
 
 import { generateKeyPair, publicKeyOf } from '../auth/p256';
 import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';

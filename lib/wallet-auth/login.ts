@@ -1,8 +1,8 @@
-import { now } from '../clock';
-import { transaction } from '../db';
-import { ApiError, fieldError, invalidInput, notFound } from '../http/errors';
-import { canonicalJson } from '../http/json';
-import { isSandbox } from '../http/endpoint';
+import { now } from '../core/clock';
+import { transaction } from '../core/db';
+import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
+import { canonicalJson } from '../core/json';
+import { isSandbox } from '../core/mode';
 import { checkOidcToken } from '../auth/oidc';
 import { parsePublicKey } from '../auth/p256';
 import { sha256Hex } from '../auth/secrets';
@@ -146,7 +146,7 @@ export async function verify(
 
   const requestId = req.headers.get('request-id')?.trim();
   if (!requestId)
-    throw new ApiError(
+    throw new DomainError(
       'REQUEST_ID_MISSING',
       'Passkey verification needs the Request-Id header of the /challenge response',
     );
@@ -154,7 +154,7 @@ export async function verify(
     const pending = await openPendingRequest(tx, platformId, requestId, ['PASSKEY_LOGIN']);
     const ctx = pending.context as { authMethodId: string; challenge: string; clientPublicKey: string };
     if (ctx.authMethodId !== id)
-      throw new ApiError('UNAUTHORIZED', `Request-Id ${requestId} was issued for another credential`, {
+      throw new DomainError('UNAUTHORIZED', `Request-Id ${requestId} was issued for another credential`, {
         reason: 'Request-Id belongs to another credential',
       });
     const locked = await repo.lockCredential(platformId, id, tx);
@@ -162,7 +162,7 @@ export async function verify(
     const legacyLiteral = isSandbox() && body.assertion.signature === SANDBOX_PASSKEY_SIGNATURE;
     if (legacyLiteral) {
       if (body.assertion.credentialId !== locked.credentialId) {
-        throw new ApiError(
+        throw new DomainError(
           'UNAUTHORIZED',
           'Passkey assertion failed: credentialId is not the credential being verified',
           { reason: 'Passkey assertion failed: credentialId mismatch' },

@@ -1,9 +1,9 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { addSeconds, now } from '../clock';
-import { db, type Tx } from '../db';
-import { ApiError, invalidInput } from '../http/errors';
-import { isSandbox } from '../http/endpoint';
-import { newId } from '../ids';
+import { addSeconds, now } from '../core/clock';
+import { db, type Tx } from '../core/db';
+import { DomainError, invalidInput } from '../core/errors';
+import { isSandbox } from '../core/mode';
+import { newId } from '../core/ids';
 import { sendMessage, type OutboundMessage } from '../notify/sender';
 import * as platforms from '../platform/repository';
 import { bytesToBase64url, bytesToHex, hexToBytes, isHex } from '../auth/encoding';
@@ -53,7 +53,7 @@ export async function issueOtp(tx: Tx, credential: repo.AuthMethodRow): Promise<
   if (last) {
     const wait = Math.ceil((last.createdAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - at.getTime()) / 1000);
     if (wait > 0) {
-      throw new ApiError(
+      throw new DomainError(
         'RATE_LIMITED',
         `A code was sent less than ${OTP_RESEND_INTERVAL_SECONDS} seconds ago; retry in ${wait} s`,
         { retryAfterSeconds: wait },
@@ -102,7 +102,7 @@ export async function issueOtp(tx: Tx, credential: repo.AuthMethodRow): Promise<
 }
 
 const rejected = (reason: string, message = `OTP verification failed: ${reason}`) =>
-  new ApiError('UNAUTHORIZED', message, { reason });
+  new DomainError('UNAUTHORIZED', message, { reason });
 
 function parseOtpBundle(text: string): { enc: Uint8Array; ciphertext: Uint8Array } {
   const bad = (why: string) =>
@@ -152,7 +152,7 @@ export async function checkOtpAttempt(
       1,
       Math.ceil((challenge.createdAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - now().getTime()) / 1000),
     );
-    throw new ApiError(
+    throw new DomainError(
       'RATE_LIMITED',
       `Too many wrong codes; request a new code (in ${wait} s)`,
       { retryAfterSeconds: wait },

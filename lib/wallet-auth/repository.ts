@@ -1,5 +1,5 @@
-import type { RowWrite } from '../sql';
-import { db, lockOne, Prisma, type Tx } from '../db';
+import type { RowWrite } from '../core/sql';
+import { db, lockOne, Prisma, type Tx } from '../core/db';
 
 // Credentials, sessions, OTP challenges, delegated keys and wallet secrets of embedded wallets.
 // The wallet-auth domain owns the full lifecycle; other domains only seed the first credential

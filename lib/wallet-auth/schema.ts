@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, recordId } from '../http/fields';
+import { isoDateTime, recordId } from '../core/fields';
 
 // Embedded-wallet authentication (reference: AuthMethod, AuthSession, the credential create and
 // verify request oneOfs, PasskeyAuthChallenge, DelegatedKey, InternalAccountExport*).

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/db';
+import { db } from '@/lib/core/db';
 import { outboxOf } from '@/lib/notify/sender';
 import { unseal } from '@/lib/auth/vault';
 import { newPlatform } from '@/tests/support/api';

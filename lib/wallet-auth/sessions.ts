@@ -1,7 +1,7 @@
-import { addSeconds, now } from '../clock';
-import type { Tx } from '../db';
-import { ApiError, fieldError, notFound } from '../http/errors';
-import { newId } from '../ids';
+import { addSeconds, now } from '../core/clock';
+import type { Tx } from '../core/db';
+import { DomainError, fieldError, notFound } from '../core/errors';
+import { newId } from '../core/ids';
 import { encryptCredentialBundle } from '../auth/hpke';
 import { generateKeyPair, parsePublicKey } from '../auth/p256';
 import { retryHeaders, signedAction, type Challenge, type CredentialType } from '../auth/signed-retry';
@@ -105,7 +105,7 @@ export async function refresh(
   const found = await sessionWithCredential(platformId, id);
   if (!found) throw notFound('REFERENCE_NOT_FOUND', `Session ${id}`);
   const inactive = () =>
-    new ApiError('UNAUTHORIZED', `Session ${id} is no longer active; authenticate again with the credential`, {
+    new DomainError('UNAUTHORIZED', `Session ${id} is no longer active; authenticate again with the credential`, {
       reason: 'Session is no longer active',
     });
   if (!isActive(found.session, now())) throw inactive();

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { now } from '../clock';
-import type { Tx } from '../db';
-import { isSandbox } from '../http/endpoint';
-import { fieldError } from '../http/errors';
+import { now } from '../core/clock';
+import type { Tx } from '../core/db';
+import { isSandbox } from '../core/mode';
+import { fieldError } from '../core/errors';
 import { get as getAccount, type InternalAccount } from '../accounts/service';
 import { setPrivacy } from '../accounts/repository';
 import { sealedEnvelope } from '../auth/hpke';

@@ -1,6 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, hkdfSync, sign, type KeyObject } from 'node:crypto';
-import { now } from '../clock';
-import type { Tx } from '../db';
+import { now } from '../core/clock';
+import type { Tx } from '../core/db';
 import { masterKey, open, seal } from '../auth/master-key';
 import * as repo from './repository';
 

@@ -1,4 +1,4 @@
-import { Prisma, db, type Tx } from '../db';
+import { Prisma, db, type Tx } from '../core/db';
 
 // Webhook delivery persistence: signing keys, claiming due outbox events, recording attempts.
 

@@ -1,9 +1,9 @@
-import { now } from '../clock';
-import { runAs } from '../context';
-import { transaction } from '../db';
-import { ApiError } from '../http/errors';
-import { stringifyJson } from '../http/json';
-import { newId } from '../ids';
+import { now } from '../core/clock';
+import { runAs } from '../core/context';
+import { transaction } from '../core/db';
+import { DomainError } from '../core/errors';
+import { stringifyJson } from '../core/json';
+import { newId } from '../core/ids';
 import { answerToPendingWebhook } from '../uma/receive';
 import { signBody } from './keys';
 import * as repo from './repository';
@@ -175,7 +175,7 @@ async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<rep
 export async function sendTestWebhook(platformId: string, send?: SendOptions) {
   const endpoint = (await repo.findEndpoint(platformId))?.webhookEndpoint;
   if (!endpoint)
-    throw new ApiError(
+    throw new DomainError(
       'WEBHOOK_ENDPOINT_NOT_SET',
       'No webhook endpoint is configured; set webhookEndpoint with PATCH /config',
     );
@@ -198,7 +198,7 @@ export async function sendTestWebhook(platformId: string, send?: SendOptions) {
   if (!delivered) {
     const why =
       result.status !== undefined ? `answered HTTP ${result.status}` : `could not be reached: ${result.error}`;
-    throw new ApiError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint ${why}`, {
+    throw new DomainError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint ${why}`, {
       ...answer,
       ...(result.error ? { error: result.error } : {}),
     });

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import { parseJson, stringifyJson } from '@/lib/http/json';
+import { parseJson, stringifyJson } from '@/lib/core/json';
 import { API_BASE } from '@/lib/http/endpoint';
 import { createPlatform, type NewPlatform } from '@/lib/platform/service';
 import * as tokens from '@/lib/tokens/service';
-import type { Permission } from '@/lib/context';
+import type { Permission } from '@/lib/core/context';
 import { checkResponse } from './conformance';
 import { matchRoute } from './router';
 

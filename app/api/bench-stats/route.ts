@@ -1,4 +1,4 @@
-import { queryStats } from '@/lib/db';
+import { queryStats } from '@/lib/core/db';
 
 // GET /api/bench-stats – SQL statement counters and this process's CPU time for `npm run bench`;
 // absent unless the server runs with CORRIDOR_BENCH_STATS=1.

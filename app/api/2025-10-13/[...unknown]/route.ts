@@ -1,11 +1,11 @@
 import { errorResponse } from '@/lib/http/endpoint';
-import { ApiError } from '@/lib/http/errors';
+import { DomainError } from '@/lib/core/errors';
 
 // Anything under the base path that no route matches: a JSON 404 in the error shape.
 async function unknown(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname;
   return errorResponse(
-    new ApiError('REFERENCE_NOT_FOUND', `No operation ${req.method} ${path}; see /api/2025-10-13/openapi.json`),
+    new DomainError('REFERENCE_NOT_FOUND', `No operation ${req.method} ${path}; see /api/2025-10-13/openapi.json`),
   );
 }
 

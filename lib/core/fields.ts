@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idPattern, type IdKind } from '../ids';
+import { idPattern, type IdKind } from './ids';
 
 // Field types shared by every domain's schemas. Money is an integer in the smallest unit:
 // the body parser yields a number when it is safe and a bigint beyond that; both become bigint.

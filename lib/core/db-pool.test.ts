@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { PipelinedPool } from '@/lib/db-pool';
+import { PipelinedPool } from '@/lib/core/db-pool';
 
 // The embedded database's pool pipelines statements over its one connection. What must hold:
 // every statement gets its own answer, a failing one fails alone, and a transaction never has

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { db, isUniqueViolation, pgCode, Prisma, queryDirect, queryIn } from '@/lib/db';
+import { db, isUniqueViolation, pgCode, Prisma, queryDirect, queryIn } from '@/lib/core/db';
 
 // queryDirect skips the Prisma client's query layer for the hot payment statements; the values
 // it hands back and the parameters it sends must be exactly what `$queryRaw` gives and sends, or

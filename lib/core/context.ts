@@ -18,12 +18,3 @@ export function runAs<T>(principal: Principal, fn: () => Promise<T>): Promise<T>
 export function currentPrincipal(): Principal | undefined {
   return storage.getStore();
 }
-
-/**
- * The service's public base URL (no trailing slash): CORRIDOR_PUBLIC_URL, or the local server on
- * $PORT. Links handed to customers (KYC, liveness, end-user terms), the WebAuthn relying party
- * and the start banner are all built on it.
- */
-export function publicBaseUrl(): string {
-  return (process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, '');
-}

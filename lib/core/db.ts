@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { PipelinedPool } from './db-pool';
-import { Prisma, PrismaClient } from './generated/prisma/client';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 export { Prisma };
 export type Db = PrismaClient;

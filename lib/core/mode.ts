@@ -1,0 +1,17 @@
+// How this installation runs, from its environment: sandbox (the default: magic values, sandbox
+// endpoints, sandbox codes) or production, and where it is reached.
+export function isSandbox(): boolean {
+  return (process.env.CORRIDOR_MODE ?? 'sandbox') !== 'production';
+}
+
+/** The API's base path: `{base_url}` = `http://<host>/api/2025-10-13` (DESIGN.md). */
+export const API_BASE = '/api/2025-10-13';
+
+/**
+ * The service's public base URL (no trailing slash): CORRIDOR_PUBLIC_URL, or the local server on
+ * $PORT. Links handed to customers (KYC, liveness, end-user terms), the WebAuthn relying party
+ * and the start banner are all built on it.
+ */
+export function publicBaseUrl(): string {
+  return (process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, '');
+}
