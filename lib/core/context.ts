@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-// Who is acting in the current request or job. Set once by the route wrapper (or the worker)
-// so deep code such as the clock can read the platform's sandbox offset without threading it.
+// Who is acting in the current request or job, set once by whoever starts the work (the API
+// wrapper, the worker) so that deep code — the clock reading the platform's sandbox offset, the
+// transaction helper binding an Idempotency-Key — needs nothing threaded through it.
 export type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 
 export type Principal =
@@ -9,12 +10,45 @@ export type Principal =
   | { kind: 'agent'; platformId: string; agentId: string; customerId: string; clockOffsetMs: bigint }
   | { kind: 'system'; platformId: string; clockOffsetMs: bigint };
 
-const storage = new AsyncLocalStorage<Principal>();
+/**
+ * The Idempotency-Key this operation holds (lib/core/idempotency.ts): its effect's transaction
+ * records the operation's answer under the key, guarded by `owner`, so that the effect and the
+ * record of it commit together or not at all.
+ */
+export interface Claim {
+  platformId: string;
+  key: string;
+  /** Unique per request: only this request may complete or release the claim. */
+  owner: string;
+  /** The operation's answer for a result of its effect: what a repeat of the key replays. */
+  answer: (result: unknown) => { status: number; text: string };
+  /** Set once the effect committed with its answer. */
+  bound?: { status: number; text: string };
+}
+
+interface Context {
+  actor: Principal;
+  claim?: Claim;
+}
+
+const storage = new AsyncLocalStorage<Context>();
 
 export function runAs<T>(principal: Principal, fn: () => Promise<T>): Promise<T> {
-  return storage.run(principal, fn);
+  return storage.run({ actor: principal }, fn);
 }
 
 export function currentPrincipal(): Principal | undefined {
-  return storage.getStore();
+  return storage.getStore()?.actor;
+}
+
+/** Runs `fn` holding `claim` (inside runAs). */
+export function withClaim<T>(claim: Claim, fn: () => Promise<T>): Promise<T> {
+  const current = storage.getStore();
+  if (!current) throw new Error('withClaim outside of an actor context');
+  return storage.run({ ...current, claim }, fn);
+}
+
+/** The claim of the operation running now, if it holds one. */
+export function currentClaim(): Claim | undefined {
+  return storage.getStore()?.claim;
 }

@@ -254,6 +254,19 @@ function isRetryable(err: unknown): boolean {
 }
 
 /**
+ * How long an interactive transaction may run before it is rolled back (15 s;
+ * CORRIDOR_TX_TIMEOUT_MS changes it, e.g. for tests of a database that holds a lock too long).
+ */
+export function transactionTimeoutMs(): number {
+  return Number(process.env.CORRIDOR_TX_TIMEOUT_MS) || 15_000;
+}
+
+/** A transaction that ran past its timeout and was rolled back (Prisma's P2028). */
+export function isTransactionTimeout(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'P2028';
+}
+
+/**
  * Runs `fn` in one database transaction, retrying serialization failures and deadlocks.
  * Code inside must use the `tx` it is given only: on the embedded database a second client
  * call inside a transaction would wait for the transaction forever.
@@ -265,7 +278,7 @@ export async function transaction<T>(
   const retries = opts.retries ?? 5;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db().$transaction(fn, { timeout: opts.timeoutMs ?? 15_000, maxWait: 15_000 });
+      return await db().$transaction(fn, { timeout: opts.timeoutMs ?? transactionTimeoutMs(), maxWait: 15_000 });
     } catch (err) {
       if (attempt >= retries || !isRetryable(err)) throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));

@@ -5,8 +5,8 @@ import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 export type CustomerRow = Prisma.CustomerGetPayload<object>;
 
 /** A new customer and the rows created with it (accounts, events), in one statement. */
-export async function insertWith(row: CustomerRow, writes: RowWrite[]): Promise<void> {
-  await db().$executeRaw(insertAll([{ table: 'Customer', row: { ...row } }, ...writes]));
+export async function insertWith(row: CustomerRow, writes: RowWrite[], tx: Tx = db()): Promise<void> {
+  await tx.$executeRaw(insertAll([{ table: 'Customer', row: { ...row } }, ...writes]));
 }
 
 /**

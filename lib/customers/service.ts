@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
+import { effectWrite } from '../core/idempotency';
 import { transaction, isUniqueViolation, type Tx, type Prisma } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
@@ -236,16 +237,16 @@ async function insertCustomer(
   // platformCustomerId or UMA address: the unique indexes refuse the row (also under a concurrent
   // create, which a prior read would miss) and the catch says which one was taken.
   try {
-    await repo.insertWith(row, [
+    const writes = [
       ...accounts.writes,
       ...(event ? eventWrites(platformId, [{ type: event, data: customer }], at) : []),
-    ]);
+    ];
+    return await effectWrite(customer, (tx) => repo.insertWith(row, writes, tx));
   } catch (err) {
     if (isUniqueViolation(err))
       throw await explainUniqueViolation(platformId, input.platformCustomerId, umaAddress, null);
     throw err;
   }
-  return customer;
 }
 
 export async function get(platformId: string, id: string): Promise<Customer> {

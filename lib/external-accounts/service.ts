@@ -1,3 +1,4 @@
+import { effect } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { db, isUniqueViolation, transaction, type Prisma, type Tx } from '../core/db';
@@ -97,7 +98,7 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
     throw new DomainError('INVALID_BANK_ACCOUNT', `The account ${identifier} cannot be used: ${check.reason}`);
 
   try {
-    return await transaction(async (tx) => {
+    return await effect(async (tx) => {
       // Locking the customer serializes its account creations (duplicates, default replacement).
       if (customer) await liveCustomer(platformId, customer.id, tx);
       const duplicate = await repo.findDuplicate(platformId, customer?.id ?? null, input.currency, key, tx);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authenticate, requirePermission, type AuthMode } from '../auth/authenticate';
-import { runAs, type Permission, type Principal } from '../core/context';
-import { isUniqueViolation, pgCode } from '../core/db';
+import { runAs, withClaim, type Permission, type Principal } from '../core/context';
+import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
 import { DomainError, invalidInput } from '../core/errors';
 import { ERROR_STATUS, errorBody } from './errors';
@@ -82,9 +82,17 @@ export function errorResponse(err: DomainError): Response {
   return jsonResponse(ERROR_STATUS[err.code], stringifyJson(errorBody(err)), err.headers);
 }
 
-function toApiError(err: unknown, req: Request): DomainError {
+function toDomainError(err: unknown, req: Request): DomainError {
   if (err instanceof DomainError) return err;
   if (isUniqueViolation(err)) return new DomainError('CONFLICT', 'The request conflicts with an existing record');
+  // The database held the transaction up past its timeout; it was rolled back, nothing changed.
+  if (isTransactionTimeout(err))
+    return new DomainError(
+      'SERVICE_UNAVAILABLE',
+      'The database did not complete the request in time and nothing was changed; retry (with the same Idempotency-Key)',
+      undefined,
+      { 'retry-after': '1' },
+    );
   // Text the database cannot store (checked at the boundary; this is the backstop).
   const code = pgCode(err);
   if (code === '22021' || code === '22P05')
@@ -124,93 +132,141 @@ function multipartObject(form: FormData): Record<string, unknown> {
   return out;
 }
 
+/** What a route gets: its validated input, and the body as read (for idempotency's comparison). */
+async function readInput(
+  def: EndpointDef<z.ZodType, z.ZodType, z.ZodType>,
+  req: Request,
+  ctx: RouteContext,
+  principal: Principal,
+): Promise<{ input: HandlerInput<unknown, unknown, unknown>; rawValue: unknown; url: URL }> {
+  const url = new URL(req.url);
+  // Next.js gives routes without dynamic segments no params at all.
+  const rawParams = (await ctx?.params) ?? {};
+  checkTextValues(rawParams, 'path parameter');
+  const params = def.params ? parseOrThrow(def.params, rawParams, 'path parameter') : rawParams;
+  const rawQuery = queryObject(url);
+  checkTextValues(rawQuery, 'query parameter');
+  const query = def.query ? parseQueryOrThrow(def.query, rawQuery) : {};
+  let body: unknown = undefined;
+  let rawBody = '';
+  let rawValue: unknown = undefined;
+  if (def.bodyType === 'multipart') {
+    body = parseOrThrow(def.body ?? z.any(), multipartObject(await readMultipartBody(req)), 'form field');
+  } else if (def.body) {
+    const read = await readJsonBody(req);
+    rawBody = read.text;
+    rawValue = read.value;
+    body = parseBodyOrThrow(def.body, read.value);
+  }
+  return { input: { req, params, query, body, rawBody, principal }, rawValue, url };
+}
+
+type Input<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = HandlerInput<
+  z.output<P>,
+  z.output<Q>,
+  z.output<B>
+>;
+
+/**
+ * An operation that takes an Idempotency-Key: its handler returns the service's result and
+ * `answer` turns that into the reply. `answer` must be a pure function of the result: the
+ * operation's effect records `answer(result)` under the key in its own transaction, and that is
+ * what every repeat of the key gets (lib/core/idempotency.ts).
+ */
+export function endpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R>(
+  def: EndpointDef<P, Q, B> & { idempotent: true; answer: (result: R) => Reply },
+  handler: (input: Input<P, Q, B>) => Promise<R>,
+): Endpoint;
 export function endpoint<
   P extends z.ZodType = AnyObject,
   Q extends z.ZodType = AnyObject,
   B extends z.ZodType = z.ZodUndefined,
->(
-  def: EndpointDef<P, Q, B>,
-  handler: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply>,
+>(def: EndpointDef<P, Q, B> & { idempotent?: false }, handler: (input: Input<P, Q, B>) => Promise<Reply>): Endpoint;
+export function endpoint(
+  def: EndpointDef<z.ZodType, z.ZodType, z.ZodType> & { answer?: (result: unknown) => Reply },
+  handler: (input: HandlerInput<unknown, unknown, unknown>) => Promise<unknown>,
 ): Endpoint {
+  const toReply = (result: unknown): Reply => (def.answer ? def.answer(result) : (result as Reply));
   const run: RouteHandler = async (req, ctx) => {
-    let principal: Principal | undefined;
-    let idemKey: string | undefined;
     try {
       if (def.sandboxOnly && !isSandbox())
         throw new DomainError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
-      principal =
+      const principal: Principal =
         def.auth === 'none'
           ? { kind: 'system', platformId: '', clockOffsetMs: 0n }
           : await authenticate(req, def.auth ?? 'platform');
       requirePermission(principal, def.permission);
-      const p = principal;
-      return await runAs(p, async () => {
-        const url = new URL(req.url);
-        // Next.js gives routes without dynamic segments no params at all.
-        const rawParams = (await ctx?.params) ?? {};
-        checkTextValues(rawParams, 'path parameter');
-        const params = def.params ? parseOrThrow(def.params, rawParams, 'path parameter') : rawParams;
-        const rawQuery = queryObject(url);
-        checkTextValues(rawQuery, 'query parameter');
-        const query = def.query ? parseQueryOrThrow(def.query, rawQuery) : {};
-        let body: unknown = undefined;
-        let rawBody = '';
-        let rawValue: unknown = undefined;
-        if (def.bodyType === 'multipart') {
-          body = parseOrThrow(def.body ?? z.any(), multipartObject(await readMultipartBody(req)), 'form field');
-        } else if (def.body) {
-          const read = await readJsonBody(req);
-          rawBody = read.text;
-          rawValue = read.value;
-          body = parseBodyOrThrow(def.body, read.value);
+      return await runAs(principal, async () => {
+        const { input, rawValue, url } = await readInput(def, req, ctx, principal);
+        const key = def.idempotent ? req.headers.get('idempotency-key') : null;
+        if (key === null) {
+          const reply = toReply(await handler(input));
+          return jsonResponse(reply.status, replyText(reply), reply.headers);
         }
-        const keyHeader = def.idempotent ? req.headers.get('idempotency-key') : null;
-        if (keyHeader !== null) {
-          idemKey = idempotency.validateKey(keyHeader);
-          // By content, not bytes: a retry re-serialising the same JSON (key order, spacing) is the same request.
-          const hash = idempotency.requestHash(
-            req.method,
-            url.pathname,
-            rawValue === undefined ? '' : canonicalJson(rawValue),
-          );
-          const replay = await idempotency.begin(p.platformId, idemKey, hash);
-          if (replay) {
-            idemKey = undefined; // not ours to finish
-            return jsonResponse(replay.status, replay.status === 204 ? null : replay.body, {
-              'idempotent-replayed': 'true',
-            });
-          }
-        }
-        let reply: Reply;
-        try {
-          reply = await handler({ req, params, query, body, rawBody, principal: p } as HandlerInput<
-            z.output<P>,
-            z.output<Q>,
-            z.output<B>
-          >);
-        } catch (err) {
-          const apiErr = toApiError(err, req);
-          if (idemKey)
-            await idempotency.finish(
-              p.platformId,
-              idemKey,
-              ERROR_STATUS[apiErr.code],
-              stringifyJson(errorBody(apiErr)),
-            );
-          idemKey = undefined;
-          throw apiErr;
-        }
-        const text = reply.status === 204 || reply.body === undefined ? null : stringifyJson(reply.body);
-        if (idemKey) await idempotency.finish(p.platformId, idemKey, reply.status, text ?? '');
-        idemKey = undefined;
-        return jsonResponse(reply.status, text, reply.headers);
+        // By content, not bytes: a retry re-serialising the same JSON (key order, spacing) is the same request.
+        const hash = idempotency.requestHash(
+          req.method,
+          url.pathname,
+          rawValue === undefined ? '' : canonicalJson(rawValue),
+        );
+        return runKeyed(
+          def,
+          principal.platformId,
+          idempotency.validateKey(key),
+          hash,
+          () => handler(input),
+          toReply,
+          req,
+        );
       });
     } catch (err) {
-      if (idemKey && principal) await idempotency.abandon(principal.platformId, idemKey).catch(() => {});
-      return errorResponse(toApiError(err, req));
+      return errorResponse(toDomainError(err, req));
     }
   };
   return Object.assign(run, { def: def as unknown as EndpointDef<z.ZodType, z.ZodType, z.ZodType> });
+}
+
+const replyText = (reply: Reply) =>
+  reply.status === 204 || reply.body === undefined ? null : stringifyJson(reply.body);
+
+/** Runs an operation under its Idempotency-Key (lib/http/idempotency.ts has the protocol). */
+async function runKeyed(
+  def: EndpointDef<z.ZodType, z.ZodType, z.ZodType>,
+  platformId: string,
+  key: string,
+  hash: string,
+  call: () => Promise<unknown>,
+  toReply: (result: unknown) => Reply,
+  req: Request,
+): Promise<Response> {
+  const answer = (result: unknown) => {
+    const reply = toReply(result);
+    return { status: reply.status, text: replyText(reply) ?? '' };
+  };
+  const begun = await idempotency.begin(platformId, key, hash, answer);
+  if (begun.kind === 'replay')
+    return jsonResponse(begun.status, begun.status === 204 ? null : begun.body, { 'idempotent-replayed': 'true' });
+  const { claim } = begun;
+  let outcome: { status: number; text: string; headers?: Record<string, string> };
+  try {
+    const reply = toReply(await withClaim(claim, call));
+    // Every effect of a keyed operation must record its answer with it (tests catch one that does not).
+    if (process.env.VITEST && reply.status < 300 && !claim.bound)
+      throw new Error(`${def.method} ${def.path} answered without recording its Idempotency-Key with its effect`);
+    outcome = { status: reply.status, text: replyText(reply) ?? '', headers: reply.headers };
+  } catch (err) {
+    const e = toDomainError(err, req);
+    outcome = { status: ERROR_STATUS[e.code], text: stringifyJson(errorBody(e)), headers: e.headers };
+  }
+  let stored: { status: number; text: string } | null = claim.bound ?? null;
+  try {
+    stored = await idempotency.finish(claim, outcome);
+  } catch (err) {
+    // The answer could not be stored: a committed effect still answers with its own record.
+    console.error(`[corridor] ${def.method} ${def.path}: storing the Idempotency-Key answer failed:`, err);
+  }
+  if (stored) return jsonResponse(stored.status, stored.status === 204 ? null : stored.text);
+  return jsonResponse(outcome.status, outcome.status === 204 ? null : outcome.text, outcome.headers);
 }
 
 function methodNotAllowed(allowed: Method[]): RouteHandler {

@@ -1,20 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../auth/secrets';
 import { addSeconds, now } from '../core/clock';
+import type { Claim } from '../core/context';
 import { DomainError, invalidInput } from '../core/errors';
-import * as repo from './idempotency-repository';
+import * as records from '../core/idempotency';
+import { instanceKey, isAlive } from '../core/instance';
 
-// Idempotency-Key: the first response to a key is stored with a hash of the request; a repeat
-// gets that response back byte for byte, a repeat with a different request is refused, and a
-// concurrent duplicate waits for the first to finish instead of executing again.
+// The Idempotency-Key protocol at the edge. The first request with a key claims it and runs; its
+// effect records the answer in its own transaction (lib/core/idempotency.ts). A repeat:
+// - with another request body: refused (4xx), and the running original is never touched;
+// - after the answer is stored: gets it byte for byte, from any server process, after restarts;
+// - while the original runs: waits for its answer, then gets 409 "in progress" (retry later);
+// - when the original's process died (its instance lock is gone from the database): takes the
+//   claim over and executes — the original's effect never committed, or the answer would be stored.
+// Only a claim's owner completes or releases it.
 const RETENTION_SECONDS = 24 * 3600;
-const STALE_AFTER_MS = 60_000; // a PENDING claim older than this belongs to a request that died
-const WAIT_STEP_MS = 20;
-const WAIT_LIMIT_MS = 15_000;
-
-export interface StoredResponse {
-  status: number;
-  body: string;
-}
+/** How long a repeat waits for the running original's answer before 409 (CORRIDOR_IDEMPOTENCY_WAIT_MS). */
+const waitLimitMs = () => Number(process.env.CORRIDOR_IDEMPOTENCY_WAIT_MS) || 15_000;
 
 export function requestHash(method: string, path: string, body: string): string {
   return sha256Hex(`${method}\n${path}\n${body}`);
@@ -29,18 +31,42 @@ export function validateKey(key: string): string {
   return key;
 }
 
+export const inProgress = () =>
+  new DomainError(
+    'CONFLICT',
+    'A request with this Idempotency-Key is still in progress; retry later',
+    { reason: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
+    { 'retry-after': '1', 'x-should-retry': 'true' },
+  );
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export type Begin = { kind: 'replay'; status: number; body: string } | { kind: 'owned'; claim: Claim };
+
 /**
- * Claims the key for this request. Returns a stored response to replay, or null when the caller
- * now owns the key and must call `finish` (or `abandon` on an unexpected failure).
+ * Claims `key` for this request, or says what to answer instead. Throws (4xx) for a different
+ * request under the key, and 409 when the original is still running after a while.
  */
-export async function begin(platformId: string, key: string, hash: string): Promise<StoredResponse | null> {
+export async function begin(platformId: string, key: string, hash: string, answer: Claim['answer']): Promise<Begin> {
   const started = Date.now();
-  for (;;) {
+  const ownerInstance = await instanceKey();
+  const claim: Claim = { platformId, key, owner: `${ownerInstance}:${randomUUID()}`, answer };
+  for (let round = 0; ; round++) {
     const at = now();
-    if (await repo.claim(platformId, key, hash, at, addSeconds(at, RETENTION_SECONDS))) return null;
-    const record = await repo.find(platformId, key);
+    const expiresAt = addSeconds(at, RETENTION_SECONDS);
+    if (
+      await records.insertClaim({
+        platformId,
+        key,
+        requestHash: hash,
+        owner: claim.owner,
+        ownerInstance,
+        at,
+        expiresAt,
+      })
+    )
+      return { kind: 'owned', claim };
+    const record = await records.findRecord(platformId, key);
     if (!record) continue; // released between our insert and read: try again
     if (record.requestHash !== hash) {
       throw invalidInput('Idempotency-Key was already used with a different request; use a new key for a new request', [
@@ -48,27 +74,39 @@ export async function begin(platformId: string, key: string, hash: string): Prom
       ]);
     }
     if (record.state === 'DONE' && record.responseStatus !== null) {
-      return { status: record.responseStatus, body: record.responseBody ?? '' };
+      return { kind: 'replay', status: record.responseStatus, body: record.responseBody ?? '' };
     }
-    if (
-      record.createdAt.getTime() < at.getTime() - STALE_AFTER_MS &&
-      (await repo.takeOver(platformId, key, new Date(at.getTime() - STALE_AFTER_MS), at))
-    ) {
-      return null;
-    }
-    if (Date.now() - started > WAIT_LIMIT_MS) {
-      throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later');
-    }
-    await sleep(WAIT_STEP_MS);
+    const dead = record.owner !== null && (record.ownerInstance === null || !(await isAlive(record.ownerInstance)));
+    if (dead && (await records.takeOver(platformId, key, record.owner!, { owner: claim.owner, ownerInstance })))
+      return { kind: 'owned', claim };
+    if (Date.now() - started > waitLimitMs()) throw inProgress();
+    await sleep(Math.min(10 * 2 ** Math.min(round, 4), 200));
   }
 }
 
-/** Stores the outcome. Server errors are not stored, so the client may retry them. */
-export async function finish(platformId: string, key: string, status: number, body: string): Promise<void> {
-  if (status >= 500) await repo.release(platformId, key);
-  else await repo.complete(platformId, key, status, body);
-}
+/** Whether a finished operation's answer is kept for repeats: not when waiting may change it. */
+export const keeps = (status: number) => status < 500 && status !== 429 && status !== 503;
 
-export async function abandon(platformId: string, key: string): Promise<void> {
-  await repo.release(platformId, key);
+/**
+ * After the operation: stores its answer unless its effect already did, and says what to send.
+ * Returns the stored answer when the effect committed one (that is the answer, whatever happened
+ * after), or null to send the operation's own.
+ */
+export async function finish(
+  claim: Claim,
+  outcome: { status: number; text: string },
+): Promise<{ status: number; text: string } | null> {
+  if (claim.bound) return claim.bound;
+  if (keeps(outcome.status)) {
+    await records.complete(claim, outcome);
+    return null;
+  }
+  // A server error: the effect may still have committed with its answer (e.g. the commit
+  // succeeded but its acknowledgement was lost). Then that answer stands; otherwise let go.
+  const record = await records.findRecord(claim.platformId, claim.key);
+  if (record?.state === 'DONE' && record.owner === claim.owner && record.responseStatus !== null) {
+    return { status: record.responseStatus, text: record.responseBody ?? '' };
+  }
+  await records.release(claim);
+  return null;
 }

@@ -1,3 +1,4 @@
+import { effect } from '../core/idempotency';
 import { randomBytes } from 'node:crypto';
 import { now } from '../core/clock';
 import { currencyAmount } from '../core/currencies';
@@ -116,22 +117,27 @@ export async function create(platformId: string, input: InvitationCreate) {
       ? null
       : (inviter.currencies[0] ?? (await settingsOf(platformId)).currencyCodes[0] ?? 'USD');
   const code = randomBytes(12).toString('base64url');
-  const row = await repo.insert({
-    id: newId('Invitation'),
-    code,
-    platformId,
-    inviterCustomerId: inviter.id,
-    inviterUma: inviter.umaAddress,
-    firstName: input.firstName ?? null,
-    amountToSend: input.amountToSend ?? null,
-    amountCurrency,
-    url: `https://${platform.umaDomain}/i/${code}`,
-    status: 'PENDING',
-    expiresAt,
-    createdAt: at,
-    updatedAt: at,
+  return effect(async (tx) => {
+    const row = await repo.insert(
+      {
+        id: newId('Invitation'),
+        code,
+        platformId,
+        inviterCustomerId: inviter.id,
+        inviterUma: inviter.umaAddress,
+        firstName: input.firstName ?? null,
+        amountToSend: input.amountToSend ?? null,
+        amountCurrency,
+        url: `https://${platform.umaDomain}/i/${code}`,
+        status: 'PENDING',
+        expiresAt,
+        createdAt: at,
+        updatedAt: at,
+      },
+      tx,
+    );
+    return present(row, at);
   });
-  return present(row, at);
 }
 
 export async function get(code: string) {

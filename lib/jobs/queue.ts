@@ -3,6 +3,7 @@ import { now } from '../core/clock';
 import { runAs } from '../core/context';
 import type { Prisma, Tx } from '../core/db';
 import type { RowWrite } from '../core/sql';
+import { instanceKey } from '../core/instance';
 import * as repo from './repository';
 
 // The database-polled job queue: timed transitions (sandbox delays, expiries), background
@@ -85,7 +86,7 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
   let total = 0;
   for (const sweep of sweeps.values()) total += await sweep({ platformId: opts.platformId });
   for (;;) {
-    const batch = await repo.claimDue(new Date(), opts.limit ?? 20, opts.platformId);
+    const batch = await repo.claimDue(new Date(), opts.limit ?? 20, await instanceKey(), opts.platformId);
     // Finished jobs are marked together after the batch: a handler is idempotent (its state
     // moves are guarded), so a crash in between only runs it again, to no effect.
     const done: string[] = [];

@@ -1,4 +1,5 @@
 import { Prisma, db, queryDirect, type Tx } from '../core/db';
+import { liveInstancesSql } from '../core/instance';
 
 export interface JobRow {
   id: string;
@@ -18,18 +19,22 @@ export async function insert(
 }
 
 /**
- * Claims up to `limit` due jobs. "Due" is judged on each platform's own sandbox clock, so a
- * platform that fast-forwards time sees its timers fire. SKIP LOCKED lets several app
- * processes poll the same table without taking the same job.
+ * Claims up to `limit` due jobs for the process holding instance key `lockedBy`. "Due" is judged
+ * on each platform's own sandbox clock, so a platform that fast-forwards time sees its timers
+ * fire. SKIP LOCKED lets several app processes poll the same table without taking the same job.
+ * A RUNNING job whose process is gone (its instance lock is no longer held: lib/core/instance.ts)
+ * is due again at once; one claimed before instance keys existed after five minutes.
  */
-export async function claimDue(wallNow: Date, limit: number, platformId?: string): Promise<JobRow[]> {
+export async function claimDue(wallNow: Date, limit: number, lockedBy: number, platformId?: string): Promise<JobRow[]> {
   const staleBefore = new Date(wallNow.getTime() - 5 * 60_000);
   // Straight through the driver (polled all the time, and once per settled batch).
   return queryDirect<JobRow>(Prisma.sql`
-    UPDATE "Job" j SET "state" = 'RUNNING', "lockedAt" = ${wallNow}, "attempts" = j."attempts" + 1
+    UPDATE "Job" j SET "state" = 'RUNNING', "lockedAt" = ${wallNow}, "lockedBy" = ${lockedBy}::int, "attempts" = j."attempts" + 1
     FROM (
       SELECT j2."id", p."clockOffsetMs" FROM "Job" j2 JOIN "Platform" p ON p."id" = j2."platformId"
-      WHERE (j2."state" = 'PENDING' OR (j2."state" = 'RUNNING' AND j2."lockedAt" < ${staleBefore}))
+      WHERE (j2."state" = 'PENDING' OR (j2."state" = 'RUNNING' AND (
+          CASE WHEN j2."lockedBy" IS NULL THEN j2."lockedAt" < ${staleBefore}
+          ELSE j2."lockedBy" <> ALL (ARRAY(${liveInstancesSql})) END)))
         AND j2."runAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond')
         ${platformId ? Prisma.sql`AND j2."platformId" = ${platformId}` : Prisma.empty}
       ORDER BY j2."runAt", j2."id"
@@ -44,21 +49,21 @@ export async function claimDue(wallNow: Date, limit: number, platformId?: string
 export async function markDoneMany(ids: string[], at: Date): Promise<void> {
   if (ids.length)
     await queryDirect(
-      Prisma.sql`UPDATE "Job" SET "state" = 'DONE', "doneAt" = ${at}::timestamp(3), "lockedAt" = NULL WHERE "id" IN (${Prisma.join(ids)})`,
+      Prisma.sql`UPDATE "Job" SET "state" = 'DONE', "doneAt" = ${at}::timestamp(3), "lockedAt" = NULL, "lockedBy" = NULL WHERE "id" IN (${Prisma.join(ids)})`,
     );
 }
 
 export async function markRetry(id: string, runAt: Date, error: string): Promise<void> {
   await db().job.update({
     where: { id },
-    data: { state: 'PENDING', runAt, lastError: error.slice(0, 2000), lockedAt: null },
+    data: { state: 'PENDING', runAt, lastError: error.slice(0, 2000), lockedAt: null, lockedBy: null },
   });
 }
 
 export async function markFailed(id: string, at: Date, error: string): Promise<void> {
   await db().job.update({
     where: { id },
-    data: { state: 'FAILED', doneAt: at, lastError: error.slice(0, 2000), lockedAt: null },
+    data: { state: 'FAILED', doneAt: at, lastError: error.slice(0, 2000), lockedAt: null, lockedBy: null },
   });
 }
 

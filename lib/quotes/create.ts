@@ -1,7 +1,8 @@
+import { effect, effectWrite } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { referenceCode } from '../accounts/instructions';
 import { addSeconds, now } from '../core/clock';
-import { db, transaction, type Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { DomainError, fieldError, invalidInput } from '../core/errors';
 import { eventRow } from '../events/outbox';
 import { isScaRegion } from '../customers/regions';
@@ -282,18 +283,19 @@ export async function createQuote(
     );
   }
   if (req.immediatelyExecute) {
-    const quote = await transaction(async (tx) => {
+    return effect(async (tx) => {
       const p = await prepare(platformId, req, opts, tx);
       await repo.insertWithTransaction(p, tx);
-      return executeLocked(tx, p.quote, p.transaction, p.sourceAccount);
+      return { quote: await executeLocked(tx, p.quote, p.transaction, p.sourceAccount), status: 201 as const };
     });
-    return { quote, status: 201 };
   }
   // Reads, then one write: nothing to hold open.
   const p = await prepare(platformId, req, opts, db());
-  await repo.insertWithTransaction(p, db());
+  const result = await effectWrite({ quote: toQuote(p.quote), status: p.status }, (tx) =>
+    repo.insertWithTransaction(p, tx),
+  );
   if (p.quote.status === 'PENDING' && p.sourceAccount)
     remember({ quote: p.quote, transaction: p.transaction, sourceAccount: p.sourceAccount });
   if (p.sms) await sendScaCode(platformId, p.sms.to, p.sms.code);
-  return { quote: toQuote(p.quote), status: p.status };
+  return result;
 }

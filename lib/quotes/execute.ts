@@ -1,5 +1,6 @@
+import { claimMove, effect, Refusal } from '../core/idempotency';
 import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import type { Tx } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
 import * as ledger from '../ledger/service';
 import * as txRepo from '../transactions/repository';
@@ -123,8 +124,14 @@ async function startAlone(found: repo.ForExecution): Promise<Quote | null> {
   )
     return null;
   const at = now();
-  if (!(await ledger.runStep(steps.start(quote.id, row, sourceAccount, at, { guardSource: true }).step))) return null;
-  return toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
+  const executed = toQuote({ ...quote, status: 'PROCESSING', executedAt: at, updatedAt: at });
+  const { step } = steps.start(quote.id, row, sourceAccount, at, { guardSource: true });
+  // With an Idempotency-Key, the record of the answer is one more required part of the statement.
+  const keyed = claimMove(executed);
+  if (keyed) step.moves.push({ sql: keyed.sql, required: true });
+  if (!(await ledger.runStep(step))) return null;
+  keyed?.bound();
+  return executed;
 }
 
 /** Funded by a direct pull from an external account (the source is no internal account). */
@@ -149,30 +156,28 @@ async function executeInTransaction(
   quoteId: string,
   checkWalletSignature: WalletSignatureCheck,
 ): Promise<Quote> {
-  const outcome = await transaction(async (tx) => {
+  return effect(async (tx) => {
     const found = await repo.findForExecution(platformId, quoteId, { tx, lock: true });
     if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
     const { quote, transaction: row, sourceAccount } = found;
-    if (quote.status !== 'PENDING') return { error: conflict(quoteId, quote.status) };
+    if (quote.status !== 'PENDING') return new Refusal(conflict(quoteId, quote.status));
     // An Embedded Wallet source needs the holder's signature over the quote's payloadToSign.
     if (quote.payloadToSign) await checkWalletSignature(quote, tx);
     if (quote.expiresAt <= now()) {
       // Record the expiry now (the sweep may not have reached it yet), then refuse.
       await expireLocked(tx, quote);
-      return {
-        error: new DomainError(
+      return new Refusal(
+        new DomainError(
           'CONFLICT',
           `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`,
           { status: 'EXPIRED' },
         ),
-      };
+      );
     }
     requireActiveSource(sourceAccount);
     if (isPull(quote)) await requirePullable(platformId, quote, tx);
-    return { quote: await executeLocked(tx, quote, row, sourceAccount) };
+    return executeLocked(tx, quote, row, sourceAccount);
   });
-  if ('error' in outcome) throw outcome.error;
-  return outcome.quote;
 }
 
 /** Marks a quote and its transaction EXPIRED if they are still waiting. */

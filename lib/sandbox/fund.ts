@@ -1,4 +1,4 @@
-import { transaction } from '../core/db';
+import { effect } from '../core/idempotency';
 import { invalidInput, notFound } from '../core/errors';
 import { recordEvent } from '../events/outbox';
 import * as accounts from '../accounts/service';
@@ -7,7 +7,7 @@ import * as ledger from '../ledger/service';
 // POST /sandbox/internal-accounts/{id}/fund: money arriving from outside the system, booked as a
 // ledger posting from the platform's SANDBOX source account, never as a balance write.
 export async function fundInternalAccount(platformId: string, accountId: string, amount: bigint) {
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const account = await accounts.findRow(platformId, accountId, tx);
     if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${accountId}`);
     if (account.status !== 'ACTIVE')

@@ -1,5 +1,5 @@
 import { addSeconds, now } from '../core/clock';
-import { transaction } from '../core/db';
+import { effect } from '../core/idempotency';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
@@ -19,7 +19,7 @@ export async function sandboxSend(
   platformId: string,
   req: { quoteId: string; currencyCode: string; currencyAmount?: bigint },
 ) {
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const quote = await quotes.lock(platformId, req.quoteId, tx);
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${req.quoteId}`);
     if ((quote.source as { sourceType: string }).sourceType !== 'REALTIME_FUNDING') {

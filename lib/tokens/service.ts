@@ -1,3 +1,4 @@
+import { effect } from '../core/idempotency';
 import { randomBytes } from 'node:crypto';
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
@@ -37,20 +38,23 @@ export async function issue(
 ) {
   const at = now();
   const clientSecret = opts.clientSecret ?? generateSecret();
-  const row = await repo.insert(
-    {
-      id: newId('Token'),
-      platformId,
-      name,
-      permissions,
-      clientId: opts.clientId ?? randomBytes(16).toString('hex'),
-      secretHash: sha256Hex(clientSecret),
-      createdAt: at,
-      updatedAt: at,
-    },
-    tx,
-  );
-  return present(row, clientSecret);
+  const write = async (t: Tx) => {
+    const row = await repo.insert(
+      {
+        id: newId('Token'),
+        platformId,
+        name,
+        permissions,
+        clientId: opts.clientId ?? randomBytes(16).toString('hex'),
+        secretHash: sha256Hex(clientSecret),
+        createdAt: at,
+        updatedAt: at,
+      },
+      t,
+    );
+    return present(row, clientSecret);
+  };
+  return tx ? write(tx) : effect(write);
 }
 
 export async function get(platformId: string, id: string) {

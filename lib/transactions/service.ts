@@ -1,5 +1,6 @@
 import { now } from '../core/clock';
 import { transaction } from '../core/db';
+import { effect } from '../core/idempotency';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
 import { failPayout } from '../payments/settlement';
@@ -54,7 +55,7 @@ const notAwaiting = (id: string, status: string) =>
   );
 
 export async function approve(platformId: string, id: string, receiverCustomerInfo?: Record<string, unknown>) {
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
     if (!row.awaitingApproval) throw notAwaiting(id, row.status);
@@ -65,7 +66,7 @@ export async function approve(platformId: string, id: string, receiverCustomerIn
 }
 
 export async function reject(platformId: string, id: string, reason?: string) {
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
     if (!row.awaitingApproval) throw notAwaiting(id, row.status);
@@ -79,7 +80,7 @@ export async function reject(platformId: string, id: string, reason?: string) {
 const CANCELLABLE_RAILS = new Set(['ACH', 'WIRE', 'SEPA', 'BANK_TRANSFER', 'SWIFT']);
 
 export async function cancel(platformId: string, id: string, reason?: string) {
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const row = await repo.findById(platformId, id, tx);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
     const notCancellable = (why: string) =>

@@ -1,7 +1,8 @@
 import { newId } from '../core/ids';
 import { referenceCode } from '../accounts/instructions';
 import { addSeconds, now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import type { Tx } from '../core/db';
+import { effect } from '../core/idempotency';
 import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
@@ -113,7 +114,7 @@ function transferRow(t: {
 const failsAtOnce = (s: TransferScenario) => s === 'INSUFFICIENT_FUNDS' || s === 'ACCOUNT_INVALID';
 
 export async function transferOut(platformId: string, req: TransferOut) {
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const source = await sourceInternal(platformId, req.source.accountId, 'source.accountId', tx);
     const route = await externalRoute(platformId, req.destination.accountId, req.destination.paymentRail, tx);
     if (route.currency !== source.currency) {
@@ -175,7 +176,7 @@ export async function transferOut(platformId: string, req: TransferOut) {
 export async function transferIn(platformId: string, req: TransferIn) {
   if (req.amount === undefined) throw fieldError('amount', 'amount is required for a pull');
   const amount = req.amount;
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const route = await pullRoute(platformId, req.source.accountId, 'source.accountId', tx);
     const dest = await activeInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
     if (dest.currency !== route.currency)

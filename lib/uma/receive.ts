@@ -5,6 +5,7 @@ import { isRateCurrency, midRate } from '../fx/rates';
 import { checkLimits } from '../payments/limits';
 import { addSeconds, now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
+import { effect } from '../core/idempotency';
 import { DomainError, notFound } from '../core/errors';
 import { recordEvent } from '../events/outbox';
 import { enqueue, registerJob } from '../jobs/queue';
@@ -81,7 +82,7 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       'UMA_NOT_FOUND',
       `${sender.address} is not a sandbox sender (use $success.usd@, $success.eur@, $success.mxn@, $pending.long.usd@ or $fail.compliance.usd@ on the sandbox domain)`,
     );
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     let customer = req.customerId ? await customers.findById(platformId, req.customerId, tx) : null;
     if (req.customerId && (!customer || customer.deletedAt))
       throw notFound('USER_NOT_FOUND', `Customer ${req.customerId}`);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { now, addSeconds } from '../core/clock';
-import { transaction } from '../core/db';
+import { effect } from '../core/idempotency';
 import { publicBaseUrl } from '../core/mode';
 import { conflict, invalidInput } from '../core/errors';
 import { kycProvider } from './provider';
@@ -13,7 +13,7 @@ import { lockCustomer, unverifiedChannels } from './service';
 export const KYC_LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 
 export async function createKycLink(platformId: string, customerId: string, redirectUri: string | undefined) {
-  return transaction(async (tx) => {
+  return effect(async (tx) => {
     const customer = await lockCustomer(platformId, customerId, tx);
     const channels = unverifiedChannels(customer);
     if (channels.length) {

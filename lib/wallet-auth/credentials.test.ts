@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, newPlatform, type Json, type TestPlatform } from '@/tests/support/api';
+import { answerOf, expectError, newPlatform, type Json, type TestPlatform } from '@/tests/support/api';
 import { transaction } from '@/lib/core/db';
 import { newId } from '@/lib/core/ids';
 import { duplicateError } from './credentials';
@@ -331,21 +331,21 @@ describe('credential rules', () => {
         await violation(passkey, { registrationChallengeHash: sha256Hex('another challenge') }),
         'PASSKEY',
       );
-      expect(sameId).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
+      expect(answerOf(sameId)).toMatchObject({ status: 400, code: 'PASSKEY_CREDENTIAL_ALREADY_EXISTS' });
       const sameChallenge = duplicateError(
         await violation(passkey, { credentialId: 'another-credential-id' }),
         'PASSKEY',
       );
-      expect(sameChallenge).toMatchObject({
+      expect(answerOf(sameChallenge)).toMatchObject({
         status: 401,
         code: 'UNAUTHORIZED',
         details: { reason: 'Registration challenge already used' },
       });
-      expect(duplicateError(await violation(of('EMAIL_OTP')), 'EMAIL_OTP')).toMatchObject({
+      expect(answerOf(duplicateError(await violation(of('EMAIL_OTP')), 'EMAIL_OTP'))).toMatchObject({
         status: 400,
         code: 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
       });
-      expect(duplicateError(await violation(of('OAUTH')), 'OAUTH')).toMatchObject({
+      expect(answerOf(duplicateError(await violation(of('OAUTH')), 'OAUTH'))).toMatchObject({
         status: 400,
         code: 'INVALID_INPUT',
       });

@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import { DomainError } from '@/lib/core/errors';
+import { errorBody } from '@/lib/http/errors';
 import { parseJson, stringifyJson } from '@/lib/core/json';
 import { API_BASE } from '@/lib/http/endpoint';
 import { createPlatform, type NewPlatform } from '@/lib/platform/service';
@@ -133,4 +135,10 @@ export function expectError(res: ApiResponse, status: number, code: string) {
   expect(res.status, res.text).toBe(status);
   expect(res.body).toMatchObject({ status, code });
   expect(typeof res.body.message).toBe('string');
+}
+
+/** The error body the API answers a domain error with (`{status, code, message, details?}`). */
+export function answerOf(err: unknown) {
+  if (!(err instanceof DomainError)) throw err;
+  return errorBody(err);
 }

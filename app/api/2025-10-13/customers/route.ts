@@ -13,9 +13,10 @@ const createCustomer = endpoint(
     permission: 'MANAGE',
     body: customerCreate,
     idempotent: true,
+    answer: created,
     responses: { 201: { description: 'Customer created', schema: customer }, ...errors(400, 401, 403, 409) },
   },
-  async ({ principal, body }) => created(await customers.create(principal.platformId, body)),
+  async ({ principal, body }) => customers.create(principal.platformId, body),
 );
 
 // GET /customers – list customers with filters, newest first

@@ -15,12 +15,13 @@ const createInvitation = endpoint(
     permission: 'MANAGE',
     body: invitationCreate,
     idempotent: true,
+    answer: created,
     responses: {
       201: { description: 'Invitation created successfully', schema: invitation },
       ...errors(400, 401, 403),
     },
   },
-  async ({ principal, body }) => created(await invitations.create(principal.platformId, body)),
+  async ({ principal, body }) => invitations.create(principal.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createInvitation);

@@ -13,16 +13,15 @@ const create = endpoint(
     permission: 'TRANSACT',
     body: quoteRequest,
     idempotent: true,
+    // 202 while the quote awaits Strong Customer Authentication.
+    answer: ({ quote: q, status }: { quote: unknown; status: 201 | 202 }) => ({ status, body: q }),
     responses: {
       201: { description: 'Quote created', schema: quote },
       202: { description: 'Quote created, awaiting Strong Customer Authentication', schema: quote },
       ...errors(400, 401, 403, 424, 429),
     },
   },
-  async ({ principal, body }) => {
-    const { quote: q, status } = await createQuote(principal.platformId, body);
-    return { status, body: q };
-  },
+  async ({ principal, body }) => createQuote(principal.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

@@ -13,9 +13,10 @@ const createToken = endpoint(
     permission: 'MANAGE',
     body: tokenCreate,
     idempotent: true,
+    answer: created,
     responses: { 201: { description: 'Token created', schema: apiToken }, ...errors(400, 401, 403) },
   },
-  async ({ principal, body }) => created(await tokens.issue(principal.platformId, body.name, body.permissions)),
+  async ({ principal, body }) => tokens.issue(principal.platformId, body.name, body.permissions),
 );
 
 // GET /tokens – list tokens (secrets are never listed)

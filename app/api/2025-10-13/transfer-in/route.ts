@@ -14,9 +14,10 @@ const create = endpoint(
     permission: 'TRANSACT',
     body: transferIn,
     idempotent: true,
+    answer: created,
     responses: { 201: { description: 'Transfer created', schema: transaction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, body }) => created(await transfers.transferIn(principal.platformId, body)),
+  async ({ principal, body }) => transfers.transferIn(principal.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

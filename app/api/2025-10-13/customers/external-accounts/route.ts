@@ -19,13 +19,13 @@ const createCustomerExternalAccount = endpoint(
     permission: 'MANAGE',
     body: customerExternalAccountCreate,
     idempotent: true,
+    answer: created,
     responses: {
       201: { description: 'External account created successfully', schema: externalAccount },
       ...errors(400, 401, 403, 409),
     },
   },
-  async ({ principal, body }) =>
-    created(await externalAccounts.create(principal.platformId, body as ExternalAccountCreate)),
+  async ({ principal, body }) => externalAccounts.create(principal.platformId, body as ExternalAccountCreate),
 );
 
 // GET /customers/external-accounts – customers' external accounts, newest first

@@ -19,18 +19,17 @@ const createPlatformExternalAccount = endpoint(
     permission: 'MANAGE',
     body: platformExternalAccountCreate,
     idempotent: true,
+    answer: created,
     responses: {
       201: { description: 'External account created successfully', schema: externalAccount },
       ...errors(400, 401, 403, 409),
     },
   },
   async ({ principal, body }) =>
-    created(
-      await externalAccounts.create(principal.platformId, {
-        ...(body as ExternalAccountCreate),
-        customerId: undefined,
-      }),
-    ),
+    externalAccounts.create(principal.platformId, {
+      ...(body as ExternalAccountCreate),
+      customerId: undefined,
+    }),
 );
 
 // GET /platform/external-accounts – the platform's own external accounts, newest first

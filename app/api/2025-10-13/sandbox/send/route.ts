@@ -15,9 +15,10 @@ const send = endpoint(
     sandboxOnly: true,
     body: sendRequest,
     idempotent: true,
+    answer: ok,
     responses: { 200: { description: 'Funds received', schema: transaction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, body }) => ok(await sandboxSend(principal.platformId, body)),
+  async ({ principal, body }) => sandboxSend(principal.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(send);

@@ -15,10 +15,10 @@ const createLink = endpoint(
     params: customerIdParams,
     body: kycLinkCreate,
     idempotent: true,
+    answer: created,
     responses: { 201: { description: 'KYC link generated', schema: kycLink }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) =>
-    created(await createKycLink(principal.platformId, params.customerId, body.redirectUri)),
+  async ({ principal, params, body }) => createKycLink(principal.platformId, params.customerId, body.redirectUri),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createLink);

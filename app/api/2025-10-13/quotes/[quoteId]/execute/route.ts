@@ -15,6 +15,7 @@ const execute = endpoint(
     params: quoteIdParams,
     body: executeQuoteBody,
     idempotent: true,
+    answer: ok,
     headers: {
       'Service-Wallet-Signature':
         'Stamp over the quote payloadToSign (Embedded Wallet sources); Grid-Wallet-Signature is accepted too',
@@ -22,7 +23,7 @@ const execute = endpoint(
     responses: { 200: { description: 'Quote executed', schema: quote }, ...errors(400, 401, 403, 404, 409) },
   },
   async ({ principal, params, req }) =>
-    ok(await executeQuote(principal.platformId, params.quoteId, walletSignatureForQuote(req))),
+    executeQuote(principal.platformId, params.quoteId, walletSignatureForQuote(req)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(execute);

@@ -15,9 +15,10 @@ const receive = endpoint(
     sandboxOnly: true,
     body: umaReceiveRequest,
     idempotent: true,
+    answer: ok,
     responses: { 200: { description: 'Payment triggered', schema: transaction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, body }) => ok(await sandboxReceive(principal.platformId, body)),
+  async ({ principal, body }) => sandboxReceive(principal.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(receive);

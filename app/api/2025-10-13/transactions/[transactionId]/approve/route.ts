@@ -14,10 +14,11 @@ const approve = endpoint(
     params: transactionIdParams,
     body: approveRequest,
     idempotent: true,
+    answer: ok,
     responses: { 200: { description: 'Payment approved', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
   async ({ principal, params, body }) =>
-    ok(await transactions.approve(principal.platformId, params.transactionId, body.receiverCustomerInfo)),
+    transactions.approve(principal.platformId, params.transactionId, body.receiverCustomerInfo),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(approve);

@@ -14,10 +14,10 @@ const cancel = endpoint(
     params: transactionIdParams,
     body: cancelRequest,
     idempotent: true,
+    answer: ok,
     responses: { 200: { description: 'Cancellation done', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) =>
-    ok(await transactions.cancel(principal.platformId, params.transactionId, body.reason)),
+  async ({ principal, params, body }) => transactions.cancel(principal.platformId, params.transactionId, body.reason),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(cancel);

@@ -14,10 +14,10 @@ const reject = endpoint(
     params: transactionIdParams,
     body: rejectRequest,
     idempotent: true,
+    answer: ok,
     responses: { 200: { description: 'Payment rejected', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) =>
-    ok(await transactions.reject(principal.platformId, params.transactionId, body.reason)),
+  async ({ principal, params, body }) => transactions.reject(principal.platformId, params.transactionId, body.reason),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(reject);

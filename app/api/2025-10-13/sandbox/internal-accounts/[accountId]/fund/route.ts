@@ -16,13 +16,13 @@ const fund = endpoint(
     params: accountIdParams,
     body: fundRequest,
     idempotent: true,
+    answer: ok,
     responses: {
       200: { description: 'Internal account funded', schema: internalAccount },
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, body }) =>
-    ok(await fundInternalAccount(principal.platformId, params.accountId, body.amount)),
+  async ({ principal, params, body }) => fundInternalAccount(principal.platformId, params.accountId, body.amount),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(fund);
