@@ -1,4 +1,4 @@
-import { purgeExpired as purgeIdempotency } from '../http/idempotency-repository';
+import { purgeExpired as purgeIdempotency } from '../core/idempotency';
 import { purgeExpired as purgeSignedRequests } from '../auth/signed-request-repository';
 import { purgeExpiredOtp } from '../wallet-auth/repository';
 import { purgeExpired as purgeContactCodes } from '../contact-verification/repository';
