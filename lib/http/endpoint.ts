@@ -4,7 +4,7 @@ import { runAs, type Permission, type Principal } from '../core/context';
 import { isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
 import { DomainError, invalidInput } from '../core/errors';
-import { ERROR_STATUS, errorBody } from './errors';
+import { ERROR_STATUS, errorBody, shouldRetry } from './errors';
 import { API_BASE, isSandbox } from '../core/mode';
 export { API_BASE, isSandbox };
 import * as idempotency from './idempotency';
@@ -74,12 +74,18 @@ export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response
 export type Endpoint = RouteHandler & { def: EndpointDef<z.ZodType, z.ZodType, z.ZodType> };
 
 function jsonResponse(status: number, text: string | null, headers: Record<string, string> = {}): Response {
+  // Every error answer carries the retry hint; one without it here is a stored answer replayed
+  // under its Idempotency-Key, which a retry would only replay again (5xx are never stored).
+  if (status >= 400 && !headers['x-should-retry']) headers = { ...headers, 'x-should-retry': String(status >= 500) };
   if (status === 204 || text === null) return new Response(null, { status, headers });
   return new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
 export function errorResponse(err: DomainError): Response {
-  return jsonResponse(ERROR_STATUS[err.code], stringifyJson(errorBody(err)), err.headers);
+  return jsonResponse(ERROR_STATUS[err.code], stringifyJson(errorBody(err)), {
+    ...err.headers,
+    'x-should-retry': String(shouldRetry(err)),
+  });
 }
 
 function toApiError(err: unknown, req: Request): DomainError {
@@ -101,7 +107,8 @@ function toApiError(err: unknown, req: Request): DomainError {
 const MAX_QUERY_VALUE = 2048;
 
 function queryObject(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  // No prototype: `?__proto__=x` is a parameter like any other (and refused as unknown).
+  const out: Record<string, string | string[]> = Object.create(null);
   for (const key of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(key);
     const long = all.find((v) => v.length > MAX_QUERY_VALUE);
@@ -119,7 +126,7 @@ function queryObject(url: URL): Record<string, string | string[]> {
 }
 
 function multipartObject(form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of form.entries()) out[k] = v;
   return out;
 }
@@ -213,7 +220,8 @@ export function endpoint<
   return Object.assign(run, { def: def as unknown as EndpointDef<z.ZodType, z.ZodType, z.ZodType> });
 }
 
-function methodNotAllowed(allowed: Method[]): RouteHandler {
+/** A JSON 405 naming the methods a path takes. */
+export function methodNotAllowed(allowed: Method[]): RouteHandler {
   return async (req) =>
     errorResponse(
       new DomainError(

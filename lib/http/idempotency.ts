@@ -1,6 +1,7 @@
 import { sha256Hex } from '../auth/secrets';
 import { addSeconds, now } from '../core/clock';
-import { DomainError, invalidInput } from '../core/errors';
+import { invalidInput } from '../core/errors';
+import { stillInProgress } from './errors';
 import * as repo from './idempotency-repository';
 
 // Idempotency-Key: the first response to a key is stored with a hash of the request; a repeat
@@ -57,7 +58,7 @@ export async function begin(platformId: string, key: string, hash: string): Prom
       return null;
     }
     if (Date.now() - started > WAIT_LIMIT_MS) {
-      throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later');
+      throw stillInProgress('A request with this Idempotency-Key is still in progress; retry later');
     }
     await sleep(WAIT_STEP_MS);
   }
