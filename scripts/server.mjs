@@ -1,10 +1,12 @@
-// The production HTTP server: Next.js's request handler on node:http. Run by scripts/start.mjs,
-// once per server process (several on PostgreSQL; see CORRIDOR_WEB_CONCURRENCY). Only the first
-// process bootstraps the sandbox and runs the background worker; the others just serve.
-import http from 'node:http';
+// The production HTTP server: Next.js's request handler on node:http, behind the API's own edge
+// (scripts/http-edge.mjs: limits, timeouts, and the error body for what Next.js never sees). Run
+// by scripts/start.mjs, once per server process (several on PostgreSQL; see
+// CORRIDOR_WEB_CONCURRENCY). Only the first process bootstraps the sandbox and runs the
+// background worker; the others just serve.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import { createServer } from './http-edge.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT || 3000);
@@ -13,9 +15,7 @@ const host = process.env.HOSTNAME || undefined;
 const app = next({ dev: false, dir: root, port, hostname: host ?? 'localhost' });
 await app.prepare();
 const handle = app.getRequestHandler();
-const server = http.createServer((req, res) => handle(req, res));
-// Longer than common proxies' idle timeouts, so a proxy never reuses a socket we just closed.
-server.keepAliveTimeout = 65_000;
+const server = createServer((req, res) => handle(req, res));
 server.listen(port, host, () => {
   if (process.env.CORRIDOR_SERVER_INDEX === '0' || !process.env.CORRIDOR_SERVER_INDEX)
     console.log(`[corridor] listening on http://${host ?? 'localhost'}:${port}`);

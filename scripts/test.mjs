@@ -3,6 +3,9 @@
 // the quick start end to end (e2e/start.e2e.mjs). With CI set, PostgreSQL is required. Extra
 // arguments go to vitest (e.g. a file filter).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const args = process.argv.slice(2);
@@ -54,5 +57,21 @@ if (!args.length && !process.env.CORRIDOR_SKIP_E2E) {
   console.log('\n=== end-to-end: npm start ===');
   results.push(['end-to-end', run('node', ['e2e/start.e2e.mjs'])]);
 }
+// Repeated from each run's end (tests/global-setup.ts) so that the last lines say it too.
+const summaries = results.flatMap(([db]) => {
+  try {
+    const file = path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      '..',
+      'test-results',
+      `conformance-${db}.json`,
+    );
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    return r.referenceMissing ? [`${db}: ${r.referenceMissing.replace(/\[conformance:\w+\] /g, '')}`] : [];
+  } catch {
+    return [];
+  }
+});
+for (const line of summaries) console.error(`\n${line}`);
 console.log('\n' + results.map(([db, s]) => `${db}: ${s === 0 ? 'passed' : 'FAILED'}`).join(', '));
-process.exit(results.some(([, s]) => s !== 0) ? 1 : 0);
+process.exit(results.some(([, s]) => s !== 0) || (summaries.length && process.env.CI) ? 1 : 0);

@@ -7,11 +7,15 @@ import { routeModules } from '@/lib/http/route-manifest';
 import { JSON_BODY_LIMIT } from '@/lib/http/body';
 import { basic, dispatch, newPlatform, type TestPlatform } from './support/api';
 import { customerWithAccounts, externalAccount, fund } from './support/money';
+import { withStrictRequests } from './support/request-mode';
 
 // Every operation of the service, fed what a careless or hostile client sends: malformed JSON,
-// the wrong type at the top and in every field, missing fields, huge strings, unknown fields,
+// the wrong type at the top and in every field, missing fields, huge strings, unknown fields
+// (strict mode), prototype keys, bytes that are not UTF-8, lone surrogates, compressed bodies,
 // deep nesting, oversized bodies, wrong content types, overlong and malformed path and query
-// values. Each answer must be a 4xx in the specification's error body, never a 5xx.
+// values. Each answer must be a 4xx in the specification's error body with `x-should-retry:
+// false`, never a 5xx. (What never reaches a route handler is fed to a production server in
+// tests/server-edge.test.ts.)
 type J = Record<string, Json>;
 
 const doc = buildOpenApi(endpointsOf(routeModules as unknown as Record<string, unknown>[]), API_BASE) as J;
@@ -92,15 +96,25 @@ function wrongValue(schema: J): unknown {
   }
 }
 
+interface Init {
+  body?: BodyInit;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Sent with strict request reading on (CORRIDOR_STRICT_REQUESTS=1). */
+  strict?: boolean;
+}
+
 /** One bad request; its body is made only when it is sent (some are megabytes). */
 interface Case {
   label: string;
   path: string;
-  init: () => { body?: BodyInit; contentType?: string };
+  init: () => Init;
   expect4xx: boolean;
 }
 
 const json = (v: unknown) => ({ body: JSON.stringify(v), contentType: 'application/json' });
+/** ASCII JSON text sent as bytes with 0xFF (never UTF-8) where `text` has U+00FF. */
+const badUtf8 = (text: string) => ({ body: Buffer.from(text, 'latin1'), contentType: 'application/json' });
 
 /**
  * The bad requests one operation is fed, as a plan: the operation's test sends exactly these, and
@@ -121,7 +135,27 @@ function casesOf(o: Operation): Case[] {
     for (const top of ['[]', '42', '"text"', 'null', 'true'])
       add(`top-level ${top}`, path, () => ({ body: top, contentType: 'application/json' }), true);
     add('missing fields', path, () => json({}), required.length > 0);
-    add('unknown field', path, () => json({ zzUnknownField: 1 }), true);
+    // Read leniently an unknown field is ignored (refused only for what else is missing).
+    add('unknown field', path, () => json({ zzUnknownField: 1 }), required.length > 0);
+    add('unknown field (strict)', path, () => ({ ...json({ zzUnknownField: 1 }), strict: true }), true);
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      add(
+        `prototype key ${key}`,
+        path,
+        () => ({ body: `{"${key}":{"amount":1}}`, contentType: 'application/json' }),
+        true,
+      );
+      add(
+        `nested prototype key ${key}`,
+        path,
+        () => ({ body: `{"zz":{"${key}":1}}`, contentType: 'application/json' }),
+        true,
+      );
+    }
+    add('invalid UTF-8', path, () => badUtf8('{"zzText":"a\u00ffb"}'), true);
+    add('invalid UTF-8 outside strings', path, () => badUtf8('{"zzText":1\u00ff}'), true);
+    add('lone surrogate', path, () => ({ body: '{"zzText":"a\\ud800b"}', contentType: 'application/json' }), true);
+    add('gzip content encoding', path, () => ({ ...json({}), headers: { 'content-encoding': 'gzip' } }), true);
     add(
       'deep nesting',
       path,
@@ -133,6 +167,10 @@ function casesOf(o: Operation): Case[] {
     for (const [name, prop] of Object.entries(props)) {
       add(`wrong type ${name}`, path, () => json({ [name]: wrongValue(prop) }), true);
       add(`huge ${name}`, path, () => json({ [name]: HUGE }), true);
+      if (typeOf(prop) === 'string') {
+        add(`invalid UTF-8 ${name}`, path, () => badUtf8(JSON.stringify({ [name]: 'a\u00ffb' })), true);
+        add(`lone surrogate ${name}`, path, () => json({ [name]: 'a\udc00b' }), true);
+      }
       const nested = properties(prop.items ?? prop);
       for (const [sub, subProp] of Object.entries(nested).slice(0, 12)) {
         const wrap = (inner: J) => json({ [name]: prop.items ? [inner] : inner });
@@ -191,19 +229,11 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
   });
 
   /** Sends one request; pushes a description onto `failures` when the answer is not as required. */
-  async function send(
-    failures: string[],
-    label: string,
-    method: string,
-    path: string,
-    init: { body?: BodyInit; contentType?: string },
-    expect4xx: boolean,
-  ) {
-    const headers: Record<string, string> = { authorization: auth };
+  async function send(failures: string[], label: string, method: string, path: string, init: Init, expect4xx: boolean) {
+    const headers: Record<string, string> = { authorization: auth, ...init.headers };
     if (init.contentType) headers['content-type'] = init.contentType;
-    const { res } = await dispatch(
-      new Request(`http://localhost${API_BASE}${path}`, { method, headers, body: init.body }),
-    );
+    const request = new Request(`http://localhost${API_BASE}${path}`, { method, headers, body: init.body });
+    const { res } = await (init.strict ? withStrictRequests(() => dispatch(request)) : dispatch(request));
     sent++;
     const text = await res.text();
     const where = `${label}: ${method} ${path.slice(0, 120)} -> ${res.status} ${text.slice(0, 160)}`;
@@ -213,6 +243,8 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
       const body = text ? (parseJson(text) as J) : undefined;
       if (!body || body.status !== res.status || typeof body.code !== 'string' || typeof body.message !== 'string')
         failures.push(`not an error body; ${where}`);
+      // Nothing here goes better on a second try (no rate limit, no server error).
+      if (res.headers.get('x-should-retry') !== 'false') failures.push(`x-should-retry not false; ${where}`);
     }
   }
 
@@ -351,11 +383,14 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
         }
       };
       const pending: Promise<void>[] = [];
-      mutate(c.body, []);
-      pending.push(
-        send(failures, `unknown top-level field`, c.method, c.path, json({ ...c.body, zzUnknown: true }), true),
-      );
-      await Promise.all(pending);
+      // Strict for the whole batch: its unknown-field cases are refusals only there, the others in any mode.
+      await withStrictRequests(async () => {
+        mutate(c.body, []);
+        pending.push(
+          send(failures, `unknown top-level field`, c.method, c.path, json({ ...c.body, zzUnknown: true }), true),
+        );
+        await Promise.all(pending);
+      });
     }
     expect(failures).toEqual([]);
   });

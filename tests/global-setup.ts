@@ -7,6 +7,7 @@ import { startEmbedded } from '../scripts/embedded-db.mjs';
 import { migrate } from '../scripts/migrate.mjs';
 import { manifestSource } from '../scripts/gen-routes.mjs';
 import { writeFileSync } from 'node:fs';
+import { referenceSummary } from './support/reference';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,6 +21,17 @@ declare module 'vitest' {
 // database on the PostgreSQL server (dropped afterwards). Migrations run through the same runner
 // as production. Also collects the conformance counts the workers write.
 export default async function setup(project: TestProject) {
+  // Under CI a run without the reference document fails at once, before any test (and
+  // scripts/test.mjs repeats why in its summary, from the file written here).
+  const kindNow = process.env.CORRIDOR_TEST_DB ?? 'embedded';
+  const summaryFile = path.join(__dirname, '..', 'test-results', `conformance-${kindNow}.json`);
+  rmSync(summaryFile, { force: true });
+  const missing = referenceSummary(kindNow);
+  if (missing.fail) {
+    mkdirSync(path.dirname(summaryFile), { recursive: true });
+    writeFileSync(summaryFile, JSON.stringify({ referenceMissing: missing.lines.join(' ') }));
+    throw new Error(missing.lines.join('\n'));
+  }
   writeFileSync(path.join(__dirname, '..', 'lib', 'http', 'route-manifest.ts'), manifestSource());
   const conformanceDir = path.join(__dirname, '..', 'test-results', `conformance-${process.pid}`);
   rmSync(conformanceDir, { recursive: true, force: true });
@@ -56,11 +68,14 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await stop();
-    reportConformance(conformanceDir, kind);
+    const reference = referenceSummary(kind);
+    reportConformance(conformanceDir, kind, reference.lines.join(' ') || undefined);
+    // Said last, so that it is seen: without the reference document nothing was validated.
+    for (const line of reference.lines) console.error(line);
   };
 }
 
-function reportConformance(dir: string, kind: string) {
+function reportConformance(dir: string, kind: string, referenceMissing?: string) {
   const ops = new Set<string>();
   const pairs = new Set<string>();
   const extensions = new Set<string>();
@@ -87,7 +102,13 @@ function reportConformance(dir: string, kind: string) {
   writeFileSync(
     path.join(dir, '..', `conformance-${kind}.json`),
     JSON.stringify(
-      { responses, operations: [...ops].sort(), pairs: [...pairs].sort(), extensions: [...extensions].sort() },
+      {
+        responses,
+        operations: [...ops].sort(),
+        pairs: [...pairs].sort(),
+        extensions: [...extensions].sort(),
+        ...(referenceMissing ? { referenceMissing } : {}),
+      },
       null,
       2,
     ),

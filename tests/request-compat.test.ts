@@ -6,10 +6,12 @@ import { buildOpenApi, endpointsOf } from '@/lib/http/openapi';
 import { routeModules } from '@/lib/http/route-manifest';
 import { referenceFile, requireReferenceFile } from './support/reference';
 
-// Request bodies refuse fields they do not know (lib/http/validation.ts unknownFields). That is
-// only safe if every field the reference lets a client send is one we know: an existing client
-// must work by changing the base URL alone. And no field may take longer strings than the
-// reference allows. Checked here for every operation of the reference this service implements.
+// Request bodies ignore fields they do not know, and refuse them in strict mode
+// (CORRIDOR_STRICT_REQUESTS=1, lib/core/validation.ts unknownFields). Either is only safe if every
+// field the reference lets a client send is one we know: an existing client must work by changing
+// the base URL alone, and must not see a field it sends silently dropped. And no field may take
+// longer strings than the reference allows. Checked here for every operation of the reference
+// this service implements.
 type J = Record<string, Json>;
 
 function resolve(doc: J, s: J | undefined): J | undefined {

@@ -96,6 +96,10 @@ export const ERROR_CODES = [
   'NOT_IMPLEMENTED',
   'UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY',
   'SERVICE_UNAVAILABLE',
+  // Statuses the specification leaves open ("not shown"), answered at the HTTP edge.
+  'REQUEST_TIMEOUT',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_HEADERS_TOO_LARGE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -37,6 +37,18 @@ export const nonEmpty = (max = 255) => z.string().trim().min(1).max(max);
 export const recordId = (kind: IdKind) =>
   z.string().regex(idPattern(kind), `must be an identifier of the form ${kind}:<uuid>`);
 
+/**
+ * A query parameter the reference types as an array (style form, explode): taken repeated
+ * (`?a=X&a=Y`, as the reference describes) and comma-joined (`?a=X,Y`, as generated clients send
+ * it), or both at once. Empty items are dropped.
+ */
+export const queryList = (item: z.ZodType<string, string>, maxItems: number) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).filter((s) => s !== ''))
+    .pipe(z.array(item).max(maxItems))
+    .meta({ type: 'array', items: { type: 'string' } } as Record<string, unknown>);
+
 /** Query-string boolean: only the literal words true and false. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 

@@ -15,3 +15,13 @@ export const API_BASE = '/api/2025-10-13';
 export function publicBaseUrl(): string {
   return (process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, '');
 }
+
+/**
+ * Strict request reading (CORRIDOR_STRICT_REQUESTS=1): a body field an operation does not define
+ * is refused (400 naming it) instead of ignored. Off by default, because the reference declares
+ * no `additionalProperties: false` and clients generated from earlier versions of the interface
+ * send fields it has since dropped; on, it catches a misspelt optional field.
+ */
+export function strictRequests(): boolean {
+  return process.env.CORRIDOR_STRICT_REQUESTS === '1';
+}

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { invalidInput, type FieldError } from './errors';
+import { strictRequests } from './mode';
 
 // Turns zod issues into the specification's field errors: one entry per invalid field,
 // `field` in dot notation (array positions in brackets), with the violated constraint.
@@ -111,25 +112,25 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
 export const MAX_STRING_LENGTH = 16_384;
 export const MAX_DEPTH = 32;
 
+/** A UTF-16 surrogate without its pair (`"\\ud800"` in JSON): no Unicode text, and not storable. */
+export const LONE_SURROGATE = /\p{Cs}/u;
+/** Names that reach an object's prototype machinery when used as keys: refused wherever they occur. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Refuses strings longer than MAX_STRING_LENGTH, strings with NUL characters (PostgreSQL text
- * cannot hold them) and nesting deeper than MAX_DEPTH anywhere in a body: the operations' own
- * limits are tighter, this keeps such a value from ever reaching the database or a deep one from
- * the validators' recursion.
+ * cannot hold them) or lone surrogates (stored, they would silently become U+FFFD), field names
+ * that touch prototypes, and nesting deeper than MAX_DEPTH anywhere in a body: the operations' own
+ * limits are tighter, this keeps such a value from ever reaching the database, a service's
+ * `in`/property checks, or a deep one from the validators' recursion.
  */
 export function checkJsonLimits(value: unknown): void {
   const errors: FieldError[] = [];
   const walk = (v: unknown, path: PropertyKey[]) => {
     if (errors.length >= 20) return;
     if (typeof v === 'string') {
-      if (v.length > MAX_STRING_LENGTH)
-        errors.push({
-          field: fieldPath(path),
-          message: `must be at most ${MAX_STRING_LENGTH} characters`,
-          constraint: { maxLength: MAX_STRING_LENGTH },
-        });
-      else if (v.includes('\u0000'))
-        errors.push({ field: fieldPath(path), message: 'must not contain NUL characters' });
+      const problem = textProblem(v);
+      if (problem) errors.push({ field: fieldPath(path), ...problem });
       return;
     }
     if (v === null || typeof v !== 'object') return;
@@ -140,17 +141,28 @@ export function checkJsonLimits(value: unknown): void {
     if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
     else
       for (const [k, item] of Object.entries(v)) {
-        if (k.length > 256 || k.includes('\u0000'))
+        if (k.length > 256 || k.includes('\u0000') || LONE_SURROGATE.test(k))
           errors.push({
             field: fieldPath(path),
-            message: 'has a field name that is too long or contains NUL characters',
+            message: 'has a field name that is too long or contains NUL characters or lone surrogates',
           });
+        else if (PROTOTYPE_KEYS.has(k))
+          errors.push({ field: fieldPath([...path, k]), message: 'is a reserved name, not a field of any operation' });
         else walk(item, [...path, k]);
       }
   };
   walk(value, []);
   if (errors.length)
     throw invalidInput(`Invalid request body: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
+}
+
+function textProblem(v: string): Pick<FieldError, 'message' | 'constraint'> | undefined {
+  if (v.length > MAX_STRING_LENGTH)
+    return { message: `must be at most ${MAX_STRING_LENGTH} characters`, constraint: { maxLength: MAX_STRING_LENGTH } };
+  if (v.includes('\u0000')) return { message: 'must not contain NUL characters' };
+  if (LONE_SURROGATE.test(v))
+    return { message: 'must be valid Unicode text: it contains a lone surrogate (\\uD800-\\uDFFF without its pair)' };
+  return undefined;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -160,9 +172,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   [Object.prototype, null].includes(Object.getPrototypeOf(v));
 
 /**
- * Fields of `input` that the schema does not know: zod leaves them out of its output. They are
- * refused rather than ignored, so a misspelt optional field (a limit, a reference) is a clear 400
- * instead of a request that silently does something else.
+ * Fields of `input` that the schema does not know: zod leaves them out of its output. Own keys
+ * only: `constructor` is "in" every object by inheritance, never a field.
  */
 export function unknownFields(input: unknown, output: unknown, path: PropertyKey[] = []): string[] {
   if (Array.isArray(input) && Array.isArray(output)) {
@@ -171,21 +182,26 @@ export function unknownFields(input: unknown, output: unknown, path: PropertyKey
   if (!isPlainObject(input) || !isPlainObject(output)) return [];
   const out: string[] = [];
   for (const key of Object.keys(input)) {
-    if (!(key in output)) out.push(fieldPath([...path, key]));
+    if (!Object.hasOwn(output, key)) out.push(fieldPath([...path, key]));
     else out.push(...unknownFields(input[key], output[key], [...path, key]));
   }
   return out;
 }
 
-/** parseOrThrow for a JSON request body: limits first, then the schema, then unknown fields. */
+/**
+ * parseOrThrow for a JSON request body: limits first, then the schema. Fields the operation does
+ * not define are left out by the schema (never stored, never echoed) or, in strict mode, refused,
+ * so that a misspelt optional field is a clear 400 instead of a request doing something else.
+ */
 export function parseBodyOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   checkJsonLimits(value);
   const body = parseOrThrow(schema, value, 'request body');
-  refuseUnknown(
-    unknownFields(value, body),
-    'Invalid request body: unknown field(s)',
-    'is not a field of this operation',
-  );
+  if (strictRequests())
+    refuseUnknown(
+      unknownFields(value, body),
+      'Invalid request body: unknown field(s)',
+      'is not a field of this operation',
+    );
   return body;
 }
 

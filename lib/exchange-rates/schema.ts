@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currency } from '../accounts/schema';
-import { INT64_MAX, money } from '../core/fields';
+import { INT64_MAX, money, queryList } from '../core/fields';
 
 // GET /exchange-rates (reference: getExchangeRates, ExchangeRateListResponse).
 export const DEFAULT_SENDING_AMOUNT = 10_000n;
@@ -15,11 +15,7 @@ const queryAmount = z
 
 export const exchangeRateQuery = z.object({
   sourceCurrency: z.string().max(16).optional(),
-  // Repeatable: ?destinationCurrency=INR&destinationCurrency=GBP arrives as an array.
-  destinationCurrency: z
-    .union([z.string().max(16), z.array(z.string().max(16)).max(64)])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])),
+  destinationCurrency: queryList(z.string().max(16), 64).optional(),
   sendingAmount: queryAmount.optional(),
 });
 export type ExchangeRateQuery = z.output<typeof exchangeRateQuery>;

@@ -4,7 +4,7 @@ import { runAs, withClaim, type Permission, type Principal } from '../core/conte
 import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
 import { DomainError, invalidInput } from '../core/errors';
-import { ERROR_STATUS, errorBody } from './errors';
+import { ERROR_STATUS, errorBody, shouldRetry } from './errors';
 import { API_BASE, isSandbox } from '../core/mode';
 export { API_BASE, isSandbox };
 import * as idempotency from './idempotency';
@@ -74,12 +74,18 @@ export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response
 export type Endpoint = RouteHandler & { def: EndpointDef<z.ZodType, z.ZodType, z.ZodType> };
 
 function jsonResponse(status: number, text: string | null, headers: Record<string, string> = {}): Response {
+  // Every error answer carries the retry hint; one without it here is a stored answer replayed
+  // under its Idempotency-Key, which a retry would only replay again (5xx are never stored).
+  if (status >= 400 && !headers['x-should-retry']) headers = { ...headers, 'x-should-retry': String(status >= 500) };
   if (status === 204 || text === null) return new Response(null, { status, headers });
   return new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
 export function errorResponse(err: DomainError): Response {
-  return jsonResponse(ERROR_STATUS[err.code], stringifyJson(errorBody(err)), err.headers);
+  return jsonResponse(ERROR_STATUS[err.code], stringifyJson(errorBody(err)), {
+    ...err.headers,
+    'x-should-retry': String(shouldRetry(err)),
+  });
 }
 
 function toDomainError(err: unknown, req: Request): DomainError {
@@ -109,7 +115,8 @@ function toDomainError(err: unknown, req: Request): DomainError {
 const MAX_QUERY_VALUE = 2048;
 
 function queryObject(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  // No prototype: `?__proto__=x` is a parameter like any other (and refused as unknown).
+  const out: Record<string, string | string[]> = Object.create(null);
   for (const key of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(key);
     const long = all.find((v) => v.length > MAX_QUERY_VALUE);
@@ -127,7 +134,7 @@ function queryObject(url: URL): Record<string, string | string[]> {
 }
 
 function multipartObject(form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of form.entries()) out[k] = v;
   return out;
 }
@@ -229,6 +236,14 @@ export function endpoint(
 const replyText = (reply: Reply) =>
   reply.status === 204 || reply.body === undefined ? null : stringifyJson(reply.body);
 
+/** A stored answer: a stored error is final (a retry replays it again), so it says not to retry. */
+function replayed(status: number, text: string, replay = true): Response {
+  return jsonResponse(status, status === 204 ? null : text, {
+    ...(replay ? { 'idempotent-replayed': 'true' } : {}),
+    ...(status >= 400 ? { 'x-should-retry': 'false' } : {}),
+  });
+}
+
 /** Runs an operation under its Idempotency-Key (lib/http/idempotency.ts has the protocol). */
 async function runKeyed(
   def: EndpointDef<z.ZodType, z.ZodType, z.ZodType>,
@@ -244,8 +259,7 @@ async function runKeyed(
     return { status: reply.status, text: replyText(reply) ?? '' };
   };
   const begun = await idempotency.begin(platformId, key, hash, answer);
-  if (begun.kind === 'replay')
-    return jsonResponse(begun.status, begun.status === 204 ? null : begun.body, { 'idempotent-replayed': 'true' });
+  if (begun.kind === 'replay') return replayed(begun.status, begun.body);
   const { claim } = begun;
   let outcome: { status: number; text: string; headers?: Record<string, string> };
   try {
@@ -256,7 +270,11 @@ async function runKeyed(
     outcome = { status: reply.status, text: replyText(reply) ?? '', headers: reply.headers };
   } catch (err) {
     const e = toDomainError(err, req);
-    outcome = { status: ERROR_STATUS[e.code], text: stringifyJson(errorBody(e)), headers: e.headers };
+    outcome = {
+      status: ERROR_STATUS[e.code],
+      text: stringifyJson(errorBody(e)),
+      headers: { ...e.headers, 'x-should-retry': String(shouldRetry(e)) },
+    };
   }
   let stored: { status: number; text: string } | null = claim.bound ?? null;
   try {
@@ -265,11 +283,12 @@ async function runKeyed(
     // The answer could not be stored: a committed effect still answers with its own record.
     console.error(`[corridor] ${def.method} ${def.path}: storing the Idempotency-Key answer failed:`, err);
   }
-  if (stored) return jsonResponse(stored.status, stored.status === 204 ? null : stored.text);
+  if (stored) return replayed(stored.status, stored.text, false);
   return jsonResponse(outcome.status, outcome.status === 204 ? null : outcome.text, outcome.headers);
 }
 
-function methodNotAllowed(allowed: Method[]): RouteHandler {
+/** A JSON 405 naming the methods a path takes. */
+export function methodNotAllowed(allowed: Method[]): RouteHandler {
   return async (req) =>
     errorResponse(
       new DomainError(

@@ -1,4 +1,4 @@
-import type { DomainError, ErrorCode } from '../core/errors';
+import { DomainError, type ErrorCode } from '../core/errors';
 
 // The one error table: every code the API answers with, and its HTTP status. Codes and statuses
 // are the interface specification's (Errors part), completed from the reference's Error4xx enums.
@@ -72,8 +72,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   REFERENCE_NOT_FOUND: 404,
   UMA_NOT_FOUND: 404,
   STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND: 404,
-  // 405, 409, 410, 412, 423, 424, 429
+  // 405, 408, 409, 410, 412, 415, 423, 424, 429, 431
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  REQUEST_HEADERS_TOO_LARGE: 431,
   TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 409,
   TRANSACTION_NOT_CANCELLABLE: 409,
   UMA_ADDRESS_EXISTS: 409,
@@ -108,4 +111,39 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 export function errorBody(err: DomainError) {
   const status = ERROR_STATUS[err.code];
   return { status, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+}
+
+// The `x-should-retry` hint on every error answer, read by generated clients instead of their
+// status-based default (which retries every 409 and 408, and so repeated permanent refusals such
+// as a duplicate customer). A retry helps where the cause passes by itself within a client's
+// back-off of seconds: a timeout, rate limiting, a server error (nothing was committed: 5xx
+// answers are never stored under an Idempotency-Key) or a counterparty that failed to answer.
+const RETRY_HELPS = new Set<ErrorCode>([
+  'REQUEST_TIMEOUT',
+  'RATE_LIMITED',
+  'QUOTE_REQUEST_FAILED', // the specification calls it retryable
+  'LOOKUP_REQUEST_FAILED',
+  'LNURLP_REQUEST_FAILED',
+  'PAYREQ_REQUEST_FAILED',
+  'COUNTERPARTY_PUBKEY_FETCH_ERROR',
+  'EMAIL_OTP_CREDENTIAL_SYNC_FAILED',
+]);
+// Server-side answers that are permanent: a retry meets the same missing feature.
+const RETRY_CANNOT_HELP = new Set<ErrorCode>(['NOT_IMPLEMENTED', 'UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY']);
+
+/**
+ * Whether retrying the same request can succeed. A thrower that knows better sets the header
+ * itself (`DomainError.headers`), as for a request whose Idempotency-Key is still in progress.
+ */
+export function shouldRetry(err: DomainError): boolean {
+  const explicit = err.headers?.['x-should-retry'];
+  if (explicit !== undefined) return explicit === 'true';
+  if (RETRY_HELPS.has(err.code)) return true;
+  if (RETRY_CANNOT_HELP.has(err.code)) return false;
+  return ERROR_STATUS[err.code] >= 500;
+}
+
+/** 409 for a request whose Idempotency-Key another request still holds: waiting helps. */
+export function stillInProgress(message: string): DomainError {
+  return new DomainError('CONFLICT', message, undefined, { 'x-should-retry': 'true', 'retry-after': '1' });
 }

@@ -11,10 +11,16 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     io,
     unrepresentable: 'any',
     override: (ctx) => {
-      const meta = z.globalRegistry.get(ctx.zodSchema) as { type?: string; format?: string } | undefined;
-      if (meta?.type === 'integer') {
+      const meta = z.globalRegistry.get(ctx.zodSchema) as
+        { type?: string; format?: string; items?: JsonSchema } | undefined;
+      if (meta?.type === 'integer' || meta?.type === 'array') {
         for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];
-        Object.assign(ctx.jsonSchema, { type: 'integer', format: meta.format ?? 'int64' });
+        Object.assign(
+          ctx.jsonSchema,
+          meta.type === 'integer'
+            ? { type: 'integer', format: meta.format ?? 'int64' }
+            : { type: 'array', items: meta.items },
+        );
       }
     },
   }) as JsonSchema;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
+import { withStrictRequests } from '@/tests/support/request-mode';
 
 describe('platform configuration', () => {
   let p: TestPlatform;
@@ -58,7 +59,7 @@ describe('platform configuration', () => {
     expect(again.text).toContain('"maxAmount":9007199254740993');
   });
 
-  it('takes back what GET /config returned, read-only provider fields included, and refuses unknown fields', async () => {
+  it('takes back what GET /config returned, read-only provider fields included, and refuses unknown fields in strict mode', async () => {
     const q = await newPlatform();
     const current = (await q.api.get('/config')).body;
     const echoed = current.supportedCurrencies.map((c: Record<string, unknown>) => ({
@@ -71,11 +72,18 @@ describe('platform configuration', () => {
     expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual(
       current.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode),
     );
-    const typo = await q.api.patch('/config', { webhookEndpont: 'https://hooks.example.com/x' });
+    const typo = await withStrictRequests(() =>
+      q.api.patch('/config', { webhookEndpont: 'https://hooks.example.com/x' }),
+    );
     expectError(typo, 400, 'INVALID_INPUT');
     expect(typo.body.details.errors).toEqual([
       { field: 'webhookEndpont', message: 'is not a field of this operation' },
     ]);
+    expect((await q.api.get('/config')).body.webhookEndpoint).toBeUndefined();
+    // Read leniently (the default) the misspelt field is ignored: nothing changes, nothing is echoed.
+    const lenient = await q.api.patch('/config', { webhookEndpont: 'https://hooks.example.com/x' });
+    expect(lenient.status, lenient.text).toBe(200);
+    expect(lenient.text).not.toContain('webhookEndpont');
     expect((await q.api.get('/config')).body.webhookEndpoint).toBeUndefined();
   });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, expectError, newPlatform, type Json, type TestPlatform } from '@/tests/support/api';
+import { withStrictRequests } from '@/tests/support/request-mode';
 import { transaction } from '@/lib/core/db';
 import { newId } from '@/lib/core/ids';
 import { duplicateError } from './credentials';
@@ -154,10 +155,16 @@ describe('credential rules', () => {
       { headers },
     );
     expectError(swapped, 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
-    // A field the operation does not know is refused before any signature is considered.
-    const extra = await p.api.post('/auth/credentials', { ...body, extra: 1 }, { headers });
+    // In strict mode a field the operation does not know is refused before any signature is considered.
+    const extra = await withStrictRequests(() => p.api.post('/auth/credentials', { ...body, extra: 1 }, { headers }));
     expectError(extra, 400, 'INVALID_INPUT');
     expect(extra.body.details.errors).toEqual([{ field: 'extra', message: 'is not a field of this operation' }]);
+    // Read leniently (the default) it is ignored, but the signature covers the exact body sent.
+    expectError(
+      await p.api.post('/auth/credentials', { ...body, extra: 1 }, { headers }),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
     expectError(
       await p.api.patch(`/internal-accounts/${w.accountId}`, { privateEnabled: true }, { headers }),
       401,

@@ -1,4 +1,4 @@
-import { API_BASE } from '@/lib/http/endpoint';
+import { API_BASE, methodNotAllowed } from '@/lib/http/endpoint';
 import { buildOpenApi, endpointsOf } from '@/lib/http/openapi';
 import { routeModules } from '@/lib/http/route-manifest';
 
@@ -9,3 +9,9 @@ export async function GET(): Promise<Response> {
   cached ??= JSON.stringify(buildOpenApi(endpointsOf(routeModules), API_BASE));
   return new Response(cached, { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
+
+// Other methods get the JSON 405 every path under the base answers (Next's own has no body).
+export const POST = methodNotAllowed(['GET']);
+export const PUT = POST;
+export const PATCH = POST;
+export const DELETE = POST;
