@@ -1,6 +1,10 @@
-// Next.js calls register() once when a server starts: bootstrap the sandbox and start the worker.
+// Next.js calls register() once when a server process starts: plug the parts together (every
+// process), then bootstrap the sandbox and start the worker (the first process only).
 export async function register() {
-  if (process.env.NEXT_RUNTIME === 'nodejs' && process.env.CORRIDOR_SKIP_BOOT !== '1') {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { wire } = await import('./lib/wiring');
+  wire();
+  if (process.env.CORRIDOR_SKIP_BOOT !== '1') {
     const { boot } = await import('./lib/boot');
     await boot();
   }

@@ -4,7 +4,7 @@ import { createPlatform } from './platform/service';
 import * as tokens from './tokens/service';
 import * as tokenRepo from './tokens/repository';
 import { sha256Hex } from './auth/secrets';
-import { startWorker } from './jobs/worker';
+import { startWorker } from './worker';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lib = path.join(root, 'lib');
 const TEST = /(\.test\.tsx?$|[/\\](test-support|testing|test-flows)\.tsx?$)/;
-const OUTER = new Set(['lib/boot', 'lib/worker']);
+const OUTER = new Set(['lib/boot', 'lib/worker', 'lib/wiring']);
 const layerOf = (unit) =>
   unit === 'lib/core' || unit === 'lib/generated'
     ? 0

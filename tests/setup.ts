@@ -1,5 +1,6 @@
 import { afterAll, inject } from 'vitest';
 import { flushConformance } from './support/conformance';
+import { wire } from '@/lib/wiring';
 
 // Each test worker talks to the database the global setup started.
 process.env.DATABASE_URL = inject('databaseUrl');
@@ -8,5 +9,7 @@ process.env.CORRIDOR_MODE = 'sandbox';
 // A fixed test-only master key (lib/auth/master-key.ts): without it the first GET /config
 // would write ./data/secret.key into the working tree.
 process.env.CORRIDOR_SECRET_KEY ??= '7e57'.repeat(16);
+// Job kinds, sweeps and ports, plugged in as every server process does at start.
+wire();
 
 afterAll(() => flushConformance(inject('conformanceDir')));

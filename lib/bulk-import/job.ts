@@ -2,7 +2,7 @@ import { addSeconds, now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
 import { DomainError } from '../core/errors';
 import { recordEvent } from '../events/outbox';
-import { MAX_ATTEMPTS, enqueue, registerJob } from '../jobs/queue';
+import { MAX_ATTEMPTS, enqueue, type JobHandler } from '../jobs/queue';
 import * as customers from '../customers/service';
 import * as customersRepo from '../customers/repository';
 import type { FileRow } from './file';
@@ -170,7 +170,8 @@ async function run(platformId: string, importId: string, owner: string): Promise
   }
 }
 
-registerJob(IMPORT_JOB_KIND, async (payload, job) => {
+/** The import job (IMPORT_JOB_KIND), registered by lib/wiring.ts. */
+export const importJob: JobHandler = async (payload, job) => {
   const { importId } = payload as { importId: string };
   try {
     await run(job.platformId, importId, job.id);
@@ -180,4 +181,4 @@ registerJob(IMPORT_JOB_KIND, async (payload, job) => {
     if (job.attempts < MAX_ATTEMPTS) throw err;
     await abandon(job.platformId, importId, err instanceof Error ? err.message : String(err));
   }
-});
+};

@@ -14,7 +14,17 @@ export type JobHandler = (
   job: { id: string; platformId: string; attempts: number },
 ) => Promise<void>;
 
-const handlers = new Map<string, JobHandler>();
+// The registries live on globalThis: Next.js bundles routes separately, and every bundle must see
+// what lib/wiring.ts registered.
+const registries = globalThis as unknown as {
+  __corridorJobs?: {
+    handlers: Map<string, JobHandler>;
+    batch: Map<string, BatchJobHandler>;
+    sweeps: Map<string, Sweep>;
+  };
+};
+const registry = (registries.__corridorJobs ??= { handlers: new Map(), batch: new Map(), sweeps: new Map() });
+const handlers = registry.handlers;
 /** Runs a job gets before it is marked FAILED; a handler sees `attempts` reach it on its last run. */
 export const MAX_ATTEMPTS = 8;
 
@@ -30,7 +40,7 @@ export function registerJob(kind: string, handler: JobHandler): void {
 export type BatchJobHandler = (
   jobs: { payload: Prisma.JsonValue; id: string; platformId: string; attempts: number }[],
 ) => Promise<unknown[]>;
-const batchHandlers = new Map<string, BatchJobHandler>();
+const batchHandlers = registry.batch;
 
 export function registerBatchJob(kind: string, handler: BatchJobHandler): void {
   batchHandlers.set(kind, handler);
@@ -42,7 +52,7 @@ export function registerBatchJob(kind: string, handler: BatchJobHandler): void {
  * many records it handled.
  */
 export type Sweep = (opts: { platformId?: string }) => Promise<number>;
-const sweeps = new Map<string, Sweep>();
+const sweeps = registry.sweeps;
 
 export function registerSweep(name: string, sweep: Sweep): void {
   sweeps.set(name, sweep);
@@ -82,7 +92,6 @@ export async function enqueue(
 
 /** Runs every job and sweep due now; returns how many ran. Safe to call from several processes. */
 export async function runDueJobs(opts: { limit?: number; platformId?: string } = {}): Promise<number> {
-  await import('./handlers'); // every domain's job kinds and sweeps, registered on import
   let total = 0;
   for (const sweep of sweeps.values()) total += await sweep({ platformId: opts.platformId });
   for (;;) {

@@ -1,6 +1,6 @@
 import { now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
-import { registerBatchJob, registerJob, registerSweep } from '../jobs/queue';
+import type { BatchJobHandler, JobHandler, Sweep } from '../jobs/queue';
 import { runAs } from '../core/context';
 import * as ledger from '../ledger/service';
 import * as accountsRepo from '../accounts/repository';
@@ -122,12 +122,16 @@ export async function returnStep(transactionId: string): Promise<void> {
   await ledger.runStep(steps.returned(found.row, { accounts: found.accounts, feeAccount: null }, now()).step);
 }
 
-registerBatchJob('payment.settle', async (jobs) =>
-  settleMany(jobs.map((j) => (j.payload as { transactionId: string }).transactionId)),
-);
-registerJob('payment.return', async (payload) => returnStep((payload as { transactionId: string }).transactionId));
-// Quotes nobody executed, funded or authorized in time. Each platform's own clock decides.
-registerSweep('quote.expire', async ({ platformId }) => {
+/** Payouts due to settle ('payment.settle'), several at once. */
+export const settleJobs: BatchJobHandler = async (jobs) =>
+  settleMany(jobs.map((j) => (j.payload as { transactionId: string }).transactionId));
+
+/** A completed payout coming back ('payment.return', sandbox suffix 005). */
+export const returnJob: JobHandler = async (payload) =>
+  returnStep((payload as { transactionId: string }).transactionId);
+
+/** Quotes nobody executed, funded or authorized in time ('quote.expire'). Each platform's own clock decides. */
+export const expireQuotes: Sweep = async ({ platformId }) => {
   let done = 0;
   for (;;) {
     const expired = await transaction(async (tx) => {
@@ -142,4 +146,4 @@ registerSweep('quote.expire', async ({ platformId }) => {
     done += expired;
     if (expired < 50) return done;
   }
-});
+};

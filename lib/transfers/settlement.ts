@@ -2,7 +2,7 @@ import { now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
-import { registerJob } from '../jobs/queue';
+import type { JobHandler } from '../jobs/queue';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { announceBalances } from '../payments/balances';
@@ -80,4 +80,6 @@ export async function settleTransfer(transactionId: string): Promise<void> {
   });
 }
 
-registerJob('transfer.settle', async (payload) => settleTransfer((payload as { transactionId: string }).transactionId));
+/** A same-currency transfer due to settle ('transfer.settle'). */
+export const settleTransferJob: JobHandler = async (payload) =>
+  settleTransfer((payload as { transactionId: string }).transactionId);

@@ -8,7 +8,7 @@ import { transaction, type Tx } from '../core/db';
 import { effect } from '../core/idempotency';
 import { DomainError, notFound } from '../core/errors';
 import { recordEvent } from '../events/outbox';
-import { enqueue, registerJob } from '../jobs/queue';
+import { enqueue, type JobHandler } from '../jobs/queue';
 import * as customers from '../customers/repository';
 import * as platforms from '../platform/repository';
 import * as txRepo from '../transactions/repository';
@@ -252,7 +252,8 @@ export async function awaitDecision(tx: Tx, row: txRepo.TransactionRow) {
   });
 }
 
-registerJob('incoming.approval_timeout', async (payload) => {
+/** The platform did not decide an incoming payment in time ('incoming.approval_timeout'): rejected. */
+export const approvalTimeoutJob: JobHandler = async (payload) => {
   const { transactionId } = payload as { transactionId: string };
   await transaction(async (tx) => {
     const row = await txRepo.findByIdUnscoped(transactionId, tx);
@@ -260,7 +261,7 @@ registerJob('incoming.approval_timeout', async (payload) => {
     if (row.approvalDeadline && row.approvalDeadline > now()) return;
     await rejectIncoming(tx, row, { failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
   });
-});
+};
 
 /**
  * The platform's answer to the INCOMING_PAYMENT.PENDING webhook decides the payment (reference,

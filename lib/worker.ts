@@ -1,7 +1,7 @@
-import { deliverDueWebhooks } from '../webhooks/service';
-import { maintainDatabase, ownMaintenanceNeeded } from './maintenance';
-import { purgeStale } from './retention';
-import { runDueJobs } from './queue';
+import { deliverDueWebhooks } from './webhooks/service';
+import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
+import { purgeStale } from './jobs/retention';
+import { runDueJobs } from './jobs/queue';
 
 // The in-process worker started with the server: polls the job table and does housekeeping.
 // Several server processes may run it at once (jobs are claimed with SKIP LOCKED).

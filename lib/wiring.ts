@@ -1,0 +1,26 @@
+import { IMPORT_JOB_KIND } from './bulk-import/service';
+import { importJob } from './bulk-import/job';
+import { livenessJob } from './external-accounts/jobs';
+import { SANDBOX_LIVENESS_JOB } from './external-accounts/ownership';
+import { registerBatchJob, registerJob, registerSweep } from './jobs/queue';
+import { expireQuotes, returnJob, settleJobs } from './payments/settlement';
+import { settleTransferJob } from './transfers/settlement';
+import { approvalTimeoutJob } from './uma/receive';
+
+// The one place where the parts are plugged together: every job kind and sweep the worker runs.
+// Nothing registers itself when its module is imported, so what works never depends on which
+// modules a route happened to load. Called once per process: by instrumentation.ts in every
+// server process, by the test setup, by scripts that run jobs.
+const state = globalThis as unknown as { __corridorWired?: boolean };
+
+export function wire(): void {
+  if (state.__corridorWired) return;
+  state.__corridorWired = true;
+  registerBatchJob('payment.settle', settleJobs);
+  registerJob('payment.return', returnJob);
+  registerJob('transfer.settle', settleTransferJob);
+  registerJob('incoming.approval_timeout', approvalTimeoutJob);
+  registerJob(IMPORT_JOB_KIND, importJob);
+  registerJob(SANDBOX_LIVENESS_JOB, livenessJob);
+  registerSweep('quote.expire', expireQuotes);
+}
