@@ -10,16 +10,14 @@ const GIVE_UP_AFTER_MS = 15 * 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Answers a client must retry with the same key and body: server errors, throttling, and the
- * "still in progress" refusal of a duplicate (409 with x-should-retry: true, or saying so).
+ * Answers a client must retry with the same key and body: no answer, server errors, throttling,
+ * any answer marked `x-should-retry: true`, and (without that header) a 409 saying the key's
+ * request is still in progress.
  */
 export function isRetryable(a) {
   if (a.error) return true;
-  if (a.status >= 500 || a.status === 429) return true;
-  if (a.status !== 409) return false;
-  if (a.shouldRetry === 'true') return true;
-  if (a.shouldRetry === 'false') return false;
-  return /in progress/i.test(a.text);
+  if (a.status >= 500 || a.status === 429 || a.shouldRetry === 'true') return true;
+  return a.status === 409 && a.shouldRetry !== 'false' && /in progress/i.test(a.text);
 }
 
 export class Client {
