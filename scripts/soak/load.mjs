@@ -18,6 +18,7 @@ export class Load {
     this.started = 0;
     this.finished = 0;
     this.inflight = 0;
+    this.planned = 0;
     this.all = [];
     this.later = [];
     this.events = [];
@@ -59,8 +60,10 @@ export class Load {
     this.inflight--;
   }
 
-  plan() {
-    return this.rng() < this.dupRate ? this.dupKinds[Math.floor(this.rng() * this.dupKinds.length)] : null;
+  /** Exactly `dupRate` of the operations get a duplicate, the kinds taken in turn. */
+  plan(i) {
+    if (Math.floor((i + 1) * this.dupRate) === Math.floor(i * this.dupRate)) return null;
+    return this.dupKinds[this.planned++ % this.dupKinds.length];
   }
 
   async laterOne(now = Date.now()) {
@@ -75,10 +78,10 @@ export class Load {
     for (;;) {
       if (await this.laterOne()) continue;
       if (this.started >= this.total) return;
-      this.started++;
+      const i = this.started++;
       const op = this.ops.next();
       this.all.push(op);
-      await this.run(op, this.plan());
+      await this.run(op, this.plan(i));
     }
   }
 
