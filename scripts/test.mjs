@@ -1,7 +1,7 @@
 // `npm test`: type check, then the whole suite on the embedded database and, when a PostgreSQL
 // server is reachable (TEST_DATABASE_URL, default 127.0.0.1:5432/test), on PostgreSQL too, then
-// the quick start end to end (e2e/start.e2e.mjs). With CI set, PostgreSQL is required. Extra
-// arguments go to vitest (e.g. a file filter).
+// the quick start end to end (e2e/start.e2e.mjs) and a small crash soak (scripts/soak.mjs) on each
+// database. With CI set, PostgreSQL is required. Extra arguments go to vitest (e.g. a file filter).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,9 @@ if (status !== 0) process.exit(status);
 
 const only = process.env.CORRIDOR_TEST_DB;
 const results = [];
+const soakDatabases = [];
 if (!only || only === 'embedded') {
+  soakDatabases.push('embedded');
   console.log('\n=== test suite on the embedded database (PGlite) ===');
   results.push(['embedded', run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'embedded' })]);
 }
@@ -40,6 +42,7 @@ if (!only || only === 'postgres') {
   const reachable = await postgresReachable(url);
   if (reachable === true) {
     console.log(`\n=== test suite on PostgreSQL (${url.replace(/:[^:@/]*@/, ':***@')}) ===`);
+    soakDatabases.push('postgres');
     results.push([
       'postgres',
       run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'postgres', TEST_DATABASE_URL: url }),
@@ -56,6 +59,15 @@ if (!only || only === 'postgres') {
 if (!args.length && !process.env.CORRIDOR_SKIP_E2E) {
   console.log('\n=== end-to-end: npm start ===');
   results.push(['end-to-end', run('node', ['e2e/start.e2e.mjs'])]);
+}
+// The crash soak, small (scripts/soak.mjs: 300 keyed money operations, one SIGKILL and restart,
+// one row lock held past the transaction timeout) on each database the suite ran on (skipped
+// when a file filter was given, or with CORRIDOR_SKIP_SOAK=1).
+if (!args.length && !process.env.CORRIDOR_SKIP_SOAK) {
+  for (const db of soakDatabases) {
+    console.log(`\n=== crash soak (small) on the ${db} database ===`);
+    results.push([`soak ${db}`, run('node', ['scripts/soak.mjs', '--ops', '300', '--kills', '1', '--db', db])]);
+  }
 }
 // Repeated from each run's end (tests/global-setup.ts) so that the last lines say it too.
 const summaries = results.flatMap(([db]) => {
