@@ -3,7 +3,7 @@ import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import type { Permission } from '../core/context';
 import type { Tx } from '../core/db';
-import { invalidInput, notFound } from '../core/errors';
+import { DomainError, invalidInput, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
 import { generateSecret, sha256Hex } from '../auth/secrets';
 import * as repo from './repository';
@@ -51,6 +51,22 @@ export async function issue(
     tx,
   );
   return present(row, clientSecret);
+}
+
+/**
+ * POST /tokens: a token grants at most what it holds, so a MANAGE-only token cannot mint itself
+ * a TRANSACT token and move money with it.
+ */
+export async function create(platformId: string, name: string, permissions: Permission[], held: Permission[]) {
+  const beyond = permissions.filter((p) => !held.includes(p));
+  if (beyond.length) {
+    throw new DomainError(
+      'FORBIDDEN',
+      `A token can grant only permissions it holds itself; this token lacks ${beyond.join(', ')}`,
+      { requestedPermissions: permissions, tokenPermissions: held },
+    );
+  }
+  return issue(platformId, name, permissions);
 }
 
 export async function get(platformId: string, id: string) {

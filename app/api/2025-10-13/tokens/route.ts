@@ -15,7 +15,15 @@ const createToken = endpoint(
     idempotent: true,
     responses: { 201: { description: 'Token created', schema: apiToken }, ...errors(400, 401, 403) },
   },
-  async ({ principal, body }) => created(await tokens.issue(principal.platformId, body.name, body.permissions)),
+  async ({ principal, body }) =>
+    created(
+      await tokens.create(
+        principal.platformId,
+        body.name,
+        body.permissions,
+        principal.kind === 'platform' ? principal.permissions : [],
+      ),
+    ),
 );
 
 // GET /tokens – list tokens (secrets are never listed)
