@@ -47,6 +47,7 @@ export async function authenticate(req: Request, mode: AuthMode): Promise<Princi
   const key = `${creds.username}\n${sha256Hex(creds.secret)}`;
   const cached = principals.get(key);
   if (cached) return cached;
+  const stamp = principals.stamp();
   const token = await tokens.findForAuth(creds.username);
   if (!token || !secretMatches(creds.secret, token.secretHash)) throw unauthorized('Invalid API client id or secret');
   const principal: Principal = {
@@ -56,11 +57,9 @@ export async function authenticate(req: Request, mode: AuthMode): Promise<Princi
     permissions: token.permissions as Permission[],
     clockOffsetMs: token.platform.clockOffsetMs,
   };
-  principals.set(key, principal);
+  principals.set(key, principal, stamp);
   return principal;
 }
-
-export { forgetToken } from './principal-cache';
 
 export function requirePermission(principal: Principal, permission: Permission | undefined): void {
   if (!permission || principal.kind !== 'platform') return;

@@ -8,8 +8,8 @@ import { recordEvent } from '../events/outbox';
 import { signingPublicKeyPem } from '../webhooks/keys';
 import { skipPendingTests } from '../webhooks/repository';
 import * as repo from './repository';
-import { forgetSettings } from './settings';
 import type { ConfigUpdate } from './schema';
+import { announce } from '../core/invalidation';
 
 // Platform configuration: GET/PATCH /config, and creation of sandbox platforms.
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'MXN', 'USDC'];
@@ -130,7 +130,7 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       );
     }
   }
-  const config = await transaction(async (tx) => {
+  const { config, change } = await transaction(async (tx) => {
     const current = await repo.findWithConfig(platformId, tx);
     if (!current) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
     const at = now();
@@ -202,10 +202,14 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       await recordEvent(tx, platformId, 'TEST', {});
     }
     const updated = await repo.findWithConfig(platformId, tx);
-    return toConfig(updated!, await signingPublicKeyPem(platformId, tx));
+    return {
+      config: toConfig(updated!, await signingPublicKeyPem(platformId, tx)),
+      // Every server process drops its cached settings of this platform when this commits.
+      change: await announce(tx, 'platform', platformId),
+    };
   });
-  // After commit: forgotten inside the transaction, a concurrent reader could re-cache the old
+  // After commit: dropped inside the transaction, a concurrent reader could re-cache the old
   // settings before the commit made the new ones visible.
-  forgetSettings(platformId);
+  await change.committed();
   return config;
 }

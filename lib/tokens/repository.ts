@@ -1,5 +1,6 @@
 import type { Tx } from '../core/db';
 import { db } from '../core/db';
+import { changing } from '../core/invalidation';
 import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 export interface TokenRow {
@@ -68,11 +69,13 @@ export async function list(platformId: string, f: TokenFilter, limit: number, cu
   return { rows, total };
 }
 
-/** Soft delete: the row stays for audit, the credential stops working at once. */
+/**
+ * Soft delete: the row stays for audit, the credential stops working at once, in every server
+ * process (cached principals of the token are dropped when the deletion commits).
+ */
 export async function softDelete(platformId: string, id: string, at: Date): Promise<boolean> {
-  const n = await db().apiToken.updateMany({
-    where: { platformId, id, deletedAt: null },
-    data: { deletedAt: at, updatedAt: at },
-  });
+  const n = await changing([{ topic: 'api-token', key: id }], (tx) =>
+    tx.apiToken.updateMany({ where: { platformId, id, deletedAt: null }, data: { deletedAt: at, updatedAt: at } }),
+  );
   return n.count === 1;
 }

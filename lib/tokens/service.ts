@@ -7,7 +7,6 @@ import { DomainError, invalidInput, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
 import { generateSecret, sha256Hex } from '../auth/secrets';
 import * as repo from './repository';
-import { forgetToken } from '../auth/authenticate';
 
 // API tokens: Basic credentials for a platform. The secret is shown once, at creation.
 function present(row: repo.TokenRow, clientSecret?: string) {
@@ -85,5 +84,4 @@ export async function revoke(platformId: string, id: string, callerTokenId: stri
   if (id === callerTokenId)
     throw invalidInput('A token cannot delete itself; authenticate with another token to delete this one');
   if (!(await repo.softDelete(platformId, id, now()))) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
-  forgetToken(id);
 }
