@@ -1,7 +1,7 @@
 import type { Permission, Principal } from '../core/context';
 import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
-import { secretMatches, sha256Hex } from './secrets';
+import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from './secrets';
 import { principals } from './principal-cache';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
@@ -49,7 +49,11 @@ export async function authenticate(req: Request, mode: AuthMode): Promise<Princi
   if (cached) return cached;
   const stamp = principals.stamp();
   const token = await tokens.findForAuth(creds.username);
-  if (!token || !secretMatches(creds.secret, token.secretHash)) throw unauthorized('Invalid API client id or secret');
+  if (!token || !secretMatches(creds.secret, token.secretHash, token.secretHashVersion))
+    throw unauthorized('Invalid API client id or secret');
+  // A hash of an older version has just been proven against the secret: store the current one.
+  if (token.secretHashVersion !== SECRET_HASH_VERSION)
+    await tokens.upgradeSecretHash(token.id, hashSecret(creds.secret), SECRET_HASH_VERSION, token.secretHashVersion);
   const principal: Principal = {
     kind: 'platform',
     platformId: token.platformId,

@@ -10,6 +10,7 @@ export interface TokenRow {
   permissions: string[];
   clientId: string;
   secretHash: string;
+  secretHashVersion: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -25,11 +26,28 @@ export function findForAuth(username: string) {
     select: {
       id: true,
       platformId: true,
+      clientId: true,
       permissions: true,
       secretHash: true,
+      secretHashVersion: true,
       platform: { select: { clockOffsetMs: true } },
     },
   });
+}
+
+/** Rewrites a hash of an older version that has just been proven against the secret. */
+export async function upgradeSecretHash(id: string, hash: string, version: number, fromVersion: number) {
+  await db().apiToken.updateMany({
+    where: { id, secretHashVersion: fromVersion },
+    data: { secretHash: hash, secretHashVersion: version },
+  });
+}
+
+/** A new secret for a token (bootstrap credentials): the old one stops working in every process. */
+export async function replaceSecretHash(id: string, hash: string, version: number, at: Date) {
+  await changing([{ topic: 'api-token', key: id }], (tx) =>
+    tx.apiToken.update({ where: { id }, data: { secretHash: hash, secretHashVersion: version, updatedAt: at } }),
+  );
 }
 
 export function findById(platformId: string, id: string) {

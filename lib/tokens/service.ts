@@ -5,7 +5,7 @@ import type { Permission } from '../core/context';
 import type { Tx } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
-import { generateSecret, sha256Hex } from '../auth/secrets';
+import { generateSecret, hashSecret, SECRET_HASH_VERSION } from '../auth/secrets';
 import * as repo from './repository';
 
 // API tokens: Basic credentials for a platform. The secret is shown once, at creation.
@@ -43,7 +43,8 @@ export async function issue(
       name,
       permissions,
       clientId: opts.clientId ?? randomBytes(16).toString('hex'),
-      secretHash: sha256Hex(clientSecret),
+      secretHash: hashSecret(clientSecret),
+      secretHashVersion: SECRET_HASH_VERSION,
       createdAt: at,
       updatedAt: at,
     },
