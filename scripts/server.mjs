@@ -13,7 +13,13 @@ const host = process.env.HOSTNAME || undefined;
 const app = next({ dev: false, dir: root, port, hostname: host ?? 'localhost' });
 await app.prepare();
 const handle = app.getRequestHandler();
-const server = http.createServer((req, res) => handle(req, res));
+// The TCP peer's address, for throttling failed authentication (lib/http/client-address.ts): set
+// here, where the socket is known, and never taken from the client.
+const PEER_ADDRESS_HEADER = 'x-corridor-peer-address';
+const server = http.createServer((req, res) => {
+  req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  return handle(req, res);
+});
 // Longer than common proxies' idle timeouts, so a proxy never reuses a socket we just closed.
 server.keepAliveTimeout = 65_000;
 server.listen(port, host, () => {

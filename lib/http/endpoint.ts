@@ -3,6 +3,7 @@ import { authenticate, requirePermission, type AuthMode } from '../auth/authenti
 import { runAs, type Permission, type Principal } from '../core/context';
 import { isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
+import { clientAddress } from './client-address';
 import { DomainError, invalidInput } from '../core/errors';
 import { ERROR_STATUS, errorBody } from './errors';
 import { API_BASE, isSandbox } from '../core/mode';
@@ -141,7 +142,7 @@ export function endpoint<
       principal =
         def.auth === 'none'
           ? { kind: 'system', platformId: '', clockOffsetMs: 0n }
-          : await authenticate(req, def.auth ?? 'platform');
+          : await authenticate(req.headers.get('authorization'), def.auth ?? 'platform', clientAddress(req.headers));
       requirePermission(principal, def.permission);
       const p = principal;
       return await runAs(p, async () => {

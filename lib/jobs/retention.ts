@@ -2,6 +2,7 @@ import { purgeExpired as purgeIdempotency } from '../http/idempotency-repository
 import { purgeExpired as purgeSignedRequests } from '../auth/signed-request-repository';
 import { purgeExpiredOtp } from '../wallet-auth/repository';
 import { purgeExpired as purgeContactCodes } from '../contact-verification/repository';
+import { purgeStaleFailures } from '../auth/throttle';
 import { purgeDone } from './repository';
 
 // What the service keeps only while it can matter. One-time codes and signed-retry challenges
@@ -20,5 +21,6 @@ export async function purgeStale(wallNow: Date): Promise<Record<string, number>>
     otpChallenges: await purgeExpiredOtp(dayAgo),
     contactVerificationCodes: await purgeContactCodes(dayAgo),
     jobs: await purgeDone(new Date(wallNow.getTime() - 7 * DAY_MS)),
+    authFailures: await purgeStaleFailures(wallNow),
   };
 }

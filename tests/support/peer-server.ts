@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { routeModules } from '@/lib/http/route-manifest';
 import { API_BASE } from '@/lib/core/mode';
+import { PEER_ADDRESS_HEADER } from '@/lib/http/client-address';
 
 // A second server process for tests about several processes sharing one database: node:http in
 // front of the real route handlers (the manifest's), in a process with its own connection pool,
@@ -57,6 +58,7 @@ export async function serve(): Promise<number> {
     }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    headers.set(PEER_ADDRESS_HEADER, req.socket.remoteAddress ?? 'unknown'); // as scripts/server.mjs does
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
     const answer = await handler(new Request(url, { method: req.method, headers, body }), {
       params: Promise.resolve(found.params),
