@@ -7,6 +7,7 @@ import { openPlatformAccounts } from '../accounts/service';
 import { recordEvent } from '../events/outbox';
 import { signingPublicKeyPem } from '../webhooks/keys';
 import { skipPendingTests } from '../webhooks/repository';
+import { refuseNonPublicEndpoint } from '../webhooks/endpoint-check';
 import * as repo from './repository';
 import type { ConfigUpdate } from './schema';
 import { announce } from '../core/invalidation';
@@ -110,6 +111,8 @@ function mergeObject<T extends Record<string, unknown>>(current: unknown, patch:
 }
 
 export async function updateConfig(platformId: string, patch: ConfigUpdate) {
+  // Before the transaction: resolving the endpoint's name waits on DNS, never on the database.
+  if (patch.webhookEndpoint) await refuseNonPublicEndpoint(patch.webhookEndpoint);
   for (const [i, fee] of (patch.feeConfigs ?? []).entries()) {
     // The reference: only USD-sourced fee configs exist today; others answer NOT_IMPLEMENTED.
     if (fee.sourceCurrency !== 'USD') {
