@@ -1,7 +1,7 @@
 import { purgeExpired as purgeIdempotency } from '../http/idempotency-repository';
 import { purgeExpired as purgeSignedRequests } from '../auth/signed-request-repository';
 import { purgeExpiredOtp } from '../wallet-auth/repository';
-import { purgeExpired as purgeContactCodes } from '../contact-verification/repository';
+import { purgeExpired as purgeCodes } from '../codes/service';
 import { purgeStaleFailures } from '../auth/throttle';
 import { purgeDone } from './repository';
 
@@ -19,7 +19,7 @@ export async function purgeStale(wallNow: Date): Promise<Record<string, number>>
     idempotencyKeys: await purgeIdempotency(wallNow),
     signedRequests: await purgeSignedRequests(dayAgo),
     otpChallenges: await purgeExpiredOtp(dayAgo),
-    contactVerificationCodes: await purgeContactCodes(dayAgo),
+    oneTimeCodes: await purgeCodes(dayAgo),
     jobs: await purgeDone(new Date(wallNow.getTime() - 7 * DAY_MS)),
     authFailures: await purgeStaleFailures(wallNow),
   };
