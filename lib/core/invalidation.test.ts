@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { Api, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { startPeer, type Peer } from '@/tests/support/peer';
-import { cachesUsable } from './invalidation';
+import { cachesUsable, changing } from './invalidation';
 
 // Cross-process invalidation: this test process and a second server process (its own pool,
 // caches and listener) share the PostgreSQL database. A change made through one is seen by the
@@ -105,6 +105,12 @@ describe.skipIf(embedded)('cache invalidation across server processes (PostgreSQ
 });
 
 describe('cache invalidation in one process', () => {
+  it('announces a key too long for a NOTIFY (the other processes drop the whole topic)', async () => {
+    await expect(changing([{ topic: 'test-topic', key: 'k'.repeat(10_000) }], async () => 'done')).resolves.toBe(
+      'done',
+    );
+  });
+
   it('drops a deleted token and refuses it at once', async () => {
     const p = await newPlatform();
     const made = await p.api.post('/tokens', { name: 'local', permissions: ['VIEW'] });

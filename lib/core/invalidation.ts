@@ -26,6 +26,7 @@ const CHANNEL = 'corridor_invalidate';
 const ACK_CHANNEL = 'corridor_invalidate_ack';
 const LISTENER_PREFIX = 'corridor-invalidation-';
 const CONFIRM_TIMEOUT_MS = 2_000;
+const MAX_PAYLOAD = 7_000;
 const HEARTBEAT_MS = 15_000;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -98,7 +99,10 @@ export interface Announcement {
 export async function announce(tx: Tx, topic: string, key: string): Promise<Announcement> {
   if (embedded()) return { committed: async () => deliver(topic, key) };
   const id = `${state.name}:${++state.sequence}`;
-  await tx.$executeRaw`SELECT pg_notify(${CHANNEL}, ${JSON.stringify({ t: topic, k: key, id })})`;
+  // NOTIFY takes at most 8000 bytes: a key too long for it drops the whole topic instead.
+  const payload = JSON.stringify({ t: topic, k: key, id });
+  const sent = payload.length <= MAX_PAYLOAD ? payload : JSON.stringify({ t: topic, id });
+  await tx.$executeRaw`SELECT pg_notify(${CHANNEL}, ${sent})`;
   return {
     async committed() {
       deliver(topic, key); // at once here, without waiting for the notification's round trip
@@ -207,6 +211,7 @@ async function connect(): Promise<void> {
     } catch {
       // unreadable: handled below as "drop everything" rather than keep something stale
     }
+    // No topic: unreadable, drop everything; no key: drop the whole topic.
     deliver(note.t ?? null, note.t ? (note.k ?? null) : null);
     if (note.id) client.query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, `${note.id} ${state.name}`]).catch(() => {});
   });

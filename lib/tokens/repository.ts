@@ -1,6 +1,6 @@
 import type { Tx } from '../core/db';
-import { db } from '../core/db';
-import { changing } from '../core/invalidation';
+import { db, transaction } from '../core/db';
+import { announce, changing } from '../core/invalidation';
 import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 export interface TokenRow {
@@ -92,8 +92,13 @@ export async function list(platformId: string, f: TokenFilter, limit: number, cu
  * process (cached principals of the token are dropped when the deletion commits).
  */
 export async function softDelete(platformId: string, id: string, at: Date): Promise<boolean> {
-  const n = await changing([{ topic: 'api-token', key: id }], (tx) =>
-    tx.apiToken.updateMany({ where: { platformId, id, deletedAt: null }, data: { deletedAt: at, updatedAt: at } }),
-  );
-  return n.count === 1;
+  const change = await transaction(async (tx) => {
+    const n = await tx.apiToken.updateMany({
+      where: { platformId, id, deletedAt: null },
+      data: { deletedAt: at, updatedAt: at },
+    });
+    return n.count === 1 ? announce(tx, 'api-token', id) : null;
+  });
+  await change?.committed();
+  return change !== null;
 }
