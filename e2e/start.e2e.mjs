@@ -146,6 +146,7 @@ try {
         CORRIDOR_CLIENT_ID: 'e2e-client',
         CORRIDOR_CLIENT_SECRET: E2E_SECRET,
         CORRIDOR_WEB_CONCURRENCY: '2',
+        CORRIDOR_AUTH_MAX_FAILURES_PER_ADDRESS: '20',
       });
       await s.ready(/OpenAPI:\s+http/);
       assert.match(s.output(), /2 server process/);
@@ -163,6 +164,25 @@ try {
       assert.equal((await api(s.base, 'e2e-client', E2E_SECRET, `/tokens/${made.body.id}`, 'DELETE')).status, 204);
       for (let i = 0; i < 12; i++)
         assert.equal((await api(s.base, made.body.clientId, made.body.clientSecret, '/config')).status, 401);
+      step('failed authentication is counted against the TCP peer, whatever address a client claims');
+      const forged = async (i) =>
+        (
+          await fetch(`${s.base}/api/2025-10-13/config`, {
+            headers: {
+              authorization: `Basic ${Buffer.from(`nobody-${i}:wrong`).toString('base64')}`,
+              'x-corridor-peer-address': `192.0.2.${i}`,
+              'x-forwarded-for': `198.51.100.${i}`,
+            },
+          })
+        ).status;
+      // 12 failures above, 8 more here: this address (127.0.0.1) reaches its limit of 20.
+      for (let i = 1; i <= 8; i++) assert.equal(await forged(i), 401);
+      const refused = await fetch(`${s.base}/api/2025-10-13/config`, {
+        headers: { authorization: `Basic ${Buffer.from(`e2e-client:${E2E_SECRET}`).toString('base64')}` },
+      });
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal((await refused.json()).code, 'RATE_LIMITED');
       await s.stop();
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
