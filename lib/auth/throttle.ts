@@ -134,12 +134,17 @@ export async function recordFailure(address: string, token: { id: string; client
   const source = sourceOf(address);
   const at = now();
   const keys = [addressKey(source), ...(token ? [`c:${token.id}`] : [])];
-  const counts = await repo.countFailures(keys, at, limits.windowMs);
-  const end = (c: repo.FailureCount) => new Date(c.windowStart.getTime() + limits.windowMs);
-  for (const c of counts) {
-    if (c.key.startsWith('a:') && c.failures >= limits.perAddress) await refuse([c.key], at, end(c));
-    if (c.key.startsWith('c:') && c.failures >= limits.perClient && token)
-      await refuse([pairKey(token.clientId, source), pairKey(token.id, source)], at, end(c));
+  try {
+    const counts = await repo.countFailures(keys, at, limits.windowMs);
+    const end = (c: repo.FailureCount) => new Date(c.windowStart.getTime() + limits.windowMs);
+    for (const c of counts) {
+      if (c.key.startsWith('a:') && c.failures >= limits.perAddress) await refuse([c.key], at, end(c));
+      if (c.key.startsWith('c:') && c.failures >= limits.perClient && token)
+        await refuse([pairKey(token.clientId, source), pairKey(token.id, source)], at, end(c));
+    }
+  } catch (err) {
+    // The request fails either way (401); a counting failure must not turn it into a 500.
+    console.error('[corridor] cannot count a failed authentication:', err instanceof Error ? err.message : err);
   }
 }
 

@@ -21,7 +21,11 @@ import { db, transaction, type Tx } from './db';
 // local only and no NOTIFY is sent.
 //
 // Topics name what changed, keys which one: `api-token` (token id), `platform` (platform id: its
-// sandbox clock or configuration). New kinds of cached state add a topic (agents: `agent`).
+// sandbox clock or configuration), `auth-block` (refusals of failed authentication). A new kind
+// of cached state adds a topic, e.g. for agents:
+//   const agents = sharedCache<Agent>('agents', 5_000, { agent: (id, _key, a) => a.id === id });
+//   await changing([{ topic: 'agent', key: agentId }], (tx) => repo.pause(agentId, tx));
+// (lib/core/shared-cache.ts; or announce() inside an existing transaction, then committed()).
 const CHANNEL = 'corridor_invalidate';
 const ACK_CHANNEL = 'corridor_invalidate_ack';
 const LISTENER_PREFIX = 'corridor-invalidation-';
