@@ -66,16 +66,36 @@ function start(env) {
   };
 }
 
-async function api(base, id, secret, p) {
+async function api(base, id, secret, p, method = 'GET', body = undefined) {
   const res = await fetch(`${base}/api/2025-10-13${p}`, {
-    headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
   });
-  return { status: res.status, body: await res.json() };
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 const step = (s) => console.log(`[e2e] ${s}`);
+const E2E_SECRET = 'e2e-secret-0123456789-abcdefghijklmn';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'corridor-e2e-'));
 try {
+  step('a bootstrap secret shorter than 32 characters is refused at start');
+  const weak = start({
+    CORRIDOR_DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    CORRIDOR_CLIENT_ID: 'e2e',
+    CORRIDOR_CLIENT_SECRET: 'short',
+  });
+  await weak.ready(/CORRIDOR_CLIENT_SECRET is 5 characters long; it must have at least 32/, 60_000).catch((err) => {
+    if (!/exited/.test(err.message)) throw err;
+    assert.match(weak.output(), /CORRIDOR_CLIENT_SECRET is 5 characters long; it must have at least 32/);
+  });
+  await weak.stop();
+
   step('npm start on an empty data directory (embedded database)');
   let s = start({ CORRIDOR_DATA_DIR: dataDir, DATABASE_URL: '', CORRIDOR_CLIENT_ID: '', CORRIDOR_CLIENT_SECRET: '' });
   await s.ready(/OpenAPI:\s+http/);
@@ -124,13 +144,45 @@ try {
       s = start({
         DATABASE_URL: url.toString(),
         CORRIDOR_CLIENT_ID: 'e2e-client',
-        CORRIDOR_CLIENT_SECRET: 'e2e-secret-0123456789',
+        CORRIDOR_CLIENT_SECRET: E2E_SECRET,
         CORRIDOR_WEB_CONCURRENCY: '2',
+        CORRIDOR_AUTH_MAX_FAILURES_PER_ADDRESS: '20',
       });
       await s.ready(/OpenAPI:\s+http/);
       assert.match(s.output(), /2 server process/);
-      for (let i = 0; i < 6; i++)
-        assert.equal((await api(s.base, 'e2e-client', 'e2e-secret-0123456789', '/config')).status, 200);
+      assert.doesNotMatch(s.output(), new RegExp(E2E_SECRET));
+      for (let i = 0; i < 6; i++) assert.equal((await api(s.base, 'e2e-client', E2E_SECRET, '/config')).status, 200);
+      step('a deleted token is refused at once by every server process');
+      const made = await api(s.base, 'e2e-client', E2E_SECRET, '/tokens', 'POST', {
+        name: 'revoked',
+        permissions: ['VIEW'],
+      });
+      assert.equal(made.status, 201);
+      // Spread over both processes (the port is shared), so each has the principal cached.
+      for (let i = 0; i < 12; i++)
+        assert.equal((await api(s.base, made.body.clientId, made.body.clientSecret, '/config')).status, 200);
+      assert.equal((await api(s.base, 'e2e-client', E2E_SECRET, `/tokens/${made.body.id}`, 'DELETE')).status, 204);
+      for (let i = 0; i < 12; i++)
+        assert.equal((await api(s.base, made.body.clientId, made.body.clientSecret, '/config')).status, 401);
+      step('failed authentication is counted against the TCP peer, whatever address a client claims');
+      const forged = async (i) =>
+        (
+          await fetch(`${s.base}/api/2025-10-13/config`, {
+            headers: {
+              authorization: `Basic ${Buffer.from(`nobody-${i}:wrong`).toString('base64')}`,
+              'x-corridor-peer-address': `192.0.2.${i}`,
+              'x-forwarded-for': `198.51.100.${i}`,
+            },
+          })
+        ).status;
+      // 12 failures above, 8 more here: this address (127.0.0.1) reaches its limit of 20.
+      for (let i = 1; i <= 8; i++) assert.equal(await forged(i), 401);
+      const refused = await fetch(`${s.base}/api/2025-10-13/config`, {
+        headers: { authorization: `Basic ${Buffer.from(`e2e-client:${E2E_SECRET}`).toString('base64')}` },
+      });
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal((await refused.json()).code, 'RATE_LIMITED');
       await s.stop();
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

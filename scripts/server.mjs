@@ -15,7 +15,13 @@ const host = process.env.HOSTNAME || undefined;
 const app = next({ dev: false, dir: root, port, hostname: host ?? 'localhost' });
 await app.prepare();
 const handle = app.getRequestHandler();
-const server = createServer((req, res) => handle(req, res));
+// The TCP peer's address, for throttling failed authentication (lib/http/client-address.ts): set
+// here, where the socket is known, and never taken from the client.
+const PEER_ADDRESS_HEADER = 'x-corridor-peer-address';
+const server = createServer((req, res) => {
+  req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  return handle(req, res);
+});
 server.listen(port, host, () => {
   if (process.env.CORRIDOR_SERVER_INDEX === '0' || !process.env.CORRIDOR_SERVER_INDEX)
     console.log(`[corridor] listening on http://${host ?? 'localhost'}:${port}`);

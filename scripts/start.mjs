@@ -18,6 +18,17 @@ const dev = process.argv.includes('--dev');
 const port = process.env.PORT || '3000';
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 
+// Same rule as lib/boot.ts (bootstrapCredentials), checked before anything starts: a server
+// process refusing to boot would otherwise be restarted over and over.
+const chosenSecret = process.env.CORRIDOR_CLIENT_SECRET;
+if (chosenSecret && chosenSecret.length < 32) {
+  console.error(
+    `[corridor] cannot start: CORRIDOR_CLIENT_SECRET is ${chosenSecret.length} characters long; it must have at least 32 ` +
+      '(for example `openssl rand -base64 32`), or leave it unset to have a random secret generated',
+  );
+  process.exit(1);
+}
+
 if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
   console.log('[corridor] no build found: building once (npm run build)...');
   const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

@@ -1,8 +1,9 @@
 import type { Permission, Principal } from '../core/context';
 import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
-import { secretMatches, sha256Hex } from './secrets';
+import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from './secrets';
 import { principals } from './principal-cache';
+import { recordFailure, refuseIfBlocked } from './throttle';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
 // `Authorization: Bearer <agent access token>`, resolved by the resolver the agents domain
@@ -29,26 +30,48 @@ function parseBasic(header: string): { username: string; secret: string } | null
   return { username: decoded.slice(0, at), secret: decoded.slice(at + 1) };
 }
 
-export async function authenticate(req: Request, mode: AuthMode): Promise<Principal> {
-  const header = req.headers.get('authorization');
-  if (!header) throw unauthorized('Missing Authorization header: use HTTP Basic with your API client id and secret');
+/**
+ * The caller of a request: `authorization` is its Authorization header, `address` its source
+ * (lib/http/client-address.ts), against which failures are throttled (lib/auth/throttle.ts).
+ */
+export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Principal> {
+  if (!authorization)
+    throw unauthorized('Missing Authorization header: use HTTP Basic with your API client id and secret');
 
   if (mode === 'agent') {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) throw unauthorized('Agent endpoints take an agent access token: Authorization: Bearer <token>');
-    const principal = agentResolver ? await agentResolver(m[1]) : null;
-    if (!principal) throw unauthorized('Agent access token is invalid, expired or revoked');
+    await refuseIfBlocked(address, null);
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const principal = m && agentResolver ? await agentResolver(m[1]) : null;
+    if (!principal) {
+      await recordFailure(address, null);
+      throw unauthorized(
+        m
+          ? 'Agent access token is invalid, expired or revoked'
+          : 'Agent endpoints take an agent access token: Authorization: Bearer <token>',
+      );
+    }
     return principal;
   }
 
-  const creds = parseBasic(header);
-  if (!creds) throw unauthorized('Malformed Authorization header: expected Basic base64(<client id>:<client secret>)');
+  const creds = parseBasic(authorization);
+  await refuseIfBlocked(address, creds?.username ?? null);
+  if (!creds) {
+    await recordFailure(address, null);
+    throw unauthorized('Malformed Authorization header: expected Basic base64(<client id>:<client secret>)');
+  }
   // Only verified credentials are cached, keyed by the secret's hash (never the secret).
   const key = `${creds.username}\n${sha256Hex(creds.secret)}`;
   const cached = principals.get(key);
   if (cached) return cached;
+  const stamp = principals.stamp();
   const token = await tokens.findForAuth(creds.username);
-  if (!token || !secretMatches(creds.secret, token.secretHash)) throw unauthorized('Invalid API client id or secret');
+  if (!token || !secretMatches(creds.secret, token.secretHash, token.secretHashVersion)) {
+    await recordFailure(address, token);
+    throw unauthorized('Invalid API client id or secret');
+  }
+  // A hash of an older version has just been proven against the secret: store the current one.
+  if (token.secretHashVersion !== SECRET_HASH_VERSION)
+    await tokens.upgradeSecretHash(token.id, hashSecret(creds.secret), SECRET_HASH_VERSION, token.secretHashVersion);
   const principal: Principal = {
     kind: 'platform',
     platformId: token.platformId,
@@ -56,11 +79,9 @@ export async function authenticate(req: Request, mode: AuthMode): Promise<Princi
     permissions: token.permissions as Permission[],
     clockOffsetMs: token.platform.clockOffsetMs,
   };
-  principals.set(key, principal);
+  principals.set(key, principal, stamp);
   return principal;
 }
-
-export { forgetToken } from './principal-cache';
 
 export function requirePermission(principal: Principal, permission: Permission | undefined): void {
   if (!permission || principal.kind !== 'platform') return;

@@ -38,8 +38,12 @@ describe('contact verification', () => {
     await setClockOffset(p.platformId, row.clockOffsetMs + BigInt(seconds * 1000));
   }
 
+  // The customer's codes (lib/codes: contact codes have the customer as subject).
   const codesOf = (customerId: string) =>
-    db().contactVerificationCode.findMany({ where: { customerId }, orderBy: { createdAt: 'asc' } });
+    db().oneTimeCode.findMany({
+      where: { subject: customerId, purpose: { in: ['CONTACT_EMAIL', 'CONTACT_PHONE'] } },
+      orderBy: { createdAt: 'asc' },
+    });
 
   describe.each([
     ['email', 'EMAIL', 'email', 'email'],
@@ -55,9 +59,9 @@ describe('contact verification', () => {
       expect(messages[0]).toMatchObject({ channel: sender, purpose: 'CONTACT_VERIFICATION' });
       expect(messages[0].text).toContain('123456');
 
-      // Stored only as a salted hash, bound to the address, expiring in 10 minutes.
+      // Stored only as a keyed hash, bound to the address, expiring in 10 minutes.
       const [code] = await codesOf(c.id);
-      expect(code.codeHash).toMatch(/^scrypt\$16384\$8\$1\$[\w-]+\$[\w-]+$/);
+      expect(code.codeHash).toMatch(/^hmac-sha256\$[0-9a-f]{64}$/);
       expect(JSON.stringify(code)).not.toContain('123456');
       expect(JSON.stringify(code)).not.toContain(c[field]);
       expect(code.expiresAt.getTime() - code.createdAt.getTime()).toBe(10 * 60_000);
@@ -144,6 +148,22 @@ describe('contact verification', () => {
         'INVALID_INPUT',
       );
       expectError(await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, {}), 400, 'INVALID_INPUT');
+    });
+
+    it('evaluates at most 5 of 30 concurrent wrong codes; then the code is dead', async () => {
+      const c = await euCustomer();
+      expect((await p.api.post(`/customers/${c.id}/verify-${path}`)).status).toBe(204);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '654321' })),
+      );
+      for (const r of answers) expectError(r, 400, 'INVALID_INPUT');
+      const evaluated = answers.filter((r) => /code is wrong/.test(r.body.message));
+      expect(evaluated).toHaveLength(5);
+      expect(answers.filter((r) => /No verification code is pending/.test(r.body.message))).toHaveLength(25);
+      const late = await p.api.post(`/customers/${c.id}/verify-${path}/confirm`, { code: '123456' });
+      expectError(late, 400, 'INVALID_INPUT');
+      expect(late.body.message).toMatch(/No verification code is pending/);
+      expect((await codesOf(c.id)).map((x) => [x.state, x.attempts])).toEqual([['EXHAUSTED', 5]]);
     });
 
     it('rate-limits resends with 409 and Retry-After, and caps sends per hour', async () => {
@@ -246,7 +266,7 @@ describe('contact verification', () => {
     setSender({
       async send() {
         // Runs outside the transaction: the committed code is visible to a plain query.
-        seenAtDelivery.push(await db().contactVerificationCode.count({ where: { customerId: c.id, state: 'ACTIVE' } }));
+        seenAtDelivery.push(await db().oneTimeCode.count({ where: { subject: c.id, state: 'ACTIVE' } }));
       },
     });
     expect((await p.api.post(`/customers/${c.id}/verify-phone`)).status).toBe(204);

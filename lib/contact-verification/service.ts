@@ -1,26 +1,41 @@
-import { newId } from '../core/ids';
-import { addSeconds, now } from '../core/clock';
+import { now } from '../core/clock';
 import { transaction } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
-import { isSandbox } from '../core/mode';
 import { sendMessage } from '../notify/sender';
 import * as customersRepo from '../customers/repository';
 import { present, type Customer } from '../customers/service';
 import { requiresContactVerification } from '../customers/regions';
-import { codeMatches, hashCode, randomCode, targetHash } from './codes';
-import * as repo from './repository';
-import type { Channel } from './repository';
+import { sha256Hex } from '../auth/secrets';
+import * as codes from '../codes/service';
 
 // Contact verification: customers whose jurisdiction requires it prove their email and phone with
-// a one-time code. Sending issues a code (stored hashed, bound to the exact address it went to)
-// and delivers it after the transaction commits; confirming with it marks the channel VERIFIED.
-export type { Channel };
+// a one-time code (lib/codes). Sending issues a code bound to the exact address it went to and
+// delivers it after the transaction commits; confirming with it marks the channel VERIFIED.
+export type Channel = 'EMAIL' | 'PHONE';
 export const CODE_TTL_SECONDS = 10 * 60;
 export const RESEND_COOLDOWN_SECONDS = 60;
 export const MAX_SENDS_PER_HOUR = 5;
 export const MAX_WRONG_ATTEMPTS = 5;
 /** The reference: "In sandbox, no email is sent and the code is always `123456`". */
 export const SANDBOX_CODE = '123456';
+
+const purpose = (name: string): codes.CodePurpose => ({
+  name,
+  ttlSeconds: CODE_TTL_SECONDS,
+  maxAttempts: MAX_WRONG_ATTEMPTS,
+  // The cooldown is per address: a customer who corrects a typo gets a code for the new one at once.
+  resend: { afterSeconds: RESEND_COOLDOWN_SECONDS, maxPerHour: MAX_SENDS_PER_HOUR, perBinding: true },
+  sandbox: { code: SANDBOX_CODE },
+});
+const PURPOSES: Record<Channel, codes.CodePurpose> = {
+  EMAIL: purpose('CONTACT_EMAIL'),
+  PHONE: purpose('CONTACT_PHONE'),
+};
+
+/** What a code is bound to: the exact email or phone number it was sent to (never stored in clear). */
+export function targetHash(contact: string): string {
+  return sha256Hex(`contact:${contact}`);
+}
 
 const CHANNEL = {
   EMAIL: { key: 'email', label: 'email', path: 'verify-email', sender: 'EMAIL' },
@@ -46,10 +61,10 @@ function contactToVerify(row: CustomerRow | null, customerId: string, channel: C
 }
 
 // The reference documents no 429 for these operations. Its documented refusal of a send is 409
-// (the customer's verification state does not allow it now), so a resend inside the limits is
-// answered 409 CONFLICT as well, with Retry-After saying when a new code may be requested.
-function tooSoon(label: string, seconds: number): DomainError {
-  const wait = Math.max(1, Math.ceil(seconds));
+// (the customer's verification state does not allow it now), so a resend inside the limits
+// (lib/codes answers 429 RATE_LIMITED) is answered 409 CONFLICT here, with the same Retry-After.
+function tooSoon(label: string, refusal: DomainError): DomainError {
+  const wait = Number(refusal.details?.retryAfterSeconds ?? 1);
   return new DomainError(
     'CONFLICT',
     `A ${label} verification code was sent recently; request a new one in ${wait} s`,
@@ -60,38 +75,20 @@ function tooSoon(label: string, seconds: number): DomainError {
 
 export async function send(platformId: string, customerId: string, channel: Channel): Promise<void> {
   const { label, sender } = CHANNEL[channel];
-  contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel); // refuse early, before hashing
-  const code = isSandbox() ? SANDBOX_CODE : randomCode();
-  const codeHash = await hashCode(code);
+  contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel); // refuse early
   const issued = await transaction(async (tx) => {
     const row = await customersRepo.lock(platformId, customerId, tx);
     const contact = contactToVerify(row, customerId, channel);
-    const at = now();
-    const target = targetHash(contact);
-    const recent = await repo.sentSince(customerId, channel, addSeconds(at, -3600), tx);
-    const last = recent.filter((r) => r.targetHash === target).at(-1);
-    if (last) {
-      const wait = RESEND_COOLDOWN_SECONDS - (at.getTime() - last.createdAt.getTime()) / 1000;
-      if (wait > 0) throw tooSoon(label, wait);
-    }
-    if (recent.length >= MAX_SENDS_PER_HOUR)
-      throw tooSoon(label, 3600 - (at.getTime() - recent[0].createdAt.getTime()) / 1000);
-    await repo.supersedeActive(customerId, channel, tx);
-    const id = newId('ContactVerificationCode');
-    await repo.insert(
-      {
-        id,
+    try {
+      const code = await codes.issue(tx, PURPOSES[channel], {
         platformId,
-        customerId,
-        channel,
-        targetHash: target,
-        codeHash,
-        createdAt: at,
-        expiresAt: addSeconds(at, CODE_TTL_SECONDS),
-      },
-      tx,
-    );
-    return { id, contact };
+        subject: customerId,
+        binding: targetHash(contact),
+      });
+      return { ...code, contact };
+    } catch (err) {
+      throw err instanceof DomainError && err.code === 'RATE_LIMITED' ? tooSoon(label, err) : err;
+    }
   });
   // Delivered only once the code exists: a message never carries a code that was rolled back.
   try {
@@ -100,11 +97,11 @@ export async function send(platformId: string, customerId: string, channel: Chan
       channel: sender,
       to: issued.contact,
       ...(channel === 'EMAIL' ? { subject: 'Your verification code' } : {}),
-      text: `Your verification code is ${code}. It expires in ${CODE_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this message.`,
+      text: `Your verification code is ${issued.code}. It expires in ${CODE_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this message.`,
       purpose: 'CONTACT_VERIFICATION',
     });
   } catch (err) {
-    await repo.discard(issued.id);
+    await codes.discard(issued.id);
     throw err;
   }
 }
@@ -120,35 +117,33 @@ export async function confirm(
   code: string,
 ): Promise<Customer> {
   const { key, label, path } = CHANNEL[channel];
-  const contact = contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel);
+  contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel);
   if (!/^\d{6}$/.test(code)) throw badCode('must be the 6-digit code that was sent');
   const noCode = `No verification code is pending for this ${label} (none was sent, or it was used, replaced or locked after too many wrong attempts); request one with POST /customers/${customerId}/${path}`;
-  const candidate = await repo.findActive(customerId, channel);
-  if (!candidate || candidate.targetHash !== targetHash(contact)) throw badCode(noCode);
-  // scrypt runs before the transaction: a transaction must not wait on anything but the database.
-  const matches = await codeMatches(code, candidate.codeHash);
 
   const outcome = await transaction<Outcome>(async (tx) => {
     const row = await customersRepo.lock(platformId, customerId, tx);
     const current = contactToVerify(row, customerId, channel);
-    const c = await repo.lock(candidate.id, tx);
-    const at = now();
-    if (!c || c.state !== 'ACTIVE' || c.targetHash !== targetHash(current)) return { refused: noCode };
-    if (c.expiresAt <= at)
+    // Bound to the address as it is now: a code sent to an earlier address finds nothing.
+    const result = await codes.verify(
+      PURPOSES[channel],
+      { subject: customerId, binding: targetHash(current), code },
+      tx,
+    );
+    if (!result.ok) {
+      if (result.reason === 'EXPIRED')
+        return {
+          refused: `The verification code has expired; request a new one with POST /customers/${customerId}/${path}`,
+        };
+      if (result.reason !== 'WRONG') return { refused: noCode };
       return {
-        refused: `The verification code has expired; request a new one with POST /customers/${customerId}/${path}`,
-      };
-    if (!matches) {
-      const attempts = c.attempts + 1;
-      const exhausted = attempts >= MAX_WRONG_ATTEMPTS;
-      await repo.recordWrongAttempt(c.id, attempts, exhausted, tx);
-      return {
-        refused: exhausted
-          ? `The verification code is wrong; after ${MAX_WRONG_ATTEMPTS} wrong attempts it no longer works: request a new one`
-          : `The verification code is wrong; ${MAX_WRONG_ATTEMPTS - attempts} attempt(s) left`,
+        refused:
+          result.attemptsLeft === 0
+            ? `The verification code is wrong; after ${MAX_WRONG_ATTEMPTS} wrong attempts it no longer works: request a new one`
+            : `The verification code is wrong; ${result.attemptsLeft} attempt(s) left`,
       };
     }
-    await repo.markUsed(c.id, at, tx);
+    const at = now();
     const state = { ...((row!.contactVerification ?? {}) as Record<string, string>), [key]: 'VERIFIED' };
     const updated = await customersRepo.setContactVerification(customerId, state, at, tx);
     return { verified: (await present(platformId, [updated], tx))[0] };

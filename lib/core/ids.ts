@@ -30,7 +30,7 @@ export type IdKind =
   | 'Stablecoin'
   | 'Refund'
   | 'Challenge'
-  | 'ContactVerificationCode';
+  | 'OneTimeCode';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 

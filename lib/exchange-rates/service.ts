@@ -21,8 +21,8 @@ import { DEFAULT_SENDING_AMOUNT, type ExchangeRateQuery } from './schema';
 // depends on — platform, window, source, sending amount, the platform's limits for that source and
 // its fee schedule. A repeated call inside a window prices nothing again; a new window, another
 // amount or a changed fee config or currency limit is a different key. The platform's limits and
-// fees come from its cached settings (lib/platform/settings), which PATCH /config forgets at once
-// in this process, so a change shows at once here and within that cache's TTL elsewhere.
+// fees come from its cached settings (lib/platform/settings), which PATCH /config drops at once
+// in every server process, so a change shows at once everywhere.
 type Rate = ReturnType<typeof corridor>;
 
 const CACHE_ENTRIES = 256;

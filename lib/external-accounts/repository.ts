@@ -186,10 +186,11 @@ export function pendingTrust(externalAccountId: string, tx: Tx = db()): Promise<
   return tx.beneficiaryTrustChallenge.findFirst({ where: { externalAccountId, state: 'PENDING' } });
 }
 
-export async function recordTrustAttempt(id: string, failedForGood: boolean, at: Date, tx: Tx): Promise<void> {
-  await tx.beneficiaryTrustChallenge.update({
-    where: { id },
-    data: { attempts: { increment: 1 }, ...(failedForGood ? { state: 'FAILED', completedAt: at } : {}) },
+/** Ends a challenge that can no longer succeed (expired, or its code took too many wrong tries). */
+export async function failTrust(id: string, at: Date, tx: Tx): Promise<void> {
+  await tx.beneficiaryTrustChallenge.updateMany({
+    where: { id, state: 'PENDING' },
+    data: { state: 'FAILED', completedAt: at },
   });
 }
 

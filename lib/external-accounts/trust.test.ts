@@ -154,6 +154,24 @@ describe('beneficiary trust (SCA)', () => {
     expect((await p.api.post(path(id, 'trust/confirm'), { code: '000000' })).body).toEqual({ trusted: true });
   });
 
+  it('evaluates at most 5 of 30 concurrent wrong codes; then the challenge is dead', async () => {
+    const id = await account(euCustomer);
+    const ch = (await p.api.post(path(id, 'trust'))).body.scaChallenge;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => p.api.post(path(id, 'trust/confirm'), { challengeId: ch.id, code: '654321' })),
+    );
+    for (const r of answers) expectError(r, 400, 'INVALID_INPUT');
+    // Compared codes are answered on the code; the rest found the challenge already dead.
+    const evaluated = answers.filter((r) => r.body.details.errors[0].field === 'code');
+    expect(evaluated.length).toBeLessThanOrEqual(5);
+    const code = await db().oneTimeCode.findFirstOrThrow({ where: { binding: ch.id } });
+    expect(code).toMatchObject({ attempts: 5, state: 'EXHAUSTED' });
+    const late = await p.api.post(path(id, 'trust/confirm'), { challengeId: ch.id, code: '123456' });
+    expectError(late, 400, 'INVALID_INPUT');
+    expect((await p.api.get(`/customers/external-accounts/${id}`)).status).toBe(200);
+    expectError(await p.api.post(path(id, 'untrust')), 409, 'CONFLICT'); // never became trusted
+  });
+
   it('refuses an expired challenge', async () => {
     const q = await newPlatform();
     const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Slow', region: 'AT' })).body
@@ -186,8 +204,9 @@ describe('beneficiary trust (SCA)', () => {
       expect(sms).toHaveLength(1);
       expect(sms[0].channel).toBe('SMS');
       const code = /(\d{6})/.exec(sms[0].text)![1];
-      const row = await db().beneficiaryTrustChallenge.findUnique({ where: { id: start.body.scaChallenge.id } });
-      expect(row?.codeHash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]{43}$/);
+      // The challenge's code (lib/codes), stored only as a keyed hash.
+      const row = await db().oneTimeCode.findFirst({ where: { binding: start.body.scaChallenge.id } });
+      expect(row?.codeHash).toMatch(/^hmac-sha256\$[0-9a-f]{64}$/);
       expect(row?.codeHash).not.toContain(code);
       if (code !== '000000')
         expectError(await p.api.post(path(id, 'trust/confirm'), { code: '000000' }), 400, 'INVALID_INPUT');

@@ -6,28 +6,28 @@ import { DomainError, conflict, invalidInput, notFound, type FieldError } from '
 import * as customers from '../customers/repository';
 import { isScaRegion } from '../customers/regions';
 import { sendMessage } from '../notify/sender';
-import { codeMatches as storedCodeMatches, hashCode, randomCode } from '../contact-verification/codes';
+import * as codes from '../codes/service';
 import type { BeneficiaryTrustConfirmRequest } from './schema';
 import * as repo from './repository';
 
 // Trusted beneficiaries (Strong Customer Authentication): a customer in an SCA region trusts an
 // external account so later sends to it skip the per-payment ceremony, and untrusts it to undo
 // that. Both take a start (which issues an SMS_OTP challenge) and a confirm (which checks the
-// code). In sandbox the code is the fixed 000000 (the reference documents 123456; both work) and
-// nothing is sent; otherwise a random code is stored only as a hash and sent by SMS after the
-// challenge is committed.
+// code). The code is a one-time code of lib/codes, bound to the challenge. In sandbox it is the
+// reference's fixed 123456 (000000, which this service documented before, is still accepted) and
+// nothing is sent; otherwise a random code is sent by SMS after the challenge is committed.
 export type TrustAction = 'TRUST' | 'UNTRUST';
 const CUSTOMERS: repo.Owner = { kind: 'customers' };
 const TTL_SECONDS = 5 * 60;
-const MAX_ATTEMPTS = 5;
-const SANDBOX_CODES = ['000000', '123456'];
 
-// Sandbox challenges store no hash (codeHash null) and accept the fixed codes; otherwise the code
-// is checked against its salted scrypt hash (lib/contact-verification/codes.ts).
-async function codeMatches(challenge: repo.TrustChallengeRow, code: string): Promise<boolean> {
-  if (challenge.codeHash === null) return SANDBOX_CODES.includes(code);
-  return storedCodeMatches(code, challenge.codeHash);
-}
+/** A new start replaces the outstanding challenge at once, but at most 10 codes an hour go out. */
+export const TRUST_CODES: codes.CodePurpose = {
+  name: 'BENEFICIARY_TRUST',
+  ttlSeconds: TTL_SECONDS,
+  maxAttempts: 5,
+  resend: { afterSeconds: 0, maxPerHour: 10 },
+  sandbox: { code: '123456', alsoAccepted: ['000000'] },
+};
 
 async function accountAndCustomer(platformId: string, id: string) {
   const row = await repo.findLive(platformId, id, CUSTOMERS);
@@ -53,12 +53,10 @@ export async function start(platformId: string, id: string, action: TrustAction)
       `Customer ${customer.id} has no phone number to receive the SMS_OTP code`,
     );
   }
-  const code = sandbox ? null : randomCode();
-  const codeHash = code ? await hashCode(code) : null;
   const challengeId = newId('Challenge');
   const at = now();
   const expiresAt = addSeconds(at, TTL_SECONDS);
-  await transaction(async (tx) => {
+  const code = await transaction(async (tx) => {
     if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx)))
       throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
     await repo.abandonPendingTrust(id, at, tx);
@@ -70,25 +68,26 @@ export async function start(platformId: string, id: string, action: TrustAction)
         customerId: customer.id,
         action,
         factor: 'SMS_OTP',
-        codeHash,
         state: 'PENDING',
         expiresAt,
         createdAt: at,
       },
       tx,
     );
+    return codes.issue(tx, TRUST_CODES, { platformId, subject: id, binding: challengeId, ttlSeconds: TTL_SECONDS });
   });
-  if (code) {
+  if (!sandbox) {
     try {
       await sendMessage({
         platformId,
         channel: 'SMS',
         to: customer.phoneNumber!,
-        text: `Your code to ${action === 'TRUST' ? 'trust' : 'stop trusting'} a payment beneficiary is ${code}. It expires in 5 minutes. Never share it.`,
+        text: `Your code to ${action === 'TRUST' ? 'trust' : 'stop trusting'} a payment beneficiary is ${code.code}. It expires in 5 minutes. Never share it.`,
         purpose: action === 'TRUST' ? 'SCA_TRUST_BENEFICIARY' : 'SCA_UNTRUST_BENEFICIARY',
       });
     } catch (err) {
       console.error('[corridor] SCA code delivery failed:', err instanceof Error ? err.message : err);
+      await codes.discard(code.id);
       throw new DomainError('SERVICE_UNAVAILABLE', 'The SMS code could not be sent; start again');
     }
   }
@@ -124,11 +123,7 @@ export async function confirm(
   }
   const code = body.code;
   const at = now();
-  // scrypt runs before the transaction (a transaction must not wait on anything but the
-  // database), against the challenge outstanding now; inside, the locked challenge must be that one.
-  const candidate = await repo.pendingTrust(id);
-  const matches = candidate ? await codeMatches(candidate, code) : false;
-  // Failed attempts are committed (they count toward the limit); the refusal is thrown afterwards.
+  // Refusals are returned, not thrown, so that a counted attempt commits; thrown afterwards.
   const outcome = await transaction(async (tx): Promise<Outcome> => {
     if (!(await repo.lockLive(platformId, id, CUSTOMERS, tx)))
       throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
@@ -148,16 +143,20 @@ export async function confirm(
         'does not match the outstanding challenge',
       );
     }
+    const expired = () =>
+      refused('code', `The challenge expired: start again with POST .../${start}`, 'challenge expired');
     if (challenge.expiresAt.getTime() <= at.getTime()) {
-      await repo.recordTrustAttempt(challenge.id, true, at, tx);
-      return refused('code', `The challenge expired: start again with POST .../${start}`, 'challenge expired');
+      await repo.failTrust(challenge.id, at, tx);
+      return expired();
     }
-    if (!matches || challenge.id !== candidate?.id) {
-      const burnt = challenge.attempts + 1 >= MAX_ATTEMPTS;
-      await repo.recordTrustAttempt(challenge.id, burnt, at, tx);
+    const result = await codes.verify(TRUST_CODES, { subject: id, binding: challenge.id, code }, tx);
+    if (!result.ok) {
+      const dead = result.reason !== 'WRONG' || result.attemptsLeft === 0;
+      if (dead) await repo.failTrust(challenge.id, at, tx);
+      if (result.reason === 'EXPIRED') return expired();
       return refused(
         'code',
-        burnt ? `Too many wrong codes: start again with POST .../${start}` : 'The code is not valid',
+        dead ? `Too many wrong codes: start again with POST .../${start}` : 'The code is not valid',
         'is not the code that was sent',
       );
     }

@@ -3,6 +3,7 @@ import { authenticate, requirePermission, type AuthMode } from '../auth/authenti
 import { runAs, withClaim, type Permission, type Principal } from '../core/context';
 import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
+import { clientAddress } from './client-address';
 import { DomainError, invalidInput } from '../core/errors';
 import { ERROR_STATUS, errorBody, shouldRetry } from './errors';
 import { API_BASE, isSandbox } from '../core/mode';
@@ -201,7 +202,7 @@ export function endpoint(
       const principal: Principal =
         def.auth === 'none'
           ? { kind: 'system', platformId: '', clockOffsetMs: 0n }
-          : await authenticate(req, def.auth ?? 'platform');
+          : await authenticate(req.headers.get('authorization'), def.auth ?? 'platform', clientAddress(req.headers));
       requirePermission(principal, def.permission);
       return await runAs(principal, async () => {
         const { input, rawValue, url } = await readInput(def, req, ctx, principal);

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transaction } from '@/lib/core/db';
 import { eventsOf } from '@/lib/events/outbox';
 import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import * as repo from './repository';
+
+// The webhook endpoints here (hooks.example.com) do not resolve; PATCH /config checks that an
+// endpoint is public only where private targets are not allowed (lib/webhooks/endpoint.test.ts).
+beforeAll(() => {
+  process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE = '1';
+});
+afterAll(() => {
+  delete process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE;
+});
 
 const address = { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' };
 const tag = () => randomBytes(4).toString('hex');

@@ -26,7 +26,6 @@ describe('retention', () => {
           id,
           platformId: p.platformId,
           authMethodId: w.emailOtpId,
-          codeTag: 'x',
           targetPublicKey: 'x',
           targetSecretKeySealed: 'x',
           createdAt: new Date(expiresAt.getTime() - 300_000),
@@ -55,25 +54,34 @@ describe('retention', () => {
         },
       });
     }
-    const codes = ids('ContactVerificationCode');
+    const codes = ids('OneTimeCode');
     for (const [id, expiresAt] of [
       [codes.old, longAgo],
       [codes.recent, recently],
     ] as const) {
-      await db().contactVerificationCode.create({
+      await db().oneTimeCode.create({
         data: {
           id,
           platformId: p.platformId,
-          customerId: w.customerId,
-          channel: 'EMAIL',
-          targetHash: 'x',
+          purpose: 'CONTACT_EMAIL',
+          subject: w.customerId,
+          binding: 'x',
           codeHash: 'x',
+          maxAttempts: 5,
           state: 'SUPERSEDED',
           createdAt: new Date(expiresAt.getTime() - 300_000),
           expiresAt,
         },
       });
     }
+    // Failed-authentication counts (lib/auth/throttle.ts): kept while their window or refusal runs.
+    const failures = { old: `a:test-${randomUUID()}`, recent: `a:test-${randomUUID()}` };
+    await db().authFailure.createMany({
+      data: [
+        { key: failures.old, windowStart: new Date(now - 3 * DAY_MS), failures: 3, blockedUntil: null },
+        { key: failures.recent, windowStart: new Date(now - 60_000), failures: 3, blockedUntil: null },
+      ],
+    });
     const job = (state: string, doneAt: Date) => ({
       id: `Job:${randomUUID()}`,
       platformId: p.platformId,
@@ -106,10 +114,19 @@ describe('retention', () => {
       ]),
     ).toEqual([false, true]);
     expect(
-      kept(await db().contactVerificationCode.findMany({ where: { id: { in: [codes.old, codes.recent] } }, select }), [
+      kept(await db().oneTimeCode.findMany({ where: { id: { in: [codes.old, codes.recent] } }, select }), [
         codes.old,
         codes.recent,
       ]),
+    ).toEqual([false, true]);
+    const keys = [failures.old, failures.recent];
+    expect(
+      kept(
+        (await db().authFailure.findMany({ where: { key: { in: keys } }, select: { key: true } })).map((r) => ({
+          id: r.key,
+        })),
+        keys,
+      ),
     ).toEqual([false, true]);
     const jobs = [oldDone.id, newDone.id, oldFailed.id];
     expect(kept(await db().job.findMany({ where: { id: { in: jobs } }, select }), jobs)).toEqual([false, true, true]);

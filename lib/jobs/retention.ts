@@ -1,7 +1,8 @@
 import { purgeExpired as purgeIdempotency } from '../core/idempotency';
 import { purgeExpired as purgeSignedRequests } from '../auth/signed-request-repository';
 import { purgeExpiredOtp } from '../wallet-auth/repository';
-import { purgeExpired as purgeContactCodes } from '../contact-verification/repository';
+import { purgeExpired as purgeCodes } from '../codes/service';
+import { purgeStaleFailures } from '../auth/throttle';
 import { purgeDone } from './repository';
 
 // What the service keeps only while it can matter. One-time codes and signed-retry challenges
@@ -18,7 +19,8 @@ export async function purgeStale(wallNow: Date): Promise<Record<string, number>>
     idempotencyKeys: await purgeIdempotency(wallNow),
     signedRequests: await purgeSignedRequests(dayAgo),
     otpChallenges: await purgeExpiredOtp(dayAgo),
-    contactVerificationCodes: await purgeContactCodes(dayAgo),
+    oneTimeCodes: await purgeCodes(dayAgo),
     jobs: await purgeDone(new Date(wallNow.getTime() - 7 * DAY_MS)),
+    authFailures: await purgeStaleFailures(wallNow),
   };
 }

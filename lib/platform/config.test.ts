@@ -1,6 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { withStrictRequests } from '@/tests/support/request-mode';
+
+// The webhook endpoints here (hooks.example.com) do not resolve; PATCH /config checks that an
+// endpoint is public only where private targets are not allowed (lib/webhooks/endpoint.test.ts).
+beforeAll(() => {
+  process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE = '1';
+});
+afterAll(() => {
+  delete process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE;
+});
 
 describe('platform configuration', () => {
   let p: TestPlatform;

@@ -1,5 +1,5 @@
 import { db, Prisma, queryIn, type Tx } from '../core/db';
-import { forgetPlatform } from '../auth/principal-cache';
+import { changing } from '../core/invalidation';
 
 const withConfig = {
   currencies: { orderBy: { position: 'asc' as const } },
@@ -75,7 +75,9 @@ export async function deleteFee(platformId: string, feeType: string, sourceCurre
   await tx.feeConfig.deleteMany({ where: { platformId, feeType, sourceCurrency } });
 }
 
-export async function setClockOffset(id: string, offsetMs: bigint, tx: Tx = db()) {
-  await tx.platform.update({ where: { id }, data: { clockOffsetMs: offsetMs } });
-  forgetPlatform(id); // the one write path of the sandbox clock: cached principals carry the old one
+/** The one write path of the sandbox clock: cached principals carry the old offset, in every process. */
+export async function setClockOffset(id: string, offsetMs: bigint): Promise<void> {
+  await changing([{ topic: 'platform', key: id }], (tx) =>
+    tx.platform.update({ where: { id }, data: { clockOffsetMs: offsetMs } }),
+  );
 }

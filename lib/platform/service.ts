@@ -7,9 +7,10 @@ import { openPlatformAccounts } from '../accounts/service';
 import { recordEvent } from '../events/outbox';
 import { signingPublicKeyPem } from '../webhooks/keys';
 import { skipPendingTests } from '../webhooks/repository';
+import { refuseNonPublicEndpoint } from '../webhooks/endpoint-check';
 import * as repo from './repository';
-import { forgetSettings } from './settings';
 import type { ConfigUpdate } from './schema';
+import { announce } from '../core/invalidation';
 
 // Platform configuration: GET/PATCH /config, and creation of sandbox platforms.
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'MXN', 'USDC'];
@@ -110,6 +111,8 @@ function mergeObject<T extends Record<string, unknown>>(current: unknown, patch:
 }
 
 export async function updateConfig(platformId: string, patch: ConfigUpdate) {
+  // Before the transaction: resolving the endpoint's name waits on DNS, never on the database.
+  if (patch.webhookEndpoint) await refuseNonPublicEndpoint(patch.webhookEndpoint);
   for (const [i, fee] of (patch.feeConfigs ?? []).entries()) {
     // The reference: only USD-sourced fee configs exist today; others answer NOT_IMPLEMENTED.
     if (fee.sourceCurrency !== 'USD') {
@@ -130,7 +133,7 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       );
     }
   }
-  const config = await transaction(async (tx) => {
+  const { config, change } = await transaction(async (tx) => {
     const current = await repo.findWithConfig(platformId, tx);
     if (!current) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
     const at = now();
@@ -202,10 +205,14 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       await recordEvent(tx, platformId, 'TEST', {});
     }
     const updated = await repo.findWithConfig(platformId, tx);
-    return toConfig(updated!, await signingPublicKeyPem(platformId, tx));
+    return {
+      config: toConfig(updated!, await signingPublicKeyPem(platformId, tx)),
+      // Every server process drops its cached settings of this platform when this commits.
+      change: await announce(tx, 'platform', platformId),
+    };
   });
-  // After commit: forgotten inside the transaction, a concurrent reader could re-cache the old
+  // After commit: dropped inside the transaction, a concurrent reader could re-cache the old
   // settings before the commit made the new ones visible.
-  forgetSettings(platformId);
+  await change.committed();
   return config;
 }

@@ -1,9 +1,10 @@
-import { ttlCache } from '../core/cache';
+import { sharedCache } from '../core/shared-cache';
 import type { Tx } from '../core/db';
 import * as repo from './repository';
 
 // The platform settings money movement reads on every quote and transfer (currency limits, fee
-// configs), cached for a few seconds; PATCH /config forgets them at once in this process.
+// configs), cached for a few seconds; PATCH /config drops them at once in every server process
+// (topic `platform`, lib/core/invalidation.ts).
 export interface CurrencySettings {
   minAmount: bigint;
   maxAmount: bigint;
@@ -22,16 +23,15 @@ export interface PlatformSettings {
   fees: Map<string, FeeSettings>;
 }
 
-const cache = ttlCache<PlatformSettings>('platform-settings', 5_000);
-
-export function forgetSettings(platformId: string): void {
-  cache.delete(platformId);
-}
+const cache = sharedCache<PlatformSettings>('platform-settings', 5_000, {
+  platform: (platformId, cachedId) => cachedId === platformId,
+});
 
 /** Pass `tx` inside a transaction (a cache miss then reads through it). */
 export async function settingsOf(platformId: string, tx?: Tx): Promise<PlatformSettings> {
   const hit = cache.get(platformId);
   if (hit) return hit;
+  const stamp = cache.stamp();
   const p = await repo.findWithConfig(platformId, tx);
   const settings: PlatformSettings = {
     currencyCodes: (p?.currencies ?? []).map((c) => c.currencyCode),
@@ -52,6 +52,6 @@ export async function settingsOf(platformId: string, tx?: Tx): Promise<PlatformS
       ]),
     ),
   };
-  if (p) cache.set(platformId, settings);
+  if (p) cache.set(platformId, settings, stamp);
   return settings;
 }

@@ -20,7 +20,7 @@ import { requireUma } from '../uma/address';
 import * as repo from './repository';
 import type { QuoteRow } from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
-import { codeHash, scaCode, sendScaCode } from './sca';
+import { issueScaCode, sendScaCode } from './sca';
 import type { QuoteRequest } from './schema';
 import { checkLimits } from '../payments/limits';
 import { rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
@@ -35,7 +35,8 @@ interface Prepared {
   quote: QuoteRow;
   event: ReturnType<typeof eventRow>;
   status: 201 | 202;
-  sms: { to: string; code: string } | null;
+  /** Strong Customer Authentication: the number the code goes to (the code is issued with the quote). */
+  sms: { to: string } | null;
   /** The source internal account as read (null for real-time funding), for its balance event. */
   sourceAccount: InternalAccountRow | null;
 }
@@ -125,7 +126,6 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     );
   const quoteId = newId('Quote');
   const transactionId = newId('Transaction');
-  const code = sca ? scaCode() : null;
   const scaState: ScaState | null = sca
     ? {
         id: newId('Challenge'),
@@ -133,8 +133,6 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
         factor: 'SMS_OTP',
         availableFactors: ['SMS_OTP'],
         purpose: 'PAYOUT',
-        codeHash: codeHash(quoteId, code!),
-        attempts: 5,
       }
     : null;
   const destination =
@@ -265,7 +263,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     quote,
     event,
     status: sca ? 202 : 201,
-    sms: sca && code ? { to: customer!.phoneNumber!, code } : null,
+    sms: sca ? { to: customer!.phoneNumber! } : null,
     sourceAccount: source.account,
   };
 }
@@ -291,11 +289,21 @@ export async function createQuote(
   }
   // Reads, then one write: nothing to hold open.
   const p = await prepare(platformId, req, opts, db());
+  if (p.sms) {
+    // Strong Customer Authentication: the quote and its code commit together, then the code is sent.
+    const sms = p.sms;
+    const { issued, ...result } = await effect(async (tx) => {
+      await repo.insertWithTransaction(p, tx);
+      const code = await issueScaCode(tx, platformId, p.quote.id, p.quote.expiresAt);
+      return { quote: toQuote(p.quote), status: p.status, issued: code };
+    });
+    await sendScaCode(platformId, sms.to, issued.code);
+    return result;
+  }
   const result = await effectWrite({ quote: toQuote(p.quote), status: p.status }, (tx) =>
     repo.insertWithTransaction(p, tx),
   );
   if (p.quote.status === 'PENDING' && p.sourceAccount)
     remember({ quote: p.quote, transaction: p.transaction, sourceAccount: p.sourceAccount });
-  if (p.sms) await sendScaCode(platformId, p.sms.to, p.sms.code);
   return result;
 }

@@ -13,9 +13,7 @@ export interface ScaState {
   factor: string;
   availableFactors: string[];
   purpose?: string | null;
-  // Never shown: the hashed one-time code and the attempts left.
-  codeHash?: string;
-  attempts?: number;
+  // The code itself is a one-time code of lib/codes (subject: the quote).
   authorizedAt?: string;
 }
 

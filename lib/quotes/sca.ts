@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { addSeconds, now } from '../core/clock';
-import { transaction } from '../core/db';
+import { now } from '../core/clock';
+import { transaction, type Tx } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
-import { isSandbox } from '../core/mode';
-import { tag, tagMatches } from '../auth/vault';
+import * as codes from '../codes/service';
 import { recordEvent } from '../events/outbox';
 import { sendMessage } from '../notify/sender';
 import * as customers from '../customers/repository';
@@ -14,19 +12,23 @@ import { toQuote, type ScaState } from './presenter';
 
 // Strong Customer Authentication of real-time-funding quotes for customers in SCA regions: the
 // quote waits in PENDING_AUTHORIZATION with its payment instructions withheld until the customer
-// proves the SMS code (POST /quotes/{id}/authorize). Codes are stored hashed, bound to the quote.
+// proves the SMS code (POST /quotes/{id}/authorize). The code is a one-time code of lib/codes
+// whose subject is the quote; it lives as long as the quote's challenge.
 export const SANDBOX_SCA_CODE = '123456';
-const RESEND_AFTER_SECONDS = 30;
 
-export function scaCode(): string {
-  return isSandbox() ? SANDBOX_SCA_CODE : String(randomBytes(4).readUInt32BE() % 1_000_000).padStart(6, '0');
+export const SCA_CODES: codes.CodePurpose = {
+  name: 'QUOTE_SCA',
+  ttlSeconds: 120, // replaced by the challenge's own expiry at each issue
+  maxAttempts: 5,
+  resend: { afterSeconds: 30 },
+  sandbox: { code: SANDBOX_SCA_CODE },
+};
+
+/** Issues the quote's code (at creation, or on resend) valid until the challenge expires. */
+export function issueScaCode(tx: Tx, platformId: string, quoteId: string, expiresAt: Date) {
+  const ttlSeconds = Math.max(1, Math.ceil((expiresAt.getTime() - now().getTime()) / 1000));
+  return codes.issue(tx, SCA_CODES, { platformId, subject: quoteId, ttlSeconds });
 }
-
-/**
- * The stored form of a quote's code: keyed with the service's master key (lib/auth/vault tag, as
- * wallet OTPs), so the table alone does not give a 6-digit code away, and bound to the quote.
- */
-export const codeHash = (quoteId: string, code: string) => tag(code, `sca:${quoteId}`);
 
 export async function sendScaCode(platformId: string, to: string, code: string): Promise<void> {
   await sendMessage({
@@ -36,6 +38,24 @@ export async function sendScaCode(platformId: string, to: string, code: string):
     text: `Your payment authorization code is ${code}`,
     purpose: 'SCA_PAYMENT',
   });
+}
+
+function refusal(result: Exclude<codes.Verification, { ok: true }>, quoteId: string): DomainError {
+  switch (result.reason) {
+    case 'WRONG':
+      return new DomainError('INVALID_INPUT', 'The authorization code is wrong', { attemptsLeft: result.attemptsLeft });
+    case 'EXHAUSTED':
+      return new DomainError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, {
+        'retry-after': '60',
+      });
+    case 'EXPIRED':
+      return new DomainError('INVALID_INPUT', 'The challenge expired; create a new quote');
+    case 'NONE':
+      return new DomainError(
+        'CONFLICT',
+        `Quote ${quoteId} has no authorization code outstanding; request one with POST /quotes/${quoteId}/authorize/resend`,
+      );
+  }
 }
 
 export async function authorize(platformId: string, quoteId: string, code: string | null | undefined) {
@@ -48,27 +68,11 @@ export async function authorize(platformId: string, quoteId: string, code: strin
       throw new DomainError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
     if (new Date(sca.expiresAt) <= now())
       throw new DomainError('INVALID_INPUT', 'The challenge expired; create a new quote');
-    if ((sca.attempts ?? 0) <= 0)
-      throw new DomainError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, {
-        'retry-after': '60',
-      });
-    if (!sca.codeHash || !tagMatches(code, `sca:${quoteId}`, sca.codeHash)) {
-      // Count the failure even though the request fails: commit it, then answer.
-      await repo.setStatus(
-        quoteId,
-        ['PENDING_AUTHORIZATION'],
-        'PENDING_AUTHORIZATION',
-        { scaChallenge: { ...sca, attempts: (sca.attempts ?? 1) - 1 } as object },
-        tx,
-      );
-      return {
-        error: new DomainError('INVALID_INPUT', 'The authorization code is wrong', {
-          attemptsLeft: (sca.attempts ?? 1) - 1,
-        }),
-      };
-    }
+    // A refusal is returned, not thrown: the counted attempt must commit.
+    const result = await codes.verify(SCA_CODES, { subject: quoteId, code }, tx);
+    if (!result.ok) return { error: refusal(result, quoteId) };
     const at = now();
-    const scaChallenge = { ...sca, codeHash: undefined, authorizedAt: at.toISOString() };
+    const scaChallenge = { ...sca, authorizedAt: at.toISOString() };
     await repo.setStatus(
       quoteId,
       ['PENDING_AUTHORIZATION'],
@@ -85,30 +89,16 @@ export async function authorize(platformId: string, quoteId: string, code: strin
 }
 
 export async function resend(platformId: string, quoteId: string) {
-  const code = scaCode();
-  const to = await transaction(async (tx) => {
+  const sent = await transaction(async (tx) => {
     const quote = await repo.lock(platformId, quoteId, tx);
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
-    const sca = quote.scaChallenge as (ScaState & { sentAt?: string }) | null;
+    const sca = quote.scaChallenge as ScaState | null;
     if (!sca || quote.status !== 'PENDING_AUTHORIZATION')
       throw new DomainError('CONFLICT', `Quote ${quoteId} has no pending Strong Customer Authentication challenge`);
-    const last = new Date(sca.sentAt ?? quote.createdAt.toISOString());
-    const wait = Math.ceil((addSeconds(last, RESEND_AFTER_SECONDS).getTime() - now().getTime()) / 1000);
-    if (wait > 0)
-      throw new DomainError('RATE_LIMITED', `A code was sent recently; retry in ${wait} s`, undefined, {
-        'retry-after': String(wait),
-      });
-    await repo.setStatus(
-      quoteId,
-      ['PENDING_AUTHORIZATION'],
-      'PENDING_AUTHORIZATION',
-      {
-        scaChallenge: { ...sca, codeHash: codeHash(quoteId, code), attempts: 5, sentAt: now().toISOString() } as object,
-      },
-      tx,
-    );
+    // Refused with 429 and Retry-After within 30 s of the previous code.
+    const issued = await issueScaCode(tx, platformId, quoteId, new Date(sca.expiresAt));
     const customer = quote.customerId ? await customers.findById(platformId, quote.customerId, tx) : null;
-    return customer?.phoneNumber ?? null;
+    return { to: customer?.phoneNumber ?? null, code: issued.code };
   });
-  if (to) await sendScaCode(platformId, to, code);
+  if (sent.to) await sendScaCode(platformId, sent.to, sent.code);
 }

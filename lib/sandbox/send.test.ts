@@ -206,6 +206,23 @@ describe('real-time funding and POST /sandbox/send', () => {
       expectError(await p.api.post(`/quotes/${plain.id}/authorize`, { code: '123456' }), 409, 'CONFLICT');
     });
 
+    it('evaluates at most 5 of 30 concurrent wrong codes; then the challenge is locked', async () => {
+      const q = (await euQuote()).body;
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => p.api.post(`/quotes/${q.id}/authorize`, { code: '654321' })),
+      );
+      const evaluated = answers.filter((r) => r.status === 400);
+      expect(evaluated).toHaveLength(5);
+      for (const r of evaluated) expectError(r, 400, 'INVALID_INPUT');
+      expect(evaluated.map((r) => r.body.details.attemptsLeft).sort()).toEqual([0, 1, 2, 3, 4]);
+      for (const r of answers.filter((x) => x.status !== 400)) expectError(r, 429, 'RATE_LIMITED');
+      // Dead: even the right code is no longer compared.
+      expectError(await p.api.post(`/quotes/${q.id}/authorize`, { code: '123456' }), 429, 'RATE_LIMITED');
+      const code = await db().oneTimeCode.findFirstOrThrow({ where: { purpose: 'QUOTE_SCA', subject: q.id } });
+      expect(code).toMatchObject({ attempts: 5, state: 'EXHAUSTED' });
+      expect((await p.api.get(`/quotes/${q.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
+    });
+
     it('an unauthorized quote expires', async () => {
       const q = (await euQuote()).body;
       await advance(p, 121);

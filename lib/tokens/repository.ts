@@ -1,5 +1,6 @@
 import type { Tx } from '../core/db';
-import { db } from '../core/db';
+import { db, transaction } from '../core/db';
+import { announce, changing } from '../core/invalidation';
 import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
 export interface TokenRow {
@@ -9,6 +10,7 @@ export interface TokenRow {
   permissions: string[];
   clientId: string;
   secretHash: string;
+  secretHashVersion: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,11 +26,28 @@ export function findForAuth(username: string) {
     select: {
       id: true,
       platformId: true,
+      clientId: true,
       permissions: true,
       secretHash: true,
+      secretHashVersion: true,
       platform: { select: { clockOffsetMs: true } },
     },
   });
+}
+
+/** Rewrites a hash of an older version that has just been proven against the secret. */
+export async function upgradeSecretHash(id: string, hash: string, version: number, fromVersion: number) {
+  await db().apiToken.updateMany({
+    where: { id, secretHashVersion: fromVersion },
+    data: { secretHash: hash, secretHashVersion: version },
+  });
+}
+
+/** A new secret for a token (bootstrap credentials): the old one stops working in every process. */
+export async function replaceSecretHash(id: string, hash: string, version: number, at: Date) {
+  await changing([{ topic: 'api-token', key: id }], (tx) =>
+    tx.apiToken.update({ where: { id }, data: { secretHash: hash, secretHashVersion: version, updatedAt: at } }),
+  );
 }
 
 export function findById(platformId: string, id: string) {
@@ -68,11 +87,18 @@ export async function list(platformId: string, f: TokenFilter, limit: number, cu
   return { rows, total };
 }
 
-/** Soft delete: the row stays for audit, the credential stops working at once. */
+/**
+ * Soft delete: the row stays for audit, the credential stops working at once, in every server
+ * process (cached principals of the token are dropped when the deletion commits).
+ */
 export async function softDelete(platformId: string, id: string, at: Date): Promise<boolean> {
-  const n = await db().apiToken.updateMany({
-    where: { platformId, id, deletedAt: null },
-    data: { deletedAt: at, updatedAt: at },
+  const change = await transaction(async (tx) => {
+    const n = await tx.apiToken.updateMany({
+      where: { platformId, id, deletedAt: null },
+      data: { deletedAt: at, updatedAt: at },
+    });
+    return n.count === 1 ? announce(tx, 'api-token', id) : null;
   });
-  return n.count === 1;
+  await change?.committed();
+  return change !== null;
 }

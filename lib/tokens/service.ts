@@ -4,11 +4,10 @@ import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import type { Permission } from '../core/context';
 import type { Tx } from '../core/db';
-import { invalidInput, notFound } from '../core/errors';
+import { DomainError, invalidInput, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
-import { generateSecret, sha256Hex } from '../auth/secrets';
+import { generateSecret, hashSecret, SECRET_HASH_VERSION } from '../auth/secrets';
 import * as repo from './repository';
-import { forgetToken } from '../auth/authenticate';
 
 // API tokens: Basic credentials for a platform. The secret is shown once, at creation.
 function present(row: repo.TokenRow, clientSecret?: string) {
@@ -46,7 +45,8 @@ export async function issue(
         name,
         permissions,
         clientId: opts.clientId ?? randomBytes(16).toString('hex'),
-        secretHash: sha256Hex(clientSecret),
+        secretHash: hashSecret(clientSecret),
+        secretHashVersion: SECRET_HASH_VERSION,
         createdAt: at,
         updatedAt: at,
       },
@@ -55,6 +55,22 @@ export async function issue(
     return present(row, clientSecret);
   };
   return tx ? write(tx) : effect(write);
+}
+
+/**
+ * POST /tokens: a token grants at most what it holds, so a MANAGE-only token cannot mint itself
+ * a TRANSACT token and move money with it.
+ */
+export async function create(platformId: string, name: string, permissions: Permission[], held: Permission[]) {
+  const beyond = permissions.filter((p) => !held.includes(p));
+  if (beyond.length) {
+    throw new DomainError(
+      'FORBIDDEN',
+      `A token can grant only permissions it holds itself; this token lacks ${beyond.join(', ')}`,
+      { requestedPermissions: permissions, tokenPermissions: held },
+    );
+  }
+  return issue(platformId, name, permissions);
 }
 
 export async function get(platformId: string, id: string) {
@@ -73,5 +89,4 @@ export async function revoke(platformId: string, id: string, callerTokenId: stri
   if (id === callerTokenId)
     throw invalidInput('A token cannot delete itself; authenticate with another token to delete this one');
   if (!(await repo.softDelete(platformId, id, now()))) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
-  forgetToken(id);
 }

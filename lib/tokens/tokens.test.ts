@@ -33,6 +33,27 @@ describe('API tokens', () => {
     expectError(await manager.get('/tokens'), 403, 'FORBIDDEN');
   });
 
+  it('grants at most the permissions the creating token holds', async () => {
+    const manager = await p.withPermissions('MANAGE');
+    const wider = await manager.post('/tokens', { name: 'escalate', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] });
+    expectError(wider, 403, 'FORBIDDEN');
+    expect(wider.body.message).toMatch(/VIEW, TRANSACT/);
+    expectError(await manager.post('/tokens', { name: 'escalate', permissions: ['TRANSACT'] }), 403, 'FORBIDDEN');
+    // Nothing was created by the refusals: the all-permission token lists no such token.
+    const listed = await p.api.get('/tokens', { query: { name: 'escalate' } });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([]);
+
+    const same = await manager.post('/tokens', { name: 'peer', permissions: ['MANAGE'] });
+    expect(same.status, same.text).toBe(201);
+    expect(same.body.permissions).toEqual(['MANAGE']);
+    const both = await p.withPermissions('VIEW', 'MANAGE');
+    const fewer = await both.post('/tokens', { name: 'reader', permissions: ['VIEW'] });
+    expect(fewer.status, fewer.text).toBe(201);
+    expect(fewer.body.permissions).toEqual(['VIEW']);
+    expectError(await both.post('/tokens', { name: 'mover', permissions: ['TRANSACT'] }), 403, 'FORBIDDEN');
+  });
+
   it('validates the body with field errors', async () => {
     const res = await p.api.post('/tokens', { name: '', permissions: ['ROOT'] });
     expectError(res, 400, 'INVALID_INPUT');

@@ -16,7 +16,8 @@ import { verifyPasskeyRegistration, type RegisteredPasskey } from '../auth/webau
 import type { InternalAccountRow } from '../accounts/repository';
 import * as customers from '../customers/repository';
 import { walletAccount } from './accounts';
-import { issueOtp } from './otp';
+import { issueOtp, WALLET_OTP } from './otp';
+import { retire } from '../codes/service';
 import { toAuthMethod, type AuthMethod } from './present';
 import * as repo from './repository';
 import type { CredentialCreate } from './schema';
@@ -279,6 +280,7 @@ export async function revoke(platformId: string, id: string, req: Request, rawBo
       await repo.revokeCredential(id, at, tx);
       await repo.revokeSessionsOfCredential(id, at, tx);
       await repo.closeOtpChallenges(id, at, tx);
+      await retire(tx, WALLET_OTP, id);
       return null;
     },
   );

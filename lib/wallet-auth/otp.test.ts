@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/core/db';
 import { outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { advance, newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
@@ -121,6 +122,28 @@ describe('OTP credentials', () => {
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     await advance(p, 31);
     await otpLogin(p.api, w.emailOtpId);
+  });
+
+  it('evaluates at most 5 of 30 concurrent wrong codes; then the code is dead until a new one', async () => {
+    const w = await newWallet(p);
+    const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
+    const bundles = await Promise.all(
+      Array.from({ length: 30 }, () => encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '654321', newClientKey())),
+    );
+    const answers = await Promise.all(
+      bundles.map((b) => p.api.post(verifyPath(w.emailOtpId), { type: 'EMAIL_OTP', encryptedOtpBundle: b })),
+    );
+    const evaluated = answers.filter((r) => r.status === 401);
+    expect(evaluated).toHaveLength(5);
+    for (const r of evaluated) expect(r.body.details.reason).toBe('Invalid OTP code');
+    for (const r of answers.filter((x) => x.status !== 401)) expectError(r, 429, 'RATE_LIMITED');
+    const right = await p.api.post(verifyPath(w.emailOtpId), {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpBundle(ch.body.otpEncryptionTargetBundle, '000000', newClientKey()),
+    });
+    expectError(right, 429, 'RATE_LIMITED');
+    const code = await db().oneTimeCode.findFirstOrThrow({ where: { purpose: 'WALLET_OTP', subject: w.emailOtpId } });
+    expect(code).toMatchObject({ attempts: 5, state: 'EXHAUSTED' });
   });
 
   it('rate-limits re-issues with 429 and Retry-After; a re-issue supersedes the previous target key', async () => {

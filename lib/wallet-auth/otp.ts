@@ -1,6 +1,6 @@
-import { createHmac, randomInt } from 'node:crypto';
-import { addSeconds, now } from '../core/clock';
-import { db, type Tx } from '../core/db';
+import { createHmac } from 'node:crypto';
+import { now } from '../core/clock';
+import type { Tx } from '../core/db';
 import { DomainError, invalidInput } from '../core/errors';
 import { isSandbox } from '../core/mode';
 import { newId } from '../core/ids';
@@ -9,17 +9,29 @@ import * as platforms from '../platform/repository';
 import { bytesToBase64url, bytesToHex, hexToBytes, isHex } from '../auth/encoding';
 import { openWithKey, signedBundle } from '../auth/hpke';
 import { generateKeyPair, parsePublicKey } from '../auth/p256';
-import { bundleSigner, seal, tag, tagMatches, tokenKey, unseal } from '../auth/vault';
+import { bundleSigner, seal, tokenKey, unseal } from '../auth/vault';
+import * as codes from '../codes/service';
 import * as repo from './repository';
 
 // One-time passwords for EMAIL_OTP and SMS_OTP credentials. Each challenge gets a fresh P-256
 // target key; the client HPKE-seals {"otp_code","public_key"} to it, so the code never travels in
-// the clear. The database holds only a keyed MAC of the code and the sealed private half of the
-// target key; the code itself exists in memory until the sender has it. Sandbox: the code is
-// always 000000 and nothing is sent (real HPKE and signing still apply).
+// the clear. The code is a one-time code of lib/codes (subject: the credential, bound to the
+// challenge), which counts attempts atomically; the challenge row holds the sealed private half
+// of the target key. The code itself exists in memory until the sender has it. Sandbox: the code
+// is always 000000 and nothing is sent (real HPKE and signing still apply).
 export const SANDBOX_OTP = '000000';
 export const OTP_RESEND_INTERVAL_SECONDS = 30;
 export const OTP_MAX_ATTEMPTS = 5;
+
+export const WALLET_OTP: codes.CodePurpose = {
+  name: 'WALLET_OTP',
+  ttlSeconds: 300, // or the platform's embeddedWalletConfig.expirationSeconds
+  maxAttempts: OTP_MAX_ATTEMPTS,
+  resend: { afterSeconds: OTP_RESEND_INTERVAL_SECONDS },
+  sandbox: { code: SANDBOX_OTP },
+  // Alphanumeric codes are shown in capitals and compare case-insensitively.
+  normalize: (code) => code.trim().toUpperCase(),
+};
 
 type WalletConfig = { appName?: string; otpLength?: number; alphanumeric?: boolean; expirationSeconds?: number };
 
@@ -27,14 +39,6 @@ async function walletConfig(platformId: string, tx?: Tx): Promise<WalletConfig> 
   return ((await platforms.findById(platformId, tx))?.embeddedWalletConfig ?? {}) as WalletConfig;
 }
 
-function newCode(cfg: WalletConfig): string {
-  if (isSandbox()) return SANDBOX_OTP;
-  const alphabet = cfg.alphanumeric ? 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789' : '0123456789';
-  return Array.from({ length: cfg.otpLength ?? 6 }, () => alphabet[randomInt(alphabet.length)]).join('');
-}
-
-const normalizeCode = (code: string) => code.trim().toUpperCase();
-const codePurpose = (challengeId: string) => `otp-code:${challengeId}`;
 const targetPurpose = (challengeId: string) => `otp-target:${challengeId}`;
 
 export interface IssuedOtp {
@@ -48,34 +52,27 @@ export interface IssuedOtp {
  * OTP_RESEND_INTERVAL_SECONDS apart are refused with 429 and Retry-After.
  */
 export async function issueOtp(tx: Tx, credential: repo.AuthMethodRow): Promise<IssuedOtp> {
-  const at = now();
-  const last = await repo.latestOtpChallenge(credential.id, tx);
-  if (last) {
-    const wait = Math.ceil((last.createdAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - at.getTime()) / 1000);
-    if (wait > 0) {
-      throw new DomainError(
-        'RATE_LIMITED',
-        `A code was sent less than ${OTP_RESEND_INTERVAL_SECONDS} seconds ago; retry in ${wait} s`,
-        { retryAfterSeconds: wait },
-        { 'retry-after': String(wait) },
-      );
-    }
-  }
   const cfg = await walletConfig(credential.platformId, tx);
   const id = newId('Challenge');
-  const code = newCode(cfg);
+  const issued = await codes.issue(tx, WALLET_OTP, {
+    platformId: credential.platformId,
+    subject: credential.id,
+    binding: id,
+    ttlSeconds: cfg.expirationSeconds ?? WALLET_OTP.ttlSeconds,
+    format: { length: cfg.otpLength ?? 6, alphanumeric: cfg.alphanumeric },
+  });
+  const code = issued.code;
   const target = generateKeyPair();
-  await repo.closeOtpChallenges(credential.id, at, tx);
+  await repo.closeOtpChallenges(credential.id, issued.createdAt, tx);
   await repo.insertOtpChallenge(
     {
       id,
       platformId: credential.platformId,
       authMethodId: credential.id,
-      codeTag: tag(normalizeCode(code), codePurpose(id)),
       targetPublicKey: bytesToHex(target.publicKey.uncompressed),
       targetSecretKeySealed: seal(target.secretKey, targetPurpose(id)),
-      createdAt: at,
-      expiresAt: addSeconds(at, cfg.expirationSeconds ?? 300),
+      createdAt: issued.createdAt,
+      expiresAt: issued.expiresAt,
     },
     tx,
   );
@@ -121,44 +118,55 @@ function parseOtpBundle(text: string): { enc: Uint8Array; ciphertext: Uint8Array
   return { enc: hexToBytes(encappedPublic), ciphertext: hexToBytes(ciphertext) };
 }
 
-/** One UPDATE ... RETURNING: no transaction of its own needed. */
-async function countFailure(challengeId: string): Promise<void> {
-  await repo.countOtpAttempt(challengeId, db());
+/** What an attempt that did not get through is answered (the code's state decides). */
+function refusal(result: Exclude<codes.Verification, { ok: true }>, wrong: string): DomainError {
+  switch (result.reason) {
+    case 'WRONG':
+      return rejected(wrong);
+    case 'EXPIRED':
+      return expiredCode();
+    case 'NONE':
+      return noCodePending();
+    case 'EXHAUSTED': {
+      const wait = Math.max(
+        1,
+        Math.ceil((result.issuedAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - now().getTime()) / 1000),
+      );
+      return new DomainError(
+        'RATE_LIMITED',
+        `Too many wrong codes; request a new code (in ${wait} s)`,
+        { retryAfterSeconds: wait },
+        { 'retry-after': String(wait) },
+      );
+    }
+  }
 }
+
+const noCodePending = () =>
+  rejected(
+    'No OTP code is pending',
+    'No OTP code is pending for this credential; request one with POST /auth/credentials/{id}/challenge',
+  );
+const expiredCode = () =>
+  rejected('OTP code expired', 'The OTP code expired; request a new one with POST /auth/credentials/{id}/challenge');
 
 /**
  * First leg of OTP login: opens the sealed attempt with the pending challenge's target key and
- * checks the code. On success the challenge is spent and the client's TEK public key returned,
- * for the caller to bind into the signed retry. Each failure counts; after OTP_MAX_ATTEMPTS the
- * challenge is dead and further attempts get 429 until a new code is requested.
+ * checks the code. On success the code is spent and the client's TEK public key returned, for
+ * the caller to bind into the signed retry. Each failure counts (one that does not decrypt too);
+ * after OTP_MAX_ATTEMPTS the code is dead and further attempts get 429 until a new code is
+ * requested. Attempts are counted in one conditional UPDATE each (lib/codes), so however many
+ * arrive at once, no more than OTP_MAX_ATTEMPTS wrong codes are ever compared.
  */
 export async function checkOtpAttempt(
   credential: repo.AuthMethodRow,
   encryptedOtpBundle: string,
 ): Promise<{ challengeId: string; tekPublicKey: string }> {
   const challenge = await repo.latestOtpChallenge(credential.id);
-  if (!challenge || challenge.consumedAt)
-    throw rejected(
-      'No OTP code is pending',
-      'No OTP code is pending for this credential; request one with POST /auth/credentials/{id}/challenge',
-    );
-  if (challenge.expiresAt <= now())
-    throw rejected(
-      'OTP code expired',
-      'The OTP code expired; request a new one with POST /auth/credentials/{id}/challenge',
-    );
-  if (challenge.attempts >= OTP_MAX_ATTEMPTS) {
-    const wait = Math.max(
-      1,
-      Math.ceil((challenge.createdAt.getTime() + OTP_RESEND_INTERVAL_SECONDS * 1000 - now().getTime()) / 1000),
-    );
-    throw new DomainError(
-      'RATE_LIMITED',
-      `Too many wrong codes; request a new code (in ${wait} s)`,
-      { retryAfterSeconds: wait },
-      { 'retry-after': String(wait) },
-    );
-  }
+  if (!challenge || challenge.consumedAt) throw noCodePending();
+  if (challenge.expiresAt <= now()) throw expiredCode();
+  const attemptOn = (code: string | null) =>
+    codes.verify(WALLET_OTP, { subject: credential.id, binding: challenge.id, code });
   const { enc, ciphertext } = parseOtpBundle(encryptedOtpBundle);
   let plaintext: Uint8Array;
   try {
@@ -169,8 +177,11 @@ export async function checkOtpAttempt(
       secret.fill(0);
     }
   } catch {
-    await countFailure(challenge.id);
-    throw rejected('encryptedOtpBundle does not decrypt with the current otpEncryptionTargetBundle');
+    const result = await attemptOn(null);
+    throw refusal(
+      result.ok ? { ok: false, reason: 'NONE' } : result,
+      'encryptedOtpBundle does not decrypt with the current otpEncryptionTargetBundle',
+    );
   }
   let attempt: { otp_code?: unknown; public_key?: unknown };
   try {
@@ -186,10 +197,8 @@ export async function checkOtpAttempt(
       { field: 'encryptedOtpBundle', message: 'must seal {"otp_code","public_key"}' },
     ]);
   }
-  if (!tagMatches(normalizeCode(attempt.otp_code), codePurpose(challenge.id), challenge.codeTag)) {
-    await countFailure(challenge.id);
-    throw rejected('Invalid OTP code');
-  }
+  const result = await attemptOn(attempt.otp_code);
+  if (!result.ok) throw refusal(result, 'Invalid OTP code');
   return { challengeId: challenge.id, tekPublicKey: tek.compressedHex };
 }
 

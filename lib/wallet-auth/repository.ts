@@ -176,21 +176,12 @@ export async function revokeSessionsOfCredential(authMethodId: string, at: Date,
 
 // ---- OTP challenges -------------------------------------------------------------------------
 
-export async function insertOtpChallenge(
-  data: Omit<OtpChallengeRow, 'attempts' | 'consumedAt'>,
-  tx: Tx,
-): Promise<void> {
+export async function insertOtpChallenge(data: Omit<OtpChallengeRow, 'consumedAt'>, tx: Tx): Promise<void> {
   await tx.otpChallenge.create({ data });
 }
 
 export function latestOtpChallenge(authMethodId: string, tx: Tx = db()): Promise<OtpChallengeRow | null> {
   return tx.otpChallenge.findFirst({ where: { authMethodId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-}
-
-/** Counts a failed attempt (only while the challenge is open); returns the new count. */
-export async function countOtpAttempt(id: string, tx: Tx): Promise<number> {
-  const row = await tx.otpChallenge.update({ where: { id }, data: { attempts: { increment: 1 } } });
-  return row.attempts;
 }
 
 export async function consumeOtpChallenge(id: string, at: Date, tx: Tx): Promise<boolean> {

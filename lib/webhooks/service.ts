@@ -170,7 +170,9 @@ async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<rep
 
 /**
  * POST /sandbox/webhooks/test: a TEST webhook sent now to the configured endpoint, answered with
- * the receiver's status and body. Recorded as a TEST event with its one attempt; not retried.
+ * the receiver's status and how long the attempt took. Never with what the receiver answered in
+ * its body: the endpoint is whatever URL the caller configured, and the service must not become
+ * a way to read from hosts it can reach. Recorded as a TEST event with its one attempt; not retried.
  */
 export async function sendTestWebhook(platformId: string, send?: SendOptions) {
   const endpoint = (await repo.findEndpoint(platformId))?.webhookEndpoint;
@@ -193,7 +195,8 @@ export async function sendTestWebhook(platformId: string, send?: SendOptions) {
   );
   const answer = {
     url: endpoint,
-    ...(result.status !== undefined ? { response_status: result.status, response_body: result.body } : {}),
+    ...(result.status !== undefined ? { response_status: result.status } : {}),
+    response_time_ms: result.latencyMs,
   };
   if (!delivered) {
     const why =
@@ -203,5 +206,5 @@ export async function sendTestWebhook(platformId: string, send?: SendOptions) {
       ...(result.error ? { error: result.error } : {}),
     });
   }
-  return answer as { url: string; response_status: number; response_body: string };
+  return answer as { url: string; response_status: number; response_time_ms: number };
 }

@@ -121,9 +121,14 @@ describe('resolveTarget', () => {
       'mixed.example': ['93.184.216.34', '10.0.0.7'],
       'v6.example': ['fd00::7'],
     });
-    await expect(resolveTarget('https://hooks.example/h', { allowPrivate: false, resolve })).rejects.toThrow(
-      /hooks\.example resolves to 127\.0\.0\.1/,
-    );
+    // Named as configured, never with what it resolved to.
+    const refusal = await resolveTarget('https://hooks.example/h', { allowPrivate: false, resolve }).catch((e) => e);
+    expect(refusal).toBeInstanceOf(TargetRefused);
+    expect(refusal.message).toMatch(/^hooks\.example does not resolve to public addresses only/);
+    expect(refusal.message).not.toContain('127.0.0.1');
+    // A name that does not resolve gets the same answer as one resolving privately.
+    const unknown = await resolveTarget('https://nowhere.example/h', { allowPrivate: false, resolve }).catch((e) => e);
+    expect(unknown.message).toBe(refusal.message.replace('hooks.example', 'nowhere.example'));
     await refused('https://mixed.example/h', { resolve });
     await refused('https://v6.example/h', { resolve });
   });

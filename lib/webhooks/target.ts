@@ -27,6 +27,7 @@ for (const [net, prefix] of [
   ['192.0.0.0', 24], // IETF protocol assignments
   ['192.0.2.0', 24], // documentation
   ['192.168.0.0', 16], // private
+  ['192.88.99.0', 24], // 6to4 relay anycast
   ['198.18.0.0', 15], // benchmarking
   ['198.51.100.0', 24], // documentation
   ['203.0.113.0', 24], // documentation
@@ -40,7 +41,11 @@ for (const [net, prefix] of [
   ['64:ff9b::', 96], // NAT64: embeds an IPv4 address the gateway would reach for us
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
+  ['2001::', 23], // IETF protocol assignments (Teredo embeds an IPv4 address)
   ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: embeds an IPv4 address a relay would reach for us
+  ['3fff::', 20], // documentation
+  ['5f00::', 16], // segment routing
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // old site-local
@@ -66,12 +71,18 @@ export interface Resolved {
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** A name that has not resolved by then is treated as one that does not resolve. */
+const RESOLVE_TIMEOUT_MS = 5_000;
 
-/** Checks a webhook URL and resolves it to the one address to connect to; throws TargetRefused. */
-export async function resolveTarget(
-  raw: string,
-  opts: { allowPrivate?: boolean; resolve?: Resolver } = {},
-): Promise<Resolved> {
+// What a refusal says never includes what a name resolved to (nor whether it resolved at all: a
+// name that does not resolve and one that resolves to a private address get the same answer),
+// else anyone who may set an endpoint could map the service's internal network and DNS.
+const notPublicName = (host: string) =>
+  `${host} does not resolve to public addresses only (private, loopback or link-local and other reserved addresses are refused)`;
+const notPublicAddress = (host: string) =>
+  `${host} is not a public address (private, loopback or link-local and other reserved addresses are refused)`;
+
+function parse(raw: string): { url: URL; host: string } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -81,28 +92,50 @@ export async function resolveTarget(
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new TargetRefused(`scheme ${url.protocol} is not allowed (http or https only)`);
   if (url.username || url.password) throw new TargetRefused('credentials in the webhook URL are not allowed');
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: { address: string; family: number }[];
-  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
-  else {
-    try {
-      addresses = await (opts.resolve ?? systemResolver)(host);
-    } catch (err) {
-      throw new TargetRefused(
-        `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-    if (!addresses.length) throw new TargetRefused(`cannot resolve ${host}: no addresses`);
+  return { url, host: url.hostname.replace(/^\[(.*)\]$/, '$1') };
+}
+
+async function addressesOf(host: string, resolve: Resolver): Promise<{ address: string; family: number }[]> {
+  if (isIP(host)) return [{ address: host, family: isIP(host) }];
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const found = await Promise.race([
+      resolve(host),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), RESOLVE_TIMEOUT_MS);
+      }),
+    ]);
+    if (found.length) return found;
+  } catch {
+    // whatever the resolver said stays here
+  } finally {
+    clearTimeout(timer);
   }
+  throw new TargetRefused(notPublicName(host));
+}
+
+/** Checks a webhook URL and resolves it to the one address to connect to; throws TargetRefused. */
+export async function resolveTarget(
+  raw: string,
+  opts: { allowPrivate?: boolean; resolve?: Resolver } = {},
+): Promise<Resolved> {
+  const { url, host } = parse(raw);
+  const addresses = await addressesOf(host, opts.resolve ?? systemResolver);
   const allowPrivate = opts.allowPrivate ?? allowPrivateTargets();
-  if (!allowPrivate) {
-    // All of them, not just the first: a name with one public and one private answer is refused.
-    const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad)
-      throw new TargetRefused(
-        `${host} resolves to ${bad.address}, a private, loopback or link-local address (set CORRIDOR_WEBHOOK_ALLOW_PRIVATE=1 to allow)`,
-      );
-  }
+  // All of them, not just the first: a name with one public and one private answer is refused.
+  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
+    throw new TargetRefused(isIP(host) ? notPublicAddress(host) : notPublicName(host));
   const chosen = addresses[0];
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/**
+ * The check made when an endpoint is configured (PATCH /config): the same rules as at delivery,
+ * which still checks every attempt (a name may resolve elsewhere later). With private targets
+ * allowed (local development) a name is not resolved here at all.
+ */
+export async function checkEndpoint(raw: string, opts: { allowPrivate?: boolean; resolve?: Resolver } = {}) {
+  const allowPrivate = opts.allowPrivate ?? allowPrivateTargets();
+  if (allowPrivate) return void parse(raw);
+  await resolveTarget(raw, { ...opts, allowPrivate });
 }

@@ -3,14 +3,19 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { SIGNATURE_HEADER } from './keys';
-import { resolveTarget, type Resolver } from './target';
+import { resolveTarget, TargetRefused, type Resolver } from './target';
 
 // The webhook transport port: one signed POST, its outcome, never an exception. Redirects are
 // not followed (node:http never does; a 3xx is reported like any other non-2xx status), the
 // connection goes to the address resolveTarget checked, and an attempt ends after `timeoutMs`.
 export const ATTEMPT_TIMEOUT_MS = 10_000;
-/** How much of a response body is read and kept; the rest is discarded unread. */
+/**
+ * How much of a response body is read and kept (for the platform's answer to a pending incoming
+ * payment, and as an excerpt stored with the attempt for operators); never returned to a caller.
+ */
 export const RESPONSE_CAP_BYTES = 2048;
+
+class AttemptTimeout extends Error {}
 
 export interface SendResult {
   /** HTTP status of the answer; absent when none came. */
@@ -39,7 +44,7 @@ export async function postSigned(
   const elapsed = () => Math.round(performance.now() - started);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new AttemptTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   let request: http.ClientRequest | undefined;
   try {
@@ -98,9 +103,29 @@ export async function postSigned(
   }
 }
 
-function describe(err: unknown): string {
+// Why an attempt got no answer, in our words: a system error's own message names the address
+// the socket tried (and so what the endpoint's name resolved to), which must not reach a caller
+// or the stored attempt. The error code says enough to act on.
+const SOCKET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the endpoint',
+  ECONNABORTED: 'connection aborted',
+  EPIPE: 'connection closed by the endpoint',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EADDRNOTAVAIL: 'address not available',
+  HPE_INVALID_CONSTANT: 'the endpoint did not answer HTTP',
+};
+
+export function describe(err: unknown): string {
   const e = err as NodeJS.ErrnoException & { errors?: unknown[] };
   if (e?.errors?.length) return describe(e.errors[0]); // AggregateError from dual-stack connects
-  const text = e instanceof Error ? e.message : String(err);
-  return (e?.code && !text.includes(e.code) ? `${e.code}: ${text}` : text) || 'connection failed';
+  if (err instanceof TargetRefused || err instanceof AttemptTimeout) return err.message;
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  if (!code) return 'the connection failed';
+  if (SOCKET_ERRORS[code]) return `${code}: ${SOCKET_ERRORS[code]}`;
+  if (/CERT|TLS|SSL|ALTNAME|SIGNATURE/.test(code)) return `${code}: the TLS handshake failed`;
+  if (code.startsWith('HPE_')) return `${code}: the endpoint's answer is not valid HTTP`;
+  return `${code}: the connection failed`;
 }

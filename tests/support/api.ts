@@ -3,6 +3,7 @@ import { DomainError } from '@/lib/core/errors';
 import { errorBody } from '@/lib/http/errors';
 import { parseJson, stringifyJson } from '@/lib/core/json';
 import { API_BASE } from '@/lib/http/endpoint';
+import { PEER_ADDRESS_HEADER } from '@/lib/http/client-address';
 import { createPlatform, type NewPlatform } from '@/lib/platform/service';
 import * as tokens from '@/lib/tokens/service';
 import type { Permission } from '@/lib/core/context';
@@ -65,13 +66,26 @@ export async function dispatch(req: Request): Promise<{ res: Response; template:
   };
 }
 
+const hex16 = () => Math.floor(Math.random() * 0x10000).toString(16);
+
 export class Api {
-  constructor(readonly credentials?: Credentials) {}
+  /**
+   * Each test client is its own machine: the source address the server would record for it
+   * (scripts/server.mjs), so failed authentications of one test are not counted against another's.
+   */
+  readonly address: string;
+  constructor(
+    readonly credentials?: Credentials,
+    address?: string,
+  ) {
+    // A random /64 (throttling counts IPv6 sources per /64), shared by no other test process.
+    this.address = address ?? `2001:db8:${hex16()}:${hex16()}::1`;
+  }
 
   async request<T = Json>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = new URL(`http://localhost${API_BASE}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    const headers: Record<string, string> = { [PEER_ADDRESS_HEADER]: this.address, ...(opts.headers ?? {}) };
     if (opts.authorization !== undefined) {
       if (opts.authorization !== null) headers.authorization = opts.authorization;
     } else if (this.credentials) headers.authorization = basic(this.credentials);

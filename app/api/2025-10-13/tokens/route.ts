@@ -16,7 +16,13 @@ const createToken = endpoint(
     answer: created,
     responses: { 201: { description: 'Token created', schema: apiToken }, ...errors(400, 401, 403) },
   },
-  async ({ principal, body }) => tokens.issue(principal.platformId, body.name, body.permissions),
+  async ({ principal, body }) =>
+    tokens.create(
+      principal.platformId,
+      body.name,
+      body.permissions,
+      principal.kind === 'platform' ? principal.permissions : [],
+    ),
 );
 
 // GET /tokens – list tokens (secrets are never listed)

@@ -1,0 +1,37 @@
+import { ttlCache, type TtlCache } from './cache';
+import { cachesUsable, invalidationStamp, subscribe } from './invalidation';
+
+// Caches of database state that every server process keeps (credentials, platform settings):
+// entries are dropped in all processes when a change to what they hold commits
+// (lib/core/invalidation.ts), and the cache serves nothing while this process could miss such a
+// change (its listener is not connected). The TTL is a backstop only.
+
+/** A TTL cache whose entries are dropped in every process when a topic names them. */
+export interface SharedCache<V> {
+  get(key: string): V | undefined;
+  /** Take before reading the value to store; set() then refuses a value an invalidation overtook. */
+  stamp(): number;
+  set(key: string, value: V, stamp: number): void;
+  readonly local: TtlCache<V>;
+}
+
+export function sharedCache<V>(
+  name: string,
+  ttlMs: number,
+  /** Per topic: whether an entry (its cache key and value) is what the topic's key names. */
+  topics: Record<string, (key: string, entryKey: string, value: V) => boolean>,
+  maxEntries?: number,
+): SharedCache<V> {
+  const local = ttlCache<V>(name, ttlMs, maxEntries);
+  for (const [topic, matches] of Object.entries(topics)) {
+    subscribe(topic, name, (key) => (key === null ? local.clear() : local.deleteWhere((k, v) => matches(key, k, v))));
+  }
+  return {
+    local,
+    get: (key) => (cachesUsable() ? local.get(key) : undefined),
+    stamp: invalidationStamp,
+    set(key, value, stamp) {
+      if (stamp === invalidationStamp() && cachesUsable()) local.set(key, value);
+    },
+  };
+}
