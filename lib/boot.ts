@@ -7,6 +7,7 @@ import { sha256Hex } from './auth/secrets';
 import { startWorker } from './jobs/worker';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
+import { ensureFirstStaff } from './staff/bootstrap';
 
 // Server start (called from instrumentation.ts): make sure a sandbox platform exists, print how
 // to reach it, and start the worker.
@@ -43,8 +44,12 @@ export async function boot(): Promise<void> {
   } else {
     lines.push('API credentials were printed at first start (or create more with POST /tokens).');
   }
+  if (platform) lines.push(...(await ensureFirstStaff(platform.id, new URL(baseUrl).hostname)));
   lines.push(`  API base URL:  ${baseUrl}${API_BASE}`);
   lines.push(`  OpenAPI:       ${baseUrl}${API_BASE}/openapi.json`);
+  lines.push(`  API reference: ${baseUrl}/docs`);
+  lines.push(`  Console:       ${baseUrl}/console`);
+  lines.push(`  Wallet:        ${baseUrl}/wallet`);
   console.log(`\n[corridor] ${lines.join('\n[corridor] ')}\n`);
 
   if (process.env.CORRIDOR_WORKER !== 'off') startWorker();

@@ -30,7 +30,10 @@ export type IdKind =
   | 'Stablecoin'
   | 'Refund'
   | 'Challenge'
-  | 'ContactVerificationCode';
+  | 'ContactVerificationCode'
+  | 'StaffUser'
+  | 'StaffSession'
+  | 'StaffAction';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 

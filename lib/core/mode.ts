@@ -15,3 +15,12 @@ export const API_BASE = '/api/2025-10-13';
 export function publicBaseUrl(): string {
   return (process.env.CORRIDOR_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, '');
 }
+
+/**
+ * Whether cookies must be Secure: everywhere but a local server (localhost, 127.0.0.1, ::1),
+ * where browsers treat plain http as a secure context and development needs no certificate.
+ */
+export function secureCookies(): boolean {
+  const host = new URL(publicBaseUrl()).hostname;
+  return !['localhost', '127.0.0.1', '[::1]', '::1'].includes(host);
+}
