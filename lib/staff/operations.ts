@@ -16,14 +16,14 @@ import { requireRole, type StaffActor, type StaffRole } from './roles';
 // actor (so the platform's sandbox clock applies and the services know who acted), after the
 // role check, and recorded in the audit trail on the object acted on. Server actions are thin
 // wrappers around these (app/console/_lib/actions.ts).
-async function act<T>(
+function act<T>(
   actor: StaffActor,
   needed: StaffRole,
   fn: () => Promise<T>,
   audit: (result: T) => { action: string; objectId: string; details?: Record<string, unknown> },
 ): Promise<T> {
-  requireRole(actor, needed);
   return runAs(actor, async () => {
+    requireRole(actor, needed);
     const result = await fn();
     const entry = audit(result);
     await record(actor, entry.action, entry.objectId, entry.details);
@@ -61,24 +61,28 @@ export function replayWebhook(actor: StaffActor, eventId: string) {
 
 /** Moves the platform's sandbox clock forward and runs what fell due (sandbox only). */
 export function advanceSandboxClock(actor: StaffActor, seconds: number) {
-  if (!isSandbox()) throw new DomainError('FORBIDDEN', 'The sandbox clock exists in sandbox mode only');
-  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 366 * 86400)
-    throw new DomainError('INVALID_INPUT', 'seconds must be a whole number from 1 to 31622400 (366 days)');
   return act(
     actor,
     'operator',
-    () => advanceClock(actor.platformId, actor.clockOffsetMs, seconds),
+    () => {
+      if (!isSandbox()) throw new DomainError('FORBIDDEN', 'The sandbox clock exists in sandbox mode only');
+      if (!Number.isInteger(seconds) || seconds < 1 || seconds > 366 * 86400)
+        throw new DomainError('INVALID_INPUT', 'seconds must be a whole number from 1 to 31622400 (366 days)');
+      return advanceClock(actor.platformId, actor.clockOffsetMs, seconds);
+    },
     (r) => ({ action: 'sandbox.clock.advance', objectId: actor.platformId, details: { seconds, now: r.now } }),
   );
 }
 
 /** Issues an API token; its secret is in the result only (shown once). */
 export function createToken(actor: StaffActor, input: { name: string; permissions: string[] }) {
-  const body = parseBodyOrThrow(tokenCreate, input);
   return act(
     actor,
     'admin',
-    () => tokens.issue(actor.platformId, body.name, body.permissions),
+    () => {
+      const body = parseBodyOrThrow(tokenCreate, input);
+      return tokens.issue(actor.platformId, body.name, body.permissions);
+    },
     (t) => ({ action: 'token.create', objectId: t.id, details: { name: t.name, permissions: t.permissions } }),
   );
 }
@@ -94,11 +98,10 @@ export function revokeToken(actor: StaffActor, tokenId: string) {
 
 /** Changes the platform configuration with the API's own validation (PATCH /config's body). */
 export function changeConfig(actor: StaffActor, patch: Record<string, unknown>) {
-  const body = parseBodyOrThrow(configUpdate, patch);
   return act(
     actor,
     'admin',
-    () => updateConfig(actor.platformId, body),
+    () => updateConfig(actor.platformId, parseBodyOrThrow(configUpdate, patch)),
     () => ({ action: 'config.update', objectId: actor.platformId, details: { fields: Object.keys(patch) } }),
   );
 }

@@ -1,5 +1,6 @@
 'use server';
 import { AuthError } from 'next-auth';
+import { fieldError } from '@/lib/core/errors';
 import * as ops from '@/lib/staff/operations';
 import * as staff from '@/lib/staff/service';
 import { actionAs } from './session';
@@ -43,7 +44,8 @@ export async function signOutAction() {
 
 export async function decideReviewAction(verificationId: string, decision: string) {
   return actionAs('operator', async (actor) => {
-    if (decision !== 'APPROVED' && decision !== 'REJECTED') throw new Error('decision must be APPROVED or REJECTED');
+    if (decision !== 'APPROVED' && decision !== 'REJECTED')
+      throw fieldError('decision', 'decision must be APPROVED or REJECTED', { enum: ['APPROVED', 'REJECTED'] });
     const v = await ops.decideReview(actor, text(verificationId, 100), decision);
     return { verificationStatus: v.verificationStatus };
   });
