@@ -9,7 +9,7 @@ import {
   signInStaff,
   STAFF,
   test,
-  usBankAccount,
+  mxnBankAccount,
   visit,
   walletCustomer,
 } from './support';
@@ -99,7 +99,8 @@ test('a failed webhook replayed from the console reaches the receiver', async ({
   await visit(page, '/console/webhooks?status=FAILED');
   await checkPage(page, 'console-webhooks');
   await page.getByRole('row', { name: /TEST/ }).first().getByRole('link').click();
-  await expect(page.getByText('HTTP 500')).toBeVisible();
+  await page.waitForURL(/\/console\/webhooks\/Webhook/);
+  await expect(page.getByRole('region', { name: 'Deliveries' }).getByText('HTTP 500')).toBeVisible();
   const eventId = decodeURIComponent(page.url().split('/').pop()!);
   const deliveriesOf = () => received.filter((b) => JSON.parse(b).id === eventId);
   expect(deliveriesOf()).toHaveLength(1);
@@ -114,12 +115,12 @@ test('a failed webhook replayed from the console reaches the receiver', async ({
 });
 
 test('transactions, tokens, configuration, sandbox, staff and audit pages', async ({ page }) => {
-  // A payment to look at: a customer's funded USD account pays out to their bank account.
+  // A payment to look at: a customer's funded USD account pays out to their bank account in Mexico.
   const c = await walletCustomer('Tina Transfer');
   const fiat = (await apiOk('GET', `/customers/internal-accounts?customerId=${c.id}&type=INTERNAL_FIAT&currency=USD`))
     .data[0];
   await apiOk('POST', `/sandbox/internal-accounts/${fiat.id}/fund`, { amount: 50_000 });
-  const bank = await usBankAccount(c.id);
+  const bank = await mxnBankAccount(c.id);
   const quote = await apiOk(
     'POST',
     '/quotes',

@@ -79,12 +79,14 @@ export function WalletApp() {
       <Problem error={signOut.error} />
       <Card title="Balances">
         <ul className="space-y-2">
-          {(me.accounts as Json[]).map((a) => (
-            <li key={a.id} className="flex flex-wrap items-baseline justify-between gap-2">
+          {[wallet, ...(me.accounts as Json[]).filter((a) => a !== wallet)].filter(Boolean).map((a: Json) => (
+            <li key={a.id} className="flex flex-wrap items-baseline justify-between gap-x-4">
               <span className="text-sm text-slate-700">
-                {a.type === 'EMBEDDED_WALLET' ? 'Wallet' : 'Account'} ({a.balance.currency.code})
+                {a === wallet ? 'Wallet' : 'Account'} ({a.balance.currency.code})
               </span>
-              <span className="text-2xl font-semibold">{formatAmount(a.balance.amount, a.balance.currency.code)}</span>
+              <span className={a === wallet ? 'text-2xl font-semibold' : 'text-lg'}>
+                {formatAmount(a.balance.amount, a.balance.currency.code)}
+              </span>
             </li>
           ))}
         </ul>

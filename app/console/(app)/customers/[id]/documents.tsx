@@ -41,7 +41,7 @@ export function DocumentList({ docs }: { docs: Doc[] }) {
               {doc.documentType}
               {doc.side ? ` · ${doc.side}` : ''} · {doc.country}
             </p>
-            <p className="break-all text-slate-700">
+            <p className="break-words text-slate-700">
               {doc.fileName}, {Math.ceil(doc.size / 1024)} KiB{doc.submitted ? ', submitted as evidence' : ''}
             </p>
             <p className="text-slate-700">
