@@ -8,7 +8,13 @@ import { defineConfig } from 'vitest/config';
 const embedded = (process.env.CORRIDOR_TEST_DB ?? 'embedded') === 'embedded';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.dirname(fileURLToPath(import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@': path.dirname(fileURLToPath(import.meta.url)),
+      // Next.js resolves 'server-only' itself; outside it, the marker is an empty module.
+      'server-only': path.join(path.dirname(fileURLToPath(import.meta.url)), 'tests', 'support', 'server-only.ts'),
+    },
+  },
   test: {
     name: embedded ? 'embedded' : 'postgres',
     include: ['lib/**/*.test.ts', 'tests/**/*.test.ts'],
@@ -19,5 +25,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // next-auth imports 'next/server' the way bundlers resolve it (no file extension): let vite
+    // resolve it instead of Node's ESM loader.
+    server: { deps: { inline: ['next-auth'] } },
   },
 });

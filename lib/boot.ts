@@ -7,6 +7,7 @@ import { now } from './core/clock';
 import { startWorker } from './worker';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
+import { ensureFirstStaff } from './staff/bootstrap';
 
 export class BootError extends Error {}
 
@@ -62,8 +63,12 @@ export async function boot(): Promise<void> {
   } else {
     lines.push('API credentials were printed at first start (or create more with POST /tokens).');
   }
+  if (platform) lines.push(...(await ensureFirstStaff(platform.id, new URL(baseUrl).hostname)));
   lines.push(`  API base URL:  ${baseUrl}${API_BASE}`);
   lines.push(`  OpenAPI:       ${baseUrl}${API_BASE}/openapi.json`);
+  lines.push(`  API reference: ${baseUrl}/docs`);
+  lines.push(`  Console:       ${baseUrl}/console`);
+  lines.push(`  Wallet:        ${baseUrl}/wallet`);
   console.log(`\n[corridor] ${lines.join('\n[corridor] ')}\n`);
 
   if (process.env.CORRIDOR_WORKER !== 'off') startWorker();

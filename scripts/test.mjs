@@ -1,7 +1,8 @@
 // `npm test`: type check, then the whole suite on the embedded database and, when a PostgreSQL
 // server is reachable (TEST_DATABASE_URL, default 127.0.0.1:5432/test), on PostgreSQL too, then
-// the quick start end to end (e2e/start.e2e.mjs) and a small crash soak (scripts/soak.mjs) on each
-// database. With CI set, PostgreSQL is required. Extra arguments go to vitest (e.g. a file filter).
+// the pages in Chromium (e2e/browser.e2e.mjs), the quick start end to end (e2e/start.e2e.mjs) and a
+// small crash soak (scripts/soak.mjs) on each database. With CI set, PostgreSQL is required. Extra
+// arguments go to vitest (e.g. a file filter).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -53,6 +54,12 @@ if (!only || only === 'postgres') {
   } else {
     console.warn(`\nPostgreSQL not reachable at ${url} (${reachable}); the PostgreSQL run was skipped.`);
   }
+}
+// The pages in a real browser: a production build, then the Playwright specs of e2e/ in Debian's
+// Chromium (skipped when a file filter was given, or with CORRIDOR_SKIP_BROWSER_E2E=1).
+if (!args.length && !process.env.CORRIDOR_SKIP_BROWSER_E2E) {
+  console.log('\n=== browser end-to-end: console, wallet and docs in Chromium ===');
+  results.push(['browser', run('node', ['e2e/browser.e2e.mjs'])]);
 }
 // The README quick start itself, once: npm start on both databases (skipped when a file filter
 // was given, or with CORRIDOR_SKIP_E2E=1).

@@ -8,7 +8,19 @@ export type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 export type Principal =
   | { kind: 'platform'; platformId: string; tokenId: string; permissions: Permission[]; clockOffsetMs: bigint }
   | { kind: 'agent'; platformId: string; agentId: string; customerId: string; clockOffsetMs: bigint }
-  | { kind: 'system'; platformId: string; clockOffsetMs: bigint };
+  | { kind: 'system'; platformId: string; clockOffsetMs: bigint }
+  // A person signed in to the admin console: what they do is recorded in the staff audit trail.
+  | {
+      kind: 'staff';
+      platformId: string;
+      staffUserId: string;
+      email: string;
+      role: StaffRole;
+      clockOffsetMs: bigint;
+    };
+
+/** Console roles, each including the ones before it: viewer reads, operator acts, admin configures. */
+export type StaffRole = 'viewer' | 'operator' | 'admin';
 
 /**
  * The Idempotency-Key this operation holds (lib/core/idempotency.ts): its effect's transaction

@@ -30,7 +30,10 @@ export type IdKind =
   | 'Stablecoin'
   | 'Refund'
   | 'Challenge'
-  | 'OneTimeCode';
+  | 'OneTimeCode'
+  | 'StaffUser'
+  | 'StaffSession'
+  | 'StaffAction';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 

@@ -25,3 +25,12 @@ export function publicBaseUrl(): string {
 export function strictRequests(): boolean {
   return process.env.CORRIDOR_STRICT_REQUESTS === '1';
 }
+
+/**
+ * Whether cookies must be Secure: everywhere but a local server (localhost, 127.0.0.1, ::1),
+ * where browsers treat plain http as a secure context and development needs no certificate.
+ */
+export function secureCookies(): boolean {
+  const host = new URL(publicBaseUrl()).hostname;
+  return !['localhost', '127.0.0.1', '[::1]', '::1'].includes(host);
+}

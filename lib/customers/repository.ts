@@ -62,6 +62,35 @@ export interface CustomerFilter {
   currency?: string;
   umaAddress?: string;
   includeDeleted?: boolean;
+  /** Console filters: KYC status (individuals) or KYB status (businesses); UNVERIFIED includes unset. */
+  verificationStatus?: string;
+  /** Console search: an id, platform customer id or email exactly, or the start of a name. */
+  search?: string;
+}
+
+function consoleFilters(f: CustomerFilter): Prisma.CustomerWhereInput[] {
+  const and: Prisma.CustomerWhereInput[] = [];
+  if (f.verificationStatus) {
+    const s = f.verificationStatus;
+    const either = (field: 'kycStatus' | 'kybStatus', type: string): Prisma.CustomerWhereInput => ({
+      customerType: type,
+      ...(s === 'UNVERIFIED' ? { OR: [{ [field]: s }, { [field]: null }] } : { [field]: s }),
+    });
+    and.push({ OR: [either('kycStatus', 'INDIVIDUAL'), either('kybStatus', 'BUSINESS')] });
+  }
+  const q = f.search?.trim();
+  if (q) {
+    and.push({
+      OR: [
+        { id: q },
+        { platformCustomerId: q },
+        { email: { equals: q, mode: 'insensitive' } },
+        { fullName: { startsWith: q, mode: 'insensitive' } },
+        { profile: { path: ['businessInfo', 'legalName'], string_starts_with: q } },
+      ],
+    });
+  }
+  return and;
 }
 
 function where(platformId: string, f: CustomerFilter): Prisma.CustomerWhereInput {
@@ -81,6 +110,7 @@ function where(platformId: string, f: CustomerFilter): Prisma.CustomerWhereInput
       ...(f.updatedAfter ? { gte: f.updatedAfter } : {}),
       ...(f.updatedBefore ? { lte: f.updatedBefore } : {}),
     },
+    AND: consoleFilters(f),
   };
 }
 

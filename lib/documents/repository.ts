@@ -56,3 +56,11 @@ export async function list(platformId: string, documentHolder: string | undefine
   ]);
   return { rows, total };
 }
+
+/** A document's file, for the console's preview. */
+export function findFile(platformId: string, id: string) {
+  return db().document.findFirst({
+    where: { platformId, id },
+    select: { fileName: true, contentType: true, content: true },
+  });
+}

@@ -146,3 +146,20 @@ export async function remove(platformId: string, id: string): Promise<void> {
     throw submitted(id);
   });
 }
+
+/** Every document of a customer (its own and its owners'), with what the console's preview needs. */
+export async function ofCustomerForReview(platformId: string, customerId: string) {
+  return (await repo.ofCustomer(platformId, customerId)).map((r) => ({
+    ...toDocument(r),
+    contentType: r.contentType,
+    size: r.size,
+    submitted: r.submittedAt !== null,
+  }));
+}
+
+/** A document's file (type sniffed at upload, so the stored content type can be trusted). */
+export async function file(platformId: string, id: string) {
+  const row = await repo.findFile(platformId, id);
+  if (!row) throw notFound('REFERENCE_NOT_FOUND', `Document ${id}`);
+  return row;
+}

@@ -59,7 +59,15 @@ export async function recordEvent(tx: Tx, platformId: string, type: EventType, d
 /** An Event row ready to insert (for statements that write it with other rows). */
 export function eventRow(platformId: string, type: EventType, data: unknown, at: Date = now()) {
   const id = newId('Webhook');
-  return { id, platformId, type, payload: stringifyJson({ id, type, timestamp: at, data }), createdAt: at };
+  const subject = (data as { id?: unknown } | null)?.id;
+  return {
+    id,
+    platformId,
+    type,
+    payload: stringifyJson({ id, type, timestamp: at, data }),
+    createdAt: at,
+    subjectId: typeof subject === 'string' ? subject : null,
+  };
 }
 
 /** Events of one change as rows of a step written in one statement (ledger.runStep). */

@@ -1,0 +1,185 @@
+import * as customers from '@/lib/customers/service';
+import * as verifications from '@/lib/verifications/service';
+import * as documents from '@/lib/documents/service';
+import * as owners from '@/lib/beneficial-owners/service';
+import * as accounts from '@/lib/accounts/service';
+import * as externalAccounts from '@/lib/external-accounts/service';
+import * as transactions from '@/lib/transactions/service';
+import { listDeliveries } from '@/lib/webhooks/log';
+import { historyOf } from '@/lib/staff/audit';
+import { hasRole } from '@/lib/staff/roles';
+import { formatAmount, shortId } from '@/components/format';
+import { LocalTime } from '@/components/time';
+import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
+import { AuditList, DeliveriesTable, TransactionsTable } from '@/components/console/tables';
+import { ActionButton } from '@/components/console/action-button';
+import { decideReviewAction } from '../../../_lib/actions';
+import { requireStaff } from '../../../_lib/session';
+import { readOr404 } from '../../../_lib/read';
+import { DocumentList } from './documents';
+
+type Params = Promise<{ id: string }>;
+
+export async function generateMetadata({ params }: { params: Params }) {
+  return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
+}
+
+export default async function CustomerPage({ params }: { params: Params }) {
+  const actor = await requireStaff();
+  const id = decodeURIComponent((await params).id);
+  const p = actor.platformId;
+  const d = await readOr404(actor, async () => {
+    const customer = await customers.get(p, id);
+    const [checks, docs, ownerPage, internal, external, txs, hooks] = await Promise.all([
+      verifications.list(p, { customerId: id }, 20),
+      documents.ofCustomerForReview(p, id),
+      customer.customerType === 'BUSINESS' ? owners.list(p, id, 50) : Promise.resolve(null),
+      accounts.list(p, { owner: 'customers', customerId: id }, 50),
+      externalAccounts.list(p, { owner: { kind: 'customers', customerId: id } }, 50),
+      transactions.list(p, { customerId: id }, 10, 'desc'),
+      listDeliveries(p, { subjectId: id }, 10),
+    ]);
+    const audit = await historyOf(p, [id, ...checks.data.map((v) => v.id)]);
+    return { customer, checks, docs, ownerPage, internal, external, txs, hooks, audit };
+  });
+  const c = d.customer as Record<string, unknown> & typeof d.customer;
+  const business = c.businessInfo as { legalName?: string } | undefined;
+  const name = (c.fullName as string | undefined) ?? business?.legalName ?? '(no name)';
+  const status = String(('kycStatus' in c ? c.kycStatus : c.kybStatus) ?? 'UNVERIFIED');
+  const canDecide = hasRole(actor.role, 'operator');
+  return (
+    <>
+      <PageHeader title={name} description={<span className="font-mono break-all">{c.id}</span>} />
+      <Section title="Profile">
+        <Facts
+          items={[
+            ['Type', c.customerType],
+            [c.customerType === 'INDIVIDUAL' ? 'KYC status' : 'KYB status', <Badge key="s" status={status} />],
+            ['Platform customer id', c.platformCustomerId],
+            ['Email', (c.email as string | undefined) ?? '—'],
+            ['Phone', (c.phoneNumber as string | undefined) ?? '—'],
+            ['UMA address', c.umaAddress],
+            ['Region', (c.region as string | undefined) ?? '—'],
+            ['Created', <LocalTime key="t" value={c.createdAt} />],
+            ['Deleted', c.isDeleted ? 'yes' : 'no'],
+          ]}
+        />
+      </Section>
+      <Section title="Verifications">
+        {d.checks.data.length ? (
+          <ul className="divide-y divide-slate-100">
+            {d.checks.data.map((v) => (
+              <li key={v.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+                <div className="min-w-0 text-sm">
+                  <Badge status={v.verificationStatus} />
+                  <span className="ml-2 font-mono text-xs">{shortId(v.id)}</span>
+                  <span className="block text-slate-700">
+                    updated <LocalTime value={v.updatedAt} />
+                  </span>
+                  {v.errors.length ? (
+                    <ul className="mt-1 list-disc pl-5">
+                      {v.errors.map((e, i) => (
+                        <li key={i}>
+                          {e.type}: {e.reason}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </div>
+                {v.verificationStatus === 'PENDING_MANUAL_REVIEW' && canDecide ? (
+                  <div className="flex flex-wrap gap-2">
+                    <ActionButton
+                      action={decideReviewAction.bind(null, v.id, 'APPROVED')}
+                      label="Approve"
+                      done="Approved"
+                    />
+                    <ActionButton
+                      action={decideReviewAction.bind(null, v.id, 'REJECTED')}
+                      label="Reject"
+                      tone="danger"
+                      confirm="Reject this verification? The customer will be REJECTED."
+                      done="Rejected"
+                    />
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Empty>Not submitted for verification yet.</Empty>
+        )}
+      </Section>
+      <Section title="Documents">
+        <DocumentList docs={d.docs} />
+      </Section>
+      {d.ownerPage ? (
+        <Section title="Beneficial owners">
+          {d.ownerPage.data.length ? (
+            <Table caption="Beneficial owners" head={['Name', 'Roles', 'Ownership', 'KYC status']}>
+              {d.ownerPage.data.map((o) => (
+                <tr key={o.id}>
+                  <Cell>
+                    {[o.personalInfo.firstName, o.personalInfo.lastName].filter(Boolean).join(' ')}
+                    <span className="block font-mono text-xs text-slate-700">{shortId(o.id)}</span>
+                  </Cell>
+                  <Cell>{o.roles.join(', ')}</Cell>
+                  <Cell>{o.ownershipPercentage !== null ? `${o.ownershipPercentage}%` : '—'}</Cell>
+                  <Cell>
+                    <Badge status={o.kycStatus} />
+                  </Cell>
+                </tr>
+              ))}
+            </Table>
+          ) : (
+            <Empty>No beneficial owners recorded.</Empty>
+          )}
+        </Section>
+      ) : null}
+      <Section title="Accounts">
+        {d.internal.data.length ? (
+          <Table caption="Internal accounts" head={['Account', 'Type', 'Status', 'Available', 'Total']}>
+            {d.internal.data.map((a) => (
+              <tr key={a.id}>
+                <Cell mono>{shortId(a.id)}</Cell>
+                <Cell>{a.type}</Cell>
+                <Cell>
+                  <Badge status={a.status} />
+                </Cell>
+                <Cell>{formatAmount(a.balance.amount, a.balance.currency.code)}</Cell>
+                <Cell>{formatAmount(a.totalBalance.amount, a.totalBalance.currency.code)}</Cell>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <Empty>No internal accounts.</Empty>
+        )}
+        <h3 className="mt-4 mb-2 font-medium">External accounts</h3>
+        {d.external.data.length ? (
+          <Table caption="External accounts" head={['Account', 'Kind', 'Currency', 'Status']}>
+            {d.external.data.map((a) => (
+              <tr key={a.id}>
+                <Cell mono>{shortId(a.id)}</Cell>
+                <Cell>{a.accountInfo.accountType}</Cell>
+                <Cell>{a.currency}</Cell>
+                <Cell>
+                  <Badge status={a.status} />
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <Empty>No external accounts.</Empty>
+        )}
+      </Section>
+      <Section title="Latest transactions">
+        <TransactionsTable rows={d.txs.data} caption="Latest transactions of the customer" />
+      </Section>
+      <Section title="Webhooks about this customer">
+        <DeliveriesTable rows={d.hooks.data} caption="Webhook events about the customer" />
+      </Section>
+      <Section title="Staff actions">
+        <AuditList entries={d.audit} />
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+import Link from 'next/link';
+import { now } from '@/lib/core/clock';
+import * as transactions from '@/lib/transactions/service';
+import * as verifications from '@/lib/verifications/service';
+import { completedVolumesSince, countAwaitingApproval } from '@/lib/transactions/volume-repository';
+import { totalsByCurrency } from '@/lib/ledger/reports';
+import { countFailed } from '@/lib/webhooks/log';
+import { formatAmount, shortId } from '@/components/format';
+import { LocalTime } from '@/components/time';
+import { Badge, Cell, Empty, PageHeader, Section, Table } from '@/components/ui';
+import { requireStaff } from '../_lib/session';
+import { read } from '../_lib/read';
+
+export const metadata = { title: 'Overview · Corridor console' };
+
+function Stat({ label, value, href }: { label: string; value: number; href: string }) {
+  return (
+    <Link
+      href={href}
+      className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-slate-400"
+    >
+      <span className="block text-sm text-slate-700">{label}</span>
+      <span className="mt-1 block text-3xl font-semibold">{value}</span>
+    </Link>
+  );
+}
+
+export default async function Overview() {
+  const actor = await requireStaff();
+  const p = actor.platformId;
+  const data = await read(actor, async () => {
+    const since = new Date(now().getTime() - 30 * 86400_000);
+    const [totals, volumes, awaiting, failed, reviews, recent] = await Promise.all([
+      totalsByCurrency(p),
+      completedVolumesSince(p, since),
+      countAwaitingApproval(p),
+      countFailed(p),
+      verifications.list(p, { status: 'PENDING_MANUAL_REVIEW' }, 5),
+      transactions.list(p, {}, 5, 'desc'),
+    ]);
+    return { totals, volumes, awaiting, failed, reviews, recent };
+  });
+  return (
+    <>
+      <PageHeader title="Overview" description="What the platform holds and moved, and what waits for someone." />
+      <div className="mb-6 grid grid-cols-1 gap-4 sm:grid-cols-3">
+        <Stat label="Payments awaiting approval" value={data.awaiting} href="/console/transactions?status=PENDING" />
+        <Stat
+          label="Verifications to review"
+          value={data.reviews.totalCount}
+          href="/console/customers?status=PENDING"
+        />
+        <Stat label="Failed webhooks" value={data.failed} href="/console/webhooks?status=FAILED" />
+      </div>
+      <Section title="Balances per currency">
+        {data.totals.length ? (
+          <Table
+            caption="Balances per currency"
+            head={['Currency', 'Available', 'In flight (held)', 'Incoming (pending)']}
+          >
+            {data.totals.map((t) => (
+              <tr key={t.currency}>
+                <Cell>{t.currency}</Cell>
+                <Cell>{formatAmount(t.available, t.currency)}</Cell>
+                <Cell>{formatAmount(t.held, t.currency)}</Cell>
+                <Cell>{formatAmount(t.pending, t.currency)}</Cell>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <Empty>No internal accounts yet.</Empty>
+        )}
+      </Section>
+      <Section title="Completed volume, last 30 days">
+        {data.volumes.length ? (
+          <Table caption="Completed volume per currency" head={['Currency', 'Payments', 'Sent']}>
+            {data.volumes.map((v) => (
+              <tr key={v.currency}>
+                <Cell>{v.currency}</Cell>
+                <Cell>{v.count}</Cell>
+                <Cell>{formatAmount(v.amount, v.currency)}</Cell>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <Empty>No completed payments in the last 30 days.</Empty>
+        )}
+      </Section>
+      <Section title="Waiting for review">
+        {data.reviews.data.length ? (
+          <ul className="divide-y divide-slate-100 text-sm">
+            {data.reviews.data.map((v) => (
+              <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <Link
+                  className="text-blue-800 underline"
+                  href={`/console/customers/${encodeURIComponent(v.customerId)}`}
+                >
+                  {shortId(v.customerId)}
+                </Link>
+                <span className="text-slate-700">
+                  submitted <LocalTime value={v.updatedAt} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Empty>No verification is waiting for a manual review.</Empty>
+        )}
+      </Section>
+      <Section
+        title="Latest transactions"
+        actions={
+          <Link className="text-sm text-blue-800 underline" href="/console/transactions">
+            All transactions
+          </Link>
+        }
+      >
+        {data.recent.data.length ? (
+          <Table caption="Latest transactions" head={['Transaction', 'Status', 'Amount', 'Created']}>
+            {data.recent.data.map((t) => (
+              <tr key={t.id}>
+                <Cell mono>
+                  <Link className="text-blue-800 underline" href={`/console/transactions/${encodeURIComponent(t.id)}`}>
+                    {shortId(t.id)}
+                  </Link>
+                </Cell>
+                <Cell>
+                  <Badge status={t.status} />
+                </Cell>
+                <Cell>{t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'}</Cell>
+                <Cell>
+                  <LocalTime value={t.createdAt} />
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <Empty>No transactions yet.</Empty>
+        )}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import * as staff from '@/lib/staff/service';
+import { historyOf } from '@/lib/staff/audit';
+import { hasRole } from '@/lib/staff/roles';
+import { LocalTime } from '@/components/time';
+import { Pager } from '@/components/pager';
+import { Badge, Cell, ErrorNote, PageHeader, Section, Table } from '@/components/ui';
+import { AuditList } from '@/components/console/tables';
+import { ActionButton } from '@/components/console/action-button';
+import { RoleSelect, StaffForm } from '@/components/console/forms';
+import { setStaffDisabledAction, setStaffRoleAction } from '../../_lib/actions';
+import { requireStaff } from '../../_lib/session';
+import { param, readOrError } from '../../_lib/read';
+
+export const metadata = { title: 'Staff · Corridor console' };
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function StaffPage({ searchParams }: { searchParams: Search }) {
+  const actor = await requireStaff();
+  const cursor = param((await searchParams).cursor, 512);
+  const admin = hasRole(actor.role, 'admin');
+  const result = await readOrError(actor, () => staff.listUsers(actor.platformId, 25, cursor));
+  const audit = result.ok
+    ? await historyOf(
+        actor.platformId,
+        result.value.data.map((u) => u.id),
+        20,
+      )
+    : [];
+  return (
+    <>
+      <PageHeader
+        title="Staff"
+        description="People who use this console. Viewers read; operators also decide reviews, replay webhooks and move the sandbox clock; admins also manage tokens, configuration and staff."
+      />
+      {admin ? (
+        <Section title="Add a staff member">
+          <StaffForm />
+        </Section>
+      ) : null}
+      {!result.ok ? (
+        <ErrorNote>{result.error}</ErrorNote>
+      ) : (
+        <Section title="Staff members">
+          <Table caption="Staff members" head={['Email', 'Role', 'State', 'Added', ...(admin ? [''] : [])]}>
+            {result.value.data.map((u) => (
+              <tr key={u.id}>
+                <Cell>{u.email}</Cell>
+                <Cell>
+                  {admin && u.id !== actor.staffUserId ? (
+                    <RoleSelect userId={u.id} email={u.email} role={u.role} action={setStaffRoleAction} />
+                  ) : (
+                    u.role
+                  )}
+                </Cell>
+                <Cell>
+                  <Badge status={u.disabledAt ? 'DISABLED' : 'ACTIVE'} />
+                </Cell>
+                <Cell>
+                  <LocalTime value={u.createdAt} />
+                </Cell>
+                {admin ? (
+                  <Cell>
+                    {u.id === actor.staffUserId ? (
+                      'you'
+                    ) : (
+                      <ActionButton
+                        action={setStaffDisabledAction.bind(null, u.id, !u.disabledAt)}
+                        label={u.disabledAt ? 'Enable' : 'Disable'}
+                        tone={u.disabledAt ? 'plain' : 'danger'}
+                      />
+                    )}
+                  </Cell>
+                ) : null}
+              </tr>
+            ))}
+          </Table>
+          <Pager
+            path="/console/staff"
+            params={{}}
+            nextCursor={result.value.nextCursor}
+            hasCursor={Boolean(cursor)}
+            shown={result.value.data.length}
+            total={result.value.totalCount}
+          />
+        </Section>
+      )}
+      <Section title="Staff actions on these accounts">
+        <AuditList entries={audit} showObject />
+      </Section>
+    </>
+  );
+}

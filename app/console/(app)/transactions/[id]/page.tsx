@@ -1,0 +1,138 @@
+import Link from 'next/link';
+import * as transactions from '@/lib/transactions/service';
+import { postingsOf } from '@/lib/ledger/reports';
+import { listDeliveries } from '@/lib/webhooks/log';
+import { historyOf } from '@/lib/staff/audit';
+import { formatAmount, shortId } from '@/components/format';
+import { LocalTime } from '@/components/time';
+import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
+import { AuditList, DeliveriesTable } from '@/components/console/tables';
+import { requireStaff } from '../../../_lib/session';
+import { readOr404 } from '../../../_lib/read';
+
+type Params = Promise<{ id: string }>;
+
+export async function generateMetadata({ params }: { params: Params }) {
+  return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
+}
+
+function describe(side: Record<string, unknown>): string {
+  const kind = (side.sourceType ?? side.destinationType ?? '') as string;
+  const target = (side.accountId ?? side.umaAddress ?? side.customerId ?? '') as string;
+  return [kind, target].filter(Boolean).join(' ') || '—';
+}
+
+export default async function TransactionPage({ params }: { params: Params }) {
+  const actor = await requireStaff();
+  const id = decodeURIComponent((await params).id);
+  const p = actor.platformId;
+  const d = await readOr404(actor, async () => {
+    const t = await transactions.get(p, id);
+    const [postings, hooks] = await Promise.all([postingsOf(id), listDeliveries(p, { subjectId: id }, 50)]);
+    const audit = await historyOf(p, [id, ...hooks.data.map((h) => h.id)]);
+    return { t, postings, hooks, audit };
+  });
+  const t = d.t;
+  // The state timeline: creation, each state the transaction announced (its webhook events, kept
+  // whether or not they were delivered), each ledger posting, settlement and receipt.
+  const timeline = [
+    { at: t.createdAt, what: 'Created', detail: '' },
+    ...d.hooks.data.map((h) => ({ at: h.createdAt, what: h.type, detail: `webhook ${h.status.toLowerCase()}` })),
+    ...d.postings.map((x) => ({ at: x.createdAt, what: `Ledger: ${x.kind}`, detail: x.description ?? '' })),
+    ...(t.settledAt ? [{ at: t.settledAt, what: 'Settled', detail: '' }] : []),
+    ...(t.receiptDeliveryConfirmedAt
+      ? [{ at: t.receiptDeliveryConfirmedAt, what: 'Receipt confirmed', detail: '' }]
+      : []),
+  ].sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
+  return (
+    <>
+      <PageHeader
+        title={`${t.type === 'INCOMING' ? 'Incoming' : 'Outgoing'} transaction`}
+        description={<span className="font-mono break-all">{t.id}</span>}
+      />
+      <Section title="Summary">
+        <Facts
+          items={[
+            ['Status', <Badge key="s" status={t.status} />],
+            [
+              'Customer',
+              t.customerId === p ? (
+                'Platform'
+              ) : (
+                <Link
+                  key="c"
+                  className="text-blue-800 underline"
+                  href={`/console/customers/${encodeURIComponent(t.customerId)}`}
+                >
+                  {t.customerId}
+                </Link>
+              ),
+            ],
+            ['From', describe(t.source)],
+            ['To', describe(t.destination)],
+            ['Sent', t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'],
+            [
+              'Received',
+              t.receivedAmount ? formatAmount(t.receivedAmount.amount, t.receivedAmount.currency.code) : '—',
+            ],
+            [
+              'Fees',
+              'fees' in t && t.fees !== undefined && t.sentAmount
+                ? formatAmount(t.fees, t.sentAmount.currency.code)
+                : '—',
+            ],
+            ['Exchange rate', t.exchangeRate !== undefined ? String(t.exchangeRate) : '—'],
+            ['Rail', 'paymentRail' in t ? (t.paymentRail ?? '—') : '—'],
+            ['Failure', t.failureReason ?? '—'],
+            ['Quote', t.quoteId ?? '—'],
+            ['Created', <LocalTime key="t" value={t.createdAt} />],
+            ['Updated', <LocalTime key="u" value={t.updatedAt} />],
+          ]}
+        />
+      </Section>
+      <Section title="Timeline">
+        <ol className="relative ml-2 border-l border-slate-300 text-sm">
+          {timeline.map((e, i) => (
+            <li key={i} className="mb-3 ml-4">
+              <span className="absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full bg-slate-500" aria-hidden="true" />
+              <span className="font-medium">{e.what}</span>
+              {e.detail ? <span className="text-slate-700"> · {e.detail}</span> : null}
+              <span className="block text-slate-700">
+                <LocalTime value={e.at} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      </Section>
+      <Section title="Ledger postings">
+        {d.postings.length ? (
+          d.postings.map((x) => (
+            <div key={x.id} className="mb-4">
+              <p className="mb-1 text-sm">
+                <span className="font-medium">{x.kind}</span> <span className="font-mono text-xs">{shortId(x.id)}</span>{' '}
+                <LocalTime value={x.createdAt} />
+              </p>
+              <Table caption={`Entries of posting ${x.id}`} head={['Account', 'Bucket', 'Amount']}>
+                {x.lines.map((l, i) => (
+                  <tr key={i}>
+                    <Cell mono>{l.account.includes(':') ? shortId(l.account) : l.account}</Cell>
+                    <Cell>{l.bucket}</Cell>
+                    <Cell>{formatAmount(l.amount, l.currency)}</Cell>
+                  </tr>
+                ))}
+              </Table>
+            </div>
+          ))
+        ) : (
+          <Empty>No money has moved for this transaction.</Empty>
+        )}
+      </Section>
+      <Section title="Webhook deliveries">
+        <DeliveriesTable rows={d.hooks.data} caption="Webhook events about this transaction" />
+      </Section>
+      <Section title="Staff actions">
+        <AuditList entries={d.audit} showObject />
+      </Section>
+    </>
+  );
+}

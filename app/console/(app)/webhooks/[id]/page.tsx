@@ -1,0 +1,63 @@
+import Link from 'next/link';
+import { getDelivery } from '@/lib/webhooks/log';
+import { historyOf } from '@/lib/staff/audit';
+import { hasRole } from '@/lib/staff/roles';
+import { LocalTime } from '@/components/time';
+import { Facts, PageHeader, Section } from '@/components/ui';
+import { AuditList } from '@/components/console/tables';
+import { WebhookDetail } from '@/components/console/webhook-detail';
+import { requireStaff } from '../../../_lib/session';
+import { readOr404 } from '../../../_lib/read';
+
+type Params = Promise<{ id: string }>;
+
+export async function generateMetadata({ params }: { params: Params }) {
+  return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
+}
+
+export default async function WebhookPage({ params }: { params: Params }) {
+  const actor = await requireStaff();
+  const id = decodeURIComponent((await params).id);
+  const d = await readOr404(actor, () => getDelivery(actor.platformId, id));
+  const audit = await historyOf(actor.platformId, [id]);
+  const subject = d.subjectId;
+  const subjectHref = subject?.startsWith('Transaction:')
+    ? `/console/transactions/${encodeURIComponent(subject)}`
+    : subject?.startsWith('Customer:')
+      ? `/console/customers/${encodeURIComponent(subject)}`
+      : null;
+  return (
+    <>
+      <PageHeader title={d.type} description={<span className="font-mono break-all">{d.id}</span>} />
+      <Section title="Event">
+        <Facts
+          items={[
+            ['Recorded', <LocalTime key="c" value={d.createdAt} />],
+            [
+              'About',
+              subject ? (
+                subjectHref ? (
+                  <Link key="s" className="text-blue-800 underline" href={subjectHref}>
+                    {subject}
+                  </Link>
+                ) : (
+                  subject
+                )
+              ) : (
+                '—'
+              ),
+            ],
+            ['Delivered', d.deliveredAt ? <LocalTime key="d" value={d.deliveredAt} /> : '—'],
+            ['Next attempt', d.nextAttemptAt ? <LocalTime key="n" value={d.nextAttemptAt} /> : '—'],
+          ]}
+        />
+      </Section>
+      <Section title="Deliveries">
+        <WebhookDetail id={d.id} canReplay={hasRole(actor.role, 'operator')} />
+      </Section>
+      <Section title="Staff actions">
+        <AuditList entries={audit} />
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+'use server';
+import { AuthError } from 'next-auth';
+import { fieldError } from '@/lib/core/errors';
+import * as ops from '@/lib/staff/operations';
+import * as staff from '@/lib/staff/service';
+import { actionAs } from './session';
+import { sessionIdOfRequest, signIn, signOut } from './auth';
+
+// The console's server actions: each checks the session and role on the server (actionAs) and
+// calls lib/staff/operations, which runs the service as the staff actor and records the audit
+// entry. Next.js accepts a server action only from a page of this origin (it compares Origin
+// with Host), and the session cookie is SameSite=Strict: a request forged elsewhere carries no
+// session and is refused.
+const text = (v: unknown, max = 2048) => (typeof v === 'string' && v.length <= max ? v : '');
+
+export async function signInAction(_prev: { error?: string } | undefined, form: FormData) {
+  try {
+    await signIn('credentials', {
+      email: text(form.get('email'), 254),
+      password: text(form.get('password'), 200),
+      redirectTo: '/console',
+    });
+  } catch (err) {
+    if (err instanceof AuthError) {
+      const code = (err as AuthError & { code?: string }).code;
+      return {
+        error:
+          code === 'throttled'
+            ? 'Too many failed sign-ins for this email. Wait 15 minutes and try again.'
+            : 'Wrong email or password.',
+      };
+    }
+    throw err; // the redirect to the console after a successful sign-in
+  }
+  return {};
+}
+
+export async function signOutAction() {
+  // The session row is revoked first, so the cookie is dead even if the browser kept a copy.
+  const sid = await sessionIdOfRequest();
+  if (sid) await staff.signOut(sid);
+  await signOut({ redirectTo: '/console/sign-in' });
+}
+
+export async function decideReviewAction(verificationId: string, decision: string) {
+  return actionAs('operator', async (actor) => {
+    if (decision !== 'APPROVED' && decision !== 'REJECTED')
+      throw fieldError('decision', 'decision must be APPROVED or REJECTED', { enum: ['APPROVED', 'REJECTED'] });
+    const v = await ops.decideReview(actor, text(verificationId, 100), decision);
+    return { verificationStatus: v.verificationStatus };
+  });
+}
+
+export async function replayWebhookAction(eventId: string) {
+  return actionAs('operator', async (actor) => {
+    const d = await ops.replayWebhook(actor, text(eventId, 100));
+    return { status: d.status, responseStatus: d.lastAttempt?.responseStatus ?? null };
+  });
+}
+
+export async function advanceClockAction(seconds: number) {
+  return actionAs('operator', async (actor) => {
+    const r = await ops.advanceSandboxClock(actor, Number(seconds));
+    return { now: r.now, jobsRun: r.jobsRun, webhooksDelivered: r.webhooksDelivered };
+  });
+}
+
+export async function createTokenAction(name: string, permissions: string[]) {
+  return actionAs('admin', async (actor) => {
+    const t = await ops.createToken(actor, {
+      name: text(name, 255),
+      permissions: Array.isArray(permissions) ? permissions.map((p) => text(p, 20)) : [],
+    });
+    return { id: t.id, clientId: t.clientId, clientSecret: t.clientSecret ?? '' };
+  });
+}
+
+export async function revokeTokenAction(tokenId: string) {
+  return actionAs('admin', async (actor) => {
+    await ops.revokeToken(actor, text(tokenId, 100));
+    return undefined;
+  });
+}
+
+export async function setWebhookEndpointAction(url: string) {
+  return actionAs('admin', async (actor) => {
+    await ops.changeConfig(actor, { webhookEndpoint: text(url) || null });
+    return undefined;
+  });
+}
+
+export async function addStaffAction(email: string, role: string) {
+  return actionAs('admin', async (actor) => {
+    const r = await staff.addUser(actor, { email: text(email, 254), role: text(role, 20) });
+    return { email: r.user.email, password: r.password ?? '' };
+  });
+}
+
+export async function setStaffRoleAction(userId: string, role: string) {
+  return actionAs('admin', async (actor) => {
+    await staff.setRole(actor, text(userId, 100), text(role, 20));
+    return undefined;
+  });
+}
+
+export async function setStaffDisabledAction(userId: string, disabled: boolean) {
+  return actionAs('admin', async (actor) => {
+    await staff.setDisabled(actor, text(userId, 100), disabled === true);
+    return undefined;
+  });
+}

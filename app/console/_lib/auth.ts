@@ -1,0 +1,92 @@
+import 'server-only';
+import NextAuth, { CredentialsSignin } from 'next-auth';
+import Credentials from 'next-auth/providers/credentials';
+import { decode } from 'next-auth/jwt';
+import { cookies } from 'next/headers';
+import { cache } from 'react';
+import { tokenKey } from '@/lib/auth/vault';
+import { DomainError } from '@/lib/core/errors';
+import { secureCookies } from '@/lib/core/mode';
+import * as staff from '@/lib/staff/service';
+import type { StaffActor } from '@/lib/staff/roles';
+
+// Staff sign-in through next-auth (Auth.js): the credentials provider checks the email and
+// password with lib/staff (slow hash, throttled failures) and opens a StaffSession; the browser
+// gets an encrypted JWT naming that session in an HttpOnly, SameSite=Strict cookie (Secure and
+// __Host- prefixed outside localhost). Every page and action resolves the cookie back to the
+// session row, so signing out, disabling a user or an expired session takes effect at once.
+export const sessionCookieName = () => (secureCookies() ? '__Host-corridor_staff' : 'corridor_staff');
+// The JWT's key derives from the service master key: sessions survive restarts and work on
+// every server process sharing CORRIDOR_SECRET_KEY.
+const secret = () => tokenKey('staff-sessions').toString('base64url');
+
+class Throttled extends CredentialsSignin {
+  code = 'throttled';
+}
+
+const strict = (name: string) => ({
+  name,
+  options: { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: secureCookies() },
+});
+
+export const { signIn, signOut } = NextAuth(() => ({
+  secret: secret(),
+  trustHost: true,
+  basePath: '/console/auth',
+  session: { strategy: 'jwt', maxAge: staff.SESSION_HOURS * 3600 },
+  pages: { signIn: '/console/sign-in', error: '/console/sign-in' },
+  cookies: {
+    sessionToken: strict(sessionCookieName()),
+    callbackUrl: strict(secureCookies() ? '__Secure-corridor_staff_callback' : 'corridor_staff_callback'),
+    csrfToken: strict(secureCookies() ? '__Host-corridor_staff_csrf' : 'corridor_staff_csrf'),
+  },
+  providers: [
+    Credentials({
+      credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
+      async authorize(credentials) {
+        const email = typeof credentials.email === 'string' ? credentials.email : '';
+        const password = typeof credentials.password === 'string' ? credentials.password : '';
+        if (!email || !password || email.length > 254 || password.length > 200) return null;
+        try {
+          const { sessionId, user } = await staff.signIn(email, password);
+          return { id: user.id, email: user.email, sid: sessionId };
+        } catch (err) {
+          if (err instanceof DomainError && err.code === 'RATE_LIMITED') throw new Throttled();
+          if (err instanceof DomainError && err.code === 'UNAUTHORIZED') return null;
+          throw err;
+        }
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user && 'sid' in user) token.sid = user.sid;
+      return token;
+    },
+  },
+  events: {
+    async signOut(message) {
+      const sid = 'token' in message ? message.token?.sid : undefined;
+      if (typeof sid === 'string') await staff.signOut(sid);
+    },
+  },
+}));
+
+/** The staff session's id the request's cookie carries, if its JWT is genuine and unexpired. */
+export async function sessionIdOfRequest(): Promise<string | null> {
+  const name = sessionCookieName();
+  const token = (await cookies()).get(name)?.value;
+  if (!token) return null;
+  try {
+    const payload = await decode({ token, secret: secret(), salt: name });
+    return typeof payload?.sid === 'string' ? payload.sid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The signed-in staff member of this request (null when signed out), read once per request. */
+export const currentStaff = cache(async (): Promise<StaffActor | null> => {
+  const sid = await sessionIdOfRequest();
+  return sid ? staff.actorOf(sid) : null;
+});

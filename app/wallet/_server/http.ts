@@ -1,0 +1,86 @@
+import 'server-only';
+import { cookies } from 'next/headers';
+import { parseJson, stringifyJson } from '@/lib/core/json';
+import { secureCookies } from '@/lib/core/mode';
+import { COOKIE, resolve, type WebSession } from '@/lib/wallet-web/service';
+import type { Forwarded } from './forward';
+
+// What every wallet route handler shares: the CSRF check, reading the signed-in browser's
+// session from its cookie, and answering JSON.
+export const cookieOptions = (maxAgeSeconds: number) => ({
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  secure: secureCookies(),
+  path: '/wallet',
+  maxAge: maxAgeSeconds,
+});
+
+export function json(status: number, body: unknown): Response {
+  return new Response(stringifyJson(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
+
+export const problem = (status: number, code: string, message: string) => json(status, { status, code, message });
+
+/** The API's answer as it came (a challenge, a result or an error body). */
+export function relay(f: Forwarded): Response {
+  return new Response(f.status === 204 ? null : f.text, {
+    status: f.status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
+
+export function parsed(f: Forwarded): Record<string, unknown> {
+  return f.text ? (parseJson(f.text) as Record<string, unknown>) : {};
+}
+
+/**
+ * A state-changing request must come from a page of this origin: the browser's Origin header
+ * names the page's origin and must match the host the request was sent to; and it must be JSON,
+ * which a cross-site form cannot send without a CORS preflight this server never grants. (The
+ * session cookie is SameSite=Strict as well.)
+ */
+export function refuseCrossSite(req: Request): Response | null {
+  if (req.method === 'GET' || req.method === 'HEAD') return null;
+  const origin = req.headers.get('origin');
+  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
+  let sameOrigin = false;
+  try {
+    sameOrigin = origin !== null && host !== null && new URL(origin).host === host;
+  } catch {
+    sameOrigin = false;
+  }
+  if (!sameOrigin) return problem(403, 'FORBIDDEN', 'Cross-site request refused');
+  const type = req.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('application/json'))
+    return problem(415, 'INVALID_INPUT', 'Send JSON (Content-Type: application/json)');
+  return null;
+}
+
+/** The session of the signed-in browser, or null (no cookie, or its wallet session ended). */
+export async function webSession(): Promise<WebSession | null> {
+  return resolve((await cookies()).get(COOKIE)?.value);
+}
+
+export const signedOut = () => problem(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended)');
+
+/** Reads a JSON body (at most 64 KiB) as text and value; null when it is not a JSON object. */
+export async function body(req: Request): Promise<{ text: string; value: Record<string, unknown> } | null> {
+  const text = await req.text();
+  if (text.length > 65536) return null;
+  try {
+    const value = parseJson(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? { text, value: value as Record<string, unknown> }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export const signatureOf = (req: Request) => ({
+  stamp: req.headers.get('service-wallet-signature'),
+  requestId: req.headers.get('request-id'),
+});

@@ -1,0 +1,14 @@
+import { forward } from '../../_server/forward';
+import { relay, signedOut, webSession } from '../../_server/http';
+import { externalAccounts } from '../../_server/routes';
+
+// GET /wallet/api/destinations – the customer's external accounts, where the wallet can send to.
+export async function GET() {
+  const s = await webSession();
+  if (!s) return signedOut();
+  return relay(
+    await forward(s.platformId, externalAccounts, 'GET', '/customers/external-accounts', {
+      query: { customerId: s.customerId, limit: '100' },
+    }),
+  );
+}

@@ -1,0 +1,29 @@
+import { cookies } from 'next/headers';
+import { close, COOKIE } from '@/lib/wallet-web/service';
+import { forward } from '../../_server/forward';
+import { body, json, refuseCrossSite, relay, signatureOf, signedOut, webSession } from '../../_server/http';
+import { session as sessionRoute } from '../../_server/routes';
+
+// POST /wallet/api/sign-out – revokes this browser's wallet session with the API (a signed retry:
+// 202 with the payload to stamp, then again with the stamp), then forgets the browser's session.
+// {"local": true} only forgets it here, for a browser that lost its key.
+export async function POST(req: Request) {
+  const refused = refuseCrossSite(req);
+  if (refused) return refused;
+  const s = await webSession();
+  const jar = await cookies();
+  const forget = async () => {
+    if (s) await close(s.id);
+    jar.delete({ name: COOKIE, path: '/wallet' });
+    return json(200, { signedOut: true });
+  };
+  if (!s) return jar.get(COOKIE) ? forget() : signedOut();
+  const b = await body(req);
+  if (b?.value.local === true) return forget();
+  const r = await forward(s.platformId, sessionRoute, 'DELETE', `/auth/sessions/${s.authSessionId}`, {
+    params: { id: s.authSessionId },
+    signature: signatureOf(req),
+  });
+  if (r.status === 204) return forget();
+  return relay(r);
+}

@@ -1,0 +1,15 @@
+import { forward } from '../../_server/forward';
+import { relay, signedOut, webSession } from '../../_server/http';
+import { transactions } from '../../_server/routes';
+
+// GET /wallet/api/transactions?cursor= – the signed-in customer's transactions, newest first.
+export async function GET(req: Request) {
+  const s = await webSession();
+  if (!s) return signedOut();
+  const cursor = new URL(req.url).searchParams.get('cursor') ?? undefined;
+  return relay(
+    await forward(s.platformId, transactions, 'GET', '/transactions', {
+      query: { customerId: s.customerId, limit: '20', cursor: cursor && cursor.length <= 512 ? cursor : undefined },
+    }),
+  );
+}

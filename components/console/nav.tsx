@@ -1,0 +1,39 @@
+'use client';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+const LINKS: [string, string][] = [
+  ['/console', 'Overview'],
+  ['/console/customers', 'Customers'],
+  ['/console/transactions', 'Transactions'],
+  ['/console/webhooks', 'Webhooks'],
+  ['/console/tokens', 'API tokens'],
+  ['/console/settings', 'Configuration'],
+  ['/console/sandbox', 'Sandbox'],
+  ['/console/staff', 'Staff'],
+  ['/console/audit', 'Audit log'],
+];
+
+export function ConsoleNav({ sandbox }: { sandbox: boolean }) {
+  const path = usePathname();
+  const active = (href: string) => (href === '/console' ? path === href : path.startsWith(href));
+  return (
+    <nav aria-label="Console" className="overflow-x-auto">
+      <ul className="flex gap-1 lg:flex-col">
+        {LINKS.filter(([href]) => sandbox || href !== '/console/sandbox').map(([href, label]) => (
+          <li key={href}>
+            <Link
+              href={href}
+              aria-current={active(href) ? 'page' : undefined}
+              className={`block rounded px-3 py-2 text-sm whitespace-nowrap ${
+                active(href) ? 'bg-slate-900 font-medium text-white' : 'text-slate-800 hover:bg-slate-200'
+              }`}
+            >
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

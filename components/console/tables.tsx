@@ -1,0 +1,100 @@
+import Link from 'next/link';
+import type { AuditEntry } from '@/lib/staff/audit';
+import type { Delivery } from '@/lib/webhooks/log';
+import type { Transaction } from '@/lib/transactions/presenter';
+import { formatAmount, shortId } from '../format';
+import { LocalTime } from '../time';
+import { Badge, Cell, Empty, Table } from '../ui';
+
+// Tables the console shows on several pages (server components).
+export function TransactionsTable({ rows, caption }: { rows: Transaction[]; caption: string }) {
+  if (!rows.length) return <Empty>No transactions.</Empty>;
+  return (
+    <Table caption={caption} head={['Transaction', 'Type', 'Status', 'Sent', 'Received', 'Created']}>
+      {rows.map((t) => (
+        <tr key={t.id}>
+          <Cell mono>
+            <Link className="text-blue-800 underline" href={`/console/transactions/${encodeURIComponent(t.id)}`}>
+              {shortId(t.id)}
+            </Link>
+          </Cell>
+          <Cell>{t.type}</Cell>
+          <Cell>
+            <Badge status={t.status} />
+          </Cell>
+          <Cell>{t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'}</Cell>
+          <Cell>{t.receivedAmount ? formatAmount(t.receivedAmount.amount, t.receivedAmount.currency.code) : '—'}</Cell>
+          <Cell>
+            <LocalTime value={t.createdAt} />
+          </Cell>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+export function DeliveriesTable({ rows, caption }: { rows: Delivery[]; caption: string }) {
+  if (!rows.length) return <Empty>No webhook events.</Empty>;
+  return (
+    <Table caption={caption} head={['Event', 'Type', 'Status', 'Attempts', 'Last response', 'Created']}>
+      {rows.map((d) => (
+        <tr key={d.id}>
+          <Cell mono>
+            <Link className="text-blue-800 underline" href={`/console/webhooks/${encodeURIComponent(d.id)}`}>
+              {shortId(d.id)}
+            </Link>
+          </Cell>
+          <Cell>{d.type}</Cell>
+          <Cell>
+            <Badge status={d.status} />
+          </Cell>
+          <Cell>{d.attempts}</Cell>
+          <Cell>
+            {d.lastAttempt
+              ? d.lastAttempt.responseStatus !== null
+                ? `HTTP ${d.lastAttempt.responseStatus}`
+                : (d.lastAttempt.error ?? 'no answer')
+              : '—'}
+          </Cell>
+          <Cell>
+            <LocalTime value={d.createdAt} />
+          </Cell>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+const ACTIONS: Record<string, string> = {
+  'verification.approve': 'Approved the verification',
+  'verification.reject': 'Rejected the verification',
+  'webhook.replay': 'Replayed the webhook',
+  'sandbox.clock.advance': 'Advanced the sandbox clock',
+  'token.create': 'Created the API token',
+  'token.revoke': 'Revoked the API token',
+  'config.update': 'Changed the configuration',
+  'staff.create': 'Added the staff user',
+  'staff.role': 'Changed the role',
+  'staff.disable': 'Disabled the staff user',
+  'staff.enable': 'Enabled the staff user',
+};
+
+export function AuditList({ entries, showObject }: { entries: AuditEntry[]; showObject?: boolean }) {
+  if (!entries.length) return <Empty>No staff action recorded.</Empty>;
+  return (
+    <ul className="divide-y divide-slate-100 text-sm">
+      {entries.map((e) => (
+        <li key={e.id} className="py-2">
+          <span className="font-medium">{ACTIONS[e.action] ?? e.action}</span>
+          {showObject ? <span className="ml-1 font-mono text-xs">{shortId(e.objectId)}</span> : null}
+          <span className="block text-slate-700">
+            by {e.staffEmail}, <LocalTime value={e.createdAt} />
+            {Object.keys(e.details).length ? (
+              <span className="block font-mono text-xs break-all">{JSON.stringify(e.details)}</span>
+            ) : null}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}

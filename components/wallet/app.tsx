@@ -1,0 +1,110 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { formatAmount } from '../format';
+import { LocalTime } from '../time';
+import { Activity } from './activity';
+import { call, signed, type Json } from './api';
+import { forgetSessionKey, loadSessionKey, type SessionKey } from './crypto';
+import { Send } from './send';
+import { Security } from './security';
+import { SignIn } from './sign-in';
+import { Card, plainClass, Problem } from './ui';
+
+// The wallet: signed out, it is the sign-in; signed in (a session cookie, and the session key in
+// this browser's IndexedDB), it is the balances, sending, the payments and the security settings.
+export function WalletApp() {
+  const client = useQueryClient();
+  const state = useQuery({
+    queryKey: ['me'],
+    queryFn: async () => {
+      const key = await loadSessionKey();
+      const me = (await call('GET', '/me')).data as Json;
+      return me.signedIn ? { me, key: key ?? null } : { me: null, key: null };
+    },
+  });
+  const signOut = useMutation({
+    mutationFn: async (key: SessionKey | null) => {
+      // Without the key (another browser, storage cleared) the session cannot be signed off: it
+      // is forgotten here and ends on its own within minutes.
+      if (key) await signed('POST', '/sign-out', {}, key);
+      else await call('POST', '/sign-out', { local: true });
+      await forgetSessionKey();
+    },
+    onSuccess: () => {
+      // Signed out: drop what the signed-in view loaded (refetching it would only be refused).
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+      client.setQueryData(['me'], { me: null, key: null });
+    },
+  });
+  const done = () => client.invalidateQueries({ queryKey: ['me'] });
+
+  if (state.isPending) return <p className="text-slate-700">Loading…</p>;
+  if (state.isError) return <Problem error={state.error} />;
+  const { me, key } = state.data;
+  if (!me)
+    return (
+      <Card title="Sign in to your wallet">
+        <SignIn onSignedIn={done} />
+      </Card>
+    );
+  if (!key)
+    return (
+      <Card title="This browser cannot sign">
+        <p className="mb-3 text-sm">
+          You are signed in, but this browser no longer holds the session key (its storage was cleared). Sign out and in
+          again.
+        </p>
+        <button type="button" className={plainClass} onClick={() => signOut.mutate(null)}>
+          Sign out
+        </button>
+      </Card>
+    );
+  const wallet = (me.accounts as Json[]).find((a) => a.id === me.walletAccountId);
+  const currency = wallet?.balance?.currency?.code ?? 'USD';
+  return (
+    <>
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0">
+          <p className="text-lg font-semibold break-words">{me.customer.name || me.customer.email}</p>
+          <p className="text-sm break-all text-slate-700">{me.customer.email}</p>
+          <p className="text-sm text-slate-700">
+            Session ends <LocalTime value={me.session.expiresAt} />
+          </p>
+        </div>
+        <button type="button" className={plainClass} disabled={signOut.isPending} onClick={() => signOut.mutate(key)}>
+          {signOut.isPending ? 'Signing out…' : 'Sign out'}
+        </button>
+      </div>
+      <Problem error={signOut.error} />
+      <Card title="Balances">
+        <ul className="space-y-2">
+          {[wallet, ...(me.accounts as Json[]).filter((a) => a !== wallet)].filter(Boolean).map((a: Json) => (
+            <li key={a.id} className="flex flex-wrap items-baseline justify-between gap-x-4">
+              <span className="text-sm text-slate-700">
+                {a === wallet ? 'Wallet' : 'Account'} ({a.balance.currency.code})
+              </span>
+              <span className={a === wallet ? 'text-2xl font-semibold' : 'text-lg'}>
+                {formatAmount(a.balance.amount, a.balance.currency.code)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <Card title="Send money">
+        <Send currency={currency} walletKey={key} />
+      </Card>
+      <Card title="Payments">
+        <Activity />
+      </Card>
+      <Card title="Security">
+        <Security walletKey={key} />
+      </Card>
+      <p className="text-sm text-slate-700">
+        <Link href="/" className="underline">
+          About Corridor
+        </Link>
+      </p>
+    </>
+  );
+}

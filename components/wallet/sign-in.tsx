@@ -1,0 +1,139 @@
+'use client';
+import { startAuthentication } from '@simplewebauthn/browser';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call, signed } from './api';
+import { newSessionKey, saveSessionKey, sealOtp, type SessionKey } from './crypto';
+import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
+
+const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+// Sign-in with the email on file: either a one-time code sent by email (sealed in the browser
+// to the service's target key, then the session key stamps the login), or a passkey. Either way
+// the session key is made here, can sign but not be read, and stays in this browser.
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [pending, setPending] = useState<{ bundle: string; key: SessionKey } | null>(null);
+  const [code, setCode] = useState('');
+
+  const sendCode = useMutation({
+    mutationFn: async () => {
+      const key = await newSessionKey();
+      const r = await call('POST', '/sign-in/start', { email, method: 'EMAIL_OTP' });
+      return { bundle: r.data.otpEncryptionTargetBundle as string, key };
+    },
+    onSuccess: (p) => setPending(p),
+  });
+  const verifyCode = useMutation({
+    mutationFn: async () => {
+      if (!pending) throw new Error('Ask for a code first');
+      const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(pending.bundle, code.trim(), pending.key) };
+      await signed('POST', '/sign-in/verify', body, pending.key);
+      await saveSessionKey(pending.key);
+    },
+    onSuccess: onSignedIn,
+  });
+  const passkey = useMutation({
+    mutationFn: async () => {
+      const key = await newSessionKey();
+      const r = await call('POST', '/sign-in/start', { email, method: 'PASSKEY', clientPublicKey: key.publicKey });
+      const assertion = await startAuthentication({
+        optionsJSON: {
+          // The service's challenge is hex text; WebAuthn signs its UTF-8 bytes.
+          challenge: b64url(r.data.challenge),
+          allowCredentials: [{ id: r.data.credentialId, type: 'public-key' }],
+          rpId: r.data.rpId,
+          userVerification: 'preferred',
+          timeout: 120_000,
+        },
+      });
+      await call(
+        'POST',
+        '/sign-in/verify',
+        {
+          type: 'PASSKEY',
+          assertion: {
+            credentialId: assertion.id,
+            clientDataJson: assertion.response.clientDataJSON,
+            authenticatorData: assertion.response.authenticatorData,
+            signature: assertion.response.signature,
+            ...(assertion.response.userHandle ? { userHandle: assertion.response.userHandle } : {}),
+          },
+        },
+        { 'Request-Id': r.data.requestId },
+      );
+      await saveSessionKey(key);
+    },
+    onSuccess: onSignedIn,
+  });
+
+  if (pending)
+    return (
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          verifyCode.mutate();
+        }}
+      >
+        <p className="text-sm">
+          We sent a code to <strong>{email}</strong>. In the sandbox the code is always 000000.
+        </p>
+        <Field id="otp-code" label="Code from the email">
+          <input
+            id="otp-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            className={inputClass}
+          />
+        </Field>
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" disabled={verifyCode.isPending} className={primaryClass}>
+            {verifyCode.isPending ? 'Signing in…' : 'Sign in'}
+          </button>
+          <button type="button" onClick={() => setPending(null)} className={plainClass}>
+            Use another email
+          </button>
+        </div>
+        <Problem error={verifyCode.error} />
+      </form>
+    );
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        sendCode.mutate();
+      }}
+    >
+      <Field id="wallet-email" label="Email">
+        <input
+          id="wallet-email"
+          type="email"
+          autoComplete="username webauthn"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          className={inputClass}
+        />
+      </Field>
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" disabled={sendCode.isPending} className={primaryClass}>
+          {sendCode.isPending ? 'Sending…' : 'Email me a code'}
+        </button>
+        <button
+          type="button"
+          disabled={!email || passkey.isPending}
+          onClick={() => passkey.mutate()}
+          className={plainClass}
+        >
+          {passkey.isPending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
+        </button>
+      </div>
+      <Problem error={sendCode.error ?? passkey.error} />
+    </form>
+  );
+}

@@ -1,0 +1,210 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page, type Response } from '@playwright/test';
+import { deflateSync } from 'node:zlib';
+
+// What the browser specs share: the server's API with the platform's credentials, a page that
+// fails its test on any console error, and the check every page gets (security headers, axe,
+// screenshots at 1280 and 390 pixels under e2e/screenshots/).
+export const BASE = process.env.E2E_BASE_URL!;
+export const STAFF = { email: process.env.E2E_STAFF_EMAIL!, password: process.env.E2E_STAFF_PASSWORD! };
+const auth = `Basic ${Buffer.from(`${process.env.E2E_CLIENT_ID}:${process.env.E2E_CLIENT_SECRET}`).toString('base64')}`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies are read by field in the specs
+export type Json = any;
+
+export async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${BASE}/api/2025-10-13${path}`, {
+    method,
+    headers: {
+      authorization: auth,
+      ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Json, text };
+}
+
+export async function apiOk(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+  const r = await api(method, path, body, headers);
+  expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
+  return r.body;
+}
+
+/** A page that records console errors and uncaught exceptions; the test fails if there were any. */
+export const test = base.extend<{ errors: string[] }>({
+  errors: [
+    async ({ context }, use) => {
+      const errors: string[] = [];
+      context.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`${m.page()?.url()}: ${m.text()}`);
+      });
+      context.on('weberror', (e) => errors.push(`uncaught: ${e.error().message}`));
+      await use(errors);
+      expect(errors, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+export function checkHeaders(res: Response | null) {
+  expect(res, 'a document response').not.toBeNull();
+  const h = res!.headers();
+  const csp = h['content-security-policy'] ?? '';
+  const script = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
+  expect(script).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
+  expect(script).not.toContain('unsafe-inline');
+  expect(script).not.toContain('unsafe-eval');
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("connect-src 'self'");
+  expect(csp).toContain("object-src 'none'");
+  expect(h['x-frame-options']).toBe('DENY');
+  expect(h['x-content-type-options']).toBe('nosniff');
+  expect(h['referrer-policy']).toBe('same-origin');
+}
+
+/** Goes to a page and checks its response headers. */
+export async function visit(page: Page, path: string) {
+  const res = await page.goto(path);
+  checkHeaders(res);
+  expect(res!.status(), `${path} answered`).toBeLessThan(400);
+  return res!;
+}
+
+/** axe-core with no serious or critical violation, then screenshots at both widths. */
+export async function checkPage(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe on ${name}`,
+  ).toEqual([]);
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `e2e/screenshots/${name}-${width}.png`, fullPage: opts.fullPage ?? true });
+  }
+  await page.setViewportSize(size);
+}
+
+export async function signInStaff(page: Page, email = STAFF.email, password = STAFF.password, expectSuccess = true) {
+  await visit(page, '/console/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (expectSuccess) await page.waitForURL(/\/console$/);
+}
+
+// ---- test data ---------------------------------------------------------------------------------
+
+let n = 0;
+export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
+
+/** A small real PNG (a coloured rectangle), so a document preview shows a picture. */
+export function png(width = 120, height = 80, rgb: [number, number, number] = [37, 99, 235]): Uint8Array {
+  const crcTable = Array.from({ length: 256 }, (_, i) => {
+    let c = i;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Uint8Array.from(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(raw)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
+}
+
+/** An individual whose KYC waits in PENDING_MANUAL_REVIEW (sandbox name suffix 001), with a passport scan. */
+export async function customerInReview() {
+  const c = await apiOk('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: unique('review'),
+    fullName: 'Grace Hopper 001',
+    birthDate: '1990-01-15',
+    nationality: 'US',
+    idType: 'SSN',
+    identifier: '123-45-6789',
+    address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+  });
+  const form = new FormData();
+  form.append('documentHolder', c.id);
+  form.append('documentType', 'PASSPORT');
+  form.append('country', 'US');
+  form.append('file', new File([png() as Uint8Array<ArrayBuffer>], 'passport.png', { type: 'image/png' }));
+  await apiOk('POST', '/documents', form);
+  const v = await apiOk('POST', '/verifications', { customerId: c.id });
+  expect(v.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
+  return { customer: c, verification: v };
+}
+
+/** A customer with an email (so an embedded wallet), its wallet account and credentials. */
+export async function walletCustomer(name: string) {
+  const email = `${unique(name.toLowerCase().replace(/\W+/g, '-'))}@example.com`;
+  const c = await apiOk('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: unique('wallet'),
+    fullName: name,
+    email,
+  });
+  const accounts = await apiOk(
+    'GET',
+    `/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}&type=EMBEDDED_WALLET`,
+  );
+  expect(accounts.data).toHaveLength(1);
+  return { id: c.id as string, email, walletId: accounts.data[0].id as string };
+}
+
+const beneficiary = {
+  beneficiaryType: 'INDIVIDUAL',
+  fullName: 'Ada Lovelace',
+  countryOfResidence: 'US',
+  address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+};
+
+export async function usBankAccount(customerId: string) {
+  return apiOk('POST', '/customers/external-accounts', {
+    customerId,
+    currency: 'USD',
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '12345678901',
+      routingNumber: '021000021',
+      bankAccountType: 'CHECKING',
+      bankName: 'Chase Bank',
+      beneficiary,
+    },
+  });
+}
+
+export async function mxnBankAccount(customerId: string) {
+  return apiOk('POST', '/customers/external-accounts', {
+    customerId,
+    currency: 'MXN',
+    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678', beneficiary },
+  });
+}

@@ -1,0 +1,158 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { api, apiOk, checkPage, expect, mxnBankAccount, test, visit, walletCustomer, type Json } from './support';
+
+// The wallet pages in Chromium, as two customers: email-code sign-in (the code sealed in the
+// browser), a passkey registered and used through Chrome's virtual authenticator, a payment
+// signed in the browser, a credential revoked, the wallet exported, sign-out revoking the wallet
+// session; and the second customer's browser session cannot reach the first customer's data.
+test.describe.configure({ mode: 'serial' });
+
+async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+async function signInWithCode(page: Page, email: string) {
+  await visit(page, '/wallet');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await page.getByLabel('Code from the email').fill('000000');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Email me a code' })).toBeVisible();
+}
+
+const activeSessions = async (accountId: string) =>
+  ((await apiOk('GET', `/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).data as Json[]).length;
+
+let alice: Awaited<ReturnType<typeof walletCustomer>>;
+let aliceQuoteId = '';
+let alicePasskeyId = '';
+
+test('email-code sign-in, a passkey added and used, a signed payment, revoke, export, sign-out', async ({ page }) => {
+  alice = await walletCustomer('Alice Wallet');
+  await apiOk('POST', `/sandbox/internal-accounts/${alice.walletId}/fund`, { amount: 25_000 });
+  const bank = await mxnBankAccount(alice.id);
+  await virtualAuthenticator(page);
+
+  await visit(page, '/wallet');
+  await checkPage(page, 'wallet-sign-in');
+  await signInWithCode(page, alice.email);
+  await expect(page.getByText('250.00 USD')).toBeVisible();
+  // The session key never left the browser: it is a non-extractable key in IndexedDB.
+  const extractable = await page.evaluate(
+    () =>
+      new Promise<boolean>((resolve, reject) => {
+        const req = indexedDB.open('corridor-wallet', 1);
+        req.onsuccess = () => {
+          const get = req.result.transaction('keys').objectStore('keys').get('session');
+          get.onsuccess = () => resolve(get.result.pair.privateKey.extractable);
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
+  expect(extractable).toBe(false);
+  expect(await activeSessions(alice.walletId)).toBe(1);
+
+  await page.getByLabel('Name of the new passkey').fill('Test laptop');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Passkey added' })).toBeVisible();
+  const creds = (await apiOk('GET', `/auth/credentials?accountId=${encodeURIComponent(alice.walletId)}`))
+    .data as Json[];
+  const passkey = creds.find((c) => c.type === 'PASSKEY');
+  expect(passkey?.nickname).toBe('Test laptop');
+  alicePasskeyId = passkey.id;
+  await checkPage(page, 'wallet-home');
+  await signOut(page);
+  expect(await activeSessions(alice.walletId)).toBe(0);
+
+  // Passkey sign-in, then a payment signed in the browser.
+  await page.getByLabel('Email').fill(alice.email);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+  await page.getByLabel('Send to').selectOption(bank.id);
+  await page.getByLabel('Amount (USD)').fill('12.34');
+  await page.getByRole('button', { name: 'Get a quote' }).click();
+  await expect(page.getByText('Review the payment')).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm and send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent.' })).toBeVisible();
+  const txs = (await apiOk('GET', `/transactions?customerId=${encodeURIComponent(alice.id)}`)).data as Json[];
+  const payment = txs.find((t) => t.type === 'OUTGOING');
+  expect(payment?.sentAmount.amount).toBe(1234);
+  aliceQuoteId = payment.quoteId;
+  const wallet = await apiOk(
+    'GET',
+    `/customers/internal-accounts?customerId=${encodeURIComponent(alice.id)}&type=EMBEDDED_WALLET`,
+  );
+  expect(wallet.data[0].balance.amount).toBeLessThan(25_000 - 1234 + 1);
+  await signOut(page);
+
+  // Signed in with the email code again (a new code may be sent 30 s after the last: the sandbox
+  // clock moves on), the passkey is revoked (a session of another credential signs).
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 31 });
+  await signInWithCode(page, alice.email);
+  await page.getByRole('button', { name: 'Revoke passkey Test laptop' }).click();
+  await expect(page.getByRole('button', { name: 'Revoke passkey Test laptop' })).toHaveCount(0);
+  const after = (await apiOk('GET', `/auth/credentials?accountId=${encodeURIComponent(alice.walletId)}`))
+    .data as Json[];
+  expect(after.map((c) => c.type)).toEqual(['EMAIL_OTP']);
+
+  await page.getByRole('button', { name: 'Show the recovery phrase' }).click();
+  await expect(page.getByLabel('Recovery phrase')).toHaveText(/^(\w+ ){23}\w+$/);
+  await signOut(page);
+  expect(await activeSessions(alice.walletId)).toBe(0);
+});
+
+test("a second customer's wallet session cannot reach the first customer's data", async ({ browser }) => {
+  const bob = await walletCustomer('Bob Wallet');
+  const context: BrowserContext = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await signInWithCode(page, bob.email);
+    const me = await page.request.get('/wallet/api/me');
+    expect((await me.json()).customer.id).toBe(bob.id);
+    const origin = { origin: new URL(page.url()).origin, 'content-type': 'application/json' };
+    // Alice's quote, credential and transactions are not Bob's to touch or read.
+    const execute = await page.request.post(`/wallet/api/quotes/${encodeURIComponent(aliceQuoteId)}/execute`, {
+      headers: origin,
+      data: {},
+    });
+    expect(execute.status()).toBe(404);
+    const revoke = await page.request.delete(`/wallet/api/credentials/${encodeURIComponent(alicePasskeyId)}`, {
+      headers: origin,
+      data: {},
+    });
+    expect(revoke.status()).toBe(404);
+    const txs = await (await page.request.get('/wallet/api/transactions')).json();
+    expect(txs.data.every((t: Json) => t.customerId === bob.id)).toBe(true);
+    // A request from another site is refused before anything else.
+    const forged = await page.request.post('/wallet/api/sign-out', {
+      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      data: {},
+    });
+    expect(forged.status()).toBe(403);
+    expect(await activeSessions(bob.walletId)).toBe(1);
+    // The wallet cookie is HttpOnly and SameSite=Strict.
+    const cookie = (await context.cookies()).find((c) => c.name === 'corridor_wallet')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Strict');
+    await signOut(page);
+    expect(await api('GET', '/customers/' + bob.id).then((r) => r.status)).toBe(200);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,107 @@
+import { runAs } from '../core/context';
+import { parseBodyOrThrow } from '../core/validation';
+import * as verifications from '../verifications/service';
+import * as webhookLog from '../webhooks/log';
+import * as tokens from '../tokens/service';
+import { tokenCreate } from '../tokens/schema';
+import { configUpdate } from '../platform/schema';
+import { updateConfig } from '../platform/service';
+import { advanceClock } from '../sandbox/clock';
+import { isSandbox } from '../core/mode';
+import { DomainError } from '../core/errors';
+import { record } from './audit';
+import { requireRole, type StaffActor, type StaffRole } from './roles';
+
+// What staff do from the console, each through the same service the API calls, as the staff
+// actor (so the platform's sandbox clock applies and the services know who acted), after the
+// role check, and recorded in the audit trail on the object acted on. Server actions are thin
+// wrappers around these (app/console/_lib/actions.ts).
+function act<T>(
+  actor: StaffActor,
+  needed: StaffRole,
+  fn: () => Promise<T>,
+  audit: (result: T) => { action: string; objectId: string; details?: Record<string, unknown> },
+): Promise<T> {
+  return runAs(actor, async () => {
+    requireRole(actor, needed);
+    const result = await fn();
+    const entry = audit(result);
+    await record(actor, entry.action, entry.objectId, entry.details);
+    return result;
+  });
+}
+
+/** A reviewer's decision on a verification waiting in PENDING_MANUAL_REVIEW (recorded on the customer). */
+export function decideReview(actor: StaffActor, verificationId: string, decision: 'APPROVED' | 'REJECTED') {
+  return act(
+    actor,
+    'operator',
+    () => verifications.decideReview(actor.platformId, verificationId, decision),
+    (v) => ({
+      action: decision === 'APPROVED' ? 'verification.approve' : 'verification.reject',
+      objectId: v.customerId,
+      details: { verificationId },
+    }),
+  );
+}
+
+/** Sends a webhook event again (recorded on the event). */
+export function replayWebhook(actor: StaffActor, eventId: string) {
+  return act(
+    actor,
+    'operator',
+    () => webhookLog.replay(actor.platformId, eventId),
+    (d) => ({
+      action: 'webhook.replay',
+      objectId: eventId,
+      details: { type: d.type, ...(d.subjectId ? { subjectId: d.subjectId } : {}) },
+    }),
+  );
+}
+
+/** Moves the platform's sandbox clock forward and runs what fell due (sandbox only). */
+export function advanceSandboxClock(actor: StaffActor, seconds: number) {
+  return act(
+    actor,
+    'operator',
+    () => {
+      if (!isSandbox()) throw new DomainError('FORBIDDEN', 'The sandbox clock exists in sandbox mode only');
+      if (!Number.isInteger(seconds) || seconds < 1 || seconds > 366 * 86400)
+        throw new DomainError('INVALID_INPUT', 'seconds must be a whole number from 1 to 31622400 (366 days)');
+      return advanceClock(actor.platformId, actor.clockOffsetMs, seconds);
+    },
+    (r) => ({ action: 'sandbox.clock.advance', objectId: actor.platformId, details: { seconds, now: r.now } }),
+  );
+}
+
+/** Issues an API token; its secret is in the result only (shown once). */
+export function createToken(actor: StaffActor, input: { name: string; permissions: string[] }) {
+  return act(
+    actor,
+    'admin',
+    () => {
+      const body = parseBodyOrThrow(tokenCreate, input);
+      return tokens.issue(actor.platformId, body.name, body.permissions);
+    },
+    (t) => ({ action: 'token.create', objectId: t.id, details: { name: t.name, permissions: t.permissions } }),
+  );
+}
+
+export function revokeToken(actor: StaffActor, tokenId: string) {
+  return act(
+    actor,
+    'admin',
+    () => tokens.revoke(actor.platformId, tokenId, undefined),
+    () => ({ action: 'token.revoke', objectId: tokenId }),
+  );
+}
+
+/** Changes the platform configuration with the API's own validation (PATCH /config's body). */
+export function changeConfig(actor: StaffActor, patch: Record<string, unknown>) {
+  return act(
+    actor,
+    'admin',
+    () => updateConfig(actor.platformId, parseBodyOrThrow(configUpdate, patch)),
+    () => ({ action: 'config.update', objectId: actor.platformId, details: { fields: Object.keys(patch) } }),
+  );
+}

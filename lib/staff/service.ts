@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { now } from '../core/clock';
+import { isUniqueViolation, transaction } from '../core/db';
+import { DomainError, fieldError, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import { decodeCursor, toPage } from '../core/pagination';
+import * as platforms from '../platform/repository';
+import { record } from './audit';
+import { decoyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password';
+import * as repo from './repository';
+import { isRole, requireRole, type StaffActor, type StaffRole } from './roles';
+
+// Staff accounts of the admin console and their sign-in. Sign-in is by email and password; a
+// session lives SESSION_HOURS and ends early when it is signed out, when its user is disabled or
+// when the user's sessions are reset. Failed sign-ins are counted per email address (known or
+// not): past MAX_FAILURES within WINDOW the address is locked for LOCK, so guessing costs at least
+// LOCK per five tries, and whether the address exists shows neither in the answer nor its timing.
+export const SESSION_HOURS = 8;
+export const MAX_FAILURES = 5;
+export const WINDOW_MS = 15 * 60_000;
+export const LOCK_MS = 15 * 60_000;
+
+export interface StaffUser {
+  id: string;
+  email: string;
+  role: StaffRole;
+  createdAt: Date;
+  disabledAt: Date | null;
+}
+
+const present = (r: repo.StaffUserRow): StaffUser => ({
+  id: r.id,
+  email: r.email,
+  role: r.role as StaffRole,
+  createdAt: r.createdAt,
+  disabledAt: r.disabledAt,
+});
+
+const emailSchema = z.email().max(254);
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+function checkNewUser(email: string, role: string, password: string): void {
+  if (!emailSchema.safeParse(email).success) throw fieldError('email', 'email must be an email address');
+  if (!isRole(role))
+    throw fieldError('role', 'role must be viewer, operator or admin', { enum: ['viewer', 'operator', 'admin'] });
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200)
+    throw fieldError('password', `password must be ${MIN_PASSWORD_LENGTH} to 200 characters`, {
+      minLength: MIN_PASSWORD_LENGTH,
+      maxLength: 200,
+    });
+}
+
+/** Creates a staff user; without a password one is generated and returned (shown once). */
+export async function createUser(
+  platformId: string,
+  input: { email: string; role: string; password?: string },
+): Promise<{ user: StaffUser; password?: string }> {
+  const email = normalizeEmail(input.email);
+  const password = input.password ?? generatePassword();
+  checkNewUser(email, input.role, password);
+  const at = now();
+  try {
+    const row = await repo.insertUser({
+      id: newId('StaffUser'),
+      platformId,
+      email,
+      passwordHash: await hashPassword(password),
+      role: input.role,
+      createdAt: at,
+      updatedAt: at,
+      disabledAt: null,
+      sessionsValidFrom: at,
+    });
+    return { user: present(row), ...(input.password ? {} : { password }) };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DomainError('CONFLICT', `A staff user with the email ${email} exists`);
+    throw err;
+  }
+}
+
+/** Adds a user as `actor` (admins only), recorded in the audit trail. */
+export async function addUser(actor: StaffActor, input: { email: string; role: string; password?: string }) {
+  requireRole(actor, 'admin');
+  const created = await createUser(actor.platformId, input);
+  await record(actor, 'staff.create', created.user.id, { email: created.user.email, role: created.user.role });
+  return created;
+}
+
+export async function listUsers(platformId: string, limit: number, cursor?: string) {
+  const { rows, total } = await repo.listUsers(platformId, limit, decodeCursor(cursor));
+  return toPage(rows, limit, total, present);
+}
+
+export function countUsers(platformId: string): Promise<number> {
+  return repo.countUsers(platformId);
+}
+
+const wrongCredentials = () => new DomainError('UNAUTHORIZED', 'Wrong email or password');
+
+/**
+ * Checks an email and password and opens a session. Refusals: UNAUTHORIZED (wrong email or
+ * password, or a disabled account — the same answer) and RATE_LIMITED (too many failures).
+ */
+export async function signIn(emailInput: string, password: string): Promise<{ sessionId: string; user: StaffUser }> {
+  const email = normalizeEmail(emailInput);
+  const key = `email:${email}`;
+  const at = now();
+  const throttle = await repo.findThrottle(key);
+  if (throttle?.lockedUntil && throttle.lockedUntil > at) {
+    const seconds = Math.ceil((throttle.lockedUntil.getTime() - at.getTime()) / 1000);
+    throw new DomainError(
+      'RATE_LIMITED',
+      `Too many failed sign-ins for this email; try again in ${Math.ceil(seconds / 60)} minute(s)`,
+      { retryAfterSeconds: seconds },
+      { 'retry-after': String(seconds) },
+    );
+  }
+  const user = await repo.findUserByEmail(email);
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !matches || user.disabledAt) {
+    if (!matches) {
+      const failures = await repo.countFailure(key, at, WINDOW_MS);
+      if (failures >= MAX_FAILURES) await repo.lockKey(key, at, new Date(at.getTime() + LOCK_MS));
+    }
+    throw wrongCredentials();
+  }
+  if (throttle) await repo.clearThrottle(key);
+  const session = await repo.insertSession({
+    id: newId('StaffSession'),
+    staffUserId: user.id,
+    createdAt: at,
+    expiresAt: new Date(at.getTime() + SESSION_HOURS * 3600_000),
+    revokedAt: null,
+  });
+  return { sessionId: session.id, user: present(user) };
+}
+
+/** The actor of a session that is still good, or null (unknown, expired, signed out, disabled, reset). */
+export async function actorOf(sessionId: string): Promise<StaffActor | null> {
+  const found = await repo.findSession(sessionId);
+  const at = new Date();
+  if (!found) return null;
+  const { session, user } = found;
+  if (session.revokedAt || session.expiresAt <= at || user.disabledAt || session.createdAt < user.sessionsValidFrom)
+    return null;
+  const platform = await platforms.findById(user.platformId);
+  if (!platform) return null;
+  return {
+    kind: 'staff',
+    platformId: user.platformId,
+    staffUserId: user.id,
+    email: user.email,
+    role: user.role as StaffRole,
+    clockOffsetMs: platform.clockOffsetMs,
+  };
+}
+
+export async function signOut(sessionId: string): Promise<void> {
+  await repo.revokeSession(sessionId, new Date());
+}
+
+async function changeUser(
+  actor: StaffActor,
+  userId: string,
+  change: { role?: StaffRole; disabled?: boolean },
+): Promise<StaffUser> {
+  requireRole(actor, 'admin');
+  const updated = await transaction(async (tx) => {
+    await repo.lockUsers(actor.platformId, tx);
+    const user = await repo.findUser(actor.platformId, userId, tx);
+    if (!user) throw notFound('REFERENCE_NOT_FOUND', `Staff user ${userId}`);
+    const losesAdmin = user.role === 'admin' && ((change.role && change.role !== 'admin') || change.disabled);
+    if (losesAdmin && (await repo.countOtherActiveAdmins(actor.platformId, userId, tx)) === 0)
+      throw new DomainError('INVALID_STATE_TRANSITION', 'The platform must keep at least one active admin');
+    const at = now();
+    return repo.updateUser(
+      userId,
+      {
+        ...(change.role ? { role: change.role } : {}),
+        ...(change.disabled !== undefined ? { disabledAt: change.disabled ? at : null } : {}),
+        // Sessions opened before a disabling stay dead if the account is enabled again. (A role
+        // change needs nothing: every request reads the role afresh.)
+        ...(change.disabled ? { sessionsValidFrom: new Date() } : {}),
+        updatedAt: at,
+      },
+      tx,
+    );
+  });
+  await record(actor, change.role ? 'staff.role' : change.disabled ? 'staff.disable' : 'staff.enable', userId, {
+    email: updated.email,
+    ...(change.role ? { role: change.role } : {}),
+  });
+  return present(updated);
+}
+
+export function setRole(actor: StaffActor, userId: string, role: string): Promise<StaffUser> {
+  if (!isRole(role)) throw fieldError('role', 'role must be viewer, operator or admin');
+  return changeUser(actor, userId, { role });
+}
+
+export function setDisabled(actor: StaffActor, userId: string, disabled: boolean): Promise<StaffUser> {
+  return changeUser(actor, userId, { disabled });
+}

@@ -1,0 +1,146 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nowFor } from '../core/clock';
+import * as platforms from '../platform/repository';
+import * as accounts from '../accounts/repository';
+import * as walletAuth from '../wallet-auth/repository';
+import * as tokenRepo from '../tokens/repository';
+import * as tokens from '../tokens/service';
+import { tokenKey } from '../auth/vault';
+import * as repo from './repository';
+
+// The server side of the /wallet pages. It acts as the platform toward the API — with a token of
+// its own whose secret is derived from the service master key, so every server process knows it
+// without storing it — and it keeps, per signed-in browser, which customer's wallet session that
+// browser holds (an httpOnly cookie carries a random token; its SHA-256 is the row id). The pages'
+// route handlers forward a request only when it concerns that customer's own wallet.
+export const COOKIE = 'corridor_wallet';
+export const LOGIN_COOKIE = 'corridor_wallet_login';
+
+export interface WebSession {
+  id: string;
+  platformId: string;
+  customerId: string;
+  accountId: string;
+  authSessionId: string;
+  expiresAt: Date;
+  registrationChallenge: string | null;
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The platform whose customers the wallet pages serve: CORRIDOR_WALLET_PLATFORM_ID, else the first one. */
+export async function walletPlatformId(): Promise<string | null> {
+  if (process.env.CORRIDOR_WALLET_PLATFORM_ID) return process.env.CORRIDOR_WALLET_PLATFORM_ID;
+  return (await platforms.findFirst())?.id ?? null;
+}
+
+const known = new Map<string, { clientId: string; clientSecret: string }>();
+
+/**
+ * The wallet pages' API credentials on a platform, issued on first use. They carry every
+ * permission (the credential operations need MANAGE); what a browser can reach through them is
+ * limited by the pages' route handlers, which forward only the signed-in customer's own requests.
+ */
+export async function walletCredentials(platformId: string, recheck = false) {
+  const cached = known.get(platformId);
+  if (cached && !recheck) return cached;
+  const clientSecret = createHmac('sha256', tokenKey('wallet-pages')).update(platformId).digest('base64url');
+  // The id names the secret, so a new master key means a new token rather than a stale one.
+  const clientId = `wallet-pages-${hashOf(`${platformId}\n${clientSecret}`).slice(0, 24)}`;
+  const existing = await tokenRepo.findForAuth(clientId);
+  if (!existing)
+    await tokens.issue(platformId, 'Wallet pages (server side)', ['VIEW', 'TRANSACT', 'MANAGE'], {
+      clientId,
+      clientSecret,
+    });
+  const creds = { clientId, clientSecret };
+  known.set(platformId, creds);
+  return creds;
+}
+
+export interface WalletOfEmail {
+  customerId: string;
+  accountId: string;
+  emailOtpCredentialId: string;
+  passkeys: { id: string; credentialId: string; nickname: string }[];
+}
+
+/** The embedded wallet whose EMAIL_OTP credential delivers to `email`, with its passkeys. */
+export async function walletOfEmail(platformId: string, email: string): Promise<WalletOfEmail | null> {
+  const [match] = await walletAuth.emailOtpCredentialsWithEmail(platformId, email.trim(), []);
+  const credential = match ? await walletAuth.findCredential(platformId, match.id) : null;
+  const account = credential ? await accounts.findById(platformId, credential.accountId) : null;
+  if (!credential || !account?.customerId || account.status === 'CLOSED') return null;
+  const active = await walletAuth.activeCredentials(platformId, account.id);
+  return {
+    customerId: account.customerId,
+    accountId: account.id,
+    emailOtpCredentialId: credential.id,
+    passkeys: active
+      .filter((c) => c.type === 'PASSKEY' && c.credentialId)
+      .map((c) => ({ id: c.id, credentialId: c.credentialId!, nickname: c.nickname ?? 'Passkey' })),
+  };
+}
+
+/**
+ * Opens a browser session for a wallet session the customer just created. The token is new
+ * every time (a token planted in the browser before sign-in is never promoted).
+ */
+export async function open(s: Omit<WebSession, 'id' | 'registrationChallenge'>): Promise<{ token: string }> {
+  const token = randomBytes(32).toString('base64url');
+  await repo.insert({ ...s, id: hashOf(token), createdAt: new Date(), revokedAt: null, registrationChallenge: null });
+  return { token };
+}
+
+/** The session a cookie token names, while it and its wallet session are active (on the platform's clock). */
+export async function resolve(token: string | undefined): Promise<WebSession | null> {
+  if (!token || token.length > 100) return null;
+  const row = await repo.find(hashOf(token));
+  if (!row || row.revokedAt) return null;
+  const platform = await platforms.findById(row.platformId);
+  if (!platform) return null;
+  const at = nowFor(platform.clockOffsetMs);
+  if (row.expiresAt <= at) return null;
+  if (!(await walletAuth.findActiveSession(row.platformId, row.authSessionId, at))) return null;
+  return {
+    id: row.id,
+    platformId: row.platformId,
+    customerId: row.customerId,
+    accountId: row.accountId,
+    authSessionId: row.authSessionId,
+    expiresAt: row.expiresAt,
+    registrationChallenge: row.registrationChallenge,
+  };
+}
+
+export async function close(id: string): Promise<void> {
+  await repo.revoke(id, new Date());
+}
+
+/** A fresh WebAuthn registration challenge for this browser (the last one issued is the one accepted). */
+export async function newRegistrationChallenge(session: WebSession): Promise<string> {
+  const challenge = randomBytes(32).toString('base64url');
+  await repo.setRegistrationChallenge(session.id, challenge);
+  return challenge;
+}
+
+export async function clearRegistrationChallenge(session: WebSession): Promise<void> {
+  await repo.setRegistrationChallenge(session.id, null);
+}
+
+/** Whether a credential is one of this wallet's (active or not): what a browser may revoke. */
+export async function ownsCredential(session: WebSession, credentialId: string): Promise<boolean> {
+  const c = await walletAuth.findCredential(session.platformId, credentialId);
+  return c?.accountId === session.accountId;
+}
+
+/** HMAC tag binding a pending sign-in (the login cookie) to its contents. */
+export function loginTag(payload: string): string {
+  return createHmac('sha256', tokenKey('wallet-login')).update(payload).digest('base64url');
+}
+
+export function loginTagMatches(payload: string, tag: string): boolean {
+  const a = Buffer.from(loginTag(payload));
+  const b = Buffer.from(tag);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

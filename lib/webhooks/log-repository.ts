@@ -1,0 +1,45 @@
+import { Prisma, db } from '../core/db';
+
+// Reading the outbox as a delivery log (the console), and putting a settled event back in line.
+export interface EventFilter {
+  status?: string;
+  type?: string;
+  subjectId?: string;
+}
+
+/** Events newest first (insertion order), strictly before `beforeSeq`; `take` rows. */
+export function listEvents(platformId: string, f: EventFilter, take: number, beforeSeq?: bigint) {
+  return db().event.findMany({
+    where: {
+      platformId,
+      ...(f.status ? { status: f.status } : {}),
+      ...(f.type ? { type: f.type } : {}),
+      ...(f.subjectId ? { subjectId: f.subjectId } : {}),
+      ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}),
+    },
+    orderBy: { seq: 'desc' },
+    take,
+  });
+}
+
+export function findEvent(platformId: string, id: string) {
+  return db().event.findFirst({ where: { platformId, id } });
+}
+
+export function attemptsOfEvents(eventIds: string[]) {
+  if (!eventIds.length) return Promise.resolve([]);
+  return db().webhookAttempt.findMany({ where: { eventId: { in: eventIds } }, orderBy: { attempt: 'desc' } });
+}
+
+export function countByStatus(platformId: string, status: string): Promise<number> {
+  return db().event.count({ where: { platformId, status } });
+}
+
+/** Moves a settled event (delivered, failed or skipped) back to PENDING, due now; false if it was not settled. */
+export async function requeue(platformId: string, id: string): Promise<boolean> {
+  const n = await db().$executeRaw(
+    Prisma.sql`UPDATE "Event" SET "status" = 'PENDING', "nextAttemptAt" = NULL
+      WHERE "platformId" = ${platformId} AND "id" = ${id} AND "status" <> 'PENDING'`,
+  );
+  return n === 1;
+}
