@@ -47,7 +47,7 @@ const env = {
   DATABASE_URL: '',
   CORRIDOR_SECRET_KEY: '',
   CORRIDOR_CLIENT_ID: 'e2e-browser-client',
-  CORRIDOR_CLIENT_SECRET: 'e2e-browser-secret-0123456789',
+  CORRIDOR_CLIENT_SECRET: 'e2e-browser-secret-0123456789abcdef0123',
   CORRIDOR_STAFF_EMAIL: 'admin@e2e.example',
   CORRIDOR_STAFF_PASSWORD: 'e2e-admin-password-42',
   CORRIDOR_WEBHOOK_ALLOW_PRIVATE: '1',

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 export const CANARIES = {
   CORRIDOR_SECRET_KEY: 'ca7a'.repeat(16),
-  CORRIDOR_CLIENT_SECRET: 'canary-client-secret-5d1c0e',
+  CORRIDOR_CLIENT_SECRET: 'canary-client-secret-5d1c0e-0123456789abcdef',
   CORRIDOR_STAFF_PASSWORD: 'canary-staff-password-9b2f',
   DATABASE_URL: 'postgresql://canary:canary-db-password-71@127.0.0.1:1/canary',
 };
