@@ -2,7 +2,7 @@ import * as platforms from './platform/repository';
 import { createPlatform } from './platform/service';
 import * as tokens from './tokens/service';
 import * as tokenRepo from './tokens/repository';
-import { hashSecret, MIN_CHOSEN_SECRET_LENGTH, SECRET_HASH_VERSION, secretMatches } from './auth/secrets';
+import { hashSecret, MIN_CHOSEN_SECRET_LENGTH, SECRET_HASH_VERSION, secretMatches } from './core/crypto/secrets';
 import { now } from './core/clock';
 import { startWorker } from './worker';
 import { API_BASE } from './core/mode';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { currencyInfo } from '../core/currencies';
-import { base58checkEncode, base58Encode, bech32Encode, toWords } from '../auth/encoding';
+import { base58checkEncode, base58Encode, bech32Encode, toWords } from '../core/crypto/encoding';
 
 // Funding instructions: where money sent from outside lands in an internal account (or pays a
 // quote). The sandbox bank issues each account its own virtual account numbers, derived from the

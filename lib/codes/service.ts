@@ -4,7 +4,7 @@ import type { Tx } from '../core/db';
 import { DomainError } from '../core/errors';
 import { newId } from '../core/ids';
 import { isSandbox } from '../core/mode';
-import { tag } from '../auth/vault';
+import { tag } from '../core/crypto/vault';
 import * as repo from './repository';
 
 // One-time codes: issued, stored, verified and throttled here for every mechanism that sends a

@@ -5,7 +5,7 @@ import { sendMessage } from '../notify/sender';
 import * as customersRepo from '../customers/repository';
 import { present, type Customer } from '../customers/service';
 import { requiresContactVerification } from '../customers/regions';
-import { sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../core/crypto/secrets';
 import * as codes from '../codes/service';
 
 // Contact verification: customers whose jurisdiction requires it prove their email and phone with

@@ -16,7 +16,7 @@ import {
 } from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
 import { guardContactChange } from '../wallet-auth/contact-sync';
-import type { Challenge } from '../auth/signed-retry';
+import type { Challenge } from '../wallet-auth/signed-retry';
 import { ownersByCustomer } from '../beneficial-owners/presenter';
 import { initialKycStatus, statusEvent } from './kyc';
 import { requiresContactVerification } from './regions';

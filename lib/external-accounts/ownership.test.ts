@@ -7,7 +7,7 @@ import { eventsOf } from '@/lib/events/outbox';
 import { runDueJobs } from '@/lib/jobs/queue';
 import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { base58Encode } from '@/lib/auth/encoding';
+import { base58Encode } from '@/lib/core/crypto/encoding';
 import { bitcoinMessageHash, verifyEvm } from './signatures';
 import { SAMPLES } from './test-samples';
 

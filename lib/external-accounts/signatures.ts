@@ -9,7 +9,7 @@ import {
   concatBytes as concat,
   hexToBytes,
   isHex,
-} from '../auth/encoding';
+} from '../core/crypto/encoding';
 
 // Proof that whoever asks controls a self-custody wallet: the wallet signs our exact message with
 // its own key, in each chain's standard message-signing format, and we check the signature

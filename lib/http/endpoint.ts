@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authenticate, requirePermission, type AuthMode } from '../auth/authenticate';
+import { authenticate, requirePermission, type AuthMode } from './authenticate';
 import { runAs, withClaim, type Permission, type Principal } from '../core/context';
 import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../core/crypto/secrets';
 import { addSeconds, now } from '../core/clock';
 import type { Claim } from '../core/context';
 import { DomainError, invalidInput } from '../core/errors';

@@ -1,8 +1,8 @@
 import { purgeExpired as purgeIdempotency } from '../core/idempotency';
-import { purgeExpired as purgeSignedRequests } from '../auth/signed-request-repository';
+import { purgeExpired as purgeSignedRequests } from '../wallet-auth/signed-request-repository';
 import { purgeExpiredOtp } from '../wallet-auth/repository';
 import { purgeExpired as purgeCodes } from '../codes/service';
-import { purgeStaleFailures } from '../auth/throttle';
+import { purgeStaleFailures } from '../tokens/throttle';
 import { purgeDone } from './repository';
 
 // What the service keeps only while it can matter. One-time codes and signed-retry challenges

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
-import { sha256Hex } from '@/lib/auth/secrets';
+import { sha256Hex } from '@/lib/core/crypto/secrets';
 import { outboxOf } from '@/lib/notify/sender';
 import { addressProblem } from '@/lib/crypto/networks';
-import { base58checkDecode, bech32Decode } from '@/lib/auth/encoding';
+import { base58checkDecode, bech32Decode } from '@/lib/core/crypto/encoding';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { advance, balanceOf, customerWithAccounts, externalAccount, txn, type Holder } from '@/tests/support/money';

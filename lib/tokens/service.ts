@@ -6,7 +6,7 @@ import type { Permission } from '../core/context';
 import type { Tx } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
-import { generateSecret, hashSecret, SECRET_HASH_VERSION } from '../auth/secrets';
+import { generateSecret, hashSecret, SECRET_HASH_VERSION } from '../core/crypto/secrets';
 import * as repo from './repository';
 
 // API tokens: Basic credentials for a platform. The secret is shown once, at creation.

@@ -1,7 +1,7 @@
 import { now } from '../core/clock';
 import type { Tx } from '../core/db';
 import { DomainError, conflict, invalidInput } from '../core/errors';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
+import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from './signed-retry';
 import * as repo from './repository';
 
 // A customer's email (phone number) is also the address of the EMAIL_OTP (SMS_OTP) credentials

@@ -2,8 +2,8 @@ import { now } from '../core/clock';
 import { isUniqueViolation, pgMessage, transaction, type Tx } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import { checkOidcToken, type OidcIdentity } from '../auth/oidc';
-import { sha256Hex } from '../auth/secrets';
+import { checkOidcToken, type OidcIdentity } from './oidc';
+import { sha256Hex } from '../core/crypto/secrets';
 import {
   acceptSignedRetry,
   bindRequest,
@@ -11,8 +11,8 @@ import {
   retryHeaders,
   signedAction,
   type Challenge,
-} from '../auth/signed-retry';
-import { verifyPasskeyRegistration, type RegisteredPasskey } from '../auth/webauthn';
+} from './signed-retry';
+import { verifyPasskeyRegistration, type RegisteredPasskey } from './webauthn';
 import type { InternalAccountRow } from '../accounts/repository';
 import * as customers from '../customers/repository';
 import { walletAccount } from './accounts';

@@ -3,9 +3,9 @@ import { db, isUniqueViolation, transaction, type Tx } from '../core/db';
 import { conflict, invalidInput, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 
-import { generateKeyPair, publicKeyOf } from '../auth/p256';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from '../auth/signed-retry';
-import { seal } from '../auth/vault';
+import { generateKeyPair, publicKeyOf } from '../core/crypto/p256';
+import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from './signed-retry';
+import { seal } from '../core/crypto/vault';
 import { walletAccount } from './accounts';
 import { toDelegatedKey } from './present';
 import * as repo from './repository';

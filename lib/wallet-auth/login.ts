@@ -3,9 +3,9 @@ import { transaction } from '../core/db';
 import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
 import { canonicalJson } from '../core/json';
 import { isSandbox } from '../core/mode';
-import { checkOidcToken } from '../auth/oidc';
-import { parsePublicKey } from '../auth/p256';
-import { sha256Hex } from '../auth/secrets';
+import { checkOidcToken } from './oidc';
+import { parsePublicKey } from '../core/crypto/p256';
+import { sha256Hex } from '../core/crypto/secrets';
 import {
   acceptSignedRetry,
   bindRequest,
@@ -15,8 +15,8 @@ import {
   retryHeaders,
   type Challenge,
   type CredentialType,
-} from '../auth/signed-retry';
-import { verifyPasskeyAssertion } from '../auth/webauthn';
+} from './signed-retry';
+import { verifyPasskeyAssertion } from './webauthn';
 import { checkOtpAttempt, issueOtp, spendOtp, verificationToken } from './otp';
 import { toAuthMethod, type AuthSession } from './present';
 import * as repo from './repository';

@@ -6,10 +6,10 @@ import { isSandbox } from '../core/mode';
 import { newId } from '../core/ids';
 import { sendMessage, type OutboundMessage } from '../notify/sender';
 import * as platforms from '../platform/repository';
-import { bytesToBase64url, bytesToHex, hexToBytes, isHex } from '../auth/encoding';
-import { openWithKey, signedBundle } from '../auth/hpke';
-import { generateKeyPair, parsePublicKey } from '../auth/p256';
-import { bundleSigner, seal, tokenKey, unseal } from '../auth/vault';
+import { bytesToBase64url, bytesToHex, hexToBytes, isHex } from '../core/crypto/encoding';
+import { openWithKey, signedBundle } from '../core/crypto/hpke';
+import { generateKeyPair, parsePublicKey } from '../core/crypto/p256';
+import { bundleSigner, seal, tokenKey, unseal } from '../core/crypto/vault';
 import * as codes from '../codes/service';
 import * as repo from './repository';
 

@@ -1,4 +1,4 @@
-import type { Challenge } from '../auth/signed-retry';
+import type { Challenge } from './signed-retry';
 import type { AuthMethodRow, DelegatedKeyRow, SessionRow } from './repository';
 import type { CredentialType } from './schema';
 

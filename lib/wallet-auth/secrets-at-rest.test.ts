@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { outboxOf } from '@/lib/notify/sender';
-import { unseal } from '@/lib/auth/vault';
+import { unseal } from '@/lib/core/crypto/vault';
 import { newPlatform } from '@/tests/support/api';
 import { registerFundingSourceLookup } from './delegated-keys';
 import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';

@@ -2,9 +2,9 @@ import { addSeconds, now } from '../core/clock';
 import type { Tx } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import { encryptCredentialBundle } from '../auth/hpke';
-import { generateKeyPair, parsePublicKey } from '../auth/p256';
-import { retryHeaders, signedAction, type Challenge, type CredentialType } from '../auth/signed-retry';
+import { encryptCredentialBundle } from '../core/crypto/hpke';
+import { generateKeyPair, parsePublicKey } from '../core/crypto/p256';
+import { retryHeaders, signedAction, type Challenge, type CredentialType } from './signed-retry';
 import { toSession, type AuthSession } from './present';
 import * as repo from './repository';
 

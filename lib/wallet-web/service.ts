@@ -5,7 +5,7 @@ import * as accounts from '../accounts/repository';
 import * as walletAuth from '../wallet-auth/repository';
 import * as tokenRepo from '../tokens/repository';
 import * as tokens from '../tokens/service';
-import { tokenKey } from '../auth/vault';
+import { tokenKey } from '../core/crypto/vault';
 import * as repo from './repository';
 
 // The server side of the /wallet pages. It acts as the platform toward the API — with a token of

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { encode } from 'next-auth/jwt';
-import { tokenKey } from '@/lib/auth/vault';
+import { tokenKey } from '@/lib/core/crypto/vault';
 import { historyOf } from '@/lib/staff/audit';
 import * as staff from '@/lib/staff/service';
 import { upload } from '@/lib/documents/test-support';

@@ -4,7 +4,7 @@ import Credentials from 'next-auth/providers/credentials';
 import { decode } from 'next-auth/jwt';
 import { cookies } from 'next/headers';
 import { cache } from 'react';
-import { tokenKey } from '@/lib/auth/vault';
+import { tokenKey } from '@/lib/core/crypto/vault';
 import { DomainError } from '@/lib/core/errors';
 import { secureCookies } from '@/lib/core/mode';
 import * as staff from '@/lib/staff/service';

@@ -1,4 +1,4 @@
-import { relyingParty } from '@/lib/auth/webauthn';
+import { relyingParty } from '@/lib/wallet-auth/webauthn';
 import { newRegistrationChallenge } from '@/lib/wallet-web/service';
 import { forward } from '../../../_server/forward';
 import { json, parsed, refuseCrossSite, signedOut, webSession } from '../../../_server/http';

@@ -1,5 +1,5 @@
 import { cookies } from 'next/headers';
-import { relyingParty } from '@/lib/auth/webauthn';
+import { relyingParty } from '@/lib/wallet-auth/webauthn';
 import { LOGIN_COOKIE, walletOfEmail, walletPlatformId } from '@/lib/wallet-web/service';
 import { forward } from '../../../_server/forward';
 import { body, cookieOptions, json, parsed, problem, refuseCrossSite, relay } from '../../../_server/http';

@@ -1,7 +1,7 @@
 import { now } from '../core/clock';
 import { db, type Tx } from '../core/db';
 import { DomainError } from '../core/errors';
-import { activeSessionsWithKey } from '../wallet-auth/repository';
+import { activeSessionsWithKey } from './repository';
 import { parseStamp, stampHeader, stampSignsPayload } from './stamp';
 
 // The wallet signature for actions whose payload travels with a resource instead of a 202

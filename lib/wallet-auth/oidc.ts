@@ -3,8 +3,8 @@ import { ttlCache } from '../core/cache';
 import { now } from '../core/clock';
 import { DomainError, invalidInput } from '../core/errors';
 import { isSandbox } from '../core/mode';
-import { base64urlToBytes } from './encoding';
-import { sha256Hex } from './secrets';
+import { base64urlToBytes } from '../core/crypto/encoding';
+import { sha256Hex } from '../core/crypto/secrets';
 
 // OIDC ID tokens for OAUTH credentials. The sandbox takes JWT-shaped tokens with a dummy
 // signature and checks the claims exactly as production does; production also checks the

@@ -5,7 +5,7 @@ import { DomainError } from '@/lib/core/errors';
 import { base58checkDecode, base58checkEncode, bytesToHex, hexToBytes } from './encoding';
 import { decryptCredentialBundle, encryptCredentialBundle, hpkeSuite, openBase, sealBase } from './hpke';
 import { parsePublicKey, publicKeyOf } from './p256';
-import { parseStamp, stampSignsPayload } from './stamp';
+import { parseStamp, stampSignsPayload } from '../../wallet-auth/stamp';
 import {
   newClientKey,
   openSessionKeyBundle,

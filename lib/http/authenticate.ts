@@ -1,9 +1,9 @@
 import type { Permission, Principal } from '../core/context';
 import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
-import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from './secrets';
+import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
 import { principals } from './principal-cache';
-import { recordFailure, refuseIfBlocked } from './throttle';
+import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
 // `Authorization: Bearer <agent access token>`, resolved by the resolver the agents domain

@@ -3,11 +3,11 @@ import { db, transaction, type Prisma, type Tx } from '../core/db';
 import { DomainError } from '../core/errors';
 import { canonicalJson, parseJson } from '../core/json';
 import { newId } from '../core/ids';
-import { activeSessionsWithKey } from '../wallet-auth/repository';
-import { sha256Hex } from './secrets';
+import { activeSessionsWithKey } from './repository';
+import { sha256Hex } from '../core/crypto/secrets';
 import * as repo from './signed-request-repository';
 import { parseStamp, stampHeader, stampSignsPayload, type Stamp } from './stamp';
-import { seal, unseal } from './vault';
+import { seal, unseal } from '../core/crypto/vault';
 
 // The signed-retry mechanism, the one way every embedded-wallet action is authorized:
 //   1. the first call carries no signature: the service records a pending request bound to the

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { masterKey } from './master-key';
+import { masterKey } from '../../auth/master-key';
 import { generateKeyPair, type KeyPair } from './p256';
 
 // Secrets at rest. Wallet-auth keeps a few secrets it must read back later (the private half of

@@ -1,5 +1,5 @@
 import { DomainError, invalidInput } from '../core/errors';
-import { base64urlToBytes, bytesToBase64url } from './encoding';
+import { base64urlToBytes, bytesToBase64url } from '../core/crypto/encoding';
 import { publicBaseUrl } from '../core/mode';
 
 // The WebAuthn ceremonies for PASSKEY credentials, through @simplewebauthn/server: attestation at

@@ -1,7 +1,7 @@
 import { DomainError } from '../core/errors';
 import { isSandbox } from '../core/mode';
-import { base64urlToBytes, hexToBytes, isHex } from './encoding';
-import { isDerSignature, parsePublicKey, verifyDer } from './p256';
+import { base64urlToBytes, hexToBytes, isHex } from '../core/crypto/encoding';
+import { isDerSignature, parsePublicKey, verifyDer } from '../core/crypto/p256';
 
 // The wallet signature ("stamp") a client sends in Service-Wallet-Signature (alias
 // Grid-Wallet-Signature): base64url of the JSON {publicKey, scheme, signature}, where publicKey
