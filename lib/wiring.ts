@@ -6,6 +6,8 @@ import { registerBatchJob, registerJob, registerSweep } from './jobs/queue';
 import { expireQuotes, returnJob, settleJobs } from './payments/settlement';
 import { settleTransferJob } from './transfers/settlement';
 import { approvalTimeoutJob } from './uma/receive';
+import { contactChangeGuard } from './customers/service';
+import { guardContactChange } from './wallet-auth/contact-sync';
 
 // The one place where the parts are plugged together: every job kind and sweep the worker runs.
 // Nothing registers itself when its module is imported, so what works never depends on which
@@ -23,4 +25,6 @@ export function wire(): void {
   registerJob(IMPORT_JOB_KIND, importJob);
   registerJob(SANDBOX_LIVENESS_JOB, livenessJob);
   registerSweep('quote.expire', expireQuotes);
+  // Ports: where an inner domain asks an outer one.
+  contactChangeGuard.set(guardContactChange);
 }

@@ -7,7 +7,6 @@ import { decodeCursor, toPage } from '../core/pagination';
 import * as ledger from '../ledger/service';
 import { fundingInstructions } from './instructions';
 import * as repo from './repository';
-import { emailOtpWrite } from '../wallet-auth/repository';
 import type { RowWrite } from '../core/sql';
 
 // Internal accounts: held at the service, one per currency the customer (or the platform) uses.
@@ -56,6 +55,20 @@ function openingWrites(
       }),
     );
   return { rows, writes };
+}
+
+/**
+ * An Embedded Wallet opens with its first credential, an EMAIL_OTP on the holder's email (the
+ * wallet's other credentials are the wallet's own business: lib/wallet-auth).
+ */
+function emailOtpWrite(row: {
+  id: string;
+  platformId: string;
+  accountId: string;
+  email: string;
+  createdAt: Date;
+}): RowWrite {
+  return { table: 'AuthMethod', row: { ...row, type: 'EMAIL_OTP', nickname: row.email, updatedAt: row.createdAt } };
 }
 
 /** The platform's own holding accounts, one per supported currency (idempotent). */

@@ -1,7 +1,9 @@
+import type { SignedRequest } from '../wallet-auth/signed-retry';
 import { randomBytes } from 'node:crypto';
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { effectWrite } from '../core/idempotency';
+import { port } from '../core/ports';
 import { transaction, isUniqueViolation, type Tx, type Prisma } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
@@ -15,7 +17,6 @@ import {
   present as presentAccounts,
 } from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
-import { guardContactChange } from '../wallet-auth/contact-sync';
 import type { Challenge } from '../wallet-auth/signed-retry';
 import { ownersByCustomer } from '../beneficial-owners/presenter';
 import { initialKycStatus, statusEvent } from './kyc';
@@ -263,6 +264,25 @@ export async function list(platformId: string, filter: repo.CustomerFilter, limi
 }
 
 /**
+ * A change of email or phone number that embedded-wallet credentials are tied to must be signed by
+ * the wallet (lib/wallet-auth/contact-sync.ts): null for a plain update, a challenge to answer, or
+ * the go-ahead once the credentials were updated in `tx`. Plugged in by lib/wiring.ts.
+ */
+export type ContactChangeGuard = (
+  tx: Tx,
+  opts: {
+    platformId: string;
+    customerId: string;
+    change: {
+      current: { email: string | null; phoneNumber: string | null };
+      next: { email?: string; phoneNumber?: string };
+    };
+    request: SignedRequest;
+  },
+) => Promise<null | { challenge: Challenge } | { synced: number }>;
+export const contactChangeGuard = port<ContactChangeGuard>('customers.contact-change-guard');
+
+/**
  * Updates a customer. A change of email (phone number) tied to the EMAIL_OTP (SMS_OTP) credentials
  * of the customer's embedded wallets is wallet-signed (lib/wallet-auth/contact-sync.ts): the first
  * call answers with the signed-retry challenge, the signed retry updates customer and credentials
@@ -272,7 +292,7 @@ export async function update(
   platformId: string,
   id: string,
   input: CustomerUpdate,
-  request: { req: Request; rawBody: string },
+  request: SignedRequest,
 ): Promise<Customer | Challenge> {
   checkTerms(input.endUserTermsConsent);
   let umaAddress = '';
@@ -294,14 +314,14 @@ export async function update(
       if (input.customerType === 'BUSINESS' && input.businessInfo) {
         profile.businessInfo = { ...((row.profile as Profile).businessInfo as Profile), ...input.businessInfo };
       }
-      const contact = await guardContactChange(tx, {
+      const contact = await contactChangeGuard.get()(tx, {
         platformId,
         customerId: id,
         change: {
           current: { email: row.email, phoneNumber: row.phoneNumber },
           next: { email: input.email, phoneNumber: input.phoneNumber },
         },
-        ...request,
+        request,
       });
       if (contact && 'challenge' in contact) return contact.challenge;
       const at = now();

@@ -9,6 +9,8 @@ import { ERROR_STATUS, errorBody, shouldRetry } from './errors';
 import { API_BASE, isSandbox } from '../core/mode';
 export { API_BASE, isSandbox };
 import * as idempotency from './idempotency';
+import type { SignedRequest } from '../wallet-auth/signed-retry';
+import { stampHeader } from '../wallet-auth/stamp';
 import { canonicalJson, stringifyJson } from '../core/json';
 import { checkTextValues, parseBodyOrThrow, parseOrThrow, parseQueryOrThrow } from '../core/validation';
 
@@ -54,8 +56,10 @@ export interface HandlerInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** Exact body text (JSON bodies), for signature binding. */
+  /** Exact body text (JSON bodies). */
   rawBody: string;
+  /** The request as a wallet's signed retry binds it (services take this, never `req`). */
+  signed: SignedRequest;
   principal: Principal;
 }
 
@@ -140,6 +144,23 @@ function multipartObject(form: FormData): Record<string, unknown> {
   return out;
 }
 
+/** The method, decoded path, exact body and signed-retry headers of a request (lib/wallet-auth/signed-retry.ts). */
+function signedRequest(req: Request, url: URL, rawBody: string): SignedRequest {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path); // %3A and : name the same resource
+  } catch {
+    // a malformed escape stays as sent; it can only match itself
+  }
+  return {
+    method: req.method.toUpperCase(),
+    path,
+    rawBody,
+    stamp: stampHeader(req.headers),
+    requestId: req.headers.get('request-id')?.trim() || null,
+  };
+}
+
 /** What a route gets: its validated input, and the body as read (for idempotency's comparison). */
 async function readInput(
   def: EndpointDef<z.ZodType, z.ZodType, z.ZodType>,
@@ -166,7 +187,8 @@ async function readInput(
     rawValue = read.value;
     body = parseBodyOrThrow(def.body, read.value);
   }
-  return { input: { req, params, query, body, rawBody, principal }, rawValue, url };
+  const signed = signedRequest(req, url, rawBody);
+  return { input: { req, params, query, body, rawBody, signed, principal }, rawValue, url };
 }
 
 type Input<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = HandlerInput<

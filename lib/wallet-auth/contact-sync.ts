@@ -1,7 +1,14 @@
 import { now } from '../core/clock';
 import type { Tx } from '../core/db';
 import { DomainError, conflict, invalidInput } from '../core/errors';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from './signed-retry';
+import {
+  acceptSignedRetry,
+  bindRequest,
+  issueChallenge,
+  retryHeaders,
+  type Challenge,
+  type SignedRequest,
+} from './signed-retry';
 import * as repo from './repository';
 
 // A customer's email (phone number) is also the address of the EMAIL_OTP (SMS_OTP) credentials
@@ -27,7 +34,7 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
  */
 export async function guardContactChange(
   tx: Tx,
-  opts: { platformId: string; customerId: string; change: ContactChange; req: Request; rawBody: string },
+  opts: { platformId: string; customerId: string; change: ContactChange; request: SignedRequest },
 ): Promise<ContactGuard> {
   const { platformId, customerId, change } = opts;
   const emailChanges = change.next.email !== undefined && !same(change.next.email, change.current.email);
@@ -51,8 +58,8 @@ export async function guardContactChange(
   const tiedIds = tied.map((t) => t.id).sort();
   await refuseTakenContact(tx, platformId, type, value, tiedIds);
 
-  const binding = bindRequest(opts.req, opts.rawBody);
-  const headers = retryHeaders(opts.req);
+  const binding = bindRequest(opts.request);
+  const headers = retryHeaders(opts.request);
   if (!headers) {
     const challenge = await issueChallenge(tx, {
       platformId,

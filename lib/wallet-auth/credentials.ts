@@ -11,6 +11,7 @@ import {
   retryHeaders,
   signedAction,
   type Challenge,
+  type SignedRequest,
 } from './signed-retry';
 import { verifyPasskeyRegistration, type RegisteredPasskey } from './webauthn';
 import type { InternalAccountRow } from '../accounts/repository';
@@ -207,13 +208,12 @@ async function insert(
 export async function add(
   platformId: string,
   body: CredentialCreate,
-  req: Request,
-  rawBody: string,
+  request: SignedRequest,
 ): Promise<Challenge | AuthMethod> {
   const account = await walletAccount(platformId, body.accountId);
   const prepared = await prepare(platformId, account, body);
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
+  const binding = bindRequest(request);
+  const headers = retryHeaders(request);
   const result = await transaction(async (tx) => {
     // The account's credentials, read once: rule 3 is checked before any challenge is issued or
     // signature considered, and the unique indexes settle a race with a concurrent addition.
@@ -253,13 +253,12 @@ const lastOne = (id: string) =>
   );
 
 /** DELETE /auth/credentials/{id}: signed by a session of another credential; ends the credential's sessions. */
-export async function revoke(platformId: string, id: string, req: Request, rawBody: string): Promise<Challenge | null> {
+export async function revoke(platformId: string, id: string, request: SignedRequest): Promise<Challenge | null> {
   const credential = await repo.findCredential(platformId, id);
   if (!credential) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
   if ((await repo.activeCredentials(platformId, credential.accountId)).length < 2) throw lastOne(id);
   return signedAction(
-    req,
-    rawBody,
+    request,
     {
       platformId,
       kind: 'AUTH_CREDENTIAL_REVOKE',

@@ -4,7 +4,14 @@ import { conflict, invalidInput, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 
 import { generateKeyPair, publicKeyOf } from '../core/crypto/p256';
-import { acceptSignedRetry, bindRequest, issueChallenge, retryHeaders, type Challenge } from './signed-retry';
+import {
+  acceptSignedRetry,
+  bindRequest,
+  issueChallenge,
+  retryHeaders,
+  type Challenge,
+  type SignedRequest,
+} from './signed-retry';
 import { seal } from '../core/crypto/vault';
 import { walletAccount } from './accounts';
 import { toDelegatedKey } from './present';
@@ -40,13 +47,13 @@ const activeExists = (fundingSourceId: string) =>
     { fundingSourceId },
   );
 
-export async function create(platformId: string, body: DelegatedKeyCreate, req: Request, rawBody: string) {
+export async function create(platformId: string, body: DelegatedKeyCreate, request: SignedRequest) {
   const account = await walletAccount(platformId, body.internalAccountId, undefined, 'internalAccountId');
   const source = await lookupFundingSource(platformId, body.cardId, account.id);
   if (!source) throw notFound('REFERENCE_NOT_FOUND', `Card ${body.cardId} funded by internal account ${account.id}`);
   if (await repo.activeDelegatedKeyFor(platformId, source.fundingSourceId)) throw activeExists(source.fundingSourceId);
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
+  const binding = bindRequest(request);
+  const headers = retryHeaders(request);
   const base = { platformId, binding, accountIds: [account.id] };
   try {
     return await transaction(async (tx): Promise<Challenge | ReturnType<typeof toDelegatedKey>> => {

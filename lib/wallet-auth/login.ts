@@ -15,6 +15,7 @@ import {
   retryHeaders,
   type Challenge,
   type CredentialType,
+  type SignedRequest,
 } from './signed-retry';
 import { verifyPasskeyAssertion } from './webauthn';
 import { checkOtpAttempt, issueOtp, spendOtp, verificationToken } from './otp';
@@ -35,7 +36,12 @@ async function credentialOr404(platformId: string, id: string) {
   return credential;
 }
 
-export async function challenge(platformId: string, id: string, clientPublicKey: string | undefined, req: Request) {
+export async function challenge(
+  platformId: string,
+  id: string,
+  clientPublicKey: string | undefined,
+  request: SignedRequest,
+) {
   const credential = await credentialOr404(platformId, id);
   if (credential.type === 'OAUTH') {
     throw invalidInput(
@@ -75,7 +81,7 @@ export async function challenge(platformId: string, id: string, clientPublicKey:
     issueChallenge(tx, {
       platformId,
       kind: 'PASSKEY_LOGIN',
-      binding: { method: 'POST', path: new URL(req.url).pathname.replace(/\/challenge$/, '/verify'), bodyHash: '' },
+      binding: { method: 'POST', path: request.path.replace(/\/challenge$/, '/verify'), bodyHash: '' },
       accountIds: [credential.accountId],
       payload: () => sessionRequest,
       context: { authMethodId: id, challenge: challengeHex, clientPublicKey },
@@ -94,8 +100,7 @@ export async function verify(
   platformId: string,
   id: string,
   body: CredentialVerify,
-  req: Request,
-  rawBody: string,
+  request: SignedRequest,
 ): Promise<Challenge | AuthSession> {
   const credential = await credentialOr404(platformId, id);
   if (body.type !== credential.type)
@@ -105,8 +110,8 @@ export async function verify(
   const gone = () => notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
 
   if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
-    const binding = bindRequest(req, rawBody);
-    const headers = retryHeaders(req);
+    const binding = bindRequest(request);
+    const headers = retryHeaders(request);
     if (!headers) {
       const { challengeId, tekPublicKey } = await checkOtpAttempt(credential, body.encryptedOtpBundle);
       return transaction(async (tx) => {
@@ -144,7 +149,7 @@ export async function verify(
     });
   }
 
-  const requestId = req.headers.get('request-id')?.trim();
+  const requestId = request.requestId;
   if (!requestId)
     throw new DomainError(
       'REQUEST_ID_MISSING',

@@ -1,4 +1,3 @@
-import type { RowWrite } from '../core/sql';
 import { db, lockOne, Prisma, type Tx } from '../core/db';
 
 // Credentials, sessions, OTP challenges, delegated keys and wallet secrets of embedded wallets.
@@ -10,16 +9,6 @@ export type OtpChallengeRow = Prisma.OtpChallengeGetPayload<object>;
 export type DelegatedKeyRow = Prisma.DelegatedKeyGetPayload<object>;
 
 /** A wallet's first credential, as a row written with the wallet's account (accounts/service.ts). */
-export function emailOtpWrite(row: {
-  id: string;
-  platformId: string;
-  accountId: string;
-  email: string;
-  createdAt: Date;
-}): RowWrite {
-  return { table: 'AuthMethod', row: { ...row, type: 'EMAIL_OTP', nickname: row.email, updatedAt: row.createdAt } };
-}
-
 /** Active OTP credentials of this customer's embedded wallets, of one type. */
 export function activeOtpCredentialsOfCustomer(
   platformId: string,

@@ -4,7 +4,7 @@ import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { encryptCredentialBundle } from '../core/crypto/hpke';
 import { generateKeyPair, parsePublicKey } from '../core/crypto/p256';
-import { retryHeaders, signedAction, type Challenge, type CredentialType } from './signed-retry';
+import { retryHeaders, signedAction, type Challenge, type CredentialType, type SignedRequest } from './signed-retry';
 import { toSession, type AuthSession } from './present';
 import * as repo from './repository';
 
@@ -71,12 +71,11 @@ async function sessionWithCredential(platformId: string, id: string, tx?: Tx) {
 const isActive = (s: repo.SessionRow, at: Date) => !s.revokedAt && s.expiresAt > at;
 
 /** DELETE /auth/sessions/{id}: any active session of the account may sign, the revoked one included (logout). */
-export async function revoke(platformId: string, id: string, req: Request, rawBody: string): Promise<Challenge | null> {
+export async function revoke(platformId: string, id: string, request: SignedRequest): Promise<Challenge | null> {
   const found = await sessionWithCredential(platformId, id);
   if (!found || !isActive(found.session, now())) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
   return signedAction(
-    req,
-    rawBody,
+    request,
     {
       platformId,
       kind: 'AUTH_SESSION_REVOKE',
@@ -99,8 +98,7 @@ export async function refresh(
   platformId: string,
   id: string,
   clientPublicKey: string,
-  req: Request,
-  rawBody: string,
+  request: SignedRequest,
 ): Promise<Challenge | AuthSession> {
   const found = await sessionWithCredential(platformId, id);
   if (!found) throw notFound('REFERENCE_NOT_FOUND', `Session ${id}`);
@@ -111,10 +109,9 @@ export async function refresh(
   if (!isActive(found.session, now())) throw inactive();
   if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
   // The session key is prepared before the transaction (HPKE work), only for the signed retry.
-  const key = retryHeaders(req) ? await sessionKeyFor(clientPublicKey) : null;
+  const key = retryHeaders(request) ? await sessionKeyFor(clientPublicKey) : null;
   return signedAction(
-    req,
-    rawBody,
+    request,
     {
       platformId,
       kind: 'AUTH_SESSION_REFRESH',

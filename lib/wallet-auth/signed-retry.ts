@@ -6,7 +6,7 @@ import { newId } from '../core/ids';
 import { activeSessionsWithKey } from './repository';
 import { sha256Hex } from '../core/crypto/secrets';
 import * as repo from './signed-request-repository';
-import { parseStamp, stampHeader, stampSignsPayload, type Stamp } from './stamp';
+import { parseStamp, stampSignsPayload, type Stamp } from './stamp';
 import { seal, unseal } from '../core/crypto/vault';
 
 // The signed-retry mechanism, the one way every embedded-wallet action is authorized:
@@ -32,27 +32,34 @@ export interface RequestBinding {
 }
 
 /**
+ * A request as a signed retry binds it, read at the API edge (lib/http) so that services never
+ * see HTTP objects: method, decoded path, the exact body text, and the retry's headers.
+ */
+export interface SignedRequest {
+  method: string;
+  path: string;
+  rawBody: string;
+  /** Service-Wallet-Signature (or the Grid-Wallet-Signature alias), trimmed; null when absent. */
+  stamp: string | null;
+  /** Request-Id, trimmed; null when absent. */
+  requestId: string | null;
+}
+
+/**
  * The request as the signature binds it. The body is compared by content (canonical JSON of the
  * raw body, numbers exact), so a client re-serializing the same body still matches while any
  * changed, added or removed field does not.
  */
-export function bindRequest(req: Request, rawBody: string): RequestBinding {
+export function bindRequest(request: SignedRequest): RequestBinding {
   let body: unknown = null;
-  if (rawBody.trim() !== '') {
+  if (request.rawBody.trim() !== '') {
     try {
-      body = parseJson(rawBody);
+      body = parseJson(request.rawBody);
     } catch {
-      body = rawBody;
+      body = request.rawBody;
     }
   }
-  const raw = new URL(req.url).pathname;
-  let path = raw;
-  try {
-    path = decodeURIComponent(raw); // %3A and : name the same resource
-  } catch {
-    // a malformed escape stays as sent; it can only match itself
-  }
-  return { method: req.method.toUpperCase(), path, bodyHash: sha256Hex(canonicalJson(body)) };
+  return { method: request.method.toUpperCase(), path: request.path, bodyHash: sha256Hex(canonicalJson(body)) };
 }
 
 const requestHash = (b: RequestBinding) => sha256Hex(`${b.method} ${b.path}\n${b.bodyHash}`);
@@ -63,9 +70,8 @@ export interface RetryHeaders {
 }
 
 /** The signed-retry headers, or null on a first call (neither present). */
-export function retryHeaders(req: Request): RetryHeaders | null {
-  const stamp = stampHeader(req.headers);
-  const requestId = req.headers.get('request-id')?.trim() || null;
+export function retryHeaders(request: SignedRequest): RetryHeaders | null {
+  const { stamp, requestId } = request;
   return stamp === null && requestId === null ? null : { stamp, requestId };
 }
 
@@ -292,13 +298,12 @@ async function acceptableSigner(
  * runs in the same transaction, so a spent requestId and the action commit together.
  */
 export async function signedAction<T>(
-  req: Request,
-  rawBody: string,
+  request: SignedRequest,
   spec: Omit<ChallengeSpec, 'binding'>,
   act: (tx: Tx, signed: AcceptedRetry) => Promise<T>,
 ): Promise<Challenge | T> {
-  const binding = bindRequest(req, rawBody);
-  const headers = retryHeaders(req);
+  const binding = bindRequest(request);
+  const headers = retryHeaders(request);
   if (!headers) return issueChallenge(db(), { ...spec, binding });
   return transaction(async (tx) =>
     act(tx, await acceptSignedRetry(tx, { platformId: spec.platformId, kind: spec.kind, binding, headers })),

@@ -1,3 +1,4 @@
+import { stampHeader } from './stamp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '@/lib/core/errors';
 import { runAs } from '@/lib/core/context';
@@ -61,10 +62,15 @@ describe('verifyWalletStamp (quote execution seam)', () => {
     const other = await newWallet(p);
     const otherKey = (await otpLogin(p.api, other.emailOtpId)).key;
     const base = { platformId: p.platformId, accountId: w.accountId, payload };
-    expect(await codeOf(verifyWalletSignature({ ...base, headers: new Headers() }))).toBe('WALLET_SIGNATURE_MISSING');
+    expect(await codeOf(verifyWalletSignature({ ...base, stamp: stampHeader(new Headers()) }))).toBe(
+      'WALLET_SIGNATURE_MISSING',
+    );
     expect(
       await codeOf(
-        verifyWalletSignature({ ...base, headers: new Headers({ 'Grid-Wallet-Signature': stamp(payload, key) }) }),
+        verifyWalletSignature({
+          ...base,
+          stamp: stampHeader(new Headers({ 'Grid-Wallet-Signature': stamp(payload, key) })),
+        }),
       ),
     ).toBe('OK');
     expect(await codeOf(verifyWalletStamp({ ...base, stamp: 'e30' }))).toBe('WALLET_SIGNATURE_MALFORMED');

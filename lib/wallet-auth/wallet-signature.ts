@@ -2,7 +2,7 @@ import { now } from '../core/clock';
 import { db, type Tx } from '../core/db';
 import { DomainError } from '../core/errors';
 import { activeSessionsWithKey } from './repository';
-import { parseStamp, stampHeader, stampSignsPayload } from './stamp';
+import { parseStamp, stampSignsPayload } from './stamp';
 
 // The wallet signature for actions whose payload travels with a resource instead of a 202
 // challenge: quote execution from an EMBEDDED_WALLET source, where the quote carries
@@ -46,11 +46,12 @@ export async function verifyWalletSignature(opts: {
   platformId: string;
   accountId: string;
   payload: string;
-  headers: Headers;
+  /** The stamp header's value (Service-Wallet-Signature or its alias), null when absent. */
+  stamp: string | null;
   tx?: Tx;
   missingMessage?: string;
 }) {
-  const stamp = stampHeader(opts.headers);
+  const { stamp } = opts;
   if (stamp === null)
     throw new DomainError(
       'WALLET_SIGNATURE_MISSING',

@@ -9,7 +9,7 @@ import { get as getAccount, type InternalAccount } from '../accounts/service';
 import { setPrivacy } from '../accounts/repository';
 import { sealedEnvelope } from '../core/crypto/hpke';
 import { parsePublicKey } from '../core/crypto/p256';
-import { signedAction, type Challenge } from './signed-retry';
+import { signedAction, type Challenge, type SignedRequest } from './signed-retry';
 import { bundleSigner, seal, unseal } from '../core/crypto/vault';
 import { walletAccount } from './accounts';
 import { isChallenge } from './present';
@@ -41,15 +41,13 @@ export async function exportWallet(
   platformId: string,
   accountId: string,
   clientPublicKey: string,
-  req: Request,
-  rawBody: string,
+  request: SignedRequest,
 ): Promise<Challenge | { id: string; encryptedWalletCredentials: string }> {
   const account = await walletAccount(platformId, accountId, undefined, 'id');
   const target = parsePublicKey(clientPublicKey);
   if (!target) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
   const result = await signedAction(
-    req,
-    rawBody,
+    request,
     {
       platformId,
       kind: 'WALLET_EXPORT',
@@ -75,13 +73,11 @@ export async function updateWallet(
   platformId: string,
   accountId: string,
   patch: { privateEnabled?: boolean },
-  req: Request,
-  rawBody: string,
+  request: SignedRequest,
 ): Promise<Challenge | InternalAccount> {
   const account = await walletAccount(platformId, accountId, undefined, 'id');
   return signedAction(
-    req,
-    rawBody,
+    request,
     {
       platformId,
       kind: 'WALLET_UPDATE',

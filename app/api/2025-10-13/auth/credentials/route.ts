@@ -29,8 +29,8 @@ const createCredential = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, body, req, rawBody }) => {
-    const result = await credentials.add(principal.platformId, body, req, rawBody);
+  async ({ principal, body, signed }) => {
+    const result = await credentials.add(principal.platformId, body, signed);
     return isChallenge(result) ? accepted(result) : created(result);
   },
 );

@@ -26,8 +26,8 @@ const createDelegatedKey = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, body, req, rawBody }) => {
-    const result = await delegatedKeys.create(principal.platformId, body, req, rawBody);
+  async ({ principal, body, signed }) => {
+    const result = await delegatedKeys.create(principal.platformId, body, signed);
     return isChallenge(result) ? accepted(result) : created(result);
   },
 );

@@ -40,8 +40,8 @@ const updateCustomer = endpoint(
       ...errors(400, 401, 403, 404, 409, 424),
     },
   },
-  async ({ principal, params, body, req, rawBody }) => {
-    const result = await customers.update(principal.platformId, params.customerId, body, { req, rawBody });
+  async ({ principal, params, body, signed }) => {
+    const result = await customers.update(principal.platformId, params.customerId, body, signed);
     return isChallenge(result) ? accepted(result) : ok(result);
   },
 );
