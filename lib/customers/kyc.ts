@@ -1,5 +1,5 @@
 import { DomainError } from '../core/errors';
-import { kycProvider, type KycStatus } from '../verifications/provider';
+import { kycProvider, type KycStatus } from './kyc-provider';
 
 // KYC decisions sit behind the provider port (lib/verifications/provider.ts). Sandbox: the
 // specification's table, by the last three characters of an individual's fullName. Outside

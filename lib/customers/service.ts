@@ -18,7 +18,7 @@ import {
 } from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
 import type { Challenge } from '../wallet-auth/signed-retry';
-import { ownersByCustomer } from '../beneficial-owners/presenter';
+import { ownersByCustomer } from './beneficial-owners/presenter';
 import { initialKycStatus, statusEvent } from './kyc';
 import { requiresContactVerification } from './regions';
 import * as repo from './repository';

@@ -5,7 +5,7 @@ import { transaction, type Tx } from '../core/db';
 import { conflict, fieldError, notFound } from '../core/errors';
 import { decodeCursor, toPage } from '../core/pagination';
 import * as customers from '../customers/repository';
-import * as owners from '../beneficial-owners/repository';
+import * as owners from '../customers/beneficial-owners/repository';
 import * as repo from './repository';
 import { sniffContentType, type DocumentContentType } from './sniff';
 import type { DocumentReplace, DocumentUpload } from './schema';

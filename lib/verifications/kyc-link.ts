@@ -3,7 +3,7 @@ import { now, addSeconds } from '../core/clock';
 import { effect } from '../core/idempotency';
 import { publicBaseUrl } from '../core/mode';
 import { conflict, invalidInput } from '../core/errors';
-import { kycProvider } from './provider';
+import { kycProvider } from '../customers/kyc-provider';
 import * as repo from './repository';
 import { lockCustomer, unverifiedChannels } from './service';
 

@@ -1,5 +1,5 @@
 import type { CustomerRow } from '../customers/repository';
-import type { OwnerRow } from '../beneficial-owners/repository';
+import type { OwnerRow } from '../customers/beneficial-owners/repository';
 import type { DocumentRow } from '../documents/repository';
 import type { DocumentType } from '../documents/schema';
 import type { VerificationError } from './schema';

@@ -1,7 +1,7 @@
 import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { beneficialOwner, beneficialOwnerList, ownerCreate, ownerListQuery } from '@/lib/beneficial-owners/schema';
-import * as owners from '@/lib/beneficial-owners/service';
+import { beneficialOwner, beneficialOwnerList, ownerCreate, ownerListQuery } from '@/lib/customers/beneficial-owners/schema';
+import * as owners from '@/lib/customers/beneficial-owners/service';
 
 // POST /beneficial-owners – declare an owner, director or officer of a business customer
 const createOwner = endpoint(

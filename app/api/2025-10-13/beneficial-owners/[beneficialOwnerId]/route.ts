@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { beneficialOwner, ownerIdParams, ownerUpdate } from '@/lib/beneficial-owners/schema';
-import * as owners from '@/lib/beneficial-owners/service';
+import { beneficialOwner, ownerIdParams, ownerUpdate } from '@/lib/customers/beneficial-owners/schema';
+import * as owners from '@/lib/customers/beneficial-owners/service';
 
 // GET /beneficial-owners/{beneficialOwnerId} – one beneficial owner with its KYC status
 const getOwner = endpoint(

@@ -1,7 +1,7 @@
 import * as customers from '@/lib/customers/service';
 import * as verifications from '@/lib/verifications/service';
 import * as documents from '@/lib/documents/service';
-import * as owners from '@/lib/beneficial-owners/service';
+import * as owners from '@/lib/customers/beneficial-owners/service';
 import * as accounts from '@/lib/accounts/service';
 import * as externalAccounts from '@/lib/external-accounts/service';
 import * as transactions from '@/lib/transactions/service';

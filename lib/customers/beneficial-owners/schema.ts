@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { address, countryCode, email, isoDate, isoDateTime, nonEmpty, phoneNumber } from '../core/fields';
-import { pageQuery } from '../core/pagination';
+import { address, countryCode, email, isoDate, isoDateTime, nonEmpty, phoneNumber } from '../../core/fields';
+import { pageQuery } from '../../core/pagination';
 
 // Beneficial owners (reference: BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest,
 // BeneficialOwner, BeneficialOwnerListResponse).

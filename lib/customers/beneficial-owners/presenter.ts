@@ -1,4 +1,4 @@
-import type { Tx } from '../core/db';
+import type { Tx } from '../../core/db';
 import * as repo from './repository';
 import type { PersonalInfo } from './schema';
 

@@ -1,5 +1,5 @@
-import { Prisma, db, type Tx } from '../core/db';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { Prisma, db, type Tx } from '../../core/db';
+import { afterCursor, newestFirst, type Cursor } from '../../core/pagination';
 
 export type OwnerRow = Prisma.BeneficialOwnerGetPayload<object>;
 

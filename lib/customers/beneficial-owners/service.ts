@@ -1,10 +1,10 @@
-import { newId } from '../core/ids';
-import { now } from '../core/clock';
-import { transaction, type Prisma, type Tx } from '../core/db';
-import { fieldError, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
-import * as customers from '../customers/repository';
-import { kycProvider, type Decision, type KycStatus } from '../verifications/provider';
+import { newId } from '../../core/ids';
+import { now } from '../../core/clock';
+import { transaction, type Prisma, type Tx } from '../../core/db';
+import { fieldError, notFound } from '../../core/errors';
+import { decodeCursor, toPage } from '../../core/pagination';
+import * as customers from '../repository';
+import { kycProvider, type Decision, type KycStatus } from '../kyc-provider';
 import * as repo from './repository';
 import { toOwner, type BeneficialOwner } from './presenter';
 import type { OwnerCreate, OwnerUpdate, PersonalInfo } from './schema';
