@@ -5,7 +5,8 @@ import { SANDBOX_LIVENESS_JOB } from './external-accounts/ownership';
 import { registerBatchJob, registerJob, registerSweep } from './jobs/queue';
 import { expireQuotes, returnJob, settleJobs } from './payments/settlement';
 import { settleTransferJob } from './transfers/settlement';
-import { approvalTimeoutJob } from './uma/receive';
+import { answerToPendingWebhook, approvalTimeoutJob } from './uma/receive';
+import { answerInterpreters } from './webhooks/service';
 import { contactChangeGuard } from './customers/service';
 import { guardContactChange } from './wallet-auth/contact-sync';
 
@@ -27,4 +28,5 @@ export function wire(): void {
   registerSweep('quote.expire', expireQuotes);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
+  answerInterpreters.set({ 'INCOMING_PAYMENT.PENDING': answerToPendingWebhook });
 }

@@ -4,10 +4,19 @@ import { transaction } from '../core/db';
 import { DomainError } from '../core/errors';
 import { stringifyJson } from '../core/json';
 import { newId } from '../core/ids';
-import { answerToPendingWebhook } from '../uma/receive';
+import { port } from '../core/ports';
+import type { Tx } from '../core/db';
 import { signBody } from './keys';
 import * as repo from './repository';
 import { postSigned, type SendOptions, type SendResult } from './transport';
+
+/**
+ * Webhooks whose answer means something (INCOMING_PAYMENT.PENDING: the platform approves or
+ * rejects the payment): by event type, what the answer decides, in the delivery's transaction.
+ * True when the answer was one (the webhook counts as delivered). Plugged in by lib/wiring.ts.
+ */
+export type AnswerInterpreter = (tx: Tx, payload: string, status: number | undefined, body: string) => Promise<boolean>;
+export const answerInterpreters = port<Record<string, AnswerInterpreter>>('webhooks.answer-interpreters');
 
 // Webhook delivery from the outbox (model Event). The worker calls deliverDueWebhooks(); it
 // signs each event's stored body, POSTs it to the platform's webhookEndpoint and records the
@@ -152,9 +161,8 @@ async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<rep
   return transaction(async (tx) => {
     // An incoming payment waits on the platform's answer to this webhook; an answer (403 and 422
     // included) is a delivery, not a failure to retry.
-    const answered =
-      event.type === 'INCOMING_PAYMENT.PENDING' &&
-      (await answerToPendingWebhook(tx, event.payload, result.status, result.body));
+    const interpret = answerInterpreters.get()[event.type];
+    const answered = interpret !== undefined && (await interpret(tx, event.payload, result.status, result.body));
     const succeeded = answered || isAcknowledged(result.status);
     const outcome: repo.EventOutcome = succeeded
       ? { status: 'DELIVERED', deliveredAt: now() }
