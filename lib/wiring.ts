@@ -2,6 +2,20 @@ import { IMPORT_JOB_KIND } from './bulk-import/service';
 import { importJob } from './bulk-import/job';
 import { livenessJob } from './external-accounts/jobs';
 import { SANDBOX_LIVENESS_JOB } from './external-accounts/ownership';
+import { byMode } from './core/ports';
+import { kycProvider, manualReviewProvider, sandboxProvider } from './customers/kyc-provider';
+import {
+  accountRail,
+  ownershipProvider,
+  sandboxOwnershipProvider,
+  sandboxRail,
+  signatureOnlyProvider,
+  unconnectedRail,
+} from './external-accounts/rails';
+import { developmentSender, messageSender } from './notify/sender';
+import { paymentRail, sandboxPaymentRail, simulatedPaymentRail } from './payments/scenarios';
+import { httpJwksSource, jwksSource } from './wallet-auth/oidc';
+import { httpWebhookTransport, webhookTransport } from './webhooks/transport';
 import { registerBatchJob, registerJob, registerSweep } from './jobs/queue';
 import { expireQuotes, returnJob, settleJobs } from './payments/settlement';
 import { settleTransferJob } from './transfers/settlement';
@@ -10,7 +24,8 @@ import { answerInterpreters } from './webhooks/service';
 import { contactChangeGuard } from './customers/service';
 import { guardContactChange } from './wallet-auth/contact-sync';
 
-// The one place where the parts are plugged together: every job kind and sweep the worker runs.
+// The one place where the parts are plugged together: every job kind and sweep the worker runs,
+// and every port (lib/core/ports.ts): the outside world and the few inward-pointing hooks.
 // Nothing registers itself when its module is imported, so what works never depends on which
 // modules a route happened to load. Called once per process: by instrumentation.ts in every
 // server process, by the test setup, by scripts that run jobs.
@@ -28,5 +43,14 @@ export function wire(): void {
   registerSweep('quote.expire', expireQuotes);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
+  // Ports to the outside world: the sandbox simulations in sandbox mode, the production adapters
+  // otherwise (decided per call: the mode is a setting).
+  accountRail.set(byMode(sandboxRail, unconnectedRail));
+  ownershipProvider.set(byMode(sandboxOwnershipProvider, signatureOnlyProvider));
+  kycProvider.set(byMode(sandboxProvider, manualReviewProvider));
+  paymentRail.set(byMode(sandboxPaymentRail, simulatedPaymentRail));
+  messageSender.set(developmentSender);
+  jwksSource.set(httpJwksSource);
+  webhookTransport.set(httpWebhookTransport);
   answerInterpreters.set({ 'INCOMING_PAYMENT.PENDING': answerToPendingWebhook });
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/core/db';
 import { setClockOffset } from '@/lib/platform/repository';
-import { developmentSender, outboxOf, setSender } from '@/lib/notify/sender';
+import { developmentSender, messageSender, outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 
 const address = { line1: '1 Hauptstr.', city: 'Berlin', postalCode: '10115', country: 'DE' };
@@ -14,7 +14,7 @@ describe('contact verification', () => {
   });
   afterEach(() => {
     vi.restoreAllMocks();
-    setSender(developmentSender);
+    messageSender.set(developmentSender);
     process.env.CORRIDOR_MODE = 'sandbox';
   });
 
@@ -267,7 +267,7 @@ describe('contact verification', () => {
   it('delivers only after the code is committed, and drops an undeliverable code', async () => {
     const c = await euCustomer();
     const seenAtDelivery: number[] = [];
-    setSender({
+    messageSender.set({
       async send() {
         // Runs outside the transaction: the committed code is visible to a plain query.
         seenAtDelivery.push(await db().oneTimeCode.count({ where: { subject: c.id, state: 'ACTIVE' } }));
@@ -278,14 +278,14 @@ describe('contact verification', () => {
 
     const d = await euCustomer();
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    setSender({
+    messageSender.set({
       async send() {
         throw new Error('SMS provider unavailable');
       },
     });
     expectError(await p.api.post(`/customers/${d.id}/verify-phone`), 500, 'INTERNAL_ERROR');
     expect(await codesOf(d.id)).toEqual([]);
-    setSender(developmentSender);
+    messageSender.set(developmentSender);
     // Nothing was delivered, so nothing counts against the resend limit.
     expect((await p.api.post(`/customers/${d.id}/verify-phone`)).status).toBe(204);
     expect((await p.api.post(`/customers/${d.id}/verify-phone/confirm`, { code: '123456' })).status).toBe(200);

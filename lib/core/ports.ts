@@ -10,6 +10,8 @@ export interface Port<T> {
   set(impl: T): void;
 }
 
+import { isSandbox } from './mode';
+
 // On globalThis: Next.js bundles routes separately, and each bundle must see what wiring set.
 const slots = ((globalThis as unknown as { __corridorPorts?: Map<string, unknown> }).__corridorPorts ??= new Map());
 
@@ -24,4 +26,18 @@ export function port<T>(name: string): Port<T> {
       slots.set(name, impl);
     },
   };
+}
+
+/**
+ * One implementation that is the sandbox simulation in sandbox mode and the production adapter
+ * otherwise, decided at each call (the mode is a setting a test may change at run time).
+ */
+export function byMode<T extends object>(sandbox: T, production: T): T {
+  return new Proxy({} as T, {
+    get(_target, key) {
+      const impl = isSandbox() ? sandbox : production;
+      const value = (impl as Record<PropertyKey, unknown>)[key];
+      return typeof value === 'function' ? value.bind(impl) : value;
+    },
+  });
 }

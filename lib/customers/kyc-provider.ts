@@ -1,4 +1,4 @@
-import { isSandbox } from '../core/mode';
+import { port } from '../core/ports';
 
 // The KYC/KYB vendor port. Corridor never decides identity itself: every decision that a vendor
 // would take comes from here. Sandbox: the specification's magic-value tables. Production: no
@@ -87,6 +87,5 @@ export const manualReviewProvider: KycProvider = {
   ownerDecision: (_lastName, business) => business,
 };
 
-export function kycProvider(): KycProvider {
-  return isSandbox() ? sandboxProvider : manualReviewProvider;
-}
+/** Who decides KYC/KYB (plugged in by lib/wiring.ts). */
+export const kycProvider = port<KycProvider>('customers.kyc-provider');

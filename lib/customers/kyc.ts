@@ -7,7 +7,7 @@ import { kycProvider, type KycStatus } from './kyc-provider';
 export type KycDecision = KycStatus;
 
 export function initialKycStatus(fullName: string | undefined): KycDecision {
-  return kycProvider().initialKycStatus(fullName);
+  return kycProvider.get().initialKycStatus(fullName);
 }
 
 /** The webhook announcing a KYC/KYB status, when there is one for it. */

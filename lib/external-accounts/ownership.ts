@@ -48,7 +48,7 @@ export async function startChallenge(
   const at = now();
   let liveness: LivenessSession | null = null;
   if (method === 'LIVENESS') {
-    liveness = await ownershipProvider().startLiveness({ challengeId, externalAccountId: id });
+    liveness = await ownershipProvider.get().startLiveness({ challengeId, externalAccountId: id });
     if (!liveness)
       throw fieldError(
         'method',
@@ -133,7 +133,7 @@ export async function verifySignature(
   const info = row.accountInfo as AccountInfo;
   const valid =
     !expired &&
-    ownershipProvider().verifySignature({
+    ownershipProvider.get().verifySignature({
       accountType: row.accountType,
       address: String(info.address),
       message: challenge.messageToSign!,

@@ -1,4 +1,4 @@
-import { isSandbox } from '../core/mode';
+import { port } from '../core/ports';
 import type { BeneficiaryVerificationStatus } from './schema';
 import { verifyWalletSignature } from './signatures';
 import { publicBaseUrl } from '../core/mode';
@@ -6,7 +6,7 @@ import { publicBaseUrl } from '../core/mode';
 // The outside world of external accounts, behind two ports: the payment rail that checks an
 // account and matches its holder's name when the account is added, and the provider that proves
 // who controls a self-custody wallet. Today's implementations are the sandbox simulations the
-// specification describes; a real adapter replaces them through setAccountRail/setOwnershipProvider.
+// specification describes; lib/wiring.ts plugs them in, and a real adapter would replace them there.
 export interface AccountCheckRequest {
   accountType: string;
   currency: string;
@@ -95,7 +95,7 @@ export const sandboxRail: AccountRail = {
 };
 
 /** Outside the sandbox with no rail connected, no name check is available. */
-const unconnectedRail: AccountRail = {
+export const unconnectedRail: AccountRail = {
   async checkAccount() {
     return { valid: true, beneficiaryVerificationStatus: 'UNSUPPORTED' };
   },
@@ -116,25 +116,14 @@ export const sandboxOwnershipProvider: OwnershipProvider = {
   },
 };
 
-const signatureOnlyProvider: OwnershipProvider = {
+export const signatureOnlyProvider: OwnershipProvider = {
   verifySignature: sandboxOwnershipProvider.verifySignature,
   async startLiveness() {
     return null;
   },
 };
 
-let rail: AccountRail | null = null;
-let ownership: OwnershipProvider | null = null;
-
-export function setAccountRail(r: AccountRail | null): void {
-  rail = r;
-}
-export function setOwnershipProvider(p: OwnershipProvider | null): void {
-  ownership = p;
-}
-export function accountRail(): AccountRail {
-  return rail ?? (isSandbox() ? sandboxRail : unconnectedRail);
-}
-export function ownershipProvider(): OwnershipProvider {
-  return ownership ?? (isSandbox() ? sandboxOwnershipProvider : signatureOnlyProvider);
-}
+/** The payment rail that checks accounts as they are added (plugged in by lib/wiring.ts). */
+export const accountRail = port<AccountRail>('external-accounts.account-rail');
+/** Who proves control of a self-custody wallet (plugged in by lib/wiring.ts). */
+export const ownershipProvider = port<OwnershipProvider>('external-accounts.ownership-provider');

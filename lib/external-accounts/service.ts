@@ -88,7 +88,7 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
     beneficiaryName(info.beneficiary as Beneficiary | undefined) ??
     (customer && input.ownershipType !== 'THIRD_PARTY' ? customerName(customer) : null);
   // The rail is asked before the transaction: nothing is written for an account it refuses.
-  const check = await accountRail().checkAccount({
+  const check = await accountRail.get().checkAccount({
     accountType: info.accountType,
     currency: input.currency,
     primaryIdentifier: identifier,

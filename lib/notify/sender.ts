@@ -1,3 +1,4 @@
+import { port } from '../core/ports';
 import { now } from '../core/clock';
 
 // Outbound messages (OTP codes, contact verification) go through this port. No email or SMS
@@ -30,15 +31,11 @@ export const developmentSender: Sender = {
   },
 };
 
-let active: Sender = developmentSender;
-
-/** Lets a deployment plug a real provider in. */
-export function setSender(sender: Sender): void {
-  active = sender;
-}
+/** Email and SMS delivery (plugged in by lib/wiring.ts; a deployment plugs a real provider in there). */
+export const messageSender = port<Sender>('notify.sender');
 
 export function sendMessage(message: Omit<OutboundMessage, 'sentAt'>): Promise<void> {
-  return active.send(message);
+  return messageSender.get().send(message);
 }
 
 /** Messages the development sender holds for a platform, newest last. */

@@ -1,4 +1,4 @@
-import { isSandbox } from '../core/mode';
+import { port } from '../core/ports';
 
 // Sandbox outcomes (interface spec, "External account identifier suffix" and "UMA destinations in
 // sandbox"). The outcome is fixed when a payment is created, from the last three digits of the
@@ -34,8 +34,18 @@ export function identifierSuffix(identifier: string): string {
   return user.slice(-3);
 }
 
-export function payoutScenario(identifier: string): PayoutScenario {
-  if (!isSandbox()) return 'SUCCESS';
+/**
+ * The payment rails' outcome for a payment to (or pull from) an account, fixed when the payment is
+ * created (plugged in by lib/wiring.ts): the sandbox reads it off the identifier's suffix; the
+ * production rail, still simulated here, always succeeds.
+ */
+export interface PaymentRail {
+  payout(identifier: string): PayoutScenario;
+  transfer(identifier: string): TransferScenario;
+}
+export const paymentRail = port<PaymentRail>('payments.rail');
+
+function sandboxPayout(identifier: string): PayoutScenario {
   switch (identifierSuffix(identifier)) {
     case '002':
       return 'EXECUTION_FAILED';
@@ -54,8 +64,7 @@ export function payoutScenario(identifier: string): PayoutScenario {
   }
 }
 
-export function transferScenario(identifier: string): TransferScenario {
-  if (!isSandbox()) return 'SUCCESS';
+function sandboxTransfer(identifier: string): TransferScenario {
   switch (identifierSuffix(identifier)) {
     case '002':
       return 'INSUFFICIENT_FUNDS';
@@ -69,6 +78,12 @@ export function transferScenario(identifier: string): TransferScenario {
       return 'SUCCESS';
   }
 }
+
+export const sandboxPaymentRail: PaymentRail = { payout: sandboxPayout, transfer: sandboxTransfer };
+export const simulatedPaymentRail: PaymentRail = { payout: () => 'SUCCESS', transfer: () => 'SUCCESS' };
+
+export const payoutScenario = (identifier: string) => paymentRail.get().payout(identifier);
+export const transferScenario = (identifier: string) => paymentRail.get().transfer(identifier);
 
 /** The outcome of a direct pull from an account with this identifier, when it is not success. */
 export function pullScenario(identifier: string): PayoutScenario | null {

@@ -46,6 +46,6 @@ export async function createKycLink(platformId: string, customerId: string, redi
     );
     const url = new URL(`${publicBaseUrl()}/kyc/${token}`);
     if (redirectUri) url.searchParams.set('redirect_uri', redirectUri);
-    return { kycUrl: url.toString(), expiresAt, provider: kycProvider().linkProvider };
+    return { kycUrl: url.toString(), expiresAt, provider: kycProvider.get().linkProvider };
   });
 }

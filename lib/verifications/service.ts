@@ -63,7 +63,7 @@ interface Outcome {
 }
 
 async function evaluate(platformId: string, customer: customers.CustomerRow, tx: Tx): Promise<Outcome> {
-  const provider = kycProvider();
+  const provider = kycProvider.get();
   const docs = await documents.ofCustomer(platformId, customer.id, tx);
   if (customer.customerType === 'INDIVIDUAL') {
     const errors = individualErrors(customer, docs);

@@ -1,3 +1,4 @@
+import { port } from '../core/ports';
 import { createPublicKey, verify as verifySignature, type JsonWebKey } from 'node:crypto';
 import { ttlCache } from '../core/cache';
 import { now } from '../core/clock';
@@ -85,15 +86,28 @@ export function decodeToken(token: string): DecodedToken {
 /** An issuer's signing keys (JWKS) by URL, fetched at most every ten minutes. */
 const jwksCache = ttlCache<JsonWebKey[]>('oidc-jwks', 10 * 60 * 1000, 100);
 
+/** Where an issuer's signing keys come from (plugged in by lib/wiring.ts). */
+export interface JwksSource {
+  keys(url: string): Promise<JsonWebKey[]>;
+}
+export const jwksSource = port<JwksSource>('wallet-auth.oidc-keys');
+
+/** The issuers' published JWKS documents, over HTTPS. */
+export const httpJwksSource: JwksSource = {
+  async keys(url) {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    if (!res.ok) throw new Error(`JWKS ${url} answered ${res.status}`);
+    return ((await res.json()) as { keys?: JsonWebKey[] }).keys ?? [];
+  },
+};
+
 async function fetchJwks(issuer: string): Promise<JsonWebKey[]> {
   const issuers = supportedIssuers();
   const url = Object.hasOwn(issuers, issuer) ? issuers[issuer] : undefined;
   if (!url) throw new Error(`no JWKS URL is configured for ${issuer}`);
   const hit = jwksCache.get(url);
   if (hit) return hit;
-  const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-  if (!res.ok) throw new Error(`JWKS ${url} answered ${res.status}`);
-  const keys = ((await res.json()) as { keys?: JsonWebKey[] }).keys ?? [];
+  const keys = await jwksSource.get().keys(url);
   jwksCache.set(url, keys);
   return keys;
 }

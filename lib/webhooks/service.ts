@@ -8,7 +8,7 @@ import { port } from '../core/ports';
 import type { Tx } from '../core/db';
 import { signBody } from './keys';
 import * as repo from './repository';
-import { postSigned, type SendOptions, type SendResult } from './transport';
+import { webhookTransport, type SendOptions, type SendResult } from './transport';
 
 /**
  * Webhooks whose answer means something (INCOMING_PAYMENT.PENDING: the platform approves or
@@ -116,7 +116,7 @@ async function signedPost(platformId: string, endpoint: string, body: string, se
     console.error(`[corridor] cannot sign webhooks for ${platformId}:`, err instanceof Error ? err.message : err);
     return { error: 'the webhook signing key is unavailable (master key mismatch?)', latencyMs: 0, body: '' };
   }
-  return postSigned(endpoint, body, signature, send);
+  return webhookTransport.get().post(endpoint, body, signature, send);
 }
 
 function attemptRow(

@@ -1,3 +1,4 @@
+import { port } from '../core/ports';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -32,6 +33,17 @@ export interface SendOptions {
   allowPrivate?: boolean;
   resolve?: Resolver;
 }
+
+/** How signed webhooks reach platforms (plugged in by lib/wiring.ts). */
+export interface WebhookTransport {
+  post(endpoint: string, body: string, signature: string, opts?: SendOptions): Promise<SendResult>;
+}
+export const webhookTransport = port<WebhookTransport>('webhooks.transport');
+
+/** HTTPS (or HTTP) POST to the platform's endpoint, pinned to a checked public address. */
+export const httpWebhookTransport: WebhookTransport = {
+  post: (endpoint, body, signature, opts) => postSigned(endpoint, body, signature, opts),
+};
 
 export async function postSigned(
   endpoint: string,

@@ -30,7 +30,7 @@ export async function lockBusiness(platformId: string, customerId: string, tx: T
 /** An owner's KYC given where its business stands: owners added late share the business's fate. */
 function statusFor(business: customers.CustomerRow, lastName: string): KycStatus {
   const kyb = business.kybStatus;
-  if (kyb === 'APPROVED' || kyb === 'REJECTED') return kycProvider().ownerDecision(lastName, kyb);
+  if (kyb === 'APPROVED' || kyb === 'REJECTED') return kycProvider.get().ownerDecision(lastName, kyb);
   if (kyb === 'PENDING') return 'PENDING';
   return 'UNVERIFIED';
 }
@@ -131,7 +131,7 @@ export async function decideOwners(
   at: Date,
   tx: Tx,
 ): Promise<void> {
-  const provider = kycProvider();
+  const provider = kycProvider.get();
   for (const owner of await repo.ofCustomers(platformId, [customerId], tx)) {
     if (owner.kycStatus === 'APPROVED' || owner.kycStatus === 'REJECTED') continue;
     const to = provider.ownerDecision((owner.personalInfo as PersonalInfo).lastName, business);
