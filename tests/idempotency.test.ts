@@ -5,7 +5,7 @@ import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { customerWithAccounts, externalAccount, fund, type Holder } from '@/tests/support/money';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { db } from '@/lib/core/db';
-import { runAs, withClaim, type Principal } from '@/lib/core/context';
+import { runAs, withClaim, type Actor } from '@/lib/core/context';
 import { effect, findRecord, insertClaim } from '@/lib/core/idempotency';
 import { instanceKey, isAlive } from '@/lib/core/instance';
 import { canonicalJson, stringifyJson } from '@/lib/core/json';
@@ -141,7 +141,7 @@ describe('Idempotency-Key: exactly once', () => {
       at,
       expiresAt: new Date(at.getTime() + 60_000),
     });
-    const actor: Principal = { kind: 'system', platformId: p.platformId, clockOffsetMs: 0n };
+    const actor: Actor = { kind: 'system', platformId: p.platformId, clockOffsetMs: 0n };
     const done = await runAs(actor, () =>
       withClaim(claim, () => transfers.transferOut(p.platformId, { ...body, amount: 1_000n } as never)),
     );
@@ -166,12 +166,12 @@ describe('Idempotency-Key: exactly once', () => {
         answer: created,
         responses: {},
       },
-      async ({ principal }) => {
+      async ({ actor }) => {
         await effect(async (tx) => {
           await tx.event.create({
             data: {
               id: `Event:${randomUUID()}`,
-              platformId: principal.platformId,
+              platformId: actor.platformId,
               type: 'TEST',
               payload: stringifyJson({ marker }),
               createdAt: new Date(),

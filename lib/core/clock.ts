@@ -1,10 +1,10 @@
-import { currentPrincipal } from './context';
+import { currentActor } from './context';
 
 // The one clock. In sandbox a platform may fast-forward its own time (POST /sandbox/clock/advance);
 // the offset lives on the platform row and is carried by the request context, so one platform's
 // time travel never moves another's. Outside a platform context this is the wall clock.
 export function now(): Date {
-  const offset = currentPrincipal()?.clockOffsetMs ?? 0n;
+  const offset = currentActor()?.clockOffsetMs ?? 0n;
   return new Date(Date.now() + Number(offset));
 }
 

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 // transaction helper binding an Idempotency-Key — needs nothing threaded through it.
 export type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 
-export type Principal =
+export type Actor =
   | { kind: 'platform'; platformId: string; tokenId: string; permissions: Permission[]; clockOffsetMs: bigint }
   | { kind: 'agent'; platformId: string; agentId: string; customerId: string; clockOffsetMs: bigint }
   | { kind: 'system'; platformId: string; clockOffsetMs: bigint }
@@ -39,17 +39,17 @@ export interface Claim {
 }
 
 interface Context {
-  actor: Principal;
+  actor: Actor;
   claim?: Claim;
 }
 
 const storage = new AsyncLocalStorage<Context>();
 
-export function runAs<T>(principal: Principal, fn: () => Promise<T>): Promise<T> {
-  return storage.run({ actor: principal }, fn);
+export function runAs<T>(actor: Actor, fn: () => Promise<T>): Promise<T> {
+  return storage.run({ actor }, fn);
 }
 
-export function currentPrincipal(): Principal | undefined {
+export function currentActor(): Actor | undefined {
   return storage.getStore()?.actor;
 }
 

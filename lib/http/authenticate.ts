@@ -1,8 +1,8 @@
-import type { Permission, Principal } from '../core/context';
+import type { Permission, Actor } from '../core/context';
 import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
 import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
-import { principals } from './principal-cache';
+import { principals } from './actor-cache';
 import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
@@ -10,7 +10,7 @@ import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 // registers, scoped to the agent's customer.
 export type AuthMode = 'platform' | 'agent';
 
-export type AgentResolver = (accessToken: string) => Promise<Extract<Principal, { kind: 'agent' }> | null>;
+export type AgentResolver = (accessToken: string) => Promise<Extract<Actor, { kind: 'agent' }> | null>;
 let agentResolver: AgentResolver | null = null;
 
 /** Called by the agents domain at import time to plug bearer-token resolution in. */
@@ -34,15 +34,15 @@ function parseBasic(header: string): { username: string; secret: string } | null
  * The caller of a request: `authorization` is its Authorization header, `address` its source
  * (lib/http/client-address.ts), against which failures are throttled (lib/auth/throttle.ts).
  */
-export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Principal> {
+export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Actor> {
   if (!authorization)
     throw unauthorized('Missing Authorization header: use HTTP Basic with your API client id and secret');
 
   if (mode === 'agent') {
     await refuseIfBlocked(address, null);
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const principal = m && agentResolver ? await agentResolver(m[1]) : null;
-    if (!principal) {
+    const actor = m && agentResolver ? await agentResolver(m[1]) : null;
+    if (!actor) {
       await recordFailure(address, null);
       throw unauthorized(
         m
@@ -50,7 +50,7 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
           : 'Agent endpoints take an agent access token: Authorization: Bearer <token>',
       );
     }
-    return principal;
+    return actor;
   }
 
   const creds = parseBasic(authorization);
@@ -72,26 +72,26 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
   // A hash of an older version has just been proven against the secret: store the current one.
   if (token.secretHashVersion !== SECRET_HASH_VERSION)
     await tokens.upgradeSecretHash(token.id, hashSecret(creds.secret), SECRET_HASH_VERSION, token.secretHashVersion);
-  const principal: Principal = {
+  const actor: Actor = {
     kind: 'platform',
     platformId: token.platformId,
     tokenId: token.id,
     permissions: token.permissions as Permission[],
     clockOffsetMs: token.platform.clockOffsetMs,
   };
-  principals.set(key, principal, stamp);
-  return principal;
+  principals.set(key, actor, stamp);
+  return actor;
 }
 
-export function requirePermission(principal: Principal, permission: Permission | undefined): void {
-  if (!permission || principal.kind !== 'platform') return;
-  if (!principal.permissions.includes(permission)) {
+export function requirePermission(actor: Actor, permission: Permission | undefined): void {
+  if (!permission || actor.kind !== 'platform') return;
+  if (!actor.permissions.includes(permission)) {
     throw new DomainError(
       'FORBIDDEN',
       `This API token lacks the ${permission} permission required for this operation`,
       {
         requiredPermission: permission,
-        tokenPermissions: principal.permissions,
+        tokenPermissions: actor.permissions,
       },
     );
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authenticate, requirePermission, type AuthMode } from './authenticate';
-import { runAs, withClaim, type Permission, type Principal } from '../core/context';
+import { runAs, withClaim, type Permission, type Actor } from '../core/context';
 import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
 import { clientAddress } from './client-address';
@@ -60,7 +60,7 @@ export interface HandlerInput<P, Q, B> {
   rawBody: string;
   /** The request as a wallet's signed retry binds it (services take this, never `req`). */
   signed: SignedRequest;
-  principal: Principal;
+  actor: Actor;
 }
 
 export interface Reply {
@@ -166,7 +166,7 @@ async function readInput(
   def: EndpointDef<z.ZodType, z.ZodType, z.ZodType>,
   req: Request,
   ctx: RouteContext,
-  principal: Principal,
+  actor: Actor,
 ): Promise<{ input: HandlerInput<unknown, unknown, unknown>; rawValue: unknown; url: URL }> {
   const url = new URL(req.url);
   // Next.js gives routes without dynamic segments no params at all.
@@ -188,7 +188,7 @@ async function readInput(
     body = parseBodyOrThrow(def.body, read.value);
   }
   const signed = signedRequest(req, url, rawBody);
-  return { input: { req, params, query, body, rawBody, signed, principal }, rawValue, url };
+  return { input: { req, params, query, body, rawBody, signed, actor }, rawValue, url };
 }
 
 type Input<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = HandlerInput<
@@ -221,13 +221,13 @@ export function endpoint(
     try {
       if (def.sandboxOnly && !isSandbox())
         throw new DomainError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
-      const principal: Principal =
+      const actor: Actor =
         def.auth === 'none'
           ? { kind: 'system', platformId: '', clockOffsetMs: 0n }
           : await authenticate(req.headers.get('authorization'), def.auth ?? 'platform', clientAddress(req.headers));
-      requirePermission(principal, def.permission);
-      return await runAs(principal, async () => {
-        const { input, rawValue, url } = await readInput(def, req, ctx, principal);
+      requirePermission(actor, def.permission);
+      return await runAs(actor, async () => {
+        const { input, rawValue, url } = await readInput(def, req, ctx, actor);
         const key = def.idempotent ? req.headers.get('idempotency-key') : null;
         if (key === null) {
           const reply = toReply(await handler(input));
@@ -239,15 +239,7 @@ export function endpoint(
           url.pathname,
           rawValue === undefined ? '' : canonicalJson(rawValue),
         );
-        return runKeyed(
-          def,
-          principal.platformId,
-          idempotency.validateKey(key),
-          hash,
-          () => handler(input),
-          toReply,
-          req,
-        );
+        return runKeyed(def, actor.platformId, idempotency.validateKey(key), hash, () => handler(input), toReply, req);
       });
     } catch (err) {
       return errorResponse(toDomainError(err, req));

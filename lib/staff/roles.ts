@@ -1,11 +1,11 @@
-import type { Principal, StaffRole } from '../core/context';
+import type { Actor, StaffRole } from '../core/context';
 import { DomainError } from '../core/errors';
 
 // The console's roles, each including the ones before it: a viewer reads every page, an
 // operator also acts on customers and payments (review decisions, webhook replays, the sandbox
 // clock), an admin also configures (API tokens, platform configuration, staff accounts).
 export type { StaffRole };
-export type StaffActor = Extract<Principal, { kind: 'staff' }>;
+export type StaffActor = Extract<Actor, { kind: 'staff' }>;
 export const ROLES: StaffRole[] = ['viewer', 'operator', 'admin'];
 
 export function isRole(value: unknown): value is StaffRole {

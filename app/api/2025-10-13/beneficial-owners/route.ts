@@ -1,6 +1,11 @@
 import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { beneficialOwner, beneficialOwnerList, ownerCreate, ownerListQuery } from '@/lib/customers/beneficial-owners/schema';
+import {
+  beneficialOwner,
+  beneficialOwnerList,
+  ownerCreate,
+  ownerListQuery,
+} from '@/lib/customers/beneficial-owners/schema';
 import * as owners from '@/lib/customers/beneficial-owners/service';
 
 // POST /beneficial-owners – declare an owner, director or officer of a business customer
@@ -17,7 +22,7 @@ const createOwner = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, body }) => created(await owners.create(principal.platformId, body)),
+  async ({ actor, body }) => created(await owners.create(actor.platformId, body)),
 );
 
 // GET /beneficial-owners – the owners of one business customer, newest first
@@ -34,8 +39,7 @@ const listOwners = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, query }) =>
-    ok(await owners.list(principal.platformId, query.customerId, query.limit, query.cursor)),
+  async ({ actor, query }) => ok(await owners.list(actor.platformId, query.customerId, query.limit, query.cursor)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createOwner, listOwners);

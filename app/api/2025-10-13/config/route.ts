@@ -13,7 +13,7 @@ const getConfig = endpoint(
     permission: 'VIEW',
     responses: { 200: { description: 'Successful operation', schema: platformConfig }, ...errors(401, 403) },
   },
-  async ({ principal }) => ok(await platform.getConfig(principal.platformId)),
+  async ({ actor }) => ok(await platform.getConfig(actor.platformId)),
 );
 
 // PATCH /config – update umaDomain, webhook endpoint, currencies, wallet and card branding, fees
@@ -27,7 +27,7 @@ const updateConfig = endpoint(
     body: configUpdate,
     responses: { 200: { description: 'Configuration updated', schema: platformConfig }, ...errors(400, 401, 403, 501) },
   },
-  async ({ principal, body }) => ok(await platform.updateConfig(principal.platformId, body)),
+  async ({ actor, body }) => ok(await platform.updateConfig(actor.platformId, body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getConfig, updateConfig);

@@ -16,7 +16,7 @@ const createCustomer = endpoint(
     answer: created,
     responses: { 201: { description: 'Customer created', schema: customer }, ...errors(400, 401, 403, 409) },
   },
-  async ({ principal, body }) => customers.create(principal.platformId, body),
+  async ({ actor, body }) => customers.create(actor.platformId, body),
 );
 
 // GET /customers – list customers with filters, newest first
@@ -31,12 +31,12 @@ const listCustomers = endpoint(
     responses: { 200: { description: 'Successful operation', schema: customerList }, ...errors(400, 401, 403) },
   },
   async ({
-    principal,
+    actor,
     query: { limit, cursor, isIncludingDeleted, createdAfter, createdBefore, updatedAfter, updatedBefore, ...f },
   }) =>
     ok(
       await customers.list(
-        principal.platformId,
+        actor.platformId,
         {
           ...f,
           includeDeleted: isIncludingDeleted,

@@ -19,7 +19,7 @@ const uploadDocument = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, body }) => created(await documents.upload(principal.platformId, body)),
+  async ({ actor, body }) => created(await documents.upload(actor.platformId, body)),
 );
 
 // GET /documents – documents, optionally of one holder, newest first
@@ -33,8 +33,8 @@ const listDocuments = endpoint(
     query: documentListQuery,
     responses: { 200: { description: 'Successful operation', schema: documentList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query }) =>
-    ok(await documents.list(principal.platformId, query.documentHolder, query.limit, query.cursor)),
+  async ({ actor, query }) =>
+    ok(await documents.list(actor.platformId, query.documentHolder, query.limit, query.cursor)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(uploadDocument, listDocuments);

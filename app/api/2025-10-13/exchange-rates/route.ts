@@ -16,7 +16,7 @@ const getExchangeRates = endpoint(
     query: exchangeRateQuery,
     responses: { 200: { description: 'Successful operation', schema: exchangeRateList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query }) => ok(await listRates(principal.platformId, query)),
+  async ({ actor, query }) => ok(await listRates(actor.platformId, query)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getExchangeRates);

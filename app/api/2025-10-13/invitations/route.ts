@@ -21,7 +21,7 @@ const createInvitation = endpoint(
       ...errors(400, 401, 403),
     },
   },
-  async ({ principal, body }) => invitations.create(principal.platformId, body),
+  async ({ actor, body }) => invitations.create(actor.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createInvitation);

@@ -21,7 +21,7 @@ const create = endpoint(
       ...errors(400, 401, 403, 424, 429),
     },
   },
-  async ({ principal, body }) => createQuote(principal.platformId, body),
+  async ({ actor, body }) => createQuote(actor.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

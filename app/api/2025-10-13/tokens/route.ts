@@ -16,13 +16,8 @@ const createToken = endpoint(
     answer: created,
     responses: { 201: { description: 'Token created', schema: apiToken }, ...errors(400, 401, 403) },
   },
-  async ({ principal, body }) =>
-    tokens.create(
-      principal.platformId,
-      body.name,
-      body.permissions,
-      principal.kind === 'platform' ? principal.permissions : [],
-    ),
+  async ({ actor, body }) =>
+    tokens.create(actor.platformId, body.name, body.permissions, actor.kind === 'platform' ? actor.permissions : []),
 );
 
 // GET /tokens – list tokens (secrets are never listed)
@@ -36,11 +31,11 @@ const listTokens = endpoint(
     query: tokenListQuery,
     responses: { 200: { description: 'Successful operation', schema: tokenList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query }) => {
+  async ({ actor, query }) => {
     const { limit, cursor, ...filter } = query;
     return ok(
       await tokens.list(
-        principal.platformId,
+        actor.platformId,
         {
           name: filter.name,
           createdAfter: filter.createdAfter ? new Date(filter.createdAfter) : undefined,

@@ -14,10 +14,10 @@ const list = endpoint(
     query: transactionListQuery,
     responses: { 200: { description: 'Successful operation', schema: transactionList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query: { limit, cursor, sortOrder, startDate, endDate, ...f } }) =>
+  async ({ actor, query: { limit, cursor, sortOrder, startDate, endDate, ...f } }) =>
     ok(
       await transactions.list(
-        principal.platformId,
+        actor.platformId,
         {
           ...f,
           startDate: startDate ? new Date(startDate) : undefined,

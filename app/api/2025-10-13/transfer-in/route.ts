@@ -17,7 +17,7 @@ const create = endpoint(
     answer: created,
     responses: { 201: { description: 'Transfer created', schema: transaction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, body }) => transfers.transferIn(principal.platformId, body),
+  async ({ actor, body }) => transfers.transferIn(actor.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

@@ -17,7 +17,7 @@ const submitVerification = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, body }) => ok(await verifications.submit(principal.platformId, body.customerId)),
+  async ({ actor, body }) => ok(await verifications.submit(actor.platformId, body.customerId)),
 );
 
 // GET /verifications – verifications, filtered by customer and status, newest first
@@ -31,10 +31,10 @@ const listVerifications = endpoint(
     query: verificationListQuery,
     responses: { 200: { description: 'Successful operation', schema: verificationList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query }) =>
+  async ({ actor, query }) =>
     ok(
       await verifications.list(
-        principal.platformId,
+        actor.platformId,
         { customerId: query.customerId, status: query.verificationStatus },
         query.limit,
         query.cursor,

@@ -29,8 +29,8 @@ const createCredential = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, body, signed }) => {
-    const result = await credentials.add(principal.platformId, body, signed);
+  async ({ actor, body, signed }) => {
+    const result = await credentials.add(actor.platformId, body, signed);
     return isChallenge(result) ? accepted(result) : created(result);
   },
 );
@@ -49,7 +49,7 @@ const listCredentials = endpoint(
       ...errors(400, 401, 403),
     },
   },
-  async ({ principal, query }) => ok(await credentials.list(principal.platformId, query.accountId)),
+  async ({ actor, query }) => ok(await credentials.list(actor.platformId, query.accountId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createCredential, listCredentials);

@@ -26,8 +26,8 @@ const createDelegatedKey = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, body, signed }) => {
-    const result = await delegatedKeys.create(principal.platformId, body, signed);
+  async ({ actor, body, signed }) => {
+    const result = await delegatedKeys.create(actor.platformId, body, signed);
     return isChallenge(result) ? accepted(result) : created(result);
   },
 );
@@ -43,7 +43,7 @@ const listDelegatedKeys = endpoint(
     query: delegatedKeyQuery,
     responses: { 200: { description: 'Delegated keys', schema: delegatedKeyList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query }) => ok(await delegatedKeys.list(principal.platformId, query)),
+  async ({ actor, query }) => ok(await delegatedKeys.list(actor.platformId, query)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createDelegatedKey, listDelegatedKeys);

@@ -17,7 +17,7 @@ const listSessions = endpoint(
       ...errors(400, 401, 403),
     },
   },
-  async ({ principal, query }) => ok(await sessions.list(principal.platformId, query.accountId)),
+  async ({ actor, query }) => ok(await sessions.list(actor.platformId, query.accountId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(listSessions);

@@ -14,7 +14,7 @@ const getOwner = endpoint(
     params: ownerIdParams,
     responses: { 200: { description: 'Successful operation', schema: beneficialOwner }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await owners.get(principal.platformId, params.beneficialOwnerId)),
+  async ({ actor, params }) => ok(await owners.get(actor.platformId, params.beneficialOwnerId)),
 );
 
 // PATCH /beneficial-owners/{beneficialOwnerId} – change roles, ownership or personal details
@@ -32,7 +32,7 @@ const updateOwner = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, body }) => ok(await owners.update(principal.platformId, params.beneficialOwnerId, body)),
+  async ({ actor, params, body }) => ok(await owners.update(actor.platformId, params.beneficialOwnerId, body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getOwner, updateOwner);

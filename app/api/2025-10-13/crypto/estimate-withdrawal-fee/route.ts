@@ -18,7 +18,7 @@ const estimate = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, body }) => ok(await estimateWithdrawalFee(principal.platformId, body)),
+  async ({ actor, body }) => ok(await estimateWithdrawalFee(actor.platformId, body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(estimate);

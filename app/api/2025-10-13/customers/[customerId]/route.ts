@@ -16,7 +16,7 @@ const getCustomer = endpoint(
     params: customerIdParams,
     responses: { 200: { description: 'Successful operation', schema: customer }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await customers.get(principal.platformId, params.customerId)),
+  async ({ actor, params }) => ok(await customers.get(actor.platformId, params.customerId)),
 );
 
 // PATCH /customers/{customerId} – update profile fields, contact, currencies, UMA address; a
@@ -40,8 +40,8 @@ const updateCustomer = endpoint(
       ...errors(400, 401, 403, 404, 409, 424),
     },
   },
-  async ({ principal, params, body, signed }) => {
-    const result = await customers.update(principal.platformId, params.customerId, body, signed);
+  async ({ actor, params, body, signed }) => {
+    const result = await customers.update(actor.platformId, params.customerId, body, signed);
     return isChallenge(result) ? accepted(result) : ok(result);
   },
 );
@@ -57,7 +57,7 @@ const deleteCustomer = endpoint(
     params: customerIdParams,
     responses: { 200: { description: 'Customer deleted', schema: customer }, ...errors(401, 403, 404, 410) },
   },
-  async ({ principal, params }) => ok(await customers.remove(principal.platformId, params.customerId)),
+  async ({ actor, params }) => ok(await customers.remove(actor.platformId, params.customerId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getCustomer, updateCustomer, deleteCustomer);

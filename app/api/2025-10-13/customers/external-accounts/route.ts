@@ -25,7 +25,7 @@ const createCustomerExternalAccount = endpoint(
       ...errors(400, 401, 403, 409),
     },
   },
-  async ({ principal, body }) => externalAccounts.create(principal.platformId, body as ExternalAccountCreate),
+  async ({ actor, body }) => externalAccounts.create(actor.platformId, body as ExternalAccountCreate),
 );
 
 // GET /customers/external-accounts – customers' external accounts, newest first
@@ -39,10 +39,10 @@ const listCustomerExternalAccounts = endpoint(
     query: customerExternalAccountsQuery,
     responses: { 200: { description: 'Successful operation', schema: externalAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query: { limit, cursor, customerId, currency } }) =>
+  async ({ actor, query: { limit, cursor, customerId, currency } }) =>
     ok(
       await externalAccounts.list(
-        principal.platformId,
+        actor.platformId,
         { owner: { kind: 'customers', customerId }, currency },
         limit,
         cursor,

@@ -14,10 +14,10 @@ const listCustomerInternalAccounts = endpoint(
     query: customerInternalAccountsQuery,
     responses: { 200: { description: 'Successful operation', schema: internalAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query: { limit, cursor, ...f } }) =>
+  async ({ actor, query: { limit, cursor, ...f } }) =>
     ok(
       await accounts.list(
-        principal.platformId,
+        actor.platformId,
         { owner: 'customers', customerId: f.customerId, currency: f.currency, type: f.type },
         limit,
         cursor,

@@ -14,7 +14,7 @@ const getDocument = endpoint(
     params: documentIdParams,
     responses: { 200: { description: 'Successful operation', schema: document }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await documents.get(principal.platformId, params.documentId)),
+  async ({ actor, params }) => ok(await documents.get(actor.platformId, params.documentId)),
 );
 
 // PUT /documents/{documentId} – replace file and metadata of a document not yet submitted
@@ -33,7 +33,7 @@ const replaceDocument = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, params, body }) => ok(await documents.replace(principal.platformId, params.documentId, body)),
+  async ({ actor, params, body }) => ok(await documents.replace(actor.platformId, params.documentId, body)),
 );
 
 // DELETE /documents/{documentId} – delete a document not yet submitted for verification
@@ -47,8 +47,8 @@ const deleteDocument = endpoint(
     params: documentIdParams,
     responses: { 204: { description: 'Document deleted successfully' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ principal, params }) => {
-    await documents.remove(principal.platformId, params.documentId);
+  async ({ actor, params }) => {
+    await documents.remove(actor.platformId, params.documentId);
     return noContent();
   },
 );

@@ -22,8 +22,8 @@ const updateInternalAccount = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, body, signed }) => {
-    const result = await wallet.updateWallet(principal.platformId, params.id, body, signed);
+  async ({ actor, params, body, signed }) => {
+    const result = await wallet.updateWallet(actor.platformId, params.id, body, signed);
     return isChallenge(result) ? accepted(result) : ok(result);
   },
 );

@@ -25,8 +25,8 @@ const createPlatformExternalAccount = endpoint(
       ...errors(400, 401, 403, 409),
     },
   },
-  async ({ principal, body }) =>
-    externalAccounts.create(principal.platformId, {
+  async ({ actor, body }) =>
+    externalAccounts.create(actor.platformId, {
       ...(body as ExternalAccountCreate),
       customerId: undefined,
     }),
@@ -43,8 +43,8 @@ const listPlatformExternalAccounts = endpoint(
     query: platformExternalAccountsQuery,
     responses: { 200: { description: 'Successful operation', schema: externalAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query: { limit, cursor, currency } }) =>
-    ok(await externalAccounts.list(principal.platformId, { owner: { kind: 'platform' }, currency }, limit, cursor)),
+  async ({ actor, query: { limit, cursor, currency } }) =>
+    ok(await externalAccounts.list(actor.platformId, { owner: { kind: 'platform' }, currency }, limit, cursor)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createPlatformExternalAccount, listPlatformExternalAccounts);

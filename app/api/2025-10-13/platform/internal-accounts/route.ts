@@ -14,15 +14,8 @@ const listPlatformInternalAccounts = endpoint(
     query: platformInternalAccountsQuery,
     responses: { 200: { description: 'Successful operation', schema: internalAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ principal, query: { limit, cursor, ...f } }) =>
-    ok(
-      await accounts.list(
-        principal.platformId,
-        { owner: 'platform', currency: f.currency, type: f.type },
-        limit,
-        cursor,
-      ),
-    ),
+  async ({ actor, query: { limit, cursor, ...f } }) =>
+    ok(await accounts.list(actor.platformId, { owner: 'platform', currency: f.currency, type: f.type }, limit, cursor)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(listPlatformInternalAccounts);

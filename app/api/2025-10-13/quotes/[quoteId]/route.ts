@@ -14,7 +14,7 @@ const get = endpoint(
     params: quoteIdParams,
     responses: { 200: { description: 'Successful operation', schema: quote }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await getQuote(principal.platformId, params.quoteId)),
+  async ({ actor, params }) => ok(await getQuote(actor.platformId, params.quoteId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

@@ -18,7 +18,7 @@ const send = endpoint(
     answer: ok,
     responses: { 200: { description: 'Funds received', schema: transaction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, body }) => sandboxSend(principal.platformId, body),
+  async ({ actor, body }) => sandboxSend(actor.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(send);

@@ -14,7 +14,7 @@ const getToken = endpoint(
     params: tokenIdParams,
     responses: { 200: { description: 'Successful operation', schema: apiToken }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await tokens.get(principal.platformId, params.tokenId)),
+  async ({ actor, params }) => ok(await tokens.get(actor.platformId, params.tokenId)),
 );
 
 // DELETE /tokens/{tokenId} – revoke a token at once
@@ -28,12 +28,8 @@ const deleteToken = endpoint(
     params: tokenIdParams,
     responses: { 204: { description: 'Token deleted' }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, params }) => {
-    await tokens.revoke(
-      principal.platformId,
-      params.tokenId,
-      principal.kind === 'platform' ? principal.tokenId : undefined,
-    );
+  async ({ actor, params }) => {
+    await tokens.revoke(actor.platformId, params.tokenId, actor.kind === 'platform' ? actor.tokenId : undefined);
     return noContent();
   },
 );

@@ -14,7 +14,7 @@ const get = endpoint(
     params: transactionIdParams,
     responses: { 200: { description: 'Successful operation', schema: transaction }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await transactions.get(principal.platformId, params.transactionId)),
+  async ({ actor, params }) => ok(await transactions.get(actor.platformId, params.transactionId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

@@ -14,7 +14,7 @@ const getVerification = endpoint(
     params: verificationIdParams,
     responses: { 200: { description: 'Successful operation', schema: verification }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await verifications.get(principal.platformId, params.verificationId)),
+  async ({ actor, params }) => ok(await verifications.get(actor.platformId, params.verificationId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getVerification);

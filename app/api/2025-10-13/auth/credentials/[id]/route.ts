@@ -19,8 +19,8 @@ const revokeCredential = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, signed }) => {
-    const challenge = await credentials.revoke(principal.platformId, params.id, signed);
+  async ({ actor, params, signed }) => {
+    const challenge = await credentials.revoke(actor.platformId, params.id, signed);
     return challenge ? accepted(challenge) : noContent();
   },
 );

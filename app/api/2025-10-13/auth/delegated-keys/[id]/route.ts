@@ -14,7 +14,7 @@ const getDelegatedKey = endpoint(
     params: idParams,
     responses: { 200: { description: 'Successful operation', schema: delegatedKey }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => ok(await delegatedKeys.get(principal.platformId, params.id)),
+  async ({ actor, params }) => ok(await delegatedKeys.get(actor.platformId, params.id)),
 );
 
 // DELETE /auth/delegated-keys/{id} – revoke an ACTIVE key; its custodied private key is erased (MANAGE)
@@ -28,8 +28,8 @@ const revokeDelegatedKey = endpoint(
     params: idParams,
     responses: { 204: { description: 'Delegated key revoked' }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, params }) => {
-    await delegatedKeys.revoke(principal.platformId, params.id);
+  async ({ actor, params }) => {
+    await delegatedKeys.revoke(actor.platformId, params.id);
     return noContent();
   },
 );

@@ -18,7 +18,7 @@ const createLink = endpoint(
     answer: created,
     responses: { 201: { description: 'KYC link generated', schema: kycLink }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) => createKycLink(principal.platformId, params.customerId, body.redirectUri),
+  async ({ actor, params, body }) => createKycLink(actor.platformId, params.customerId, body.redirectUri),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createLink);

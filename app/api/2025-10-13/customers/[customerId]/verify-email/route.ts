@@ -16,8 +16,8 @@ const sendEmailVerification = endpoint(
     params: customerIdParams,
     responses: { 204: { description: 'Verification code sent.' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ principal, params }) => {
-    await contactVerification.send(principal.platformId, params.customerId, 'EMAIL');
+  async ({ actor, params }) => {
+    await contactVerification.send(actor.platformId, params.customerId, 'EMAIL');
     return noContent();
   },
 );

@@ -16,8 +16,8 @@ const sendPhoneVerification = endpoint(
     params: customerIdParams,
     responses: { 204: { description: 'Verification code sent.' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ principal, params }) => {
-    await contactVerification.send(principal.platformId, params.customerId, 'PHONE');
+  async ({ actor, params }) => {
+    await contactVerification.send(actor.platformId, params.customerId, 'PHONE');
     return noContent();
   },
 );

@@ -20,7 +20,7 @@ const uploadCustomersCsv = endpoint(
       ...errors(400, 401, 403),
     },
   },
-  async ({ principal, body }) => accepted(await bulkImport.upload(principal.platformId, body.file)),
+  async ({ actor, body }) => accepted(await bulkImport.upload(actor.platformId, body.file)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(uploadCustomersCsv);

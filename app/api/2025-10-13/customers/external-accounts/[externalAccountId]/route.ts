@@ -14,8 +14,8 @@ const getCustomerExternalAccount = endpoint(
     params: externalAccountIdParams,
     responses: { 200: { description: 'Successful operation', schema: externalAccount }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) =>
-    ok(await externalAccounts.get(principal.platformId, params.externalAccountId, { kind: 'customers' })),
+  async ({ actor, params }) =>
+    ok(await externalAccounts.get(actor.platformId, params.externalAccountId, { kind: 'customers' })),
 );
 
 // DELETE /customers/external-accounts/{externalAccountId} – delete (INACTIVE); a trusted beneficiary must be untrusted first
@@ -29,8 +29,8 @@ const deleteCustomerExternalAccount = endpoint(
     params: externalAccountIdParams,
     responses: { 204: { description: 'External account deleted successfully' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ principal, params }) => {
-    await externalAccounts.remove(principal.platformId, params.externalAccountId, { kind: 'customers' });
+  async ({ actor, params }) => {
+    await externalAccounts.remove(actor.platformId, params.externalAccountId, { kind: 'customers' });
     return noContent();
   },
 );

@@ -18,7 +18,7 @@ const cancelInvitation = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params }) => ok(await invitations.cancel(principal.platformId, params.invitationCode)),
+  async ({ actor, params }) => ok(await invitations.cancel(actor.platformId, params.invitationCode)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(cancelInvitation);

@@ -20,8 +20,8 @@ const claimInvitation = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, body }) =>
-    ok(await invitations.claim(principal.platformId, params.invitationCode, body.inviteeUma)),
+  async ({ actor, params, body }) =>
+    ok(await invitations.claim(actor.platformId, params.invitationCode, body.inviteeUma)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(claimInvitation);

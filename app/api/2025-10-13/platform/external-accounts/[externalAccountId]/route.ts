@@ -14,8 +14,8 @@ const getPlatformExternalAccount = endpoint(
     params: externalAccountIdParams,
     responses: { 200: { description: 'Successful operation', schema: externalAccount }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) =>
-    ok(await externalAccounts.get(principal.platformId, params.externalAccountId, { kind: 'platform' })),
+  async ({ actor, params }) =>
+    ok(await externalAccounts.get(actor.platformId, params.externalAccountId, { kind: 'platform' })),
 );
 
 // DELETE /platform/external-accounts/{externalAccountId} – delete (the account turns INACTIVE)
@@ -29,8 +29,8 @@ const deletePlatformExternalAccount = endpoint(
     params: externalAccountIdParams,
     responses: { 204: { description: 'External account deleted successfully' }, ...errors(401, 403, 404) },
   },
-  async ({ principal, params }) => {
-    await externalAccounts.remove(principal.platformId, params.externalAccountId, { kind: 'platform' });
+  async ({ actor, params }) => {
+    await externalAccounts.remove(actor.platformId, params.externalAccountId, { kind: 'platform' });
     return noContent();
   },
 );

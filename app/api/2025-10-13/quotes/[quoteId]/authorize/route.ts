@@ -23,7 +23,7 @@ const authorizeQuote = endpoint(
     body: scaAuthorization,
     responses: { 200: { description: 'Challenge authorized', schema: quote }, ...errors(400, 401, 403, 404, 409, 429) },
   },
-  async ({ principal, params, body }) => ok(await authorize(principal.platformId, params.quoteId, body.code)),
+  async ({ actor, params, body }) => ok(await authorize(actor.platformId, params.quoteId, body.code)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(authorizeQuote);

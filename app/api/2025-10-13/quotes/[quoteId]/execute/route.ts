@@ -22,8 +22,8 @@ const execute = endpoint(
     },
     responses: { 200: { description: 'Quote executed', schema: quote }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, signed }) =>
-    executeQuote(principal.platformId, params.quoteId, walletSignatureForQuote(signed.stamp)),
+  async ({ actor, params, signed }) =>
+    executeQuote(actor.platformId, params.quoteId, walletSignatureForQuote(signed.stamp)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(execute);

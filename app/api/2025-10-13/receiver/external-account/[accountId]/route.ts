@@ -18,8 +18,7 @@ const lookup = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, query }) =>
-    ok(await lookupExternalAccount(principal.platformId, params.accountId, query)),
+  async ({ actor, params, query }) => ok(await lookupExternalAccount(actor.platformId, params.accountId, query)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(lookup);

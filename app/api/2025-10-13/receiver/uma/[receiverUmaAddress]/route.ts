@@ -18,7 +18,7 @@ const lookup = endpoint(
       ...errors(400, 401, 403, 404, 424),
     },
   },
-  async ({ principal, params, query }) => ok(await lookupUma(principal.platformId, params.receiverUmaAddress, query)),
+  async ({ actor, params, query }) => ok(await lookupUma(actor.platformId, params.receiverUmaAddress, query)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(lookup);

@@ -18,7 +18,7 @@ const advance = endpoint(
     body: clockAdvanceRequest,
     responses: { 200: { description: 'Clock advanced', schema: clockState }, ...errors(400, 401, 403) },
   },
-  async ({ principal, body }) => ok(await advanceClock(principal.platformId, principal.clockOffsetMs, body.seconds)),
+  async ({ actor, body }) => ok(await advanceClock(actor.platformId, actor.clockOffsetMs, body.seconds)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(advance);

@@ -18,7 +18,7 @@ const receive = endpoint(
     answer: ok,
     responses: { 200: { description: 'Payment triggered', schema: transaction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, body }) => sandboxReceive(principal.platformId, body),
+  async ({ actor, body }) => sandboxReceive(actor.platformId, body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(receive);

@@ -18,7 +18,7 @@ const sendTest = endpoint(
       ...errors(400, 401, 403),
     },
   },
-  async ({ principal }) => ok(await sendTestWebhook(principal.platformId)),
+  async ({ actor }) => ok(await sendTestWebhook(actor.platformId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(sendTest);

@@ -17,8 +17,8 @@ const approve = endpoint(
     answer: ok,
     responses: { 200: { description: 'Payment approved', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) =>
-    transactions.approve(principal.platformId, params.transactionId, body.receiverCustomerInfo),
+  async ({ actor, params, body }) =>
+    transactions.approve(actor.platformId, params.transactionId, body.receiverCustomerInfo),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(approve);

@@ -17,7 +17,7 @@ const cancel = endpoint(
     answer: ok,
     responses: { 200: { description: 'Cancellation done', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) => transactions.cancel(principal.platformId, params.transactionId, body.reason),
+  async ({ actor, params, body }) => transactions.cancel(actor.platformId, params.transactionId, body.reason),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(cancel);

@@ -15,8 +15,8 @@ const confirm = endpoint(
     body: confirmRequest,
     responses: { 200: { description: 'Confirmation recorded', schema: transaction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ principal, params, body }) =>
-    ok(await transactions.confirmReceipt(principal.platformId, params.transactionId, body.receiptDeliveryConfirmedAt)),
+  async ({ actor, params, body }) =>
+    ok(await transactions.confirmReceipt(actor.platformId, params.transactionId, body.receiptDeliveryConfirmedAt)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirm);

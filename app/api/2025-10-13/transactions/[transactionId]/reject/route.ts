@@ -17,7 +17,7 @@ const reject = endpoint(
     answer: ok,
     responses: { 200: { description: 'Payment rejected', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) => transactions.reject(principal.platformId, params.transactionId, body.reason),
+  async ({ actor, params, body }) => transactions.reject(actor.platformId, params.transactionId, body.reason),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(reject);

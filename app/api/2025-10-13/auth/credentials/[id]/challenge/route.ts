@@ -26,8 +26,8 @@ const challengeCredential = endpoint(
       },
     },
   },
-  async ({ principal, params, body, signed }) =>
-    ok(await login.challenge(principal.platformId, params.id, body?.clientPublicKey, signed)),
+  async ({ actor, params, body, signed }) =>
+    ok(await login.challenge(actor.platformId, params.id, body?.clientPublicKey, signed)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(challengeCredential);

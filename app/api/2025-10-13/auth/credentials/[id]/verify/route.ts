@@ -21,8 +21,8 @@ const verifyCredential = endpoint(
       ...errors(400, 401, 403, 404, 429),
     },
   },
-  async ({ principal, params, body, signed }) => {
-    const result = await login.verify(principal.platformId, params.id, body, signed);
+  async ({ actor, params, body, signed }) => {
+    const result = await login.verify(actor.platformId, params.id, body, signed);
     return isChallenge(result) ? accepted(result) : ok(result);
   },
 );

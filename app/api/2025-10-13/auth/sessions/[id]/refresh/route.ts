@@ -21,8 +21,8 @@ const refreshSession = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, body, signed }) => {
-    const result = await sessions.refresh(principal.platformId, params.id, body.clientPublicKey, signed);
+  async ({ actor, params, body, signed }) => {
+    const result = await sessions.refresh(actor.platformId, params.id, body.clientPublicKey, signed);
     return isChallenge(result) ? accepted(result) : created(result);
   },
 );

@@ -16,8 +16,8 @@ const confirmEmailVerification = endpoint(
     body: confirmBody,
     responses: { 200: { description: 'Email verified.', schema: customer }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ principal, params, body }) =>
-    ok(await contactVerification.confirm(principal.platformId, params.customerId, 'EMAIL', body.code)),
+  async ({ actor, params, body }) =>
+    ok(await contactVerification.confirm(actor.platformId, params.customerId, 'EMAIL', body.code)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmEmailVerification);

@@ -17,7 +17,7 @@ const getBulkCustomerImportJob = endpoint(
       ...errors(401, 403, 404),
     },
   },
-  async ({ principal, params }) => ok(await bulkImport.get(principal.platformId, params.jobId)),
+  async ({ actor, params }) => ok(await bulkImport.get(actor.platformId, params.jobId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getBulkCustomerImportJob);

@@ -17,7 +17,7 @@ const startBeneficiaryTrust = endpoint(
       ...errors(400, 401, 403, 404, 409, 503),
     },
   },
-  async ({ principal, params }) => ok(await trust.start(principal.platformId, params.externalAccountId, 'TRUST')),
+  async ({ actor, params }) => ok(await trust.start(actor.platformId, params.externalAccountId, 'TRUST')),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(startBeneficiaryTrust);

@@ -20,7 +20,7 @@ const startBeneficiaryUntrust = endpoint(
       ...errors(400, 401, 403, 404, 409, 503),
     },
   },
-  async ({ principal, params }) => ok(await trust.start(principal.platformId, params.externalAccountId, 'UNTRUST')),
+  async ({ actor, params }) => ok(await trust.start(actor.platformId, params.externalAccountId, 'UNTRUST')),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(startBeneficiaryUntrust);

@@ -18,8 +18,8 @@ const verifyExternalAccountOwnership = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, params, body }) =>
-    ok(await ownership.verifySignature(principal.platformId, params.externalAccountId, { kind: 'customers' }, body)),
+  async ({ actor, params, body }) =>
+    ok(await ownership.verifySignature(actor.platformId, params.externalAccountId, { kind: 'customers' }, body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(verifyExternalAccountOwnership);

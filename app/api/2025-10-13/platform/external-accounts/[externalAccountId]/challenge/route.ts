@@ -18,9 +18,9 @@ const createPlatformExternalAccountOwnershipChallenge = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, params, body }) =>
+  async ({ actor, params, body }) =>
     created(
-      await ownership.startChallenge(principal.platformId, params.externalAccountId, { kind: 'platform' }, body.method),
+      await ownership.startChallenge(actor.platformId, params.externalAccountId, { kind: 'platform' }, body.method),
     ),
 );
 

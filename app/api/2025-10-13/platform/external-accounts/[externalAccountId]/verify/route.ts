@@ -18,8 +18,8 @@ const verifyPlatformExternalAccountOwnership = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, params, body }) =>
-    ok(await ownership.verifySignature(principal.platformId, params.externalAccountId, { kind: 'platform' }, body)),
+  async ({ actor, params, body }) =>
+    ok(await ownership.verifySignature(actor.platformId, params.externalAccountId, { kind: 'platform' }, body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(verifyPlatformExternalAccountOwnership);

@@ -14,8 +14,8 @@ const resendCode = endpoint(
     params: quoteIdParams,
     responses: { 204: { description: 'Code sent' }, ...errors(401, 403, 404, 409, 429) },
   },
-  async ({ principal, params }) => {
-    await resend(principal.platformId, params.quoteId);
+  async ({ actor, params }) => {
+    await resend(actor.platformId, params.quoteId);
     return noContent();
   },
 );

@@ -22,7 +22,7 @@ const fund = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ principal, params, body }) => fundInternalAccount(principal.platformId, params.accountId, body.amount),
+  async ({ actor, params, body }) => fundInternalAccount(actor.platformId, params.accountId, body.amount),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(fund);

@@ -22,8 +22,7 @@ const confirmBeneficiaryTrust = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, params, body }) =>
-    ok(await trust.confirm(principal.platformId, params.externalAccountId, 'TRUST', body)),
+  async ({ actor, params, body }) => ok(await trust.confirm(actor.platformId, params.externalAccountId, 'TRUST', body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmBeneficiaryTrust);

@@ -22,8 +22,8 @@ const confirmBeneficiaryUntrust = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ principal, params, body }) =>
-    ok(await trust.confirm(principal.platformId, params.externalAccountId, 'UNTRUST', body)),
+  async ({ actor, params, body }) =>
+    ok(await trust.confirm(actor.platformId, params.externalAccountId, 'UNTRUST', body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmBeneficiaryUntrust);
