@@ -25,6 +25,26 @@ const config = [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Layers (ARCHITECTURE.md): nothing inside lib/ reaches the API edge, and lib/'s modules import
+  // each other without cycles. scripts/check-layers.mjs checks the whole picture in npm test.
+  {
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/http/**', 'lib/boot.ts', 'lib/wiring.ts', 'lib/worker.ts', 'lib/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)http/',
+              message: 'lib/http is the API edge: code inside lib/ must not import it (ARCHITECTURE.md).',
+            },
+          ],
+        },
+      ],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
 ];
 
 export default config;
