@@ -12,7 +12,7 @@ import { canonicalJson, stringifyJson } from '@/lib/core/json';
 import { requestHash } from '@/lib/http/idempotency';
 import { API_BASE } from '@/lib/core/mode';
 import { created, endpoint } from '@/lib/http/endpoint';
-import * as transfers from '@/lib/transfers/service';
+import * as transfers from '@/lib/payments/transfers/service';
 
 // One Idempotency-Key, one effect, whatever happens: a changed body racing the original, a
 // repeat while the original runs, a process that died before or after its effect committed, a

@@ -6,7 +6,7 @@ import { wire } from '@/lib/wiring';
 process.env.DATABASE_URL = inject('databaseUrl');
 process.env.CORRIDOR_EMBEDDED = inject('embedded') ? '1' : '0';
 process.env.CORRIDOR_MODE = 'sandbox';
-// A fixed test-only master key (lib/auth/master-key.ts): without it the first GET /config
+// A fixed test-only master key (lib/core/crypto/master-key.ts): without it the first GET /config
 // would write ./data/secret.key into the working tree.
 process.env.CORRIDOR_SECRET_KEY ??= '7e57'.repeat(16);
 // Job kinds, sweeps and ports, plugged in as every server process does at start.

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { AuditEntry } from '@/lib/staff/audit';
 import type { Delivery } from '@/lib/webhooks/log';
-import type { Transaction } from '@/lib/transactions/presenter';
+import type { Transaction } from '@/lib/payments/transactions/presenter';
 import { formatAmount, shortId } from '../format';
 import { LocalTime } from '../time';
 import { Badge, Cell, Empty, Table } from '../ui';

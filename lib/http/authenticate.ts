@@ -32,7 +32,7 @@ function parseBasic(header: string): { username: string; secret: string } | null
 
 /**
  * The caller of a request: `authorization` is its Authorization header, `address` its source
- * (lib/http/client-address.ts), against which failures are throttled (lib/auth/throttle.ts).
+ * (lib/http/client-address.ts), against which failures are throttled (lib/tokens/throttle.ts).
  */
 export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Actor> {
   if (!authorization)

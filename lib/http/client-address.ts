@@ -1,4 +1,4 @@
-// The source address of a request, for throttling failed authentication (lib/auth/throttle.ts).
+// The source address of a request, for throttling failed authentication (lib/tokens/throttle.ts).
 // scripts/server.mjs writes the TCP peer's address into PEER_ADDRESS_HEADER, replacing any value
 // a client sent. X-Forwarded-For is believed only as far as CORRIDOR_TRUSTED_PROXIES says: with
 // N trusted reverse proxies in front, each appending the address it received the request from,

@@ -74,7 +74,7 @@ describe('retention', () => {
         },
       });
     }
-    // Failed-authentication counts (lib/auth/throttle.ts): kept while their window or refusal runs.
+    // Failed-authentication counts (lib/tokens/throttle.ts): kept while their window or refusal runs.
     const failures = { old: `a:test-${randomUUID()}`, recent: `a:test-${randomUUID()}` };
     await db().authFailure.createMany({
       data: [

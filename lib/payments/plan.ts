@@ -1,4 +1,4 @@
-import type { TransactionRow } from '../transactions/repository';
+import type { TransactionRow } from './transactions/repository';
 import type { Route } from './routing';
 
 // A transaction's settlement plan, stored with it: where the money comes from and where it goes.

@@ -1,7 +1,7 @@
 import type { Tx } from '../core/db';
 import * as ledger from '../ledger/service';
 import { bucketAccount, systemAccount, type Leg } from '../ledger/service';
-import type { TransactionRow } from '../transactions/repository';
+import type { TransactionRow } from './transactions/repository';
 import { amountsOf, planOf, type Funding } from './plan';
 
 // Ledger postings of a payment's life. Each is one balanced posting tagged with the transaction:

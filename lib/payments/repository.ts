@@ -1,6 +1,6 @@
 import { Prisma, db, queryIn, type Tx } from '../core/db';
 import { prefixedColumns, unprefix } from '../core/sql';
-import type { TransactionRow } from '../transactions/repository';
+import type { TransactionRow } from './transactions/repository';
 import type { InternalAccountRow } from '../accounts/repository';
 
 const T = Prisma.TransactionScalarFieldEnum;

@@ -3,7 +3,7 @@ import { DomainError, invalidInput, notFound } from '../core/errors';
 import * as accounts from '../accounts/service';
 import { customersByUmaAddress } from '../customers/repository';
 import { defaultRail, railInfo, type RailInfo } from '../rails/catalog';
-import { sandboxCounterparty, type UmaAddress } from '../uma/address';
+import { sandboxCounterparty, type UmaAddress } from './uma/address';
 import { payoutScenario, type PayoutScenario } from './scenarios';
 import { isRateCurrency, midRate, minorRate } from '../fx/rates';
 

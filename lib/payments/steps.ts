@@ -3,9 +3,9 @@ import type { Step } from '../ledger/service';
 import { activeSql, type InternalAccountRow } from '../accounts/repository';
 import { eventWrites, type EventType } from '../events/outbox';
 import { jobWrite } from '../jobs/queue';
-import * as quotesRepo from '../quotes/repository';
-import * as txRepo from '../transactions/repository';
-import { toTransaction } from '../transactions/presenter';
+import * as quotesRepo from './quotes/repository';
+import * as txRepo from './transactions/repository';
+import { toTransaction } from './transactions/presenter';
 import { balanceAnnouncements } from './balances';
 import { planOf } from './plan';
 import { holdPosting, releasePosting, reversePosting, settlePosting } from './postings';
@@ -68,7 +68,7 @@ export function start(
       // The quote first: every writer that changes both locks the quote before the transaction.
       moves: [
         {
-          sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }),
+          sql: quotesRepo.moveSql(quoteId, 'execute', { executedAt: at, updatedAt: at }),
           required: true,
         },
         { sql: txRepo.moveSql(row.id, 'start', { updatedAt: at, expectedSettlementAt: settleAt }), required: true },
@@ -99,7 +99,7 @@ export function refuseCollection(quoteId: string, row: Row, at: Date): { step: S
     failed,
     step: {
       moves: [
-        { sql: quotesRepo.setStatusSql(quoteId, ['PENDING'], 'FAILED', { updatedAt: at }), required: true },
+        { sql: quotesRepo.moveSql(quoteId, 'fundingFailed', { updatedAt: at }), required: true },
         { sql: txRepo.moveSql(row.id, 'fail', { failureReason: COLLECTION_FAILURE, updatedAt: at }), required: true },
       ],
       writes: events(failed, ['FAILED'], at),
@@ -115,11 +115,11 @@ export function refuseCollection(quoteId: string, row: Row, at: Date): { step: S
  */
 export const COLLECTION_FAILURE = 'QUOTE_EXECUTION_FAILED';
 
-const mirrorQuote = (row: Row, to: string, at: Date) =>
+const mirrorQuote = (row: Row, to: 'complete' | 'fail', at: Date) =>
   row.quoteId
     ? [
         {
-          sql: quotesRepo.setStatusSql(row.quoteId, ['PROCESSING', 'COMPLETED'], to, { updatedAt: at }),
+          sql: quotesRepo.moveSql(row.quoteId, to, { updatedAt: at }),
           required: false,
         },
       ]
@@ -151,7 +151,7 @@ export function complete(
     step: {
       moves: [
         { sql: txRepo.moveSql(row.id, 'complete', { settledAt: at, updatedAt: at }), required: true },
-        ...mirrorQuote(row, 'COMPLETED', at),
+        ...mirrorQuote(row, 'complete', at),
       ],
       writes: [...events(done, ['COMPLETED'], at), ...later],
       posting: settlePosting(done, ctx.feeAccount?.id ?? null),
@@ -200,7 +200,7 @@ export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Ste
           sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }),
           required: true,
         },
-        ...mirrorQuote(row, 'FAILED', at),
+        ...mirrorQuote(row, 'fail', at),
       ],
       writes: events(
         failed,
@@ -225,7 +225,7 @@ export function returned(row: Row, ctx: Accounts, at: Date): { step: Step; retur
           sql: txRepo.moveSql(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }),
           required: true,
         },
-        ...mirrorQuote(row, 'FAILED', at),
+        ...mirrorQuote(row, 'fail', at),
       ],
       writes: events(back, ['FAILED', 'REFUND_COMPLETED'], at),
       posting: reversePosting(back),

@@ -4,9 +4,9 @@ import { DomainError, fieldError, notFound } from '../core/errors';
 import * as ledger from '../ledger/service';
 import { recordEvent } from '../events/outbox';
 import { enqueue } from '../jobs/queue';
-import * as quotes from '../quotes/repository';
-import * as txRepo from '../transactions/repository';
-import { toTransaction } from '../transactions/presenter';
+import * as quotes from '../payments/quotes/repository';
+import * as txRepo from '../payments/transactions/repository';
+import { toTransaction } from '../payments/transactions/presenter';
 import { planOf } from '../payments/plan';
 import { failPayout } from '../payments/settlement';
 import { refundedFailure } from '../payments/steps';
@@ -75,7 +75,7 @@ export async function sandboxSend(
       },
       tx,
     );
-    await quotes.setStatus(quote.id, ['PENDING'], 'PROCESSING', { executedAt: at, updatedAt: at }, tx);
+    await quotes.move(quote.id, 'execute', { executedAt: at, updatedAt: at }, tx);
     await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(started!));
     if (amount !== quote.totalSending) {
       // Refund exactly what arrived (the transaction's sentAmount now says so).

@@ -1,6 +1,6 @@
 import { db, lockOne, Prisma, type Tx } from '../core/db';
 
-// Pending signed requests (lib/auth/signed-retry.ts).
+// Pending signed requests (lib/wallet-auth/signed-retry.ts).
 export type SignedRequestRow = Prisma.SignedRequestGetPayload<object>;
 
 export async function insert(data: Prisma.SignedRequestUncheckedCreateInput, tx: Tx): Promise<void> {

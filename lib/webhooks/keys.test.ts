@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newPlatform } from '@/tests/support/api';
 import { decryptStoredPrivateKey, signBody, signingPublicKeyPem } from './keys';
-import { loadMasterKey, MasterKeyError, masterKey, open, seal } from '../auth/master-key';
+import { loadMasterKey, MasterKeyError, masterKey, open, seal } from '../core/crypto/master-key';
 import { findSigningKey } from './repository';
 
 // The service master key and the per-platform signing keys it protects at rest.

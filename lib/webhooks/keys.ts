@@ -1,7 +1,7 @@
 import { createPrivateKey, generateKeyPairSync, hkdfSync, sign, type KeyObject } from 'node:crypto';
 import { now } from '../core/clock';
 import type { Tx } from '../core/db';
-import { masterKey, open, seal } from '../auth/master-key';
+import { masterKey, open, seal } from '../core/crypto/master-key';
 import * as repo from './repository';
 
 // Each platform signs with its own P-256 key pair, made on first need (GET /config or the first

@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { now } from '@/lib/core/clock';
-import * as transactions from '@/lib/transactions/service';
+import * as transactions from '@/lib/payments/transactions/service';
 import * as verifications from '@/lib/verifications/service';
-import { completedVolumesSince, countAwaitingApproval } from '@/lib/transactions/volume-repository';
+import { completedVolumesSince, countAwaitingApproval } from '@/lib/payments/transactions/volume-repository';
 import { totalsByCurrency } from '@/lib/ledger/reports';
 import { countFailed } from '@/lib/webhooks/log';
 import { formatAmount, shortId } from '@/components/format';

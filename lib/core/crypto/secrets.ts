@@ -3,7 +3,7 @@ import { tag } from './vault';
 
 // API secrets. Generated ones are 256 bits from the CSPRNG; an operator may choose the bootstrap
 // secret (CORRIDOR_CLIENT_SECRET, at least MIN_CHOSEN_SECRET_LENGTH characters). They are stored
-// as a keyed hash: HMAC-SHA256 under a subkey of the service master key (lib/auth/vault.ts tag),
+// as a keyed hash: HMAC-SHA256 under a subkey of the service master key (lib/core/crypto/vault.ts tag),
 // so a copy of the tokens table alone does not let anyone test guesses of a chosen secret offline.
 // Compared in constant time.
 //

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { masterKey } from '../../auth/master-key';
+import { masterKey } from './master-key';
 import { generateKeyPair, type KeyPair } from './p256';
 
 // Secrets at rest. Wallet-auth keeps a few secrets it must read back later (the private half of
@@ -10,7 +10,7 @@ import { generateKeyPair, type KeyPair } from './p256';
 // hash would fall to a million guesses; under a keyed MAC it does not.)
 //
 // The master key is the service's one master key (CORRIDOR_SECRET_KEY, or the generated
-// <CORRIDOR_DATA_DIR>/secret.key; see lib/auth/master-key.ts). Wallet-auth never uses it
+// <CORRIDOR_DATA_DIR>/secret.key; see lib/core/crypto/master-key.ts). Wallet-auth never uses it
 // directly: each use gets its own HKDF subkey, so no two purposes share key material. The master
 // key is fixed for the life of the process (masterKey() caches it), so each subkey is derived once.
 // Cached keys are only read here (cipher and HMAC keys); what leaves the module is a copy.

@@ -1,7 +1,7 @@
 import { endpoint, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { quote, quoteRequest } from '@/lib/quotes/schema';
-import { createQuote } from '@/lib/quotes/create';
+import { quote, quoteRequest } from '@/lib/payments/quotes/schema';
+import { createQuote } from '@/lib/payments/quotes/create';
 
 // POST /quotes – price a cross-currency transfer (account or real-time funding → account or UMA)
 const create = endpoint(

@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { transactionList, transactionListQuery } from '@/lib/transactions/schema';
-import * as transactions from '@/lib/transactions/service';
+import { transactionList, transactionListQuery } from '@/lib/payments/transactions/schema';
+import * as transactions from '@/lib/payments/transactions/service';
 
 // GET /transactions – filtered, cursor-paginated, newest first unless sortOrder=asc
 const list = endpoint(

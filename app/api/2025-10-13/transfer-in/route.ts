@@ -1,8 +1,8 @@
 import { created, endpoint, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { transaction } from '@/lib/transactions/schema';
-import { transferIn } from '@/lib/transfers/schema';
-import * as transfers from '@/lib/transfers/service';
+import { transaction } from '@/lib/payments/transactions/schema';
+import { transferIn } from '@/lib/payments/transfers/schema';
+import * as transfers from '@/lib/payments/transfers/service';
 
 // POST /transfer-in – same-currency pull (ACH debit) from an external account into an internal account
 const create = endpoint(

@@ -1,8 +1,8 @@
 import { created, endpoint, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { transaction } from '@/lib/transactions/schema';
-import { transferOut } from '@/lib/transfers/schema';
-import * as transfers from '@/lib/transfers/service';
+import { transaction } from '@/lib/payments/transactions/schema';
+import { transferOut } from '@/lib/payments/transfers/schema';
+import * as transfers from '@/lib/payments/transfers/service';
 
 // POST /transfer-out – same-currency payout from an internal account to the owner's external account
 const create = endpoint(

@@ -1,4 +1,4 @@
-import * as transactions from '@/lib/transactions/service';
+import * as transactions from '@/lib/payments/transactions/service';
 import { Pager } from '@/components/pager';
 import { Empty, ErrorNote, PageHeader, Section } from '@/components/ui';
 import { TransactionsTable } from '@/components/console/tables';

@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { quote, quoteIdParams } from '@/lib/quotes/schema';
-import { getQuote } from '@/lib/quotes/service';
+import { quote, quoteIdParams } from '@/lib/payments/quotes/schema';
+import { getQuote } from '@/lib/payments/quotes/service';
 
 // GET /quotes/{quoteId} – a quote and its current status
 const get = endpoint(

@@ -1,6 +1,6 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { transaction } from '@/lib/transactions/schema';
+import { transaction } from '@/lib/payments/transactions/schema';
 import { sendRequest } from '@/lib/sandbox/schema';
 import { sandboxSend } from '@/lib/sandbox/send';
 

@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { transaction, transactionIdParams } from '@/lib/transactions/schema';
-import * as transactions from '@/lib/transactions/service';
+import { transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
+import * as transactions from '@/lib/payments/transactions/service';
 
 // GET /transactions/{transactionId} – one transaction
 const get = endpoint(

@@ -4,7 +4,7 @@ import * as documents from '@/lib/documents/service';
 import * as owners from '@/lib/customers/beneficial-owners/service';
 import * as accounts from '@/lib/accounts/service';
 import * as externalAccounts from '@/lib/external-accounts/service';
-import * as transactions from '@/lib/transactions/service';
+import * as transactions from '@/lib/payments/transactions/service';
 import { listDeliveries } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import * as transactions from '@/lib/transactions/service';
+import * as transactions from '@/lib/payments/transactions/service';
 import { postingsOf } from '@/lib/ledger/reports';
 import { listDeliveries } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';

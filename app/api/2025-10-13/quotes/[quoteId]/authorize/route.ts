@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { quote, quoteIdParams } from '@/lib/quotes/schema';
-import { authorize } from '@/lib/quotes/sca';
+import { quote, quoteIdParams } from '@/lib/payments/quotes/schema';
+import { authorize } from '@/lib/payments/quotes/sca';
 
 const scaAuthorization = z.object({
   code: z.string().max(16).nullable().optional(),

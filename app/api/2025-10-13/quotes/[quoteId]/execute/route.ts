@@ -1,8 +1,8 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { executeQuoteBody, quote, quoteIdParams } from '@/lib/quotes/schema';
-import { executeQuote } from '@/lib/quotes/execute';
-import { walletSignatureForQuote } from '@/lib/quotes/wallet';
+import { executeQuoteBody, quote, quoteIdParams } from '@/lib/payments/quotes/schema';
+import { executeQuote } from '@/lib/payments/quotes/execute';
+import { walletSignatureForQuote } from '@/lib/payments/quotes/wallet';
 
 // POST /quotes/{quoteId}/execute – start the transfer (Embedded Wallet sources: signed by the holder)
 const execute = endpoint(

@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { accountLookupResponse, accountParams, lookupQuery } from '@/lib/uma/schema';
-import { lookupExternalAccount } from '@/lib/uma/lookups';
+import { accountLookupResponse, accountParams, lookupQuery } from '@/lib/payments/uma/schema';
+import { lookupExternalAccount } from '@/lib/payments/uma/lookups';
 
 // GET /receiver/external-account/{accountId} – what an external account accepts; returns a lookupId
 const lookup = endpoint(

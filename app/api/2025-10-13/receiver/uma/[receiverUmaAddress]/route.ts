@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { lookupQuery, umaLookupResponse, umaParams } from '@/lib/uma/schema';
-import { lookupUma } from '@/lib/uma/lookups';
+import { lookupQuery, umaLookupResponse, umaParams } from '@/lib/payments/uma/schema';
+import { lookupUma } from '@/lib/payments/uma/lookups';
 
 // GET /receiver/uma/{receiverUmaAddress} – what a UMA receiver accepts; returns a lookupId for quotes
 const lookup = endpoint(

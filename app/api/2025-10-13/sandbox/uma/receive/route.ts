@@ -1,8 +1,8 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { transaction } from '@/lib/transactions/schema';
+import { transaction } from '@/lib/payments/transactions/schema';
 import { umaReceiveRequest } from '@/lib/sandbox/schema';
-import { sandboxReceive } from '@/lib/uma/receive';
+import { sandboxReceive } from '@/lib/payments/uma/receive';
 
 // POST /sandbox/uma/receive – a sandbox UMA sender pays one of this platform's customers (sandbox only)
 const receive = endpoint(

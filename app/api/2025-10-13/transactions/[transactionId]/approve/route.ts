@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { approveRequest, transaction, transactionIdParams } from '@/lib/transactions/schema';
-import * as transactions from '@/lib/transactions/service';
+import { approveRequest, transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
+import * as transactions from '@/lib/payments/transactions/service';
 
 // POST /transactions/{transactionId}/approve – approve a payment waiting for the platform's decision
 const approve = endpoint(

@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { cancelRequest, transaction, transactionIdParams } from '@/lib/transactions/schema';
-import * as transactions from '@/lib/transactions/service';
+import { cancelRequest, transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
+import * as transactions from '@/lib/payments/transactions/service';
 
 // POST /transactions/{transactionId}/cancel – recall a bank transfer (ACH, wire) that has not settled
 const cancel = endpoint(

@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { confirmRequest, transaction, transactionIdParams } from '@/lib/transactions/schema';
-import * as transactions from '@/lib/transactions/service';
+import { confirmRequest, transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
+import * as transactions from '@/lib/payments/transactions/service';
 
 // POST /transactions/{transactionId}/confirm – record that the receipt reached the customer
 const confirm = endpoint(

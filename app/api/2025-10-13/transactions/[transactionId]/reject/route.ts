@@ -1,7 +1,7 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { rejectRequest, transaction, transactionIdParams } from '@/lib/transactions/schema';
-import * as transactions from '@/lib/transactions/service';
+import { rejectRequest, transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
+import * as transactions from '@/lib/payments/transactions/service';
 
 // POST /transactions/{transactionId}/reject – refuse a payment waiting for the platform's decision
 const reject = endpoint(

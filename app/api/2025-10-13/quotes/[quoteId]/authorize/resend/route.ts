@@ -1,7 +1,7 @@
 import { endpoint, noContent, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { quoteIdParams } from '@/lib/quotes/schema';
-import { resend } from '@/lib/quotes/sca';
+import { quoteIdParams } from '@/lib/payments/quotes/schema';
+import { resend } from '@/lib/payments/quotes/sca';
 
 // POST /quotes/{quoteId}/authorize/resend – send the SMS code of a quote's challenge again
 const resendCode = endpoint(

@@ -1,14 +1,14 @@
-import { newId } from '../core/ids';
-import { addSeconds, now } from '../core/clock';
-import type { Prisma } from '../core/db';
-import { invalidInput, notFound } from '../core/errors';
-import { currencyObject } from '../core/currencies';
-import * as customers from '../customers/repository';
-import { settingsOf } from '../platform/settings';
-import { midRate, isRateCurrency } from '../fx/rates';
-import { exchangeRateOf } from '../fx/pricing';
-import { externalRoute, umaRoute, type Route } from '../payments/routing';
-import { mergeFields, requiredPayerData } from '../payments/payer-data';
+import { newId } from '../../core/ids';
+import { addSeconds, now } from '../../core/clock';
+import type { Prisma } from '../../core/db';
+import { invalidInput, notFound } from '../../core/errors';
+import { currencyObject } from '../../core/currencies';
+import * as customers from '../../customers/repository';
+import { settingsOf } from '../../platform/settings';
+import { midRate, isRateCurrency } from '../../fx/rates';
+import { exchangeRateOf } from '../../fx/pricing';
+import { externalRoute, umaRoute, type Route } from '../routing';
+import { mergeFields, requiredPayerData } from '../payer-data';
 import { requireUma } from './address';
 import * as repo from './repository';
 

@@ -1,5 +1,5 @@
-import { isInstantRail } from '../rails/catalog';
-import { currencyAmount } from '../core/currencies';
+import { isInstantRail } from '../../rails/catalog';
+import { currencyAmount } from '../../core/currencies';
 import type { TransactionRow } from './repository';
 
 // The wire shape of a transaction (reference: IncomingTransaction, OutgoingTransaction).

@@ -1,15 +1,15 @@
-import { referenceCode } from '../accounts/instructions';
-import { newId } from '../core/ids';
-import { now } from '../core/clock';
-import type { Tx } from '../core/db';
-import * as ledger from '../ledger/service';
-import { recordEvent } from '../events/outbox';
-import * as customers from '../customers/repository';
-import * as platforms from '../platform/repository';
+import { referenceCode } from '../../accounts/instructions';
+import { newId } from '../../core/ids';
+import { now } from '../../core/clock';
+import type { Tx } from '../../core/db';
+import * as ledger from '../../ledger/service';
+import { recordEvent } from '../../events/outbox';
+import * as customers from '../../customers/repository';
+import * as platforms from '../../platform/repository';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
-import { announceBalances } from '../payments/balances';
-import type { Route } from '../payments/routing';
+import { announceBalances } from '../balances';
+import type { Route } from '../routing';
 
 // Incoming UMA payments to customers of this service: from another customer of the service
 // (settled inside it) or from the sandbox senders. The money enters the receiving platform's

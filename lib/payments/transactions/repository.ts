@@ -1,6 +1,6 @@
-import { Prisma, db, type Tx } from '../core/db';
-import { type Cursor } from '../core/pagination';
-import { setColumns, value } from '../core/sql';
+import { Prisma, db, type Tx } from '../../core/db';
+import { type Cursor } from '../../core/pagination';
+import { setColumns, value } from '../../core/sql';
 import { MOVES, type Move } from './state';
 
 export type TransactionRow = Prisma.TransactionGetPayload<object>;

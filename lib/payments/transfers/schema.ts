@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { money } from '../core/fields';
+import { money } from '../../core/fields';
 import { paymentRail, purposeOfPayment } from '../quotes/schema';
 
 // Same-currency transfers (reference: TransferInRequest, TransferOutRequest).

@@ -1,5 +1,5 @@
-import { currencyObject } from '../core/currencies';
-import { depositDetails } from '../accounts/instructions';
+import { currencyObject } from '../../core/currencies';
+import { depositDetails } from '../../accounts/instructions';
 import type { QuoteRow } from './repository';
 
 // The wire shape of a quote (reference: Quote). Payment instructions are derived, not stored:

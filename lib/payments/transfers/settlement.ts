@@ -1,14 +1,14 @@
-import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
-import * as ledger from '../ledger/service';
-import { recordEvent } from '../events/outbox';
-import type { JobHandler } from '../jobs/queue';
+import { now } from '../../core/clock';
+import { transaction, type Tx } from '../../core/db';
+import * as ledger from '../../ledger/service';
+import { recordEvent } from '../../events/outbox';
+import type { JobHandler } from '../../jobs/queue';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
-import { announceBalances } from '../payments/balances';
-import { completePayout, failPayout } from '../payments/settlement';
-import { refundedFailure, refundOf } from '../payments/steps';
-import type { TransferScenario } from '../payments/scenarios';
+import { announceBalances } from '../balances';
+import { completePayout, failPayout } from '../settlement';
+import { refundedFailure, refundOf } from '../steps';
+import type { TransferScenario } from '../scenarios';
 
 // Same-currency transfers after they start: the rail reports back (job transfer.settle).
 // Transfer-out uses the payout steps of the payments engine; transfer-in (a pull) moves money

@@ -1,5 +1,5 @@
-import { DomainError } from '../core/errors';
-import { sandboxUmaDomain } from '../platform/service';
+import { DomainError } from '../../core/errors';
+import { sandboxUmaDomain } from '../../platform/service';
 
 // UMA addresses: `$user@domain`. The user part is letters, digits and . _ - + (case-insensitive).
 const UMA = /^\$([a-z0-9._+-]{1,64})@([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+)$/i;

@@ -1,4 +1,4 @@
-import { db, type Prisma, type Tx } from '../core/db';
+import { db, type Prisma, type Tx } from '../../core/db';
 
 export function findLookup(platformId: string, id: string, tx: Tx = db()) {
   return tx.lookup.findFirst({ where: { platformId, id } });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { currencyCode, isoDateTime, money } from '../core/fields';
-import { currency, paymentInstructions } from '../accounts/schema';
+import { currencyCode, isoDateTime, money } from '../../core/fields';
+import { currency, paymentInstructions } from '../../accounts/schema';
 
 // Quotes (reference: QuoteRequest, Quote). lockedCurrencyAmount accepts integers up to the
 // specification's bound; amounts the corridor cannot carry are refused by the configured

@@ -1,7 +1,8 @@
-import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
-import type { InternalAccountRow } from '../accounts/repository';
+import { db, lockOne, Prisma, queryIn, type Tx } from '../../core/db';
+import { QUOTE_MOVES, type QuoteMove } from './state';
+import type { InternalAccountRow } from '../../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
-import { insertAll, prefixedColumns, setColumns, unprefix } from '../core/sql';
+import { insertAll, prefixedColumns, setColumns, unprefix } from '../../core/sql';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
 
@@ -64,21 +65,22 @@ export async function insertWithTransaction(
   );
 }
 
-/** Conditional status change; false when the quote was no longer in one of `from`. */
-export async function setStatus(
+/** A move of QUOTE_MOVES as one conditional update; false when the quote was no longer in a `from` state. */
+export async function move(
   id: string,
-  from: string[],
-  to: string,
+  name: QuoteMove,
   data: Prisma.QuoteUncheckedUpdateInput,
   tx: Tx,
 ): Promise<boolean> {
-  const n = await tx.quote.updateMany({ where: { id, status: { in: from } }, data: { ...data, status: to } });
+  const { from, to } = QUOTE_MOVES[name];
+  const n = await tx.quote.updateMany({ where: { id, status: { in: [...from] } }, data: { ...data, status: to } });
   return n.count === 1;
 }
 
-/** The same change as a statement fragment (`UPDATE ... RETURNING 1`) for a payment step. */
-export function setStatusSql(id: string, from: string[], to: string, data: Record<string, unknown>): Prisma.Sql {
-  return Prisma.sql`UPDATE "Quote" SET "status" = ${to}, ${setColumns(data)} WHERE "id" = ${id} AND "status" IN (${Prisma.join(from)}) RETURNING 1`;
+/** The same move as a statement fragment (`UPDATE ... RETURNING 1`) for a payment step. */
+export function moveSql(id: string, name: QuoteMove, data: Record<string, unknown>): Prisma.Sql {
+  const { from, to } = QUOTE_MOVES[name];
+  return Prisma.sql`UPDATE "Quote" SET "status" = ${to}, ${setColumns(data)} WHERE "id" = ${id} AND "status" IN (${Prisma.join([...from])}) RETURNING 1`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoDateTime } from '../core/fields';
-import { pageQuery } from '../core/pagination';
+import { isoDateTime } from '../../core/fields';
+import { pageQuery } from '../../core/pagination';
 
 // Transactions (reference: TransactionOneOf, TransactionListResponse and the action requests).
 export const transactionStatus = z.enum([

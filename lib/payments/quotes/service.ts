@@ -1,4 +1,4 @@
-import { notFound } from '../core/errors';
+import { notFound } from '../../core/errors';
 import * as repo from './repository';
 import { toQuote } from './presenter';
 

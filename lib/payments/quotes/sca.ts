@@ -1,10 +1,10 @@
-import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
-import { DomainError, fieldError, notFound } from '../core/errors';
-import * as codes from '../codes/service';
-import { recordEvent } from '../events/outbox';
-import { sendMessage } from '../notify/sender';
-import * as customers from '../customers/repository';
+import { now } from '../../core/clock';
+import { transaction, type Tx } from '../../core/db';
+import { DomainError, fieldError, notFound } from '../../core/errors';
+import * as codes from '../../codes/service';
+import { recordEvent } from '../../events/outbox';
+import { sendMessage } from '../../notify/sender';
+import * as customers from '../../customers/repository';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import * as repo from './repository';
@@ -73,13 +73,7 @@ export async function authorize(platformId: string, quoteId: string, code: strin
     if (!result.ok) return { error: refusal(result, quoteId) };
     const at = now();
     const scaChallenge = { ...sca, authorizedAt: at.toISOString() };
-    await repo.setStatus(
-      quoteId,
-      ['PENDING_AUTHORIZATION'],
-      'PENDING',
-      { scaChallenge: scaChallenge as object, updatedAt: at },
-      tx,
-    );
+    await repo.move(quoteId, 'authorize', { scaChallenge: scaChallenge as object, updatedAt: at }, tx);
     const moved = await txRepo.transition(quote.transactionId, 'authorize', { updatedAt: at }, tx);
     if (moved) await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PENDING', toTransaction(moved));
     return { quote: toQuote({ ...quote, status: 'PENDING', scaChallenge, updatedAt: at }) };

@@ -1,10 +1,10 @@
-import { now } from '../core/clock';
-import { transaction } from '../core/db';
-import { effect } from '../core/idempotency';
-import { DomainError, fieldError, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
-import { failPayout } from '../payments/settlement';
-import { CANCELLED } from '../payments/steps';
+import { now } from '../../core/clock';
+import { transaction } from '../../core/db';
+import { effect } from '../../core/idempotency';
+import { DomainError, fieldError, notFound } from '../../core/errors';
+import { decodeCursor, toPage } from '../../core/pagination';
+import { failPayout } from '../settlement';
+import { CANCELLED } from '../steps';
 import { approveIncoming, rejectIncoming } from '../uma/receive';
 import { cancelPull } from '../transfers/settlement';
 import * as repo from './repository';

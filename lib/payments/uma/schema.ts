@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { money } from '../core/fields';
-import { currency } from '../accounts/schema';
+import { money } from '../../core/fields';
+import { currency } from '../../accounts/schema';
 
 // Receiver lookups (reference: ReceiverUmaLookupResponse, ReceiverExternalAccountLookupResponse).
 export const lookupQuery = z.object({ senderUmaAddress: z.string().optional(), customerId: z.string().optional() });

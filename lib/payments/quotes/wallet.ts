@@ -4,7 +4,7 @@ import type { WalletSignatureCheck } from './execute';
 // quote's payloadToSign, from a session of that wallet (reading and verification live in lib/auth).
 export function walletSignatureForQuote(stamp: string | null): WalletSignatureCheck {
   return async (quote, tx) => {
-    const { verifyWalletSignature } = await import('../wallet-auth/wallet-signature');
+    const { verifyWalletSignature } = await import('../../wallet-auth/wallet-signature');
     await verifyWalletSignature({
       platformId: quote.platformId,
       accountId: quote.sourceAccountId!,

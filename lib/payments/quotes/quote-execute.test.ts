@@ -4,7 +4,7 @@ import { newWallet, otpLogin } from '@/lib/wallet-auth/test-flows';
 import { newClientKey, stamp } from '@/lib/wallet-auth/testing';
 
 // End to end through the seam: a quote funded by an embedded wallet executes only with the
-// wallet holder's stamp over the quote's payloadToSign (lib/auth/wallet-signature.ts).
+// wallet holder's stamp over the quote's payloadToSign (lib/wallet-auth/wallet-signature.ts).
 describe('executing a quote from an embedded wallet', () => {
   it('needs Service-Wallet-Signature over the quote payloadToSign by an active session of the source wallet', async () => {
     const p = await newPlatform();

@@ -1,15 +1,15 @@
-import { claimMove, effect, Refusal } from '../core/idempotency';
-import { now } from '../core/clock';
-import type { Tx } from '../core/db';
-import { DomainError, invalidInput, notFound } from '../core/errors';
-import * as ledger from '../ledger/service';
+import { claimMove, effect, Refusal } from '../../core/idempotency';
+import { now } from '../../core/clock';
+import type { Tx } from '../../core/db';
+import { DomainError, invalidInput, notFound } from '../../core/errors';
+import * as ledger from '../../ledger/service';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
-import * as steps from '../payments/steps';
-import type { InternalAccountRow } from '../accounts/repository';
-import { recordEvents } from '../events/outbox';
-import { ttlCache } from '../core/cache';
-import { pullRoute } from '../payments/routing';
+import * as steps from '../steps';
+import type { InternalAccountRow } from '../../accounts/repository';
+import { recordEvents } from '../../events/outbox';
+import { ttlCache } from '../../core/cache';
+import { pullRoute } from '../routing';
 import * as repo from './repository';
 import { toQuote, type Quote } from './presenter';
 
@@ -183,8 +183,7 @@ async function executeInTransaction(
 /** Marks a quote and its transaction EXPIRED if they are still waiting. */
 export async function expireLocked(tx: Tx, quote: repo.QuoteRow): Promise<boolean> {
   const at = now();
-  if (!(await repo.setStatus(quote.id, ['PENDING', 'PENDING_AUTHORIZATION'], 'EXPIRED', { updatedAt: at }, tx)))
-    return false;
+  if (!(await repo.move(quote.id, 'expire', { updatedAt: at }, tx))) return false;
   const expired = await txRepo.transition(quote.transactionId, 'expire', { updatedAt: at }, tx);
   if (expired)
     await recordEvents(tx, quote.platformId, [{ type: 'OUTGOING_PAYMENT.EXPIRED', data: toTransaction(expired) }]);

@@ -1,4 +1,4 @@
-import { db } from '../core/db';
+import { db } from '../../core/db';
 
 // Aggregates for the console's overview: what moved per currency since a time, and how many
 // transactions wait on the platform's decision.
