@@ -1,5 +1,5 @@
 import { Prisma, db, queryIn, type Tx } from '../core/db';
-import { insertAll, prefixedColumns, unprefix, type RowWrite } from '../core/sql';
+import { insertAll, prefixedColumns, unprefix, type Guard, type RowWrite } from '../core/sql';
 import type { CustomerRow } from '../customers/repository';
 import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
 
@@ -88,11 +88,11 @@ export async function setStatus(
 }
 
 /**
- * A payment step's guard (`SELECT 1`, required): the account still ACTIVE when the step is
+ * A payment step's guard (a check, required): the account still ACTIVE when the step is
  * written, so a step built from an earlier read cannot send from an account closed since.
  */
-export function activeSql(id: string): Prisma.Sql {
-  return Prisma.sql`SELECT 1 FROM "InternalAccount" WHERE "id" = ${id} AND "status" = 'ACTIVE'`;
+export function activeGuard(id: string): Guard {
+  return { table: 'InternalAccount', where: { id, status: 'ACTIVE' }, required: true };
 }
 
 export async function setPrivacy(id: string, privateEnabled: boolean, at: Date, tx: Tx): Promise<void> {

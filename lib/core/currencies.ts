@@ -73,6 +73,7 @@ export function currencyObject(code: string) {
     : { code, name: code, symbol: code, decimals: 2 };
 }
 
+/** The wire shape of the reference's `CurrencyAmount`. */
 export function currencyAmount(amount: bigint, code: string) {
   return { amount, currency: currencyObject(code) };
 }

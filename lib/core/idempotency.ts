@@ -1,6 +1,7 @@
 import { DomainError } from './errors';
 import { currentClaim, type Claim } from './context';
 import { Prisma, db, queryDirect, transaction, type Tx } from './db';
+import { guardSql, type Guard } from './sql';
 
 // Idempotency-Key records. A request that brings a key claims it (a PENDING row naming the
 // request as owner and the owner's process instance, lib/core/instance.ts); the operation's
@@ -28,11 +29,13 @@ export const claimLost = () =>
     { 'retry-after': '1', 'x-should-retry': 'true' },
   );
 
-function bindSql(claim: Claim, answer: { status: number; text: string }): Prisma.Sql {
-  return Prisma.sql`UPDATE "IdempotencyRecord" SET "state" = 'DONE', "responseStatus" = ${answer.status}::int,
-      "responseBody" = ${answer.text}
-    WHERE "platformId" = ${claim.platformId} AND "key" = ${claim.key} AND "owner" = ${claim.owner} AND "state" = 'PENDING'
-    RETURNING 1`;
+function bindGuard(claim: Claim, answer: { status: number; text: string }): Guard {
+  return {
+    table: 'IdempotencyRecord',
+    where: { platformId: claim.platformId, key: claim.key, owner: claim.owner, state: 'PENDING' },
+    set: { state: 'DONE', responseStatus: answer.status, responseBody: answer.text },
+    required: true,
+  };
 }
 
 /**
@@ -48,7 +51,7 @@ export async function effect<T>(fn: (tx: Tx) => Promise<T | Refusal>, opts?: { t
     const r = await fn(tx);
     if (r instanceof Refusal || !claim || claim.bound) return r;
     answer = claim.answer(r);
-    const rows = await tx.$queryRaw<unknown[]>(bindSql(claim, answer));
+    const rows = await tx.$queryRaw<unknown[]>(guardSql(bindGuard(claim, answer)));
     if (rows.length !== 1) throw claimLost();
     return r;
   }, opts);
@@ -88,11 +91,11 @@ export async function effectWrite<T>(result: T, write: (tx: Tx) => Promise<unkno
  * guarded record of the answer as one more required part of that statement. `bound()` is called
  * once the statement succeeded. Null when the operation holds no key.
  */
-export function claimMove(result: unknown): { sql: Prisma.Sql; bound: () => void } | null {
+export function claimMove(result: unknown): { guard: Guard; bound: () => void } | null {
   const claim = currentClaim();
   if (!claim || claim.bound) return null;
   const answer = claim.answer(result);
-  return { sql: bindSql(claim, answer), bound: () => (claim.bound = answer) };
+  return { guard: bindGuard(claim, answer), bound: () => (claim.bound = answer) };
 }
 
 /** Inserts a PENDING claim; false when the key already has a record (then read it). */
@@ -134,7 +137,7 @@ export async function takeOver(
 
 /** Stores the answer of an operation that did not record it with an effect; owner only. */
 export async function complete(claim: Claim, answer: { status: number; text: string }): Promise<boolean> {
-  return (await queryDirect<unknown>(bindSql(claim, answer))).length === 1;
+  return (await queryDirect<unknown>(guardSql(bindGuard(claim, answer)))).length === 1;
 }
 
 /** Gives the key up so that a retry executes afresh; owner only, and only while PENDING. */

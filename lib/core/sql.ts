@@ -92,3 +92,33 @@ export function insertAll(writes: RowWrite[]): Prisma.Sql {
     ', ',
   )} ${last}`;
 }
+
+/**
+ * A conditional change of one row, described rather than written: `where` must hold (a column
+ * equal to a value, to one of several values given as an array, or null) and `set` is applied; with no
+ * `set` the guard only checks that such a row exists. A payment step carries its guards to the
+ * ledger, which renders them into the step's own statement (a required guard must match exactly
+ * one row, or nothing of the step is written).
+ */
+export interface Guard {
+  table: string;
+  where: Record<string, unknown>;
+  set?: Record<string, unknown>;
+  required: boolean;
+}
+
+/** `UPDATE ... RETURNING 1` (or `SELECT 1` for a pure check) of a guard. */
+export function guardSql(g: Guard): Prisma.Sql {
+  const conditions = Object.entries(g.where).map(([k, v]) =>
+    Array.isArray(v)
+      ? Prisma.sql`${Prisma.raw(`"${k}"`)} IN (${Prisma.join(v.map((x) => value(x)))})`
+      : v === null
+        ? Prisma.raw(`"${k}" IS NULL`)
+        : Prisma.sql`${Prisma.raw(`"${k}"`)} = ${value(v)}`,
+  );
+  const table = Prisma.raw(`"${g.table}"`);
+  const where = Prisma.join(conditions, ' AND ');
+  return g.set && Object.keys(g.set).length
+    ? Prisma.sql`UPDATE ${table} SET ${setColumns(g.set)} WHERE ${where} RETURNING 1`
+    : Prisma.sql`SELECT 1 FROM ${table} WHERE ${where}`;
+}

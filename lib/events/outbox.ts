@@ -57,8 +57,7 @@ export async function recordEvent(tx: Tx, platformId: string, type: EventType, d
 }
 
 /** An Event row ready to insert (for statements that write it with other rows). */
-export function eventRow(platformId: string, type: EventType, data: unknown, at: Date = now()) {
-  const id = newId('Webhook');
+export function eventRow(platformId: string, type: EventType, data: unknown, at: Date = now(), id = newId('Webhook')) {
   const subject = (data as { id?: unknown } | null)?.id;
   return {
     id,

@@ -1,3 +1,4 @@
+import type { Amount } from '../core/money';
 import type { Tx } from '../core/db';
 import { settingsOf } from '../platform/settings';
 import { midRate, minorRate } from './rates';
@@ -16,7 +17,7 @@ export function serviceFixedIn(currency: string, at: Date): bigint {
 }
 
 export interface PlatformFeeOverride {
-  platformFixedFee: { amount: bigint; currency: string };
+  platformFixedFee: Amount;
   platformVariableFeeBps: number;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Prisma, db, transaction } from '@/lib/core/db';
+import { db, transaction } from '@/lib/core/db';
+import type { Guard } from '@/lib/core/sql';
 import { parseJson } from '@/lib/core/json';
 import { eventWrites } from '@/lib/events/outbox';
 import * as accountsRepo from '@/lib/accounts/repository';
@@ -25,9 +26,13 @@ const transferLegs = (from: string, to: string, amount: bigint) => [
   { account: bucketAccount(to, 'AVAILABLE'), currency: 'USD', amount },
 ];
 
-/** A guarded move that matches the account once per marker: a second run of the step is stale. */
-const touch = (accountId: string, marker: Date) =>
-  Prisma.sql`UPDATE "InternalAccount" SET "updatedAt" = ${marker}::timestamp(3) WHERE "id" = ${accountId} AND "updatedAt" <> ${marker}::timestamp(3) RETURNING 1`;
+/** A guarded move that matches the account once (it sets privateEnabled): a second run is stale. */
+const touch = (accountId: string, marker: Date): Guard => ({
+  table: 'InternalAccount',
+  where: { id: accountId, privateEnabled: null },
+  set: { privateEnabled: true, updatedAt: marker },
+  required: true,
+});
 
 function step(platformId: string, legs: ReturnType<typeof transferLegs>, extra: Partial<Step> = {}): Step {
   return { moves: [], writes: [], announce: [], posting: posting({ platformId, kind: 'TEST', legs }), ...extra };
@@ -70,7 +75,7 @@ describe('ledger steps', () => {
     const { p, a, b } = await setup();
     const marker = new Date('2030-01-01T00:00:00.000Z');
     const s = step(p.platformId, transferLegs(a, b, 10_001n), {
-      moves: [{ sql: touch(a, marker), required: true }],
+      moves: [touch(a, marker)],
       writes: eventWrites(p.platformId, [{ type: 'TEST', data: { note: 'overdraft' } }]),
     });
     const err = await runStep(s).catch((e) => e);
@@ -86,8 +91,7 @@ describe('ledger steps', () => {
   it('writes nothing when a required move no longer matches (the step ran already)', async () => {
     const { p, a, b } = await setup();
     const marker = new Date('2031-01-01T00:00:00.000Z');
-    const make = () =>
-      step(p.platformId, transferLegs(a, b, 1_000n), { moves: [{ sql: touch(a, marker), required: true }] });
+    const make = () => step(p.platformId, transferLegs(a, b, 1_000n), { moves: [touch(a, marker)] });
     const first = make();
     const second = make();
     expect(await runStep(first)).toBe(true);
@@ -99,12 +103,9 @@ describe('ledger steps', () => {
   it('undoes a move that matched when another required move did not', async () => {
     const { p, a, b } = await setup();
     const marker = new Date('2032-01-01T00:00:00.000Z');
-    await runStep(step(p.platformId, [], { moves: [{ sql: touch(b, marker), required: true }] }));
+    await runStep(step(p.platformId, [], { moves: [touch(b, marker)] }));
     const s = step(p.platformId, transferLegs(a, b, 1_000n), {
-      moves: [
-        { sql: touch(a, marker), required: true },
-        { sql: touch(b, marker), required: true },
-      ],
+      moves: [touch(a, marker), touch(b, marker)],
     });
     expect(await runStep(s)).toBe(false);
     expect((await accountsRepo.byIds([a]))[0].updatedAt).not.toEqual(marker);
@@ -134,9 +135,9 @@ describe('ledger steps', () => {
   it('inside a transaction: a stale step lets the transaction go on; an overdraft rolls it back', async () => {
     const { p, a, b } = await setup();
     const marker = new Date('2033-01-01T00:00:00.000Z');
-    await runStep(step(p.platformId, [], { moves: [{ sql: touch(a, marker), required: true }] }));
+    await runStep(step(p.platformId, [], { moves: [touch(a, marker)] }));
     const stale = step(p.platformId, transferLegs(a, b, 1_000n), {
-      moves: [{ sql: touch(a, marker), required: true }],
+      moves: [touch(a, marker)],
     });
     const applied = step(p.platformId, transferLegs(a, b, 2_000n));
     const result = await transaction(async (tx) => [await runStep(stale, tx), await runStep(applied, tx)]);
@@ -178,9 +179,9 @@ describe('ledger steps', () => {
     expect(await balanceOf(p, a)).toEqual({ available: 9_940n, total: 9_940n });
     // A stale member and an overdrawing one: the batch falls apart into single steps.
     const marker = new Date('2034-01-01T00:00:00.000Z');
-    await runStep(step(p.platformId, [], { moves: [{ sql: touch(a, marker), required: true }] }));
+    await runStep(step(p.platformId, [], { moves: [touch(a, marker)] }));
     const fine = step(p.platformId, transferLegs(a, b, 500n));
-    const stale = step(p.platformId, transferLegs(a, b, 1n), { moves: [{ sql: touch(a, marker), required: true }] });
+    const stale = step(p.platformId, transferLegs(a, b, 1n), { moves: [touch(a, marker)] });
     const overdraft = step(p.platformId, transferLegs(b, a, 1_000_000n));
     const results = await runSteps([fine, stale, overdraft]);
     expect(results[0]).toBe(true);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, db, pgCode, pgMessage, queryDirect, type Tx } from '../core/db';
-import { insertGrouped, type RowWrite } from '../core/sql';
+import type { Amount } from '../core/money';
+import { guardSql, insertGrouped, type Guard, type RowWrite } from '../core/sql';
 
 /** A balance-update event rendered by the statement that moves the money (see writeStep). */
 export interface Announcement {
@@ -8,20 +9,23 @@ export interface Announcement {
   platformId: string;
   internalAccountId: string;
   createdAt: Date;
-  /** The event body with BALANCE_MARKERS where the new balances go. */
-  template: string;
+  /**
+   * The event body for the account's balances after the step. The statement itself computes
+   * them, so the body is rendered once with placeholder amounts that the statement replaces.
+   */
+  body: (balance: { available: bigint; total: bigint }) => string;
 }
 
-/** Impossible amounts written into an announcement's body and replaced by the real balances. */
-export const BALANCE_MARKERS = { available: -9223372036854775001n, total: -9223372036854775002n } as const;
+/** Impossible amounts put into an announcement's body and replaced by the real balances. */
+const BALANCE_MARKERS = { available: -9223372036854775001n, total: -9223372036854775002n } as const;
 
 /**
- * One step of a payment as statement parts: guarded state moves (each an `UPDATE ... RETURNING
- * 1`; a required one must match exactly one row), further rows to insert, the balance changes and
- * the balance events they produce.
+ * One step of a payment as statement parts: guarded state moves (rendered as `UPDATE ...
+ * RETURNING 1`; a required one must match exactly one row), further rows to insert, the balance
+ * changes and the balance events they produce.
  */
 export interface StepSql {
-  moves: { sql: Prisma.Sql; required: boolean }[];
+  moves: Guard[];
   writes: RowWrite[];
   deltas: Map<string, bigint>;
   announce: Announcement[];
@@ -54,7 +58,7 @@ function moneyCtes(s: StepSql, ok: Prisma.Sql): Prisma.Sql[] {
   const events = Prisma.join(
     s.announce.map(
       (a) =>
-        Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.template}, ${a.createdAt}::timestamp(3))`,
+        Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.body(BALANCE_MARKERS)}, ${a.createdAt}::timestamp(3))`,
     ),
   );
   ctes.push(
@@ -94,7 +98,7 @@ function outcomeOf(err: unknown): StepOutcome | null {
  * raises and the statement leaves nothing behind. Outside a transaction only.
  */
 export async function writeStep(s: StepSql): Promise<StepOutcome> {
-  const moves = s.moves.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${m.sql})`);
+  const moves = s.moves.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${guardSql(m)})`);
   const required = s.moves
     .map((m, i) => (m.required ? Prisma.raw(`(SELECT count(*) FROM m${i}) = 1`) : null))
     .filter((x) => x !== null);
@@ -120,14 +124,14 @@ export async function writeStep(s: StepSql): Promise<StepOutcome> {
 export async function writeStepIn(tx: Tx, s: StepSql): Promise<StepOutcome> {
   const required = s.moves.filter((m) => m.required);
   if (required.length) {
-    const moves = required.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${m.sql})`);
+    const moves = required.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${guardSql(m)})`);
     const counts = Prisma.raw(required.map((_, i) => `(SELECT count(*) FROM m${i})::int AS m${i}`).join(', '));
     const [row] = await tx.$queryRaw<Record<string, number>[]>`WITH ${Prisma.join(moves, ', ')} SELECT ${counts}`;
     const n = required.map((_, i) => row[`m${i}`]);
     if (n.every((x) => x === 0)) return { kind: 'stale' };
     if (!n.every((x) => x === 1)) throw new Error(`a payment step matched ${n.join('/')} rows of its moves`);
   }
-  const rest = s.moves.filter((m) => !m.required).map((m, i) => Prisma.sql`${Prisma.raw(`o${i}`)} AS (${m.sql})`);
+  const rest = s.moves.filter((m) => !m.required).map((m, i) => Prisma.sql`${Prisma.raw(`o${i}`)} AS (${guardSql(m)})`);
   const writes = insertGrouped(s.writes).map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
   try {
     await tx.$queryRaw`WITH ${Prisma.join([...rest, ...writes, ...moneyCtes(s, Prisma.sql`true`)], ', ')} SELECT count(*)::int AS moved FROM d`;
@@ -149,10 +153,7 @@ type TransferRow = {
 };
 
 /** The rows of a posting (its transfer, then its entries), for a step's statement. */
-export function transferRows(
-  t: TransferRow,
-  legs: { account: string; currency: string; amount: bigint }[],
-): RowWrite[] {
+export function transferRows(t: TransferRow, legs: (Amount & { account: string })[]): RowWrite[] {
   return [
     { table: 'LedgerTransfer', row: t },
     ...legs.map((l) => ({

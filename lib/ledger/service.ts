@@ -1,8 +1,9 @@
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
-import { pgCode, type Prisma, type Tx } from '../core/db';
-import type { RowWrite } from '../core/sql';
+import { pgCode, type Tx } from '../core/db';
+import type { Guard, RowWrite } from '../core/sql';
 import { DomainError } from '../core/errors';
+import { totalsByCurrency, type Amount } from '../core/money';
 import * as repo from './repository';
 
 // The double-entry ledger. Every movement of money is one posting whose legs sum to zero per
@@ -16,10 +17,9 @@ export const bucketAccount = (internalAccountId: string, bucket: Bucket) => `${i
 export const systemAccount = (platformId: string, name: SystemAccount, currency: string) =>
   `${platformId}/${name}/${currency}`;
 
-export interface Leg {
+/** One side of a posting: an amount added to (or, negative, taken from) one ledger account. */
+export interface Leg extends Amount {
   account: string;
-  currency: string;
-  amount: bigint;
 }
 
 /** Raised when a posting would overdraw an internal account; the whole transaction rolls back. */
@@ -71,13 +71,9 @@ export function posting(p: {
   legs: Leg[];
 }): Posting {
   const legs = p.legs.filter((l) => l.amount !== 0n);
-  const sums = new Map<string, bigint>();
   const deltas = new Map<string, bigint>();
-  for (const l of legs) {
-    sums.set(l.currency, (sums.get(l.currency) ?? 0n) + l.amount);
-    deltas.set(l.account, (deltas.get(l.account) ?? 0n) + l.amount);
-  }
-  for (const [currency, sum] of sums) {
+  for (const l of legs) deltas.set(l.account, (deltas.get(l.account) ?? 0n) + l.amount);
+  for (const [currency, sum] of totalsByCurrency(legs)) {
     if (sum !== 0n) throw new Error(`unbalanced posting ${p.kind}: ${currency} legs sum to ${sum}`);
   }
   for (const [id, d] of deltas) if (d === 0n) deltas.delete(id);
@@ -96,12 +92,12 @@ export function posting(p: {
 }
 
 /**
- * One step of a payment, written atomically: guarded state moves (`UPDATE ... RETURNING 1`
- * fragments from the owning domains' repositories; a required one must match exactly one row),
+ * One step of a payment, written atomically: guarded state moves (typed `Guard`s from the owning
+ * domains' repositories, lib/core/sql.ts; a required one must match exactly one row),
  * rows to insert, a posting, and the balance events its new balances produce.
  */
 export interface Step {
-  moves: { sql: Prisma.Sql; required: boolean }[];
+  moves: Guard[];
   writes: RowWrite[];
   posting: Posting | null;
   announce: repo.Announcement[];
@@ -200,7 +196,6 @@ export async function post(
 }
 
 export type { Announcement } from './repository';
-export { BALANCE_MARKERS } from './repository';
 
 export interface Balances {
   available: bigint;

@@ -1,8 +1,10 @@
+import { now } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Tx } from '../core/db';
 import { eventRow, recordEvents } from '../events/outbox';
 import * as accounts from '../accounts/service';
 import type { InternalAccountRow } from '../accounts/repository';
-import { BALANCE_MARKERS, type Announcement } from '../ledger/service';
+import type { Announcement } from '../ledger/service';
 
 /**
  * INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a posting touched, in one statement
@@ -20,17 +22,22 @@ export async function announceBalances(tx: Tx, platformId: string, internalAccou
 }
 
 /**
- * BALANCE_UPDATED events for accounts a posting is about to move, rendered by the posting's own
- * statement (ledger.runStep): the body is built here with markers for the new balances.
+ * BALANCE_UPDATED events for accounts a posting is about to move, written by the posting's own
+ * statement (ledger.runStep) with the balances it leaves.
  */
 export function balanceAnnouncements(platformId: string, rows: InternalAccountRow[]): Announcement[] {
+  const at = now();
   return [...new Map(rows.map((r) => [r.id, r])).values()].map((row) => {
-    const body = accounts.toInternalAccount(row, {
-      available: BALANCE_MARKERS.available,
-      held: 0n,
-      pending: BALANCE_MARKERS.total - BALANCE_MARKERS.available,
-    });
-    const ev = eventRow(platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', body);
-    return { eventId: ev.id, platformId, internalAccountId: row.id, createdAt: ev.createdAt, template: ev.payload };
+    const eventId = newId('Webhook');
+    return {
+      eventId,
+      platformId,
+      internalAccountId: row.id,
+      createdAt: at,
+      body: ({ available, total }) => {
+        const data = accounts.toInternalAccount(row, { available, held: 0n, pending: total - available });
+        return eventRow(platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data, at, eventId).payload;
+      },
+    };
   });
 }

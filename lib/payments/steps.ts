@@ -1,6 +1,6 @@
 import { addSeconds } from '../core/clock';
 import type { Step } from '../ledger/service';
-import { activeSql, type InternalAccountRow } from '../accounts/repository';
+import { activeGuard, type InternalAccountRow } from '../accounts/repository';
 import { eventWrites, type EventType } from '../events/outbox';
 import { jobWrite } from '../jobs/queue';
 import * as quotesRepo from './quotes/repository';
@@ -67,12 +67,9 @@ export function start(
     step: {
       // The quote first: every writer that changes both locks the quote before the transaction.
       moves: [
-        {
-          sql: quotesRepo.moveSql(quoteId, 'execute', { executedAt: at, updatedAt: at }),
-          required: true,
-        },
-        { sql: txRepo.moveSql(row.id, 'start', { updatedAt: at, expectedSettlementAt: settleAt }), required: true },
-        ...(opts.guardSource && source ? [{ sql: activeSql(source.id), required: true }] : []),
+        quotesRepo.moveGuard(quoteId, 'execute', { executedAt: at, updatedAt: at }),
+        txRepo.moveGuard(row.id, 'start', { updatedAt: at, expectedSettlementAt: settleAt }),
+        ...(opts.guardSource && source ? [activeGuard(source.id)] : []),
       ],
       writes: [
         jobWrite({
@@ -99,8 +96,8 @@ export function refuseCollection(quoteId: string, row: Row, at: Date): { step: S
     failed,
     step: {
       moves: [
-        { sql: quotesRepo.moveSql(quoteId, 'fundingFailed', { updatedAt: at }), required: true },
-        { sql: txRepo.moveSql(row.id, 'fail', { failureReason: COLLECTION_FAILURE, updatedAt: at }), required: true },
+        quotesRepo.moveGuard(quoteId, 'fundingFailed', { updatedAt: at }),
+        txRepo.moveGuard(row.id, 'fail', { failureReason: COLLECTION_FAILURE, updatedAt: at }),
       ],
       writes: events(failed, ['FAILED'], at),
       posting: null,
@@ -116,14 +113,7 @@ export function refuseCollection(quoteId: string, row: Row, at: Date): { step: S
 export const COLLECTION_FAILURE = 'QUOTE_EXECUTION_FAILED';
 
 const mirrorQuote = (row: Row, to: 'complete' | 'fail', at: Date) =>
-  row.quoteId
-    ? [
-        {
-          sql: quotesRepo.moveSql(row.quoteId, to, { updatedAt: at }),
-          required: false,
-        },
-      ]
-    : [];
+  row.quoteId ? [quotesRepo.moveGuard(row.quoteId, to, { updatedAt: at }, false)] : [];
 
 /**
  * The payout settled at the other end: fees recognised, principal across the FX desk, the
@@ -150,7 +140,7 @@ export function complete(
     done,
     step: {
       moves: [
-        { sql: txRepo.moveSql(row.id, 'complete', { settledAt: at, updatedAt: at }), required: true },
+        txRepo.moveGuard(row.id, 'complete', { settledAt: at, updatedAt: at }),
         ...mirrorQuote(row, 'complete', at),
       ],
       writes: [...events(done, ['COMPLETED'], at), ...later],
@@ -196,10 +186,7 @@ export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Ste
     failed,
     step: {
       moves: [
-        {
-          sql: txRepo.moveSql(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }),
-          required: true,
-        },
+        txRepo.moveGuard(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }),
         ...mirrorQuote(row, 'fail', at),
       ],
       writes: events(
@@ -221,10 +208,7 @@ export function returned(row: Row, ctx: Accounts, at: Date): { step: Step; retur
     returned: back,
     step: {
       moves: [
-        {
-          sql: txRepo.moveSql(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }),
-          required: true,
-        },
+        txRepo.moveGuard(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }),
         ...mirrorQuote(row, 'fail', at),
       ],
       writes: events(back, ['FAILED', 'REFUND_COMPLETED'], at),

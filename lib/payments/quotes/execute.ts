@@ -128,7 +128,7 @@ async function startAlone(found: repo.ForExecution): Promise<Quote | null> {
   const { step } = steps.start(quote.id, row, sourceAccount, at, { guardSource: true });
   // With an Idempotency-Key, the record of the answer is one more required part of the statement.
   const keyed = claimMove(executed);
-  if (keyed) step.moves.push({ sql: keyed.sql, required: true });
+  if (keyed) step.moves.push(keyed.guard);
   if (!(await ledger.runStep(step))) return null;
   keyed?.bound();
   return executed;

@@ -2,7 +2,7 @@ import { db, lockOne, Prisma, queryIn, type Tx } from '../../core/db';
 import { QUOTE_MOVES, type QuoteMove } from './state';
 import type { InternalAccountRow } from '../../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
-import { insertAll, prefixedColumns, setColumns, unprefix } from '../../core/sql';
+import { insertAll, prefixedColumns, unprefix, type Guard } from '../../core/sql';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
 
@@ -77,10 +77,15 @@ export async function move(
   return n.count === 1;
 }
 
-/** The same move as a statement fragment (`UPDATE ... RETURNING 1`) for a payment step. */
-export function moveSql(id: string, name: QuoteMove, data: Record<string, unknown>): Prisma.Sql {
+/** The same move as a guard of a payment step (ledger.runStep); `required` as the step needs. */
+export function moveGuard(
+  id: string,
+  name: QuoteMove,
+  data: Partial<Record<keyof Prisma.QuoteUncheckedUpdateInput, unknown>>,
+  required = true,
+): Guard {
   const { from, to } = QUOTE_MOVES[name];
-  return Prisma.sql`UPDATE "Quote" SET "status" = ${to}, ${setColumns(data)} WHERE "id" = ${id} AND "status" IN (${Prisma.join([...from])}) RETURNING 1`;
+  return { table: 'Quote', where: { id, status: from }, set: { ...data, status: to }, required };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Prisma, db, type Tx } from '../../core/db';
 import { type Cursor } from '../../core/pagination';
-import { setColumns, value } from '../../core/sql';
+import type { Guard } from '../../core/sql';
 import { MOVES, type Move } from './state';
 
 export type TransactionRow = Prisma.TransactionGetPayload<object>;
@@ -37,13 +37,16 @@ export async function transition(
 }
 
 /**
- * The same move as a statement fragment (`UPDATE ... RETURNING 1`), for a payment step written
- * in one statement with its other rows (ledger.runStep).
+ * The same move as a guard of a payment step written in one statement with its other rows
+ * (ledger.runStep). Required: a stale step writes nothing.
  */
-export function moveSql(id: string, move: Move, data: Record<string, unknown>): Prisma.Sql {
+export function moveGuard(
+  id: string,
+  move: Move,
+  data: Partial<Record<keyof Prisma.TransactionUncheckedUpdateInput, unknown>>,
+): Guard {
   const m = MOVES[move];
-  return Prisma.sql`UPDATE "Transaction" SET "status" = ${m.to}, ${setColumns(data)}
-    WHERE "id" = ${id} AND "status" IN (${Prisma.join(m.from.map((f) => value(f)))}) RETURNING 1`;
+  return { table: 'Transaction', where: { id, status: m.from }, set: { ...data, status: m.to }, required: true };
 }
 
 export async function update(
