@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lib = path.join(root, 'lib');
-const TEST = /(\.test\.tsx?$|[/\\](test-support|testing|test-flows)\.tsx?$)/;
+// Test support is named testing.ts, or lives in a testing/ folder.
+const TEST = /(\.test\.tsx?$|[/\\]testing(\.tsx?$|[/\\]))/;
 const OUTER = new Set(['lib/boot', 'lib/worker', 'lib/wiring']);
 const layerOf = (unit) =>
   unit === 'lib/core' || unit === 'lib/generated'

@@ -9,7 +9,7 @@ import { expectError, newPlatform, type ApiResponse, type Json, type TestPlatfor
 import { customerWithAccounts, externalAccount, fund } from './support/money';
 import { referenceFile, requireReferenceFile } from './support/reference';
 import { withStrictRequests } from './support/request-mode';
-import { newWallet } from '@/lib/wallet-auth/test-flows';
+import { newWallet } from '@/lib/wallet-auth/testing/flows';
 
 // Clients generated from the interface work unchanged: fields a request schema does not define
 // are ignored (never stored, never echoed; refused only in strict mode), array query parameters

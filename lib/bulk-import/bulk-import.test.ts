@@ -5,7 +5,7 @@ import { runDueJobs } from '@/lib/jobs/queue';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { checkResponse } from '@/tests/support/conformance';
 import { tuning } from './job';
-import { DOMAIN, HEADER, customerByRef, file, person, upload } from './test-helpers';
+import { DOMAIN, HEADER, customerByRef, file, person, upload } from './testing';
 
 describe('bulk customer import', () => {
   let p: TestPlatform;

@@ -8,7 +8,7 @@ import * as customersService from '@/lib/customers/service';
 import { newPlatform } from '@/tests/support/api';
 import { tuning } from './job';
 import * as repo from './repository';
-import { DOMAIN, HEADER, customerByRef, file, person, runUntilDone, upload } from './test-helpers';
+import { DOMAIN, HEADER, customerByRef, file, person, runUntilDone, upload } from './testing';
 
 // The import job under failure: a worker dying mid-row, a run dying while holding the file,
 // rows that keep erroring, and a job the queue gives up on.

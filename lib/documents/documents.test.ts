@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { MAX_FILE_BYTES } from './schema';
-import { form, JPEG, PDF, PNG, upload } from './test-support';
+import { form, JPEG, PDF, PNG, upload } from './testing';
 
 const address = { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' };
 

@@ -3,7 +3,7 @@ import { db } from '@/lib/core/db';
 import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { defaultUmaDepositAccount, getForPayment } from './service';
-import { individual, SAMPLES } from './test-samples';
+import { individual, SAMPLES } from './testing';
 
 const sample = (type: string) => SAMPLES.find((s) => s.accountType === type)!;
 const usdInfo = (sfx: string, extra: Record<string, unknown> = {}) => ({

@@ -9,7 +9,7 @@ import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { base58Encode } from '@/lib/core/crypto/encoding';
 import { bitcoinMessageHash, verifyEvm } from './signatures';
-import { SAMPLES } from './test-samples';
+import { SAMPLES } from './testing';
 
 // Wallets with real keys: each chain's own message-signing format, checked against the address.
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');

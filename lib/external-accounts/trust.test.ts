@@ -3,7 +3,7 @@ import { db } from '@/lib/core/db';
 import { outboxOf } from '@/lib/notify/sender';
 import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { SAMPLES } from './test-samples';
+import { SAMPLES } from './testing';
 
 const eur = SAMPLES.find((s) => s.accountType === 'EUR_ACCOUNT')!;
 

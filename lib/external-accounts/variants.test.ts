@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { business, individual, KEY_RULE_BREAKS, SAMPLES } from './test-samples';
+import { business, individual, KEY_RULE_BREAKS, SAMPLES } from './testing';
 
 // Every accountType variant of the reference: one valid create each (the response is checked
 // against the reference schema by the test client), and a field error for each key identifier rule.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { db } from '@/lib/core/db';
 import { newPlatform } from '@/tests/support/api';
-import { newWallet } from '@/lib/wallet-auth/test-flows';
+import { newWallet } from '@/lib/wallet-auth/testing/flows';
 import { DAY_MS, purgeStale } from './retention';
 
 // The worker's housekeeping: expired one-time material goes a day after expiry, finished jobs a

@@ -113,11 +113,11 @@ const isDeadlock = (err: unknown) => pgCode(err) === '40P01';
  * caller's transaction must roll back. System accounts are opened on first use.
  */
 export async function runStep(step: Step, tx?: Tx): Promise<boolean> {
-  const x = step.posting;
+  const p = step.posting;
   const sql: repo.StepSql = {
     moves: step.moves,
-    writes: [...(x && x.legs.length ? repo.transferRows(x.transfer, x.legs) : []), ...step.writes],
-    deltas: x?.deltas ?? new Map(),
+    writes: [...(p && p.legs.length ? repo.transferRows(p.transfer, p.legs) : []), ...step.writes],
+    deltas: p?.deltas ?? new Map(),
     announce: step.announce,
     at: now(),
   };
@@ -156,10 +156,10 @@ export async function runSteps(steps: Step[]): Promise<(boolean | Error)[]> {
   const writes: RowWrite[] = [];
   const announce = new Map<string, repo.Announcement>();
   for (const step of steps) {
-    const x = step.posting;
-    if (x && x.legs.length) {
-      writes.push(...repo.transferRows(x.transfer, x.legs));
-      for (const [id, d] of x.deltas) deltas.set(id, (deltas.get(id) ?? 0n) + d);
+    const p = step.posting;
+    if (p && p.legs.length) {
+      writes.push(...repo.transferRows(p.transfer, p.legs));
+      for (const [id, d] of p.deltas) deltas.set(id, (deltas.get(id) ?? 0n) + d);
     }
     writes.push(...step.writes);
     for (const a of step.announce) if (!announce.has(a.internalAccountId)) announce.set(a.internalAccountId, a);
@@ -189,10 +189,10 @@ export async function post(
   p: { platformId: string; kind: string; transactionId?: string; description?: string; legs: Leg[] },
   announce: repo.Announcement[] = [],
 ): Promise<string> {
-  const x = posting(p);
-  if (!x.legs.length) return '';
-  await runStep({ moves: [], writes: [], posting: x, announce }, tx);
-  return x.transfer.id;
+  const validated = posting(p);
+  if (!validated.legs.length) return '';
+  await runStep({ moves: [], writes: [], posting: validated, announce }, tx);
+  return validated.transfer.id;
 }
 
 export type { Announcement } from './repository';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { DomainError } from '@/lib/core/errors';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
-import { upload } from '@/lib/documents/test-support';
+import { upload } from '@/lib/documents/testing';
 import { historyOf } from './audit';
 import { hashPassword, verifyPassword } from './password';
 import * as ops from './operations';

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { upload } from '@/lib/documents/test-support';
+import { upload } from '@/lib/documents/testing';
 import { decideReview } from './service';
 
 // KYB of businesses: the sandbox table (last 3 characters of businessInfo.registrationNumber)

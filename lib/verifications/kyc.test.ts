@@ -3,7 +3,7 @@ import { db } from '@/lib/core/db';
 import { eventsOf } from '@/lib/events/outbox';
 import { runAs } from '@/lib/core/context';
 import { answerOf, expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { upload } from '@/lib/documents/test-support';
+import { upload } from '@/lib/documents/testing';
 import { decideReview } from './service';
 
 // KYC of individuals: the sandbox table (last 3 characters of fullName) row by row, the

@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { advance, newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
-import { googleClaims, newClientKey, oidcToken, sha256Hex } from './testing';
+import { advance, newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
+import { googleClaims, newClientKey, oidcToken, sha256Hex } from './testing/client';
 
 // PATCH /customers/{id} changing a contact tied to the wallet's OTP credentials: a signed retry
 // that changes the customer and the credentials together.

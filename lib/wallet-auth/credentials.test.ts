@@ -6,8 +6,9 @@ import { transaction } from '@/lib/core/db';
 import { newId } from '@/lib/core/ids';
 import { duplicateError } from './credentials';
 import * as repo from './repository';
-import { advance, newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
-import { attest, googleClaims, newClientKey, newPasskey, oidcToken, sha256Hex } from './testing';
+import { advance, newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
+import { googleClaims, newClientKey, oidcToken, sha256Hex } from './testing/client';
+import { attest, newPasskey } from './testing/passkey';
 
 // The rules for credentials (specification, "Rules for credentials") over HTTP.
 const nowS = () => Math.floor(Date.now() / 1000);

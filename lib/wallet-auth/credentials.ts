@@ -19,7 +19,7 @@ import * as customers from '../customers/repository';
 import { walletAccount } from './accounts';
 import { issueOtp, WALLET_OTP } from './otp';
 import { retire } from '../codes/service';
-import { toAuthMethod, type AuthMethod } from './present';
+import { toAuthMethod, type AuthMethod } from './presenter';
 import * as repo from './repository';
 import type { CredentialCreate } from './schema';
 

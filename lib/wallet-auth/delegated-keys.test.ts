@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { registerFundingSourceLookup } from './delegated-keys';
-import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
-import { newClientKey, type ClientKey } from './testing';
+import { newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
+import { newClientKey, type ClientKey } from './testing/client';
 
 // Delegated keys: the three-leg signed retry, one ACTIVE key per card funding source, revocation.
 // Which card is funded by which wallet is the cards domain's; here a lookup stands in for it.

@@ -14,7 +14,7 @@ import {
 } from './signed-retry';
 import { seal } from '../core/crypto/vault';
 import { walletAccount } from './accounts';
-import { toDelegatedKey } from './present';
+import { toDelegatedKey } from './presenter';
 import * as repo from './repository';
 import type { DelegatedKeyCreate } from './schema';
 

@@ -19,7 +19,7 @@ import {
 } from './signed-retry';
 import { verifyPasskeyAssertion } from './webauthn';
 import { checkOtpAttempt, issueOtp, spendOtp, verificationToken } from './otp';
-import { toAuthMethod, type AuthSession } from './present';
+import { toAuthMethod, type AuthSession } from './presenter';
 import * as repo from './repository';
 import type { CredentialVerify } from './schema';
 import { openSession, SESSION_TTL_SECONDS, sessionKeyFor } from './sessions';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { webcrypto } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { advance, newWallet, otpLogin, signed } from './test-flows';
+import { advance, newWallet, otpLogin, signed } from './testing/flows';
 import {
   clientKeyFromSecret,
   googleClaims,
@@ -11,7 +11,7 @@ import {
   openSessionKeyBundle,
   sha256Hex,
   type ClientKey,
-} from './testing';
+} from './testing/client';
 
 // OAUTH credentials: JWT-shaped OIDC tokens with real claims; in sandbox a dummy signature, in
 // production a signature checked against the issuer's JWKS (served here by a local server).

@@ -2,8 +2,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { advance, newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
-import { encryptOtpBundle, newClientKey, sealTo, stamp, stampOf, targetKeyOf } from './testing';
+import { advance, newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
+import { encryptOtpBundle, newClientKey, sealTo, stamp, stampOf, targetKeyOf } from './testing/client';
 
 // EMAIL_OTP and SMS_OTP credentials, end to end as a client does it: real HPKE sealing of
 // {"otp_code","public_key"} to the target bundle, the TEK-stamped signed retry, and every way

@@ -1,17 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { advance, newWallet, otpLogin, signed } from './test-flows';
-import {
-  assert,
-  attest,
-  clientKeyFromSecret,
-  newClientKey,
-  newPasskey,
-  openSessionKeyBundle,
-  type ClientKey,
-  type Passkey,
-} from './testing';
+import { advance, newWallet, otpLogin, signed } from './testing/flows';
+import { clientKeyFromSecret, newClientKey, openSessionKeyBundle, type ClientKey } from './testing/client';
+import { assert, attest, newPasskey, type Passkey } from './testing/passkey';
 
 // PASSKEY credentials with the real WebAuthn ceremony, driven by a software authenticator
 // (P-256 key, CBOR attestation object with 'none' attestation, authenticator data with flags and

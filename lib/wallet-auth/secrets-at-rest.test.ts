@@ -5,7 +5,7 @@ import { outboxOf } from '@/lib/notify/sender';
 import { unseal } from '@/lib/core/crypto/vault';
 import { newPlatform } from '@/tests/support/api';
 import { registerFundingSourceLookup } from './delegated-keys';
-import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
+import { newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
 import {
   clientKeyFromSecret,
   googleClaims,
@@ -14,7 +14,7 @@ import {
   openEnvelope,
   openSessionKeyBundle,
   sha256Hex,
-} from './testing';
+} from './testing/client';
 import { mnemonicToEntropy } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 

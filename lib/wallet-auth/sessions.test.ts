@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { advance, newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
-import { clientKeyFromSecret, newClientKey, openSessionKeyBundle } from './testing';
+import { advance, newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
+import { clientKeyFromSecret, newClientKey, openSessionKeyBundle } from './testing/client';
 
 // Sessions: list, revoke (self-logout included), refresh with a client-held or a legacy key.
 describe('sessions', () => {

@@ -5,7 +5,7 @@ import { newId } from '../core/ids';
 import { encryptCredentialBundle } from '../core/crypto/hpke';
 import { generateKeyPair, parsePublicKey } from '../core/crypto/p256';
 import { retryHeaders, signedAction, type Challenge, type CredentialType, type SignedRequest } from './signed-retry';
-import { toSession, type AuthSession } from './present';
+import { toSession, type AuthSession } from './presenter';
 import * as repo from './repository';
 
 // Sessions: a session is the public half of a signing key the client holds, valid on its account

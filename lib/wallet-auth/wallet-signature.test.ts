@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '@/lib/core/errors';
 import { runAs } from '@/lib/core/context';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { newWallet, otpLogin, signatureHeaders, signed } from '@/lib/wallet-auth/test-flows';
-import { newClientKey, stamp, webCryptoKey, webCryptoStamp, type ClientKey } from '@/lib/wallet-auth/testing';
+import { newWallet, otpLogin, signatureHeaders, signed } from '@/lib/wallet-auth/testing/flows';
+import { newClientKey, stamp, webCryptoKey, webCryptoStamp, type ClientKey } from '@/lib/wallet-auth/testing/client';
 import { verifyWalletSignature, verifyWalletStamp } from './wallet-signature';
 
 // The seam quote execution uses: a stamp over a payload the resource carries (no 202, no

@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { p256 } from '@noble/curves/nist.js';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
-import { newWallet, otpLogin, signatureHeaders, signed } from './test-flows';
-import { newClientKey, openEnvelope, type ClientKey } from './testing';
+import { newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
+import { newClientKey, openEnvelope, type ClientKey } from './testing/client';
 import { mnemonicToEntropy, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 

@@ -12,7 +12,7 @@ import { parsePublicKey } from '../core/crypto/p256';
 import { signedAction, type Challenge, type SignedRequest } from './signed-retry';
 import { bundleSigner, seal, unseal } from '../core/crypto/vault';
 import { walletAccount } from './accounts';
-import { isChallenge } from './present';
+import { isChallenge } from './presenter';
 import * as repo from './repository';
 
 // Wallet-level actions the wallet holder signs: exporting the wallet's mnemonic (sealed to a

@@ -3,7 +3,7 @@ import { encode } from 'next-auth/jwt';
 import { tokenKey } from '@/lib/core/crypto/vault';
 import { historyOf } from '@/lib/staff/audit';
 import * as staff from '@/lib/staff/service';
-import { upload } from '@/lib/documents/test-support';
+import { upload } from '@/lib/documents/testing';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { current, CookieJar } from './cookie-jar';
 

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
-import { newWallet } from '@/lib/wallet-auth/test-flows';
-import { encryptOtpBundle, newClientKey, stamp, type ClientKey } from '@/lib/wallet-auth/testing';
+import { newWallet } from '@/lib/wallet-auth/testing/flows';
+import { encryptOtpBundle, newClientKey, stamp, type ClientKey } from '@/lib/wallet-auth/testing/client';
 import { current, CookieJar } from './cookie-jar';
 
 vi.mock('next/headers', () => ({ cookies: async () => current.jar, headers: async () => current.headers }));

@@ -13,7 +13,7 @@ import {
   stampOf,
   webCryptoKey,
   webCryptoStamp,
-} from '@/lib/wallet-auth/testing';
+} from '@/lib/wallet-auth/testing/client';
 
 // Known-answer tests for the wallet-auth cryptography, before any flow uses it.
 const vectors = JSON.parse(readFileSync(requireReferenceFile('hpke-vectors.json'), 'utf8'));

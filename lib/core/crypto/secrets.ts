@@ -27,9 +27,9 @@ export function hashSecret(secret: string): string {
 }
 
 function sameHex(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
 export function secretMatches(secret: string, storedHash: string, version: number): boolean {

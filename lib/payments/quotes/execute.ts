@@ -88,7 +88,7 @@ export async function executeQuote(
   if (recent) {
     created.delete(quoteId);
     if (recent.quote.platformId === platformId) {
-      const done = await startAlone(recent);
+      const done = await executeInOneStatement(recent);
       if (done) return done;
     }
   }
@@ -100,12 +100,12 @@ export async function executeQuote(
   if (quote.payloadToSign || quote.expiresAt <= now() || isPull(quote))
     return executeInTransaction(platformId, quoteId, checkWalletSignature);
   requireActiveSource(sourceAccount);
-  const done = await startAlone(found);
+  const done = await executeInOneStatement(found);
   if (done) return done;
   // Someone else moved it first (a concurrent execution, the expiry sweep, a closed account): say what.
-  const now_ = await repo.findForExecution(platformId, quoteId);
-  requireActiveSource(now_?.sourceAccount ?? null);
-  throw conflict(quoteId, now_?.quote.status ?? quote.status);
+  const current = await repo.findForExecution(platformId, quoteId);
+  requireActiveSource(current?.sourceAccount ?? null);
+  throw conflict(quoteId, current?.quote.status ?? quote.status);
 }
 
 /**
@@ -113,7 +113,7 @@ export async function executeQuote(
  * unexpired quote from an active internal account (as `found` says). Null when it does not apply
  * or the statement found the quote, its transaction or its source account moved on.
  */
-async function startAlone(found: repo.ForExecution): Promise<Quote | null> {
+async function executeInOneStatement(found: repo.ForExecution): Promise<Quote | null> {
   const { quote, transaction: row, sourceAccount } = found;
   if (
     !sourceAccount ||

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectError, newPlatform } from '@/tests/support/api';
-import { newWallet, otpLogin } from '@/lib/wallet-auth/test-flows';
-import { newClientKey, stamp } from '@/lib/wallet-auth/testing';
+import { newWallet, otpLogin } from '@/lib/wallet-auth/testing/flows';
+import { newClientKey, stamp } from '@/lib/wallet-auth/testing/client';
 
 // End to end through the seam: a quote funded by an embedded wallet executes only with the
 // wallet holder's stamp over the quote's payloadToSign (lib/wallet-auth/wallet-signature.ts).

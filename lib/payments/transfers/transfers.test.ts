@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { db } from '@/lib/core/db';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
-import { newWallet } from '@/lib/wallet-auth/test-flows';
+import { newWallet } from '@/lib/wallet-auth/testing/flows';
 import {
   advance,
   balanceOf,

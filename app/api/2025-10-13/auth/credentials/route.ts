@@ -8,7 +8,7 @@ import {
   signedRetryHeaders,
 } from '@/lib/wallet-auth/schema';
 import * as credentials from '@/lib/wallet-auth/credentials';
-import { isChallenge } from '@/lib/wallet-auth/present';
+import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // Permissions (reference: BasicAuth): adding, revoking and logging in with credentials change
 // who can act for a wallet, so they need MANAGE; listing needs VIEW.

@@ -8,7 +8,7 @@ import {
   signedRetryHeaders,
 } from '@/lib/wallet-auth/schema';
 import * as delegatedKeys from '@/lib/wallet-auth/delegated-keys';
-import { isChallenge } from '@/lib/wallet-auth/present';
+import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /auth/delegated-keys – three-leg signed retry: 202, 202, then 201 with the ACTIVE key (MANAGE)
 const createDelegatedKey = endpoint(

@@ -3,7 +3,7 @@ import { errors, signedChallenge } from '@/lib/http/docs';
 import { customer, customerIdParams, customerUpdate } from '@/lib/customers/schema';
 import * as customers from '@/lib/customers/service';
 import { signedRetryHeaders } from '@/lib/wallet-auth/schema';
-import { isChallenge } from '@/lib/wallet-auth/present';
+import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // GET /customers/{customerId} – one customer (deleted ones show isDeleted: true)
 const getCustomer = endpoint(

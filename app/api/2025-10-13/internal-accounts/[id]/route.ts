@@ -3,7 +3,7 @@ import { errors, signedChallenge } from '@/lib/http/docs';
 import { internalAccount } from '@/lib/accounts/schema';
 import { idParams, internalAccountUpdate, signedRetryHeaders } from '@/lib/wallet-auth/schema';
 import * as wallet from '@/lib/wallet-auth/wallet';
-import { isChallenge } from '@/lib/wallet-auth/present';
+import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // PATCH /internal-accounts/{id} – embedded-wallet privacy, applied on the wallet-signed retry (MANAGE)
 const updateInternalAccount = endpoint(

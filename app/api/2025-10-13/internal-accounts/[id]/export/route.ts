@@ -2,7 +2,7 @@ import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { exportRequest, exportResponse, idParams, signedRetryHeaders } from '@/lib/wallet-auth/schema';
 import * as wallet from '@/lib/wallet-auth/wallet';
-import { isChallenge } from '@/lib/wallet-auth/present';
+import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /internal-accounts/{id}/export – the wallet secret HPKE-sealed to clientPublicKey, on the wallet-signed retry (MANAGE)
 const exportInternalAccount = endpoint(

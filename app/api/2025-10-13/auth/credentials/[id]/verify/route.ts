@@ -2,7 +2,7 @@ import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { authSession, credentialVerify, idParams, signedRetryHeaders } from '@/lib/wallet-auth/schema';
 import * as login from '@/lib/wallet-auth/login';
-import { isChallenge } from '@/lib/wallet-auth/present';
+import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /auth/credentials/{id}/verify – prove the credential and get a session (OTP: 202, then the TEK-signed retry)
 const verifyCredential = endpoint(

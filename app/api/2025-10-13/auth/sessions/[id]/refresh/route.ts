@@ -2,7 +2,7 @@ import { accepted, created, endpoint, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { authSession, idParams, refreshRequest, signedRetryHeaders } from '@/lib/wallet-auth/schema';
 import * as sessions from '@/lib/wallet-auth/sessions';
-import { isChallenge } from '@/lib/wallet-auth/present';
+import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /auth/sessions/{id}/refresh – a new session for a new key, signed by the session being refreshed
 const refreshSession = endpoint(

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import * as platforms from '@/lib/platform/repository';
 import type { Api, ApiResponse, TestPlatform } from '@/tests/support/api';
-import { encryptOtpBundle, newClientKey, stamp, type ClientKey } from './testing';
+import { encryptOtpBundle, newClientKey, stamp, type ClientKey } from './client';
 
 // Client-side flows the wallet-auth tests repeat: a customer with an embedded wallet, an OTP
 // login walked as a client does it, a signed retry, and moving the platform's sandbox clock.
