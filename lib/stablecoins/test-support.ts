@@ -52,3 +52,28 @@ export async function platformAccount(p: TestPlatform, currency: string) {
   expect(res.status, res.text).toBe(200);
   return res.body.data[0].id as string;
 }
+
+/** The balance of one of the platform's outside-world ledger accounts (WORLD:<name>). */
+export async function worldBalance(p: TestPlatform, name: string, currency: string): Promise<bigint> {
+  const { db } = await import('@/lib/core/db');
+  const row = await db().ledgerAccount.findUnique({ where: { id: `${p.platformId}/WORLD:${name}/${currency}` } });
+  return row?.balance ?? 0n;
+}
+
+/** Every INTERNAL_ACCOUNT.BALANCE_UPDATED the platform recorded matches the reference's webhook schema. */
+export async function expectBalanceWebhooksValid(p: TestPlatform, accountId: string) {
+  const { eventsOf } = await import('@/lib/events/outbox');
+  const { checkWebhook } = await import('@/tests/support/conformance');
+  const events = (await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')).filter(
+    (e) => (e.body.data as { id: string }).id === accountId,
+  );
+  expect(events.length).toBeGreaterThan(0);
+  for (const e of events) expect(checkWebhook('internal-account-status', e.body)).toBe(true);
+  return events.map((e) => e.body.data as { balance: { amount: number | bigint } });
+}
+
+export const getOp = async (p: TestPlatform, id: string) => {
+  const res = await p.api.get(`/stablecoin-operations/${id}`);
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
