@@ -89,6 +89,17 @@ describe('stablecoin provider account links', () => {
     for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'CONFLICT');
   });
 
+  it('outside sandbox, with no provider client configured, nothing links', async () => {
+    process.env.CORRIDOR_MODE = 'production';
+    try {
+      const res = await link(p, { apiClientId: 'prod_client', apiClientSecret: 'prod-secret' });
+      expectError(res, 400, 'STABLECOIN_PROVIDER_ACCOUNT_INVALID');
+      expect(res.body.message).toContain('production client');
+    } finally {
+      process.env.CORRIDOR_MODE = 'sandbox';
+    }
+  });
+
   it('lists links with the filters and cursor pagination; 404 for an unknown id', async () => {
     const all = await p.api.get('/stablecoin-provider-accounts', { query: { limit: 2 } });
     expect(all.status).toBe(200);
