@@ -105,7 +105,11 @@ export async function mintSource(coin: StablecoinRow, fiat: bigint, s: MintSourc
       return { api: { type: s.type }, leg: worldIn(platformId, 'WIRE', base, fiat) };
     case 'ACH_DEBIT':
     case 'SAME_DAY_ACH_DEBIT': {
-      const bank = await bankAccount(platformId, s.externalAccountId, 'fundingSource.externalAccountId', base, tx);
+      const field = 'fundingSource.externalAccountId';
+      const bank = await bankAccount(platformId, s.externalAccountId, field, base, tx);
+      // The issuer funds its own mints: a customer's bank account is never debited for them.
+      if (bank.customerId !== null)
+        throw fieldError(field, `External account ${bank.id} belongs to a customer; debit one of the platform's own`);
       const rail = s.type === 'ACH_DEBIT' ? 'ACH' : 'SAME_DAY_ACH';
       return {
         api: { type: s.type, externalAccountId: bank.id },

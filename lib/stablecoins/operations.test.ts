@@ -66,6 +66,12 @@ describe('stablecoin operations', () => {
       400,
       'INVALID_INPUT',
     );
+    const customerBank = await externalAccount(p, holder.customerId, 'USD', '654');
+    expectError(
+      await mint({ fundingSource: { type: 'ACH_DEBIT', externalAccountId: customerBank } }),
+      400,
+      'INVALID_INPUT',
+    );
     expectError(
       await mint({
         fundingSource: {
