@@ -55,12 +55,10 @@ async function apply(tx: Tx, op: repo.OperationRow, report: OperationReport) {
         if (expired) await release(tx, expired);
         return;
       }
-      const untilExpiry = op.expiresAt ? Math.ceil((op.expiresAt.getTime() - at.getTime()) / 1000) : Infinity;
-      await schedule(
-        tx,
-        op,
-        Math.min(report.checkAfterSeconds ?? RECHECK_SECONDS, untilExpiry, Number.MAX_SAFE_INTEGER),
-      );
+      // Nothing expected (null): look again when the funding window closes, or in a minute.
+      const untilExpiry = op.expiresAt ? Math.ceil((op.expiresAt.getTime() - at.getTime()) / 1000) : null;
+      const wait = report.checkAfterSeconds ?? untilExpiry ?? RECHECK_SECONDS;
+      await schedule(tx, op, untilExpiry === null ? wait : Math.min(wait, untilExpiry));
       return;
     }
     case 'FUNDS_RECEIVED':

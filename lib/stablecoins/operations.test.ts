@@ -167,12 +167,15 @@ describe('stablecoin operations', () => {
     await expectLedgerBalanced(q.platformId);
   });
 
-  it('a poll that runs twice changes nothing the second time', async () => {
+  it('an early poll waits; a poll that runs twice changes nothing the second time', async () => {
+    const { pollJob } = await import('./jobs');
     const res = await mint({});
+    const job = { id: 'Job:x', platformId: p.platformId, attempts: 1 };
+    await pollJob({ operationId: res.body.id }, job);
+    expect(await getOp(p, res.body.id)).toEqual(res.body);
     await advance(p, 15);
     const done = await getOp(p, res.body.id);
     expect(done.status).toBe('COMPLETED');
-    const { pollJob } = await import('./jobs');
     await pollJob({ operationId: res.body.id }, { id: 'Job:x', platformId: p.platformId, attempts: 1 });
     expect(await getOp(p, res.body.id)).toEqual(done);
     expect(await db().ledgerTransfer.count({ where: { transactionId: res.body.id } })).toBe(2);
