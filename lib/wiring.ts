@@ -23,6 +23,11 @@ import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/recei
 import { answerInterpreters } from './webhooks/service';
 import { contactChangeGuard } from './customers/service';
 import { guardContactChange } from './wallet-auth/contact-sync';
+import { stablecoinProvider, unconnectedProvider } from './stablecoins/provider';
+import { sandboxStablecoinProvider } from './stablecoins/sandbox-provider';
+import { REVIEW_JOB, reviewJob } from './stablecoins/service';
+import { POLL_JOB } from './stablecoins/operations';
+import { pollJob } from './stablecoins/jobs';
 
 // The one place where the parts are plugged together: every job kind and sweep the worker runs,
 // and every port (lib/core/ports.ts): the outside world and the few inward-pointing hooks.
@@ -40,6 +45,8 @@ export function wire(): void {
   registerJob('incoming.approval_timeout', approvalTimeoutJob);
   registerJob(IMPORT_JOB_KIND, importJob);
   registerJob(SANDBOX_LIVENESS_JOB, livenessJob);
+  registerJob(REVIEW_JOB, reviewJob);
+  registerJob(POLL_JOB, pollJob);
   registerSweep('quote.expire', expireQuotes);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
@@ -49,6 +56,7 @@ export function wire(): void {
   ownershipProvider.set(byMode(sandboxOwnershipProvider, signatureOnlyProvider));
   kycProvider.set(byMode(sandboxProvider, manualReviewProvider));
   paymentRail.set(byMode(sandboxPaymentRail, simulatedPaymentRail));
+  stablecoinProvider.set(byMode(sandboxStablecoinProvider, unconnectedProvider));
   messageSender.set(developmentSender);
   jwksSource.set(httpJwksSource);
   webhookTransport.set(httpWebhookTransport);

@@ -28,6 +28,8 @@ export type IdKind =
   | 'Agent'
   | 'Card'
   | 'Stablecoin'
+  | 'StablecoinProviderAccount'
+  | 'StablecoinOperation'
   | 'Refund'
   | 'Challenge'
   | 'OneTimeCode'

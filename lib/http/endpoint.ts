@@ -44,6 +44,8 @@ export interface EndpointDef<P extends z.ZodType, Q extends z.ZodType, B extends
   body?: B;
   bodyType?: 'json' | 'multipart';
   idempotent?: boolean;
+  /** The reference requires the Idempotency-Key on this operation: a request without one is refused. */
+  keyRequired?: boolean;
   /** Extra request headers the operation reads (documentation only). */
   headers?: Record<string, string>;
   responses: Record<number, ResponseDoc>;
@@ -229,6 +231,10 @@ export function endpoint(
       return await runAs(actor, async () => {
         const { input, rawValue, url } = await readInput(def, req, ctx, actor);
         const key = def.idempotent ? req.headers.get('idempotency-key') : null;
+        if (key === null && def.keyRequired)
+          throw invalidInput('This operation requires an Idempotency-Key header', [
+            { field: 'Idempotency-Key', message: 'is required' },
+          ]);
         if (key === null) {
           const reply = toReply(await handler(input));
           return jsonResponse(reply.status, replyText(reply), reply.headers);

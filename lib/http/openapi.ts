@@ -68,7 +68,14 @@ export function buildOpenApi(endpoints: Endpoint[], serverUrl: string) {
         ...parameters(def.params, 'path'),
         ...parameters(def.query, 'query'),
         ...(def.idempotent
-          ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }]
+          ? [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: !!def.keyRequired,
+                schema: { type: 'string', maxLength: 255 },
+              },
+            ]
           : []),
         ...Object.entries(def.headers ?? {}).map(([name, description]) => ({
           name,

@@ -121,3 +121,27 @@ export function flushConformance(dir: string) {
   seenPairs.clear();
   extensions.clear();
 }
+
+const webhookValidators = new Map<string, ValidateFunction | null>();
+/**
+ * Throws when a webhook body does not match the reference's schema for that webhook (its
+ * `webhooks.<name>` request body, e.g. `internal-account-status`); returns whether it was checked.
+ */
+export function checkWebhook(name: string, body: unknown): boolean {
+  const d = load();
+  if (!d) return false;
+  if (!webhookValidators.has(name)) {
+    const hook = (d.webhooks as Json | undefined)?.[name] as Json | undefined;
+    const schema = ((hook?.post as Json | undefined)?.requestBody as Json | undefined)?.content as Json | undefined;
+    const s = (schema?.['application/json'] as Json | undefined)?.schema;
+    if (!s) throw new Error(`conformance: the reference has no webhook ${name}`);
+    webhookValidators.set(name, ajv.compile(rewrite(s) as Json));
+  }
+  const v = webhookValidators.get(name)!;
+  const plain = JSON.parse(JSON.stringify(body, (_k, val) => (typeof val === 'bigint' ? Number(val) : val)));
+  if (!v(plain)) {
+    const problems = (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
+    throw new Error(`conformance: webhook ${name} does not match the reference:\n  ${problems.join('\n  ')}`);
+  }
+  return true;
+}

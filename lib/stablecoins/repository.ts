@@ -1,0 +1,165 @@
+import { db, type Prisma, type Tx } from '../core/db';
+import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import {
+  ISSUANCE_MOVES,
+  LINK_MOVES,
+  OPERATION_MOVES,
+  type IssuanceMove,
+  type LinkMove,
+  type OperationMove,
+} from './state';
+
+// Stablecoin SQL: provider account links, stablecoins and their operations. State changes are
+// guarded moves (state.ts): a row moves only from the states its move allows.
+export type LinkRow = Prisma.StablecoinProviderAccountGetPayload<object>;
+export type StablecoinRow = Prisma.StablecoinGetPayload<object>;
+export type OperationRow = Prisma.StablecoinOperationGetPayload<object>;
+
+const notFoundIsNull = (err: unknown) => {
+  if ((err as { code?: string }).code === 'P2025') return null;
+  throw err;
+};
+
+// Provider account links.
+export const insertLink = (row: Prisma.StablecoinProviderAccountUncheckedCreateInput, tx: Tx) =>
+  tx.stablecoinProviderAccount.create({ data: row });
+
+export const findLink = (platformId: string, id: string, tx: Tx = db()) =>
+  tx.stablecoinProviderAccount.findFirst({ where: { platformId, id } });
+
+export const findLinkByAccount = (
+  platformId: string,
+  provider: string,
+  providerEnvironment: string,
+  providerAccountId: string,
+  tx: Tx,
+) =>
+  tx.stablecoinProviderAccount.findUnique({
+    where: {
+      platformId_provider_providerEnvironment_providerAccountId: {
+        platformId,
+        provider,
+        providerEnvironment,
+        providerAccountId,
+      },
+    },
+  });
+
+/** The platform's links for one provider and environment, newest first. */
+export const linksFor = (platformId: string, provider: string, providerEnvironment: string, tx: Tx = db()) =>
+  tx.stablecoinProviderAccount.findMany({ where: { platformId, provider, providerEnvironment }, orderBy: newestFirst });
+
+export function moveLink(
+  id: string,
+  move: LinkMove,
+  data: Prisma.StablecoinProviderAccountUncheckedUpdateInput,
+  tx: Tx,
+): Promise<LinkRow | null> {
+  const m = LINK_MOVES[move];
+  return tx.stablecoinProviderAccount
+    .update({ where: { id, status: { in: [...m.from] } }, data: { ...data, status: m.to } })
+    .catch(notFoundIsNull);
+}
+
+export const touchLink = (id: string, data: Prisma.StablecoinProviderAccountUncheckedUpdateInput, tx: Tx) =>
+  tx.stablecoinProviderAccount.update({ where: { id }, data });
+
+export async function listLinks(
+  platformId: string,
+  f: { provider?: string; status?: string },
+  limit: number,
+  cursor?: Cursor,
+) {
+  const where: Prisma.StablecoinProviderAccountWhereInput = {
+    platformId,
+    ...(f.provider ? { provider: f.provider } : {}),
+    ...(f.status ? { status: f.status } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db().stablecoinProviderAccount.findMany({
+      where: { AND: [where, afterCursor(cursor)] },
+      orderBy: newestFirst,
+      take: limit + 1,
+    }),
+    db().stablecoinProviderAccount.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+// Stablecoins.
+export const insertStablecoin = (row: Prisma.StablecoinUncheckedCreateInput, tx: Tx) =>
+  tx.stablecoin.create({ data: row });
+
+export const findStablecoin = (platformId: string, id: string, tx: Tx = db()) =>
+  tx.stablecoin.findFirst({ where: { platformId, id } });
+
+export function moveIssuance(id: string, move: IssuanceMove, at: Date, tx: Tx): Promise<StablecoinRow | null> {
+  const m = ISSUANCE_MOVES[move];
+  return tx.stablecoin
+    .update({ where: { id, issuanceStatus: { in: [...m.from] } }, data: { issuanceStatus: m.to, updatedAt: at } })
+    .catch(notFoundIsNull);
+}
+
+export async function listStablecoins(
+  platformId: string,
+  f: { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string },
+  limit: number,
+  cursor?: Cursor,
+) {
+  const where: Prisma.StablecoinWhereInput = {
+    platformId,
+    ...(f.issuanceStatus ? { issuanceStatus: f.issuanceStatus } : {}),
+    ...(f.gridOperationsStatus ? { gridOperationsStatus: f.gridOperationsStatus } : {}),
+    ...(f.provider ? { provider: f.provider } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db().stablecoin.findMany({ where: { AND: [where, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
+    db().stablecoin.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+// Operations.
+export const insertOperation = (row: Prisma.StablecoinOperationUncheckedCreateInput, tx: Tx) =>
+  tx.stablecoinOperation.create({ data: row });
+
+export const findOperation = (platformId: string, id: string, tx: Tx = db()) =>
+  tx.stablecoinOperation.findFirst({ where: { platformId, id } });
+
+export function moveOperation(
+  id: string,
+  move: OperationMove,
+  data: Prisma.StablecoinOperationUncheckedUpdateInput,
+  tx: Tx,
+): Promise<OperationRow | null> {
+  const m = OPERATION_MOVES[move];
+  return tx.stablecoinOperation
+    .update({ where: { id, status: { in: [...m.from] } }, data: { ...data, status: m.to } })
+    .catch(notFoundIsNull);
+}
+
+export const touchOperation = (id: string, data: Prisma.StablecoinOperationUncheckedUpdateInput, tx: Tx) =>
+  tx.stablecoinOperation.update({ where: { id }, data });
+
+export async function listOperations(
+  platformId: string,
+  stablecoinId: string,
+  f: { operationType?: string },
+  limit: number,
+  cursor?: Cursor,
+) {
+  const where: Prisma.StablecoinOperationWhereInput = {
+    platformId,
+    stablecoinId,
+    ...(f.operationType ? { operationType: f.operationType } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db().stablecoinOperation.findMany({
+      where: { AND: [where, afterCursor(cursor)] },
+      orderBy: newestFirst,
+      take: limit + 1,
+    }),
+    db().stablecoinOperation.count({ where }),
+  ]);
+  return { rows, total };
+}
