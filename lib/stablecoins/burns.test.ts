@@ -11,7 +11,7 @@ import {
   registerCoin,
   sparkWallet,
   worldBalance,
-} from './test-support';
+} from './testing';
 
 // Burns (redemptions) with every source and payout rail. 10_000_000 units are $10.00 (1000 cents).
 describe('stablecoin burns', () => {

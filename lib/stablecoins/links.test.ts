@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { db } from '@/lib/core/db';
 import { advance } from '@/tests/support/money';
-import { keyed, linkAccount, registerCoin, TOKEN_ID } from './test-support';
+import { keyed, linkAccount, registerCoin, TOKEN_ID } from './testing';
 
 // Provider account links and stablecoin registration, through the API. Sandbox magic values:
 // apiClientSecret ending 002 is refused; 003 / 004 link, then are reported revoked / invalid at

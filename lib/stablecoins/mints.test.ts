@@ -12,7 +12,7 @@ import {
   registerCoin,
   sparkWallet,
   worldBalance,
-} from './test-support';
+} from './testing';
 
 // Mints with every funding source and destination, on the sandbox clock. ACME has 6 decimals, so
 // 10_000_000 units are $10.00 (1000 cents). The value in cents decides the sandbox outcome: ends in

@@ -3,7 +3,7 @@ import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { advance, balanceOf, customerWithAccounts, externalAccount, fund } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
-import { getOp, keyed, linkAccount, platformAccount, registerCoin, sparkWallet } from './test-support';
+import { getOp, keyed, linkAccount, platformAccount, registerCoin, sparkWallet } from './testing';
 
 // Operation rules shared by mints and burns: amounts, stablecoin and link state, references,
 // Idempotency-Key replays, concurrent requests, and the operations list and get.

@@ -1,6 +1,5 @@
 import { effect, effectWrite } from '../../core/idempotency';
 import { newId } from '../../core/ids';
-import { referenceCode } from '../../accounts/instructions';
 import { addSeconds, now } from '../../core/clock';
 import { db, type Tx } from '../../core/db';
 import { DomainError, fieldError, invalidInput } from '../../core/errors';
@@ -16,14 +15,14 @@ import type { InternalAccountRow } from '../../accounts/repository';
 import { toTransaction } from '../transactions/presenter';
 import { checkOwnershipThreshold } from '../routing';
 import { mergeFields, missingPayerData, requiredPayerData } from '../payer-data';
-import { requireUma } from '../uma/address';
 import * as repo from './repository';
 import type { QuoteRow } from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
 import { issueScaCode, sendScaCode } from './sca';
 import type { QuoteRequest } from './schema';
 import { checkLimits } from '../limits';
-import { rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
+import { resolveDestination, resolveSource, type Destination, type Source } from './resolve';
+import { quoteRows } from './rows';
 import { executeLocked, remember } from './execute';
 
 // POST /quotes: resolve source and destination, price the transfer with exact integers, check
@@ -41,11 +40,8 @@ interface Prepared {
   sourceAccount: InternalAccountRow | null;
 }
 
-const jsonOf = <T>(v: T) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? Number(x) : x)));
-
-async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: string }, tx: Tx): Promise<Prepared> {
-  const at = now();
-  const source = await resolveSource(platformId, req.source, tx);
+/** Refusals that depend only on the request and the resolved source and destination. */
+function checkRoute(req: QuoteRequest, source: Source, route: Destination['route']): void {
   if (req.immediatelyExecute && source.embeddedWallet) {
     throw fieldError(
       'immediatelyExecute',
@@ -58,9 +54,6 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
       'only for internal-account and direct-pull sources: a real-time-funding quote executes when its funds arrive',
     );
   }
-  const customer = source.customer;
-  if (customer) requireVerified(customer);
-  const { route, lookupId, lookupFields } = await resolveDestination(platformId, req, source, tx);
   const receiving = route.currency;
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId)
     throw new DomainError('SELF_PAYMENT', 'Source and destination are the same account');
@@ -84,9 +77,12 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
       );
     }
   }
-  // What the named lookup listed and what the chosen corridor needs now (settings may have changed since).
+}
+
+/** What the named lookup listed and what the chosen corridor needs now (settings may have changed since). */
+async function checkPayerData(req: QuoteRequest, destination: Destination, tx: Tx): Promise<void> {
   const missing = missingPayerData(
-    mergeFields([lookupFields, await requiredPayerData(route, tx)]),
+    mergeFields([destination.lookupFields, await requiredPayerData(destination.route, tx)]),
     req.senderCustomerInfo,
   );
   if (missing.length) {
@@ -96,162 +92,70 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
       { errors: missing },
     );
   }
-  const snapshot = midRate(source.currency, receiving, at);
-  const fees = await feeSchedule({ platformId, from: source.currency, at, override: req.platformFeeOverride }, tx);
-  const priced = price({
-    from: source.currency,
-    to: receiving,
-    rate: snapshot.rate,
-    side: req.lockedCurrencySide,
-    amount: req.lockedCurrencyAmount,
-    fees,
-  });
-  await checkLimits(platformId, source.currency, receiving, priced.totalSending, priced.totalReceiving, tx);
-  checkOwnershipThreshold(route, priced.totalReceiving, at);
+}
 
-  const rail = route.kind === 'EXTERNAL' ? (railInfo(route.currency, route.rail) ?? null) : null;
-  const expiresAt = addSeconds(at, quoteLifetimeSeconds(rail));
-  const sca = source.realtime && customer && isScaRegion(customer.region);
-  if (sca && req.scaFactor === 'PASSKEY') {
+/** Strong Customer Authentication of a real-time-funded payment of a customer in an SCA region. */
+function scaOf(req: QuoteRequest, source: Source, expiresAt: Date): ScaState | null {
+  const customer = source.customer;
+  if (!(source.realtime && customer && isScaRegion(customer.region))) return null;
+  if (req.scaFactor === 'PASSKEY') {
     throw fieldError(
       'scaFactor',
       'the customer has no PASSKEY factor enrolled for Strong Customer Authentication; use SMS_OTP',
       { enum: ['SMS_OTP'] },
     );
   }
-  if (sca && !customer?.phoneNumber)
+  if (!customer.phoneNumber)
     throw new DomainError(
       'USER_NOT_READY',
       'Strong Customer Authentication by SMS needs the customer phone number on file',
     );
-  const quoteId = newId('Quote');
-  const transactionId = newId('Transaction');
-  const scaState: ScaState | null = sca
-    ? {
-        id: newId('Challenge'),
-        expiresAt: expiresAt.toISOString(),
-        factor: 'SMS_OTP',
-        availableFactors: ['SMS_OTP'],
-        purpose: 'PAYOUT',
-      }
-    : null;
-  const destination =
-    req.destination.destinationType === 'ACCOUNT'
-      ? {
-          destinationType: 'ACCOUNT',
-          accountId: req.destination.accountId,
-          ...(req.destination.paymentRail ? { paymentRail: req.destination.paymentRail } : {}),
-        }
-      : {
-          destinationType: 'UMA_ADDRESS',
-          umaAddress: requireUma(req.destination.umaAddress).address,
-          currency: receiving,
-        };
-  const sourceJson =
-    req.source.sourceType === 'ACCOUNT'
-      ? {
-          sourceType: 'ACCOUNT',
-          accountId: req.source.accountId,
-          ...(source.customerId ? { customerId: source.customerId } : {}),
-        }
-      : {
-          sourceType: 'REALTIME_FUNDING',
-          currency: source.currency,
-          ...(source.customerId ? { customerId: source.customerId } : {}),
-          ...(req.source.cryptoNetwork ? { cryptoNetwork: req.source.cryptoNetwork } : {}),
-        };
-  const rateDetails = jsonOf(
-    rateDetailsFor(source.currency, receiving, at, fees.serviceFixed, fees.serviceBps, priced.serviceVariableFee),
-  );
-  const initial = sca ? 'PENDING_AUTHORIZATION' : 'PENDING';
-  const railSelectionMode = route.kind === 'EXTERNAL' ? route.railSelection : null;
+  return {
+    id: newId('Challenge'),
+    expiresAt: expiresAt.toISOString(),
+    factor: 'SMS_OTP',
+    availableFactors: ['SMS_OTP'],
+    purpose: 'PAYOUT',
+  };
+}
 
-  const transaction: TransactionRow = {
-    id: transactionId,
+async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: string }, tx: Tx): Promise<Prepared> {
+  const at = now();
+  const source = await resolveSource(platformId, req.source, tx);
+  if (source.customer) requireVerified(source.customer);
+  const destination = await resolveDestination(platformId, req, source, tx);
+  const { route } = destination;
+  checkRoute(req, source, route);
+  await checkPayerData(req, destination, tx);
+  const snapshot = midRate(source.currency, route.currency, at);
+  const fees = await feeSchedule({ platformId, from: source.currency, at, override: req.platformFeeOverride }, tx);
+  const priced = price({
+    from: source.currency,
+    to: route.currency,
+    rate: snapshot.rate,
+    side: req.lockedCurrencySide,
+    amount: req.lockedCurrencyAmount,
+    fees,
+  });
+  await checkLimits(platformId, source.currency, route.currency, priced.totalSending, priced.totalReceiving, tx);
+  checkOwnershipThreshold(route, priced.totalReceiving, at);
+  const rail = route.kind === 'EXTERNAL' ? (railInfo(route.currency, route.rail) ?? null) : null;
+  const expiresAt = addSeconds(at, quoteLifetimeSeconds(rail));
+  const sca = scaOf(req, source, expiresAt);
+  const { transaction, quote } = quoteRows({
     platformId,
-    customerId: source.customerId,
-    platformCustomerId: customer?.platformCustomerId ?? null,
-    type: 'OUTGOING',
-    direction: 'DEBIT',
-    status: initial,
-    pendingReason: null,
-    awaitingApproval: false,
-    approvalDeadline: null,
-    source: { ...sourceJson, currency: source.currency },
+    req,
+    source,
     destination,
-    internalAccountId: source.internalAccountId,
-    // The destination's external account, else a pull source's (either finds it by account).
-    externalAccountId: route.kind === 'EXTERNAL' ? route.externalAccountId : (source.pull?.externalAccountId ?? null),
-    sentCurrency: source.currency,
-    sentAmount: priced.totalSending,
-    receivedCurrency: receiving,
-    receivedAmount: priced.totalReceiving,
-    fees: priced.serviceFee + priced.platformFee,
-    platformFees: priced.platformFee,
-    exchangeRate: priced.exchangeRate,
-    rateDetails,
-    quoteId,
-    paymentRail: rail?.rail ?? null,
-    railSelectionMode,
-    expectedSettlementAt: null,
-    settlementTimelineSeconds: rail ? rail.settlementSeconds : null,
-    failureReason: null,
-    refund: null,
-    counterpartyInformation: null,
-    // The same code a real-time-funding quote's payment instructions carry, so the deposit and
-    // the transaction reconcile by it.
-    reference: referenceCode(quoteId),
-    description: req.description ?? null,
-    remittanceInformation: req.remittanceInformation ?? null,
-    platformReason: null,
-    // A pull that fails decides before the payout's own outcome can matter.
-    scenario: source.pull?.scenario ?? ('scenario' in route ? route.scenario : 'SUCCESS'),
-    plan: jsonOf({ funding: source.funding, route }),
-    settledAt: null,
-    receiptDeliveryConfirmedAt: null,
-    agentId: opts.agentId ?? null,
-    createdAt: at,
-    updatedAt: at,
-  };
-  const quote: QuoteRow = {
-    id: quoteId,
-    platformId,
-    customerId: source.customerId,
-    status: initial,
-    source: sourceJson,
-    sourceAccountId: source.internalAccountId,
-    destination,
-    destinationAccountId: req.destination.destinationType === 'ACCOUNT' ? req.destination.accountId : null,
-    sendingCurrency: source.currency,
-    receivingCurrency: receiving,
-    lockedSide: req.lockedCurrencySide,
-    lockedAmount: req.lockedCurrencyAmount,
-    totalSending: priced.totalSending,
-    totalReceiving: priced.totalReceiving,
-    serviceFee: priced.serviceFee,
-    platformFee: priced.platformFee,
-    netSending: priced.netSending,
-    rateNum: snapshot.rate.num,
-    rateDen: snapshot.rate.den,
-    exchangeRate: priced.exchangeRate,
-    rateDetails,
-    paymentRail: rail?.rail ?? null,
-    railSelectionMode,
-    lookupId,
-    route: jsonOf(route),
-    description: req.description ?? null,
-    remittanceInformation: req.remittanceInformation ?? null,
-    purposeOfPayment: req.purposeOfPayment ?? null,
-    senderCustomerInfo: (req.senderCustomerInfo as QuoteRow['senderCustomerInfo']) ?? null,
-    counterpartyInformation: null,
-    payloadToSign: source.embeddedWallet ? walletPayload(quoteId, source, req, priced.totalSending, expiresAt) : null,
-    scaChallenge: (scaState as QuoteRow['scaChallenge']) ?? null,
-    transactionId,
+    snapshot,
+    fees,
+    priced,
+    rail,
+    sca,
     expiresAt,
-    executedAt: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+    at,
+    agentId: opts.agentId,
+  });
   const event = eventRow(
     platformId,
     sca ? 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' : 'OUTGOING_PAYMENT.PENDING',
@@ -263,7 +167,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     quote,
     event,
     status: sca ? 202 : 201,
-    sms: sca ? { to: customer!.phoneNumber! } : null,
+    sms: sca ? { to: source.customer!.phoneNumber! } : null,
     sourceAccount: source.account,
   };
 }
