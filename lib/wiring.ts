@@ -23,6 +23,7 @@ import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/recei
 import { answerInterpreters } from './webhooks/service';
 import { contactChangeGuard } from './customers/service';
 import { guardContactChange } from './wallet-auth/contact-sync';
+import { livenessCheck, sandboxLiveness, unconnectedLiveness } from './sca/liveness';
 
 // The one place where the parts are plugged together: every job kind and sweep the worker runs,
 // and every port (lib/core/ports.ts): the outside world and the few inward-pointing hooks.
@@ -48,6 +49,7 @@ export function wire(): void {
   accountRail.set(byMode(sandboxRail, unconnectedRail));
   ownershipProvider.set(byMode(sandboxOwnershipProvider, signatureOnlyProvider));
   kycProvider.set(byMode(sandboxProvider, manualReviewProvider));
+  livenessCheck.set(byMode(sandboxLiveness, unconnectedLiveness));
   paymentRail.set(byMode(sandboxPaymentRail, simulatedPaymentRail));
   messageSender.set(developmentSender);
   jwksSource.set(httpJwksSource);

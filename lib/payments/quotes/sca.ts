@@ -1,9 +1,10 @@
 import { now } from '../../core/clock';
 import { transaction, type Tx } from '../../core/db';
 import { DomainError, fieldError, notFound } from '../../core/errors';
-import * as codes from '../../codes/service';
+import * as scaCodes from '../../sca/codes';
+import { requireSession } from '../../sca/login';
+import { sessionRequiredForPayments } from '../../sca/settings';
 import { recordEvent } from '../../events/outbox';
-import { sendMessage } from '../../notify/sender';
 import * as customers from '../../customers/repository';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
@@ -12,35 +13,20 @@ import { toQuote, type ScaState } from './presenter';
 
 // Strong Customer Authentication of real-time-funding quotes for customers in SCA regions: the
 // quote waits in PENDING_AUTHORIZATION with its payment instructions withheld until the customer
-// proves the SMS code (POST /quotes/{id}/authorize). The code is a one-time code of lib/codes
-// whose subject is the quote; it lives as long as the quote's challenge.
-export const SANDBOX_SCA_CODE = '123456';
-
-export const SCA_CODES: codes.CodePurpose = {
-  name: 'QUOTE_SCA',
-  ttlSeconds: 120, // replaced by the challenge's own expiry at each issue
-  maxAttempts: 5,
-  resend: { afterSeconds: 30 },
-  sandbox: { code: SANDBOX_SCA_CODE },
-};
+// proves the SMS code (POST /quotes/{id}/authorize). The code is an SCA code (lib/sca/codes.ts,
+// on lib/codes) whose subject is the quote; it lives as long as the quote's challenge. With
+// CORRIDOR_SCA_SESSION_REQUIRED=1 the customer also needs a live SCA login session.
 
 /** Issues the quote's code (at creation, or on resend) valid until the challenge expires. */
 export function issueScaCode(tx: Tx, platformId: string, quoteId: string, expiresAt: Date) {
-  const ttlSeconds = Math.max(1, Math.ceil((expiresAt.getTime() - now().getTime()) / 1000));
-  return codes.issue(tx, SCA_CODES, { platformId, subject: quoteId, ttlSeconds });
+  return scaCodes.issueUntil(tx, scaCodes.QUOTE_CODES, { platformId, subject: quoteId }, expiresAt);
 }
 
 export async function sendScaCode(platformId: string, to: string, code: string): Promise<void> {
-  await sendMessage({
-    platformId,
-    channel: 'SMS',
-    to,
-    text: `Your payment authorization code is ${code}`,
-    purpose: 'SCA_PAYMENT',
-  });
+  await scaCodes.sendSms(platformId, to, `Your payment authorization code is ${code}`, 'SCA_PAYMENT');
 }
 
-function refusal(result: Exclude<codes.Verification, { ok: true }>, quoteId: string): DomainError {
+function refusal(result: Exclude<scaCodes.Verification, { ok: true }>, quoteId: string): DomainError {
   switch (result.reason) {
     case 'WRONG':
       return new DomainError('INVALID_INPUT', 'The authorization code is wrong', { attemptsLeft: result.attemptsLeft });
@@ -60,6 +46,10 @@ function refusal(result: Exclude<codes.Verification, { ok: true }>, quoteId: str
 
 export async function authorize(platformId: string, quoteId: string, code: string | null | undefined) {
   if (!code) throw fieldError('code', 'code is required to satisfy an SMS_OTP challenge');
+  if (sessionRequiredForPayments()) {
+    const customerId = (await repo.findById(platformId, quoteId))?.customerId;
+    if (customerId) await requireSession(customerId);
+  }
   const outcome = await transaction(async (tx) => {
     const quote = await repo.lock(platformId, quoteId, tx);
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
@@ -69,7 +59,7 @@ export async function authorize(platformId: string, quoteId: string, code: strin
     if (new Date(sca.expiresAt) <= now())
       throw new DomainError('INVALID_INPUT', 'The challenge expired; create a new quote');
     // A refusal is returned, not thrown: the counted attempt must commit.
-    const result = await codes.verify(SCA_CODES, { subject: quoteId, code }, tx);
+    const result = await scaCodes.verify(scaCodes.QUOTE_CODES, { subject: quoteId, code }, tx);
     if (!result.ok) return { error: refusal(result, quoteId) };
     const at = now();
     const scaChallenge = { ...sca, authorizedAt: at.toISOString() };
