@@ -81,9 +81,10 @@ export async function verifyRegistration(
   };
 }
 
-export async function assertionOptions(passkey: StoredPasskey) {
+export async function assertionOptions(passkey: StoredPasskey, challenge?: Uint8Array) {
   return (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty().rpId,
+    ...(challenge ? { challenge: Uint8Array.from(challenge) } : {}),
     timeout: CEREMONY_SECONDS * 1000,
     allowCredentials: [{ id: passkey.credentialId, transports: passkey.transports }],
     userVerification: 'preferred',

@@ -20,7 +20,7 @@ import { requireUma } from '../uma/address';
 import * as repo from './repository';
 import type { QuoteRow } from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
-import { issueScaCode, sendScaCode } from './sca';
+import { challengeFor, issueScaCode, sendScaCode } from './sca';
 import type { QuoteRequest } from './schema';
 import { checkLimits } from '../limits';
 import { rateDetailsFor, resolveDestination, resolveSource, walletPayload } from './resolve';
@@ -112,28 +112,14 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   const rail = route.kind === 'EXTERNAL' ? (railInfo(route.currency, route.rail) ?? null) : null;
   const expiresAt = addSeconds(at, quoteLifetimeSeconds(rail));
   const sca = source.realtime && customer && isScaRegion(customer.region);
-  if (sca && req.scaFactor === 'PASSKEY') {
-    throw fieldError(
-      'scaFactor',
-      'the customer has no PASSKEY factor enrolled for Strong Customer Authentication; use SMS_OTP',
-      { enum: ['SMS_OTP'] },
-    );
-  }
-  if (sca && !customer?.phoneNumber)
-    throw new DomainError(
-      'USER_NOT_READY',
-      'Strong Customer Authentication by SMS needs the customer phone number on file',
-    );
   const quoteId = newId('Quote');
   const transactionId = newId('Transaction');
   const scaState: ScaState | null = sca
-    ? {
-        id: newId('Challenge'),
-        expiresAt: expiresAt.toISOString(),
-        factor: 'SMS_OTP',
-        availableFactors: ['SMS_OTP'],
-        purpose: 'PAYOUT',
-      }
+    ? await challengeFor(customer, req.scaFactor, expiresAt, {
+        quoteId,
+        amount: `${priced.totalSending} ${source.currency}`,
+        destination: JSON.stringify(req.destination),
+      })
     : null;
   const destination =
     req.destination.destinationType === 'ACCOUNT'
@@ -263,7 +249,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     quote,
     event,
     status: sca ? 202 : 201,
-    sms: sca ? { to: customer!.phoneNumber! } : null,
+    sms: scaState?.factor === 'SMS_OTP' ? { to: customer!.phoneNumber! } : null,
     sourceAccount: source.account,
   };
 }
