@@ -6,6 +6,7 @@ import { DomainError, conflict, invalidInput, notFound, type FieldError } from '
 import * as customers from '../customers/repository';
 import { scaApplies } from '../sca/customer';
 import * as sca from '../sca/codes';
+import { hasTotp, proveTotpCode } from '../sca/proofs';
 import type { BeneficiaryTrustConfirmRequest } from './schema';
 import * as repo from './repository';
 
@@ -85,7 +86,7 @@ export async function start(platformId: string, id: string, action: TrustAction)
       id: challengeId,
       expiresAt,
       factor: 'SMS_OTP' as const,
-      availableFactors: ['SMS_OTP' as const],
+      availableFactors: ['SMS_OTP' as const, ...((await hasTotp(customer.id)) ? (['TOTP'] as const) : [])],
       purpose: action === 'TRUST' ? 'TRUST_BENEFICIARY' : 'UNTRUST_BENEFICIARY',
     },
   };
@@ -104,13 +105,16 @@ export async function confirm(
   action: TrustAction,
   body: BeneficiaryTrustConfirmRequest,
 ): Promise<{ trusted: boolean }> {
-  await accountAndCustomer(platformId, id);
+  const { customer } = await accountAndCustomer(platformId, id);
   if (body.code == null) {
     throw invalidInput('PASSKEY is not an available factor of this challenge: submit the SMS_OTP code', [
       { field: 'passkeyAssertion', message: 'not accepted: the challenge factor is SMS_OTP' },
     ]);
   }
   const code = body.code;
+  // A customer with an authenticator app may answer with its code instead of the SMS one (checked
+  // first, outside the transaction: it spends its time step whatever happens next).
+  const byTotp = await proveTotpCode(customer.id, code);
   const at = now();
   // Refusals are returned, not thrown, so that a counted attempt commits; thrown afterwards.
   const outcome = await transaction(async (tx): Promise<Outcome> => {
@@ -138,7 +142,10 @@ export async function confirm(
       await repo.failTrust(challenge.id, at, tx);
       return expired();
     }
-    const result = await sca.verify(sca.TRUST_CODES, { subject: id, binding: challenge.id, code }, tx);
+    const result = byTotp
+      ? ({ ok: true } as const)
+      : await sca.verify(sca.TRUST_CODES, { subject: id, binding: challenge.id, code }, tx);
+    if (byTotp) await sca.retire(tx, sca.TRUST_CODES, id);
     if (!result.ok) {
       const dead = result.reason !== 'WRONG' || result.attemptsLeft === 0;
       if (dead) await repo.failTrust(challenge.id, at, tx);

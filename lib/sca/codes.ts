@@ -40,7 +40,7 @@ export const LOGIN_CODES: codes.CodePurpose = {
 
 export type Verification = codes.Verification;
 export type IssueRequest = codes.IssueRequest;
-export const { issue, verify, discard, rateLimited } = codes;
+export const { issue, verify, discard, retire, rateLimited } = codes;
 
 /** A code valid until `expiresAt` (a challenge's own expiry). */
 export function issueUntil(tx: Tx, purpose: codes.CodePurpose, req: IssueRequest, expiresAt: Date) {

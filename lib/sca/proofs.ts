@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fieldError, invalidInput } from '../core/errors';
-import { storedPasskey } from './login';
+import { proveTotp, storedPasskey } from './login';
 import * as passkeys from './passkeys';
 import * as repo from './repository';
 
-// Proofs for per-transaction challenges carried by other resources (a quote's scaChallenge): the
-// PASSKEY factor. The WebAuthn challenge is dynamically linked: it is a hash over a random nonce
+// Proofs for challenges carried by other resources (a quote's scaChallenge, a beneficiary trust
+// change): the PASSKEY and TOTP factors. The WebAuthn challenge is dynamically linked: it is a hash over a random nonce
 // and what the customer authorizes (the caller's `linking` text: the quote, amount, currency and
 // payee), so an assertion authorizes that operation and no other.
 export interface PasskeyChallenge {
@@ -35,4 +35,15 @@ export async function provePasskey(
   const counter = await passkeys.verifyAssertion(challenge, proof.origin, proof.passkeyAssertion, storedPasskey(row));
   if (!(await repo.advanceCounter(row.id, row.counter, counter)))
     throw invalidInput('The passkey was used concurrently; retry');
+}
+
+/** Whether the customer has an enrolled TOTP factor. */
+export async function hasTotp(customerId: string): Promise<boolean> {
+  return !!(await repo.activeFactor(customerId, 'TOTP'));
+}
+
+/** A code from the customer's authenticator app (or an unused recovery code); false without a TOTP factor. */
+export async function proveTotpCode(customerId: string, code: string): Promise<boolean> {
+  const row = await repo.activeFactor(customerId, 'TOTP');
+  return !!row && (await proveTotp(row, code));
 }
