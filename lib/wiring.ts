@@ -28,6 +28,7 @@ import { sandboxStablecoinProvider } from './stablecoins/sandbox-provider';
 import { REVIEW_JOB, reviewJob } from './stablecoins/service';
 import { POLL_JOB } from './stablecoins/operations';
 import { pollJob } from './stablecoins/jobs';
+import { livenessCheck, sandboxLiveness, unconnectedLiveness } from './sca/liveness';
 
 // The one place where the parts are plugged together: every job kind and sweep the worker runs,
 // and every port (lib/core/ports.ts): the outside world and the few inward-pointing hooks.
@@ -55,6 +56,7 @@ export function wire(): void {
   accountRail.set(byMode(sandboxRail, unconnectedRail));
   ownershipProvider.set(byMode(sandboxOwnershipProvider, signatureOnlyProvider));
   kycProvider.set(byMode(sandboxProvider, manualReviewProvider));
+  livenessCheck.set(byMode(sandboxLiveness, unconnectedLiveness));
   paymentRail.set(byMode(sandboxPaymentRail, simulatedPaymentRail));
   stablecoinProvider.set(byMode(sandboxStablecoinProvider, unconnectedProvider));
   messageSender.set(developmentSender);

@@ -35,7 +35,10 @@ export type IdKind =
   | 'OneTimeCode'
   | 'StaffUser'
   | 'StaffSession'
-  | 'StaffAction';
+  | 'StaffAction'
+  | 'ScaFactor'
+  | 'ScaSession'
+  | 'TwoFactorReset';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 

@@ -4,37 +4,28 @@ import { transaction } from '../core/db';
 import { isSandbox } from '../core/mode';
 import { DomainError, conflict, invalidInput, notFound, type FieldError } from '../core/errors';
 import * as customers from '../customers/repository';
-import { isScaRegion } from '../customers/regions';
-import { sendMessage } from '../notify/sender';
-import * as codes from '../codes/service';
+import { scaApplies } from '../sca/customer';
+import * as sca from '../sca/codes';
+import { hasTotp, proveTotpCode } from '../sca/proofs';
 import type { BeneficiaryTrustConfirmRequest } from './schema';
 import * as repo from './repository';
 
 // Trusted beneficiaries (Strong Customer Authentication): a customer in an SCA region trusts an
 // external account so later sends to it skip the per-payment ceremony, and untrusts it to undo
 // that. Both take a start (which issues an SMS_OTP challenge) and a confirm (which checks the
-// code). The code is a one-time code of lib/codes, bound to the challenge. In sandbox it is the
+// code). The code is an SCA code (lib/sca/codes.ts, on lib/codes), bound to the challenge. In sandbox it is the
 // reference's fixed 123456 (000000, which this service documented before, is still accepted) and
 // nothing is sent; otherwise a random code is sent by SMS after the challenge is committed.
 export type TrustAction = 'TRUST' | 'UNTRUST';
 const CUSTOMERS: repo.Owner = { kind: 'customers' };
-const TTL_SECONDS = 5 * 60;
-
-/** A new start replaces the outstanding challenge at once, but at most 10 codes an hour go out. */
-export const TRUST_CODES: codes.CodePurpose = {
-  name: 'BENEFICIARY_TRUST',
-  ttlSeconds: TTL_SECONDS,
-  maxAttempts: 5,
-  resend: { afterSeconds: 0, maxPerHour: 10 },
-  sandbox: { code: '123456', alsoAccepted: ['000000'] },
-};
+const TTL_SECONDS = sca.TRUST_CODES.ttlSeconds;
 
 async function accountAndCustomer(platformId: string, id: string) {
   const row = await repo.findLive(platformId, id, CUSTOMERS);
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
   const customer = await customers.findById(platformId, row.customerId!);
   if (!customer || customer.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${row.customerId}`);
-  if (!isScaRegion(customer.region)) {
+  if (!scaApplies(customer)) {
     throw conflict(
       `Strong Customer Authentication is not required for customer ${customer.id} (region ${customer.region ?? 'not set'}): beneficiary trust applies only in SCA regions`,
     );
@@ -74,20 +65,19 @@ export async function start(platformId: string, id: string, action: TrustAction)
       },
       tx,
     );
-    return codes.issue(tx, TRUST_CODES, { platformId, subject: id, binding: challengeId, ttlSeconds: TTL_SECONDS });
+    return sca.issue(tx, sca.TRUST_CODES, { platformId, subject: id, binding: challengeId, ttlSeconds: TTL_SECONDS });
   });
   if (!sandbox) {
     try {
-      await sendMessage({
+      await sca.sendSms(
         platformId,
-        channel: 'SMS',
-        to: customer.phoneNumber!,
-        text: `Your code to ${action === 'TRUST' ? 'trust' : 'stop trusting'} a payment beneficiary is ${code.code}. It expires in 5 minutes. Never share it.`,
-        purpose: action === 'TRUST' ? 'SCA_TRUST_BENEFICIARY' : 'SCA_UNTRUST_BENEFICIARY',
-      });
+        customer.phoneNumber!,
+        `Your code to ${action === 'TRUST' ? 'trust' : 'stop trusting'} a payment beneficiary is ${code.code}. It expires in 5 minutes. Never share it.`,
+        action === 'TRUST' ? 'SCA_TRUST_BENEFICIARY' : 'SCA_UNTRUST_BENEFICIARY',
+      );
     } catch (err) {
       console.error('[corridor] SCA code delivery failed:', err instanceof Error ? err.message : err);
-      await codes.discard(code.id);
+      await sca.discard(code.id);
       throw new DomainError('SERVICE_UNAVAILABLE', 'The SMS code could not be sent; start again');
     }
   }
@@ -96,7 +86,7 @@ export async function start(platformId: string, id: string, action: TrustAction)
       id: challengeId,
       expiresAt,
       factor: 'SMS_OTP' as const,
-      availableFactors: ['SMS_OTP' as const],
+      availableFactors: ['SMS_OTP' as const, ...((await hasTotp(customer.id)) ? (['TOTP'] as const) : [])],
       purpose: action === 'TRUST' ? 'TRUST_BENEFICIARY' : 'UNTRUST_BENEFICIARY',
     },
   };
@@ -115,13 +105,16 @@ export async function confirm(
   action: TrustAction,
   body: BeneficiaryTrustConfirmRequest,
 ): Promise<{ trusted: boolean }> {
-  await accountAndCustomer(platformId, id);
+  const { customer } = await accountAndCustomer(platformId, id);
   if (body.code == null) {
     throw invalidInput('PASSKEY is not an available factor of this challenge: submit the SMS_OTP code', [
       { field: 'passkeyAssertion', message: 'not accepted: the challenge factor is SMS_OTP' },
     ]);
   }
   const code = body.code;
+  // A customer with an authenticator app may answer with its code instead of the SMS one (checked
+  // first, outside the transaction: it spends its time step whatever happens next).
+  const byTotp = await proveTotpCode(customer.id, code);
   const at = now();
   // Refusals are returned, not thrown, so that a counted attempt commits; thrown afterwards.
   const outcome = await transaction(async (tx): Promise<Outcome> => {
@@ -149,7 +142,10 @@ export async function confirm(
       await repo.failTrust(challenge.id, at, tx);
       return expired();
     }
-    const result = await codes.verify(TRUST_CODES, { subject: id, binding: challenge.id, code }, tx);
+    const result = byTotp
+      ? ({ ok: true } as const)
+      : await sca.verify(sca.TRUST_CODES, { subject: id, binding: challenge.id, code }, tx);
+    if (byTotp) await sca.retire(tx, sca.TRUST_CODES, id);
     if (!result.ok) {
       const dead = result.reason !== 'WRONG' || result.attemptsLeft === 0;
       if (dead) await repo.failTrust(challenge.id, at, tx);

@@ -18,7 +18,7 @@ import { mergeFields, missingPayerData, requiredPayerData } from '../payer-data'
 import * as repo from './repository';
 import type { QuoteRow } from './repository';
 import { toQuote, type Quote, type ScaState } from './presenter';
-import { issueScaCode, sendScaCode } from './sca';
+import { challengeFor, issueScaCode, sendScaCode } from './sca';
 import type { QuoteRequest } from './schema';
 import { checkLimits } from '../limits';
 import { resolveDestination, resolveSource, type Destination, type Source } from './resolve';
@@ -94,29 +94,18 @@ async function checkPayerData(req: QuoteRequest, destination: Destination, tx: T
   }
 }
 
-/** Strong Customer Authentication of a real-time-funded payment of a customer in an SCA region. */
-function scaOf(req: QuoteRequest, source: Source, expiresAt: Date): ScaState | null {
+/**
+ * Strong Customer Authentication of a real-time-funded payment of a customer in an SCA region:
+ * the challenge (its factor chosen from the customer's enrolled ones, lib/sca) bound to this quote.
+ */
+async function scaOf(req: QuoteRequest, source: Source, expiresAt: Date, quoteId: string, totalSending: bigint) {
   const customer = source.customer;
   if (!(source.realtime && customer && isScaRegion(customer.region))) return null;
-  if (req.scaFactor === 'PASSKEY') {
-    throw fieldError(
-      'scaFactor',
-      'the customer has no PASSKEY factor enrolled for Strong Customer Authentication; use SMS_OTP',
-      { enum: ['SMS_OTP'] },
-    );
-  }
-  if (!customer.phoneNumber)
-    throw new DomainError(
-      'USER_NOT_READY',
-      'Strong Customer Authentication by SMS needs the customer phone number on file',
-    );
-  return {
-    id: newId('Challenge'),
-    expiresAt: expiresAt.toISOString(),
-    factor: 'SMS_OTP',
-    availableFactors: ['SMS_OTP'],
-    purpose: 'PAYOUT',
-  };
+  return challengeFor(customer, req.scaFactor, expiresAt, {
+    quoteId,
+    amount: `${totalSending} ${source.currency}`,
+    destination: JSON.stringify(req.destination),
+  });
 }
 
 async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: string }, tx: Tx): Promise<Prepared> {
@@ -141,9 +130,11 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   checkOwnershipThreshold(route, priced.totalReceiving, at);
   const rail = route.kind === 'EXTERNAL' ? (railInfo(route.currency, route.rail) ?? null) : null;
   const expiresAt = addSeconds(at, quoteLifetimeSeconds(rail));
-  const sca = scaOf(req, source, expiresAt);
+  const quoteId = newId('Quote');
+  const sca: ScaState | null = await scaOf(req, source, expiresAt, quoteId, priced.totalSending);
   const { transaction, quote } = quoteRows({
     platformId,
+    quoteId,
     req,
     source,
     destination,
@@ -167,7 +158,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
     quote,
     event,
     status: sca ? 202 : 201,
-    sms: sca ? { to: source.customer!.phoneNumber! } : null,
+    sms: sca?.factor === 'SMS_OTP' ? { to: source.customer!.phoneNumber! } : null,
     sourceAccount: source.account,
   };
 }

@@ -13,7 +13,10 @@ export interface ScaState {
   factor: string;
   availableFactors: string[];
   purpose?: string | null;
-  // The code itself is a one-time code of lib/codes (subject: the quote).
+  // SMS_OTP: the code is an SCA code (lib/sca/codes.ts, subject: the quote). PASSKEY: the
+  // dynamically linked WebAuthn challenge and the options handed to the device.
+  passkeyChallenge?: string;
+  passkeyAssertionOptions?: Record<string, unknown>;
   authorizedAt?: string;
 }
 
@@ -74,6 +77,7 @@ export function toQuote(row: QuoteRow) {
             factor: sca.factor,
             availableFactors: sca.availableFactors,
             purpose: sca.purpose ?? null,
+            ...(sca.passkeyAssertionOptions ? { passkeyAssertionOptions: sca.passkeyAssertionOptions } : {}),
           },
         }
       : {}),

@@ -15,6 +15,7 @@ import { rateDetailsFor, walletPayload, type Destination, type Source } from './
 
 export interface QuoteInputs {
   platformId: string;
+  quoteId: string;
   req: QuoteRequest;
   source: Source;
   destination: Destination;
@@ -64,7 +65,7 @@ export function quoteRows(i: QuoteInputs): { transaction: TransactionRow; quote:
   const { req, source, priced, rail, at } = i;
   const { route } = i.destination;
   const receiving = route.currency;
-  const quoteId = newId('Quote');
+  const { quoteId } = i;
   const transactionId = newId('Transaction');
   const { destination, sourceJson } = wireShapes(req, source, receiving);
   const rateDetails = jsonOf(

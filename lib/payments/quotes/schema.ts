@@ -130,6 +130,7 @@ export const quote = z.object({
       factor: z.string(),
       availableFactors: z.array(z.string()),
       purpose: z.string().nullable().optional(),
+      passkeyAssertionOptions: z.record(z.string(), z.unknown()).nullable().optional(),
     })
     .optional(),
 });

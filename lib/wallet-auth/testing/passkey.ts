@@ -98,16 +98,19 @@ export function attest(pk: Passkey, challenge: string, opts: { origin?: string; 
   };
 }
 
-/** navigator.credentials.get() over the hex challenge, UTF-8 encoded as the WebAuthn challenge bytes. */
+/**
+ * navigator.credentials.get() over the hex challenge, UTF-8 encoded as the WebAuthn challenge
+ * bytes; with `rawChallenge` the challenge is a standard base64url WebAuthn challenge used as is.
+ */
 export function assert(
   pk: Passkey,
   challengeHex: string,
-  opts: { origin?: string; flags?: number; counterStep?: number; rpId?: string } = {},
+  opts: { origin?: string; flags?: number; counterStep?: number; rpId?: string; rawChallenge?: boolean } = {},
 ) {
   pk.counter += opts.counterStep ?? 1;
   const clientDataJSON = JSON.stringify({
     type: 'webauthn.get',
-    challenge: b64u(new TextEncoder().encode(challengeHex)),
+    challenge: opts.rawChallenge ? challengeHex : b64u(new TextEncoder().encode(challengeHex)),
     origin: opts.origin ?? pk.origin,
     crossOrigin: false,
   });

@@ -23,7 +23,7 @@ const authorizeQuote = endpoint(
     body: scaAuthorization,
     responses: { 200: { description: 'Challenge authorized', schema: quote }, ...errors(400, 401, 403, 404, 409, 429) },
   },
-  async ({ actor, params, body }) => ok(await authorize(actor.platformId, params.quoteId, body.code)),
+  async ({ actor, params, body }) => ok(await authorize(actor.platformId, params.quoteId, body)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(authorizeQuote);
