@@ -200,7 +200,13 @@ export async function lockForExecution(
 export async function expireLocked(tx: Tx, quote: repo.QuoteRow): Promise<boolean> {
   const at = now();
   if (!(await repo.move(quote.id, 'expire', { updatedAt: at }, tx))) return false;
-  const expired = await txRepo.transition(quote.transactionId, 'expire', { updatedAt: at }, tx);
+  // A transaction an agent's action held for approval stops waiting with it.
+  const expired = await txRepo.transition(
+    quote.transactionId,
+    'expire',
+    { updatedAt: at, awaitingApproval: false },
+    tx,
+  );
   if (expired)
     await recordEvents(tx, quote.platformId, [{ type: 'OUTGOING_PAYMENT.EXPIRED', data: toTransaction(expired) }]);
   return true;
