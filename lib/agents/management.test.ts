@@ -156,6 +156,39 @@ describe('agent management', () => {
     expectError(await p.api.delete(`/agents/${a.id}`), 404, 'REFERENCE_NOT_FOUND');
   });
 
+  it('the served OpenAPI document lists the agent operations', async () => {
+    const doc = await p.api.get('/openapi.json');
+    expect(doc.status).toBe(200);
+    const paths = doc.body.paths as Record<string, Record<string, { security?: unknown[] }>>;
+    for (const path of [
+      '/agents',
+      '/agents/approvals',
+      '/agents/{agentId}',
+      '/agents/{agentId}/policy',
+      '/agents/{agentId}/device-codes',
+      '/agents/{agentId}/actions/{actionId}/approve',
+      '/agents/{agentId}/actions/{actionId}/reject',
+      '/agents/device-codes/{code}/status',
+      '/agents/device-codes/{code}/redeem',
+      '/agents/me',
+      '/agents/me/transactions',
+      '/agents/me/transactions/{transactionId}',
+      '/agents/me/quotes',
+      '/agents/me/quotes/{quoteId}',
+      '/agents/me/quotes/{quoteId}/execute',
+      '/agents/me/actions',
+      '/agents/me/actions/{actionId}',
+      '/agents/me/transfer-in',
+      '/agents/me/transfer-out',
+      '/agents/me/internal-accounts',
+      '/agents/me/external-accounts',
+      '/agents/me/external-accounts/{externalAccountId}',
+    ])
+      expect(paths[path], path).toBeDefined();
+    expect(paths['/agents/me'].get.security).toEqual([{ AgentAuth: [] }]);
+    expect(paths['/agents/device-codes/{code}/redeem'].post.security).toEqual([]);
+  });
+
   it('platform endpoints take the platform permissions', async () => {
     const viewer = await p.withPermissions('VIEW');
     expectError(

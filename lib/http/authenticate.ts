@@ -29,7 +29,11 @@ function parseBasic(header: string): { username: string; secret: string } | null
  */
 export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Actor> {
   if (!authorization)
-    throw unauthorized('Missing Authorization header: use HTTP Basic with your API client id and secret');
+    throw unauthorized(
+      mode === 'agent'
+        ? 'Missing Authorization header: agent endpoints take Authorization: Bearer <agent access token>'
+        : 'Missing Authorization header: use HTTP Basic with your API client id and secret',
+    );
 
   if (mode === 'agent') {
     await refuseIfBlocked(address, null);
