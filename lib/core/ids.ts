@@ -26,6 +26,7 @@ export type IdKind =
   | 'LedgerTransfer'
   | 'Invitation'
   | 'Agent'
+  | 'AgentAction'
   | 'Card'
   | 'Stablecoin'
   | 'StablecoinProviderAccount'

@@ -4,19 +4,12 @@ import * as tokens from '../tokens/repository';
 import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
 import { principals } from './actor-cache';
 import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
+import { resolveAgentToken } from '../agents/auth';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
-// `Authorization: Bearer <agent access token>`, resolved by the resolver the agents domain
-// registers, scoped to the agent's customer.
+// `Authorization: Bearer <agent access token>`, resolved by the agents domain (lib/agents/auth.ts)
+// to an agent actor scoped to the agent's customer.
 export type AuthMode = 'platform' | 'agent';
-
-export type AgentResolver = (accessToken: string) => Promise<Extract<Actor, { kind: 'agent' }> | null>;
-let agentResolver: AgentResolver | null = null;
-
-/** Called by the agents domain at import time to plug bearer-token resolution in. */
-export function registerAgentResolver(resolver: AgentResolver): void {
-  agentResolver = resolver;
-}
 
 const unauthorized = (message: string) => new DomainError('UNAUTHORIZED', message);
 
@@ -36,12 +29,16 @@ function parseBasic(header: string): { username: string; secret: string } | null
  */
 export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Actor> {
   if (!authorization)
-    throw unauthorized('Missing Authorization header: use HTTP Basic with your API client id and secret');
+    throw unauthorized(
+      mode === 'agent'
+        ? 'Missing Authorization header: agent endpoints take Authorization: Bearer <agent access token>'
+        : 'Missing Authorization header: use HTTP Basic with your API client id and secret',
+    );
 
   if (mode === 'agent') {
     await refuseIfBlocked(address, null);
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const actor = m && agentResolver ? await agentResolver(m[1]) : null;
+    const actor = m ? await resolveAgentToken(m[1]) : null;
     if (!actor) {
       await recordFailure(address, null);
       throw unauthorized(

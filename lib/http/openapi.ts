@@ -6,7 +6,7 @@ import type { Endpoint, Method, RouteHandler } from './endpoint';
 type JsonSchema = Record<string, unknown>;
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+export function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',

@@ -145,3 +145,16 @@ export function checkWebhook(name: string, body: unknown): boolean {
   }
   return true;
 }
+
+/** Throws when `body` does not match the reference's component schema `name` (e.g. a webhook body); false without the reference. */
+export function checkSchema(name: string, body: unknown): boolean {
+  if (!load()) return false;
+  const fn =
+    ajv.getSchema(`ref#/components/schemas/${name}`) ?? ajv.compile({ $ref: `ref#/components/schemas/${name}` });
+  const plain = JSON.parse(JSON.stringify(body, (_k, val) => (typeof val === 'bigint' ? Number(val) : val)));
+  if (!fn(plain)) {
+    const problems = (fn.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
+    throw new Error(`conformance: ${name} does not match the reference:\n  ${problems.join('\n  ')}`);
+  }
+  return true;
+}

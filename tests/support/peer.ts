@@ -8,7 +8,8 @@ import { basic, type ApiResponse, type Credentials } from './api';
 // handlers behind node:http, with their own pool, caches and invalidation listener.
 export interface Peer {
   pid: number;
-  request(method: string, path: string, creds: Credentials, body?: unknown): Promise<ApiResponse>;
+  /** `creds`: platform credentials (Basic), or an Authorization header as it is sent (e.g. an agent's Bearer). */
+  request(method: string, path: string, creds: Credentials | string, body?: unknown): Promise<ApiResponse>;
   stop(): Promise<void>;
 }
 
@@ -37,7 +38,10 @@ export async function startPeer(): Promise<Peer> {
     async request(method, p, creds, body) {
       const res = await fetch(`http://127.0.0.1:${port}${API_BASE}${p}`, {
         method,
-        headers: { authorization: basic(creds), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: typeof creds === 'string' ? creds : basic(creds),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         body: body === undefined ? undefined : stringifyJson(body),
       });
       const text = await res.text();

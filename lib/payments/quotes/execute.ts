@@ -157,34 +157,56 @@ async function executeInTransaction(
   checkWalletSignature: WalletSignatureCheck,
 ): Promise<Quote> {
   return effect(async (tx) => {
-    const found = await repo.findForExecution(platformId, quoteId, { tx, lock: true });
-    if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
-    const { quote, transaction: row, sourceAccount } = found;
-    if (quote.status !== 'PENDING') return new Refusal(conflict(quoteId, quote.status));
-    // An Embedded Wallet source needs the holder's signature over the quote's payloadToSign.
-    if (quote.payloadToSign) await checkWalletSignature(quote, tx);
-    if (quote.expiresAt <= now()) {
-      // Record the expiry now (the sweep may not have reached it yet), then refuse.
-      await expireLocked(tx, quote);
-      return new Refusal(
-        new DomainError(
-          'CONFLICT',
-          `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`,
-          { status: 'EXPIRED' },
-        ),
-      );
-    }
-    requireActiveSource(sourceAccount);
-    if (isPull(quote)) await requirePullable(platformId, quote, tx);
-    return executeLocked(tx, quote, row, sourceAccount);
+    const found = await lockForExecution(tx, platformId, quoteId, checkWalletSignature);
+    if (found instanceof Refusal) return found;
+    return executeLocked(tx, found.quote, found.transaction, found.sourceAccount);
   });
+}
+
+/**
+ * Locks a quote that is to be executed in `tx` and checks that it can be: PENDING, signed by the
+ * wallet holder when its source is an Embedded Wallet, not expired (an expiry found here is
+ * recorded: the Refusal lets `tx` commit it), its source usable. Then `executeLocked` executes
+ * it, now or, for a caller holding it for approval (lib/agents), later in another transaction.
+ */
+export async function lockForExecution(
+  tx: Tx,
+  platformId: string,
+  quoteId: string,
+  checkWalletSignature: WalletSignatureCheck,
+): Promise<repo.ForExecution | Refusal> {
+  const found = await repo.findForExecution(platformId, quoteId, { tx, lock: true });
+  if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
+  const { quote, sourceAccount } = found;
+  if (quote.status !== 'PENDING') return new Refusal(conflict(quoteId, quote.status));
+  if ((quote.source as { sourceType: string }).sourceType === 'REALTIME_FUNDING') refuse(found, quoteId);
+  // An Embedded Wallet source needs the holder's signature over the quote's payloadToSign.
+  if (quote.payloadToSign) await checkWalletSignature(quote, tx);
+  if (quote.expiresAt <= now()) {
+    // Record the expiry now (the sweep may not have reached it yet), then refuse.
+    await expireLocked(tx, quote);
+    return new Refusal(
+      new DomainError('CONFLICT', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; create a new quote`, {
+        status: 'EXPIRED',
+      }),
+    );
+  }
+  requireActiveSource(sourceAccount);
+  if (isPull(quote)) await requirePullable(platformId, quote, tx);
+  return found;
 }
 
 /** Marks a quote and its transaction EXPIRED if they are still waiting. */
 export async function expireLocked(tx: Tx, quote: repo.QuoteRow): Promise<boolean> {
   const at = now();
   if (!(await repo.move(quote.id, 'expire', { updatedAt: at }, tx))) return false;
-  const expired = await txRepo.transition(quote.transactionId, 'expire', { updatedAt: at }, tx);
+  // A transaction an agent's action held for approval stops waiting with it.
+  const expired = await txRepo.transition(
+    quote.transactionId,
+    'expire',
+    { updatedAt: at, awaitingApproval: false },
+    tx,
+  );
   if (expired)
     await recordEvents(tx, quote.platformId, [{ type: 'OUTGOING_PAYMENT.EXPIRED', data: toTransaction(expired) }]);
   return true;

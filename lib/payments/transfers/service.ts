@@ -113,124 +113,191 @@ function transferRow(t: {
 
 const failsAtOnce = (s: TransferScenario) => s === 'INSUFFICIENT_FUNDS' || s === 'ACCOUNT_INVALID';
 
+/**
+ * A caller's own check around a transfer (an agent's policy, lib/agents): called inside the
+ * transfer's transaction once the amount and the internal account are known, before anything is
+ * written. HOLD stores the transaction PENDING and waiting for approval, with nothing moved;
+ * startApproved() later starts it.
+ */
+export type TransferGate = (
+  tx: Tx,
+  facts: { amount: bigint; currency: string; internalAccountId: string },
+) => Promise<'RUN' | 'HOLD'>;
+
+export interface TransferOptions {
+  gate?: TransferGate;
+  agentId?: string;
+}
+
+/** A transfer held for approval: PENDING, awaiting the platform, no settlement time yet. */
+const held = (row: ReturnType<typeof transferRow>, agentId?: string) => ({
+  ...row,
+  status: 'PENDING',
+  awaitingApproval: true,
+  expectedSettlementAt: null,
+  agentId: agentId ?? null,
+});
+
+const settleDelay = (scenario: string) =>
+  scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
+
 export async function transferOut(platformId: string, req: TransferOut) {
-  return effect(async (tx) => {
-    const source = await sourceInternal(platformId, req.source.accountId, 'source.accountId', tx);
-    const route = await externalRoute(platformId, req.destination.accountId, req.destination.paymentRail, tx);
-    if (route.currency !== source.currency) {
-      throw new DomainError(
-        'INVALID_CURRENCY',
-        `Source is ${source.currency} and destination ${route.currency}: use a quote for cross-currency transfers`,
-      );
-    }
-    if (route.ownerCustomerId !== source.customerId)
-      throw invalidInput('The external account does not belong to the owner of the source account');
-    const customer = await checkCustomerReady(platformId, source.customerId, tx);
-    const amount = req.amount ?? (await ledger.balances([source.id], tx)).get(source.id)!.available;
-    if (amount <= 0n) throw fieldError('amount', 'the source account has no available balance to transfer');
-    await checkLimits(platformId, source.currency, source.currency, amount, amount, tx);
-    checkOwnershipThreshold(route, amount, now());
-    const scenario = transferScenario(route.identifier);
-    const at = now();
-    const delay =
-      scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
-    const row = await txRepo.insert(
-      transferRow({
-        platformId,
-        customer,
-        direction: 'OUT',
-        internal: source,
-        route,
-        amount,
-        scenario,
-        failureReason:
-          scenario === 'ACCOUNT_INVALID'
-            ? 'ACCOUNT_INVALID'
-            : scenario === 'INSUFFICIENT_FUNDS'
-              ? 'QUOTE_EXECUTION_FAILED'
-              : null,
-        remittanceInformation: req.remittanceInformation ?? null,
-        at,
-        delay,
-      }),
-      tx,
+  return effect((tx) => transferOutWithin(tx, platformId, req));
+}
+
+/** POST /transfer-out inside the caller's transaction (`effect`), optionally gated. */
+export async function transferOutWithin(tx: Tx, platformId: string, req: TransferOut, opts: TransferOptions = {}) {
+  const source = await sourceInternal(platformId, req.source.accountId, 'source.accountId', tx);
+  const route = await externalRoute(platformId, req.destination.accountId, req.destination.paymentRail, tx);
+  if (route.currency !== source.currency) {
+    throw new DomainError(
+      'INVALID_CURRENCY',
+      `Source is ${source.currency} and destination ${route.currency}: use a quote for cross-currency transfers`,
     );
-    if (failsAtOnce(scenario)) {
-      await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.FAILED', toTransaction(row));
-      return toTransaction(row);
-    }
-    await hold(tx, row); // real insufficient funds: 400, nothing written
-    await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(row));
-    await announceBalances(tx, platformId, [source.id]);
-    await enqueue(tx, {
-      platformId,
-      kind: 'transfer.settle',
-      payload: { transactionId: row.id },
-      runAt: addSeconds(at, delay),
-    });
+  }
+  if (route.ownerCustomerId !== source.customerId)
+    throw invalidInput('The external account does not belong to the owner of the source account');
+  const customer = await checkCustomerReady(platformId, source.customerId, tx);
+  const amount = req.amount ?? (await ledger.balances([source.id], tx)).get(source.id)!.available;
+  if (amount <= 0n) throw fieldError('amount', 'the source account has no available balance to transfer');
+  await checkLimits(platformId, source.currency, source.currency, amount, amount, tx);
+  checkOwnershipThreshold(route, amount, now());
+  const scenario = transferScenario(route.identifier);
+  const decision = opts.gate
+    ? await opts.gate(tx, { amount, currency: source.currency, internalAccountId: source.id })
+    : 'RUN';
+  const at = now();
+  const delay = settleDelay(scenario);
+  const fields = transferRow({
+    platformId,
+    customer,
+    direction: 'OUT',
+    internal: source,
+    route,
+    amount,
+    scenario,
+    failureReason:
+      scenario === 'ACCOUNT_INVALID'
+        ? 'ACCOUNT_INVALID'
+        : scenario === 'INSUFFICIENT_FUNDS'
+          ? 'QUOTE_EXECUTION_FAILED'
+          : null,
+    remittanceInformation: req.remittanceInformation ?? null,
+    at,
+    delay,
+  });
+  // Held for approval: the PENDING transaction exists now, the money moves on approval.
+  if (decision === 'HOLD' && !failsAtOnce(scenario))
+    return toTransaction(await txRepo.insert(held(fields, opts.agentId), tx));
+  const row = await txRepo.insert({ ...fields, agentId: opts.agentId ?? null }, tx);
+  if (failsAtOnce(scenario)) {
+    await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.FAILED', toTransaction(row));
     return toTransaction(row);
+  }
+  await startOut(tx, row, at, delay);
+  return toTransaction(row);
+}
+
+/** Moves a transfer-out's amount into flight and schedules its settlement. */
+async function startOut(tx: Tx, row: txRepo.TransactionRow, at: Date, delay: number) {
+  await hold(tx, row); // real insufficient funds: 400, nothing written
+  await recordEvent(tx, row.platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(row));
+  await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+  await enqueue(tx, {
+    platformId: row.platformId,
+    kind: 'transfer.settle',
+    payload: { transactionId: row.id },
+    runAt: addSeconds(at, delay),
   });
 }
 
 /** Direct pull (ACH debit) from a USD bank account into an internal account. */
 export async function transferIn(platformId: string, req: TransferIn) {
+  return effect((tx) => transferInWithin(tx, platformId, req));
+}
+
+/** POST /transfer-in inside the caller's transaction (`effect`), optionally gated. */
+export async function transferInWithin(tx: Tx, platformId: string, req: TransferIn, opts: TransferOptions = {}) {
   if (req.amount === undefined) throw fieldError('amount', 'amount is required for a pull');
   const amount = req.amount;
-  return effect(async (tx) => {
-    const route = await pullRoute(platformId, req.source.accountId, 'source.accountId', tx);
-    const dest = await activeInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
-    if (dest.currency !== route.currency)
-      throw new DomainError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
-    if (route.ownerCustomerId !== dest.customerId)
-      throw invalidInput('The external account does not belong to the owner of the destination account');
-    const customer = await checkCustomerReady(platformId, dest.customerId, tx);
-    await checkLimits(platformId, dest.currency, dest.currency, amount, amount, tx);
-    const scenario = transferScenario(route.identifier);
-    const at = now();
-    const delay =
-      scenario === 'PENDING_THEN_FAILS' ? SETTLE_AFTER_SECONDS.transferPending : SETTLE_AFTER_SECONDS.default;
-    const row = await txRepo.insert(
-      transferRow({
-        platformId,
-        customer,
-        direction: 'IN',
-        internal: dest,
-        route: { ...route, rail: 'ACH', railSelection: 'AUTO' },
-        amount,
-        scenario,
-        failureReason: failsAtOnce(scenario) ? 'COLLECTION_FAILED' : null,
-        remittanceInformation: null,
-        at,
-        delay,
-      }),
-      tx,
-    );
-    if (failsAtOnce(scenario)) {
-      await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(row));
-      return toTransaction(row);
-    }
-    // The pulled amount shows as pending (in totalBalance, not spendable) until it settles.
-    await ledger.post(tx, {
-      platformId,
-      kind: 'PULL_START',
-      transactionId: row.id,
-      legs: [
-        {
-          account: ledger.systemAccount(platformId, 'WORLD:ACH', dest.currency),
-          currency: dest.currency,
-          amount: -amount,
-        },
-        { account: ledger.bucketAccount(dest.id, 'PENDING'), currency: dest.currency, amount },
-      ],
-    });
-    await recordEvent(tx, platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
-    await announceBalances(tx, platformId, [dest.id]);
-    await enqueue(tx, {
-      platformId,
-      kind: 'transfer.settle',
-      payload: { transactionId: row.id },
-      runAt: addSeconds(at, delay),
-    });
-    return toTransaction(row);
+  const route = await pullRoute(platformId, req.source.accountId, 'source.accountId', tx);
+  const dest = await activeInternal(platformId, req.destination.accountId, 'destination.accountId', tx);
+  if (dest.currency !== route.currency)
+    throw new DomainError('INVALID_CURRENCY', `Source is ${route.currency} and destination ${dest.currency}`);
+  if (route.ownerCustomerId !== dest.customerId)
+    throw invalidInput('The external account does not belong to the owner of the destination account');
+  const customer = await checkCustomerReady(platformId, dest.customerId, tx);
+  await checkLimits(platformId, dest.currency, dest.currency, amount, amount, tx);
+  const scenario = transferScenario(route.identifier);
+  const decision = opts.gate
+    ? await opts.gate(tx, { amount, currency: dest.currency, internalAccountId: dest.id })
+    : 'RUN';
+  const at = now();
+  const delay = settleDelay(scenario);
+  const fields = transferRow({
+    platformId,
+    customer,
+    direction: 'IN',
+    internal: dest,
+    route: { ...route, rail: 'ACH', railSelection: 'AUTO' },
+    amount,
+    scenario,
+    failureReason: failsAtOnce(scenario) ? 'COLLECTION_FAILED' : null,
+    remittanceInformation: null,
+    at,
+    delay,
   });
+  // Held for approval: no INCOMING_PAYMENT.PENDING event (its webhook answer would decide a
+  // platform approval the agent's action owns); the action's own webhook announces it.
+  if (decision === 'HOLD' && !failsAtOnce(scenario))
+    return toTransaction(await txRepo.insert(held(fields, opts.agentId), tx));
+  const row = await txRepo.insert({ ...fields, agentId: opts.agentId ?? null }, tx);
+  if (failsAtOnce(scenario)) {
+    await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(row));
+    return toTransaction(row);
+  }
+  await startIn(tx, row, at, delay);
+  return toTransaction(row);
+}
+
+/** The pulled amount shows as pending (in totalBalance, not spendable) until it settles. */
+async function startIn(tx: Tx, row: txRepo.TransactionRow, at: Date, delay: number) {
+  const currency = row.receivedCurrency!;
+  const amount = row.receivedAmount!;
+  await ledger.post(tx, {
+    platformId: row.platformId,
+    kind: 'PULL_START',
+    transactionId: row.id,
+    legs: [
+      { account: ledger.systemAccount(row.platformId, 'WORLD:ACH', currency), currency, amount: -amount },
+      { account: ledger.bucketAccount(row.internalAccountId!, 'PENDING'), currency, amount },
+    ],
+  });
+  await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
+  await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+  await enqueue(tx, {
+    platformId: row.platformId,
+    kind: 'transfer.settle',
+    payload: { transactionId: row.id },
+    runAt: addSeconds(at, delay),
+  });
+}
+
+/**
+ * Starts a transfer held for approval (PENDING -> PROCESSING, guarded by the transition table):
+ * the money moves now. Null when it is no longer waiting. Throws InsufficientFunds (roll back).
+ */
+export async function startApproved(tx: Tx, row: txRepo.TransactionRow): Promise<txRepo.TransactionRow | null> {
+  const at = now();
+  const delay = settleDelay(row.scenario ?? 'SUCCESS');
+  const started = await txRepo.transition(
+    row.id,
+    'start',
+    { awaitingApproval: false, expectedSettlementAt: addSeconds(at, delay), updatedAt: at },
+    tx,
+  );
+  if (!started) return null;
+  if (started.type === 'OUTGOING') await startOut(tx, started, at, delay);
+  else await startIn(tx, started, at, delay);
+  return started;
 }

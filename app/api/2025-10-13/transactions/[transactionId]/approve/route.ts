@@ -1,9 +1,9 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
 import { approveRequest, transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
-import * as transactions from '@/lib/payments/transactions/service';
+import { approveTransaction } from '@/lib/agents/approvals';
 
-// POST /transactions/{transactionId}/approve – approve a payment waiting for the platform's decision
+// POST /transactions/{transactionId}/approve – approve a payment waiting for the platform's decision (an incoming payment, or an agent's)
 const approve = endpoint(
   {
     method: 'POST',
@@ -17,8 +17,8 @@ const approve = endpoint(
     answer: ok,
     responses: { 200: { description: 'Payment approved', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ actor, params, body }) =>
-    transactions.approve(actor.platformId, params.transactionId, body.receiverCustomerInfo),
+  // An agent's pending transaction is decided through its action (lib/agents/approvals.ts).
+  async ({ actor, params, body }) => approveTransaction(actor, params.transactionId, body.receiverCustomerInfo),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(approve);

@@ -1,0 +1,23 @@
+import { endpoint, created, routes } from '@/lib/http/endpoint';
+import { errors } from '@/lib/http/docs';
+import { agentAction } from '@/lib/agents/schema';
+import { transferIn } from '@/lib/payments/transfers/schema';
+import * as actions from '@/lib/agents/actions';
+
+// POST /agents/me/transfer-in – the platform's transfer-in, under the agent's policy (CREATE_TRANSFERS)
+const create = endpoint(
+  {
+    method: 'POST',
+    path: '/agents/me/transfer-in',
+    summary: 'Create a transfer-in',
+    tags: ['Agent Operations'],
+    auth: 'agent',
+    body: transferIn,
+    idempotent: true,
+    answer: created,
+    responses: { 201: { description: 'Action submitted', schema: agentAction }, ...errors(400, 401, 403, 404) },
+  },
+  async ({ actor, body }) => actions.transferIn(actor, body),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

@@ -1,0 +1,100 @@
+import { now } from '../core/clock';
+import { transaction } from '../core/db';
+import { fieldError, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import { changing } from '../core/invalidation';
+import { decodeCursor, toPage } from '../core/pagination';
+import * as customers from '../customers/repository';
+import * as repo from './repository';
+import { issueCode } from './device-codes';
+import { checkPolicy, mergePolicy, policyFromJson, policyToJson } from './policy';
+import { toAgent } from './presenter';
+import type { AgentListQuery, AgentPolicy, AgentPolicyUpdate } from './schema';
+
+// The platform's side of agents: create, read, rename, pause, change the policy, delete. Every
+// change that an agent's requests depend on announces topic `agent`, so it holds at once in every
+// server process (lib/agents/auth.ts caches).
+const agentNotFound = (id: string) => notFound('REFERENCE_NOT_FOUND', `Agent ${id}`);
+const announce = (agentId: string) => [{ topic: 'agent', key: agentId }];
+
+export async function create(platformId: string, input: { name: string; customerId: string; policy: AgentPolicy }) {
+  const policy = checkPolicy(input.policy);
+  return transaction(async (tx) => {
+    const customer = await customers.findById(platformId, input.customerId, tx);
+    if (!customer || customer.deletedAt)
+      throw fieldError('customerId', `Customer ${input.customerId} not found (or deleted)`);
+    const at = now();
+    const row = await repo.insertAgent(
+      {
+        id: newId('Agent'),
+        platformId,
+        customerId: customer.id,
+        name: input.name,
+        policy: policyToJson(policy) as object,
+        createdAt: at,
+        updatedAt: at,
+      },
+      tx,
+    );
+    const deviceCode = await issueCode(tx, platformId, row.id);
+    return { agent: await toAgent(row, tx), deviceCode };
+  });
+}
+
+export async function get(platformId: string, id: string) {
+  const row = await repo.findAgent(platformId, id);
+  if (!row) throw agentNotFound(id);
+  return toAgent(row);
+}
+
+export async function list(platformId: string, q: AgentListQuery) {
+  const date = (s?: string) => (s ? new Date(s) : undefined);
+  const { rows, total } = await repo.listAgents(
+    platformId,
+    {
+      customerId: q.customerId,
+      isPaused: q.isPaused,
+      isConnected: q.isConnected,
+      createdAfter: date(q.createdAfter),
+      createdBefore: date(q.createdBefore),
+      updatedAfter: date(q.updatedAfter),
+      updatedBefore: date(q.updatedBefore),
+    },
+    q.limit,
+    decodeCursor(q.cursor),
+  );
+  const page = toPage(rows, q.limit, total, (r) => r);
+  return { ...page, data: await Promise.all(page.data.map((r) => toAgent(r))) };
+}
+
+/** PATCH /agents/{agentId}: name and paused state; pausing holds in every process on return. */
+export async function update(platformId: string, id: string, u: { name?: string; isPaused?: boolean }) {
+  const row = await changing(announce(id), async (tx) => {
+    const agent = await repo.findAgent(platformId, id, tx);
+    if (!agent) throw agentNotFound(id);
+    return repo.updateAgent(id, { ...u, updatedAt: now() }, tx);
+  });
+  return toAgent(row);
+}
+
+/** PATCH /agents/{agentId}/policy: a partial update, in force everywhere when it answers. */
+export async function updatePolicy(platformId: string, id: string, u: AgentPolicyUpdate) {
+  const row = await changing(announce(id), async (tx) => {
+    const agent = await repo.lockAgent(id, tx);
+    if (!agent || agent.platformId !== platformId) throw agentNotFound(id);
+    const policy = mergePolicy(policyFromJson(agent.policy), u, now());
+    return repo.updateAgent(id, { policy: policyToJson(policy) as object, updatedAt: now() }, tx);
+  });
+  return toAgent(row);
+}
+
+/** DELETE /agents/{agentId}: the token stops working in every process before this returns. */
+export async function remove(platformId: string, id: string): Promise<void> {
+  await changing(announce(id), async (tx) => {
+    const agent = await repo.findAgent(platformId, id, tx);
+    if (!agent) throw agentNotFound(id);
+    await repo.retireCodes(id, 'REVOKED', tx);
+    const at = now();
+    await repo.updateAgent(id, { deletedAt: at, tokenHash: null, updatedAt: at }, tx);
+  });
+}
