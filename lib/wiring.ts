@@ -22,6 +22,9 @@ import { settleTransferJob } from './payments/transfers/settlement';
 import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/receive';
 import { answerInterpreters } from './webhooks/service';
 import { contactChangeGuard } from './customers/service';
+import { PROVISION_JOB, provisionJob } from './cards/service';
+import { PULL_CONFIRM_JOB, pullConfirmJob } from './cards/authorization';
+import { cardProcessor, sandboxCardProcessor, unconnectedCardProcessor } from './cards/processor';
 import { guardContactChange } from './wallet-auth/contact-sync';
 
 // The one place where the parts are plugged together: every job kind and sweep the worker runs,
@@ -40,6 +43,8 @@ export function wire(): void {
   registerJob('incoming.approval_timeout', approvalTimeoutJob);
   registerJob(IMPORT_JOB_KIND, importJob);
   registerJob(SANDBOX_LIVENESS_JOB, livenessJob);
+  registerJob(PROVISION_JOB, provisionJob);
+  registerJob(PULL_CONFIRM_JOB, pullConfirmJob);
   registerSweep('quote.expire', expireQuotes);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
@@ -49,6 +54,7 @@ export function wire(): void {
   ownershipProvider.set(byMode(sandboxOwnershipProvider, signatureOnlyProvider));
   kycProvider.set(byMode(sandboxProvider, manualReviewProvider));
   paymentRail.set(byMode(sandboxPaymentRail, simulatedPaymentRail));
+  cardProcessor.set(byMode(sandboxCardProcessor, unconnectedCardProcessor));
   messageSender.set(developmentSender);
   jwksSource.set(httpJwksSource);
   webhookTransport.set(httpWebhookTransport);
