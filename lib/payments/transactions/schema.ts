@@ -22,7 +22,8 @@ export const transactionListQuery = z.object({
   accountIdentifier: z.string().optional(),
   senderAccountIdentifier: z.string().optional(),
   receiverAccountIdentifier: z.string().optional(),
-  status: transactionStatus.optional(),
+  // Card transactions (type CARD) have their own statuses (reference: CardTransactionStatus).
+  status: z.enum([...transactionStatus.options, 'AUTHORIZED', 'PARTIALLY_SETTLED', 'SETTLED', 'EXCEPTION']).optional(),
   type: z.enum(['INCOMING', 'OUTGOING', 'CARD']).optional(),
   reference: z.string().optional(),
   startDate: isoDateTime.optional(),
