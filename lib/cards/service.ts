@@ -11,7 +11,7 @@ import { enqueue } from '../jobs/queue';
 import * as accounts from '../accounts/service';
 import * as customers from '../customers/repository';
 import * as repo from './repository';
-import { toCard } from './presenter';
+import { toCard, toCardTransaction } from './presenter';
 import { cardProcessor } from './processor';
 import { moveTo, type CardState } from './state';
 import { expireOpenAuthorizations } from './reconcile';
@@ -186,4 +186,9 @@ export async function update(platformId: string, id: string, req: UpdateRequest)
     if (sources) await recordEvent(tx, platformId, 'CARD.FUNDING_SOURCE_CHANGE', toCard(updated));
     return toCard(updated);
   });
+}
+
+/** A card's transactions, newest first (the console's card page). */
+export async function transactionsOf(platformId: string, cardId: string, limit = 50) {
+  return (await repo.transactionsOfCard(platformId, cardId, limit)).map(toCardTransaction);
 }
