@@ -93,6 +93,9 @@ const ACTIONS: Record<string, string> = {
   'staff.role': 'Changed the role',
   'staff.disable': 'Disabled the staff user',
   'staff.enable': 'Enabled the staff user',
+  'card.frozen': 'Froze the card',
+  'card.active': 'Unfroze the card',
+  'card.closed': 'Closed the card',
 };
 
 export function AuditList({ entries, showObject }: { entries: AuditEntry[]; showObject?: boolean }) {
