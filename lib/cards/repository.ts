@@ -204,8 +204,12 @@ export function insertEvent(row: Prisma.CardEventUncheckedCreateInput, tx: Tx): 
   return tx.cardEvent.create({ data: row });
 }
 
-export function eventsOfCard(cardId: string, tx: Tx = db()) {
-  return tx.cardEvent.findMany({ where: { cardId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+export function eventsOfCard(platformId: string, cardId: string, limit: number) {
+  return db().cardEvent.findMany({
+    where: { platformId, cardId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
 }
 
 /** The latest merchant return on a transaction that has not been reversed. */

@@ -192,3 +192,18 @@ export async function update(platformId: string, id: string, req: UpdateRequest)
 export async function transactionsOf(platformId: string, cardId: string, limit = 50) {
   return (await repo.transactionsOfCard(platformId, cardId, limit)).map(toCardTransaction);
 }
+
+/** The processor's events on a card, newest first: approvals and declines (the console's card page). */
+export async function processorEventsOf(platformId: string, cardId: string, limit = 50) {
+  const rows = await repo.eventsOfCard(platformId, cardId, limit);
+  return rows.map((e) => ({
+    id: e.id,
+    kind: e.kind,
+    amount: e.amount,
+    outcome: e.outcome,
+    declineReason: e.declineReason,
+    cardTransactionId: e.cardTransactionId,
+    issuerTransactionToken: e.issuerTransactionToken,
+    createdAt: e.createdAt,
+  }));
+}

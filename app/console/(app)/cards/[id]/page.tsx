@@ -5,7 +5,7 @@ import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';
 import { formatAmount, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
-import { Badge, Facts, PageHeader, Section } from '@/components/ui';
+import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
 import { AuditList, DeliveriesTable, TransactionsTable } from '@/components/console/tables';
 import { ActionButton } from '@/components/console/action-button';
 import { setCardStateAction } from '../../../_lib/actions';
@@ -24,12 +24,13 @@ export default async function CardPage({ params }: { params: Params }) {
   const p = actor.platformId;
   const d = await readOr404(actor, async () => {
     const card = await cards.get(p, id);
-    const [txs, hooks, audit] = await Promise.all([
+    const [txs, events, hooks, audit] = await Promise.all([
       cards.transactionsOf(p, id),
+      cards.processorEventsOf(p, id),
       listDeliveries(p, { subjectId: id }, 20),
       historyOf(p, [id]),
     ]);
-    return { card, txs, hooks, audit };
+    return { card, txs, events, hooks, audit };
   });
   const c = d.card;
   const canAct = hasRole(actor.role, 'operator');
@@ -97,6 +98,28 @@ export default async function CardPage({ params }: { params: Params }) {
       </Section>
       <Section title="Card transactions">
         <TransactionsTable rows={d.txs} caption="Card transactions" />
+      </Section>
+      <Section title="Processor events">
+        {d.events.length ? (
+          <Table caption="Processor events" head={['Event', 'Amount', 'Outcome', 'Transaction', 'At']}>
+            {d.events.map((e) => (
+              <tr key={e.id}>
+                <Cell>{e.kind}</Cell>
+                <Cell>{formatAmount(e.amount, c.currency)}</Cell>
+                <Cell>
+                  <Badge status={e.outcome} />
+                  {e.declineReason ? <span className="ml-2 text-sm">{e.declineReason}</span> : null}
+                </Cell>
+                <Cell mono>{shortId(e.cardTransactionId)}</Cell>
+                <Cell>
+                  <LocalTime value={e.createdAt} />
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <Empty>No processor events yet.</Empty>
+        )}
       </Section>
       <Section title="Webhooks about this card">
         <DeliveriesTable rows={d.hooks.data} caption="Card webhooks" />
