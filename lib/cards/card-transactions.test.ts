@@ -91,6 +91,19 @@ describe('card transactions in the transaction list', () => {
     expect(after.held - before.held).toBe(321n);
   });
 
+  it('issues one card for requests repeated with the same Idempotency-Key', async () => {
+    const body = { cardholderId: h.customerId, form: 'VIRTUAL', fundingSources: [h.accounts.USD] };
+    const headers = { 'idempotency-key': 'issue-card-once' };
+    const first = await p.api.post('/cards', body, { headers });
+    const again = await p.api.post('/cards', body, { headers });
+    expect(first.status, first.text).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await p.api.post('/cards', { ...body, maxSpendPerTransaction: 5 }, { headers });
+    expectError(other, 400, 'INVALID_INPUT');
+  });
+
   it('never overdraws the funding source under concurrent authorizations', async () => {
     const holder = await cardholder(p, 'Connie Current');
     await fund(p, holder.accounts.USD, 1000);

@@ -5,7 +5,8 @@ import * as ops from '@/lib/staff/operations';
 import * as staff from '@/lib/staff/service';
 import { historyOf } from '@/lib/staff/audit';
 import type { StaffActor } from '@/lib/staff/roles';
-import { activeCard, cardholder, cardWebhooks } from './test-helpers';
+import * as cards from './service';
+import { activeCard, cardholder, cardWebhooks, simulate } from './test-helpers';
 
 // The console's freeze / unfreeze / close go through the same card service and state machine as
 // PATCH /cards/{id}, need the operator role, and leave an audit entry on the card.
@@ -44,5 +45,18 @@ describe('cards in the console', () => {
     expect(audit.map((a) => a.action).sort()).toEqual(['card.active', 'card.closed', 'card.frozen']);
     const states = (await cardWebhooks(p.platformId)).filter((e) => e.data.id === card.id).map((e) => e.data.state);
     expect(states).toEqual(['ACTIVE', 'FROZEN', 'ACTIVE', 'CLOSED']);
+  });
+
+  it('shows the processor events of a card, declines included', async () => {
+    const card = await activeCard(p, await cardholder(p, 'Eve Events'));
+    const merchant = { descriptor: 'AMAZON RETAIL US-002', mcc: '5942', country: 'US' };
+    const token = await simulate(p, card.id, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant });
+    await simulate(p, card.id, 'balance_inquiry', { merchant: { descriptor: 'SHELL OIL 12345678' } });
+    const events = await cards.processorEventsOf(p.platformId, card.id);
+    expect(events.map((e) => [e.kind, e.outcome, e.declineReason])).toEqual([
+      ['BALANCE_INQUIRY', 'APPROVED', null],
+      ['AUTHORIZATION', 'DECLINED', 'INSUFFICIENT_FUNDS'],
+    ]);
+    expect(events[1].issuerTransactionToken).toBe(token);
   });
 });
