@@ -22,6 +22,9 @@ import { settleTransferJob } from './payments/transfers/settlement';
 import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/receive';
 import { answerInterpreters } from './webhooks/service';
 import { contactChangeGuard } from './customers/service';
+import { PROVISION_JOB, provisionJob } from './cards/service';
+import { PULL_CONFIRM_JOB, pullConfirmJob } from './cards/authorization';
+import { cardProcessor, sandboxCardProcessor, unconnectedCardProcessor } from './cards/processor';
 import { guardContactChange } from './wallet-auth/contact-sync';
 import { stablecoinProvider, unconnectedProvider } from './stablecoins/provider';
 import { sandboxStablecoinProvider } from './stablecoins/sandbox-provider';
@@ -48,6 +51,8 @@ export function wire(): void {
   registerJob(SANDBOX_LIVENESS_JOB, livenessJob);
   registerJob(REVIEW_JOB, reviewJob);
   registerJob(POLL_JOB, pollJob);
+  registerJob(PROVISION_JOB, provisionJob);
+  registerJob(PULL_CONFIRM_JOB, pullConfirmJob);
   registerSweep('quote.expire', expireQuotes);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
@@ -59,6 +64,7 @@ export function wire(): void {
   livenessCheck.set(byMode(sandboxLiveness, unconnectedLiveness));
   paymentRail.set(byMode(sandboxPaymentRail, simulatedPaymentRail));
   stablecoinProvider.set(byMode(sandboxStablecoinProvider, unconnectedProvider));
+  cardProcessor.set(byMode(sandboxCardProcessor, unconnectedCardProcessor));
   messageSender.set(developmentSender);
   jwksSource.set(httpJwksSource);
   webhookTransport.set(httpWebhookTransport);

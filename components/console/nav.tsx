@@ -6,6 +6,7 @@ const LINKS: [string, string][] = [
   ['/console', 'Overview'],
   ['/console/customers', 'Customers'],
   ['/console/transactions', 'Transactions'],
+  ['/console/cards', 'Cards'],
   ['/console/webhooks', 'Webhooks'],
   ['/console/tokens', 'API tokens'],
   ['/console/settings', 'Configuration'],

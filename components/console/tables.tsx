@@ -1,20 +1,36 @@
 import Link from 'next/link';
 import type { AuditEntry } from '@/lib/staff/audit';
 import type { Delivery } from '@/lib/webhooks/log';
-import type { Transaction } from '@/lib/payments/transactions/presenter';
+import type { AnyTransaction } from '@/lib/payments/transactions/service';
+import { isCardTransaction } from '@/lib/cards/presenter';
 import { formatAmount, shortId } from '../format';
 import { LocalTime } from '../time';
 import { Badge, Cell, Empty, Table } from '../ui';
 
 // Tables the console shows on several pages (server components).
-export function TransactionsTable({ rows, caption }: { rows: Transaction[]; caption: string }) {
+
+/** Where a transaction links: its own page, or for a card transaction its card's page. */
+export const transactionHref = (t: AnyTransaction) =>
+  isCardTransaction(t)
+    ? `/console/cards/${encodeURIComponent(t.cardId)}`
+    : `/console/transactions/${encodeURIComponent(t.id)}`;
+type Amount = { amount: bigint; currency: { code: string } };
+/** What left the customer's account (a card purchase: its authorized amount). */
+export const sentOf = (t: AnyTransaction): Amount | undefined =>
+  isCardTransaction(t) ? (t.direction === 'DEBIT' ? t.authorizedAmount : undefined) : t.sentAmount;
+export const receivedOf = (t: AnyTransaction): Amount | undefined =>
+  isCardTransaction(t) ? (t.direction === 'CREDIT' ? t.authorizedAmount : undefined) : t.receivedAmount;
+
+const money = (a: Amount | undefined) => (a ? formatAmount(a.amount, a.currency.code) : '—');
+
+export function TransactionsTable({ rows, caption }: { rows: AnyTransaction[]; caption: string }) {
   if (!rows.length) return <Empty>No transactions.</Empty>;
   return (
     <Table caption={caption} head={['Transaction', 'Type', 'Status', 'Sent', 'Received', 'Created']}>
       {rows.map((t) => (
         <tr key={t.id}>
           <Cell mono>
-            <Link className="text-blue-800 underline" href={`/console/transactions/${encodeURIComponent(t.id)}`}>
+            <Link className="text-blue-800 underline" href={transactionHref(t)}>
               {shortId(t.id)}
             </Link>
           </Cell>
@@ -22,8 +38,8 @@ export function TransactionsTable({ rows, caption }: { rows: Transaction[]; capt
           <Cell>
             <Badge status={t.status} />
           </Cell>
-          <Cell>{t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'}</Cell>
-          <Cell>{t.receivedAmount ? formatAmount(t.receivedAmount.amount, t.receivedAmount.currency.code) : '—'}</Cell>
+          <Cell>{money(sentOf(t))}</Cell>
+          <Cell>{money(receivedOf(t))}</Cell>
           <Cell>
             <LocalTime value={t.createdAt} />
           </Cell>
@@ -77,6 +93,9 @@ const ACTIONS: Record<string, string> = {
   'staff.role': 'Changed the role',
   'staff.disable': 'Disabled the staff user',
   'staff.enable': 'Enabled the staff user',
+  'card.frozen': 'Froze the card',
+  'card.active': 'Unfroze the card',
+  'card.closed': 'Closed the card',
 };
 
 export function AuditList({ entries, showObject }: { entries: AuditEntry[]; showObject?: boolean }) {

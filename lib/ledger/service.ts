@@ -11,7 +11,10 @@ import * as repo from './repository';
 // Internal-account buckets may never go negative (checked in the same statement that moves the
 // money, and by a table constraint); system accounts for the outside world may.
 export type Bucket = 'AVAILABLE' | 'HELD' | 'PENDING';
-export type SystemAccount = `WORLD:${string}` | 'FX' | 'FEES' | 'PLATFORM_FEES' | 'SANDBOX' | 'CLEARING';
+// CARD_RECEIVABLE: what cardholders owe after a card clearing the service paid to the network but
+// could not pull from the funding source (a card transaction in EXCEPTION).
+export type SystemAccount =
+  `WORLD:${string}` | 'FX' | 'FEES' | 'PLATFORM_FEES' | 'SANDBOX' | 'CLEARING' | 'CARD_RECEIVABLE';
 
 export const bucketAccount = (internalAccountId: string, bucket: Bucket) => `${internalAccountId}/${bucket}`;
 export const systemAccount = (platformId: string, name: SystemAccount, currency: string) =>

@@ -7,6 +7,7 @@ import { tokenCreate } from '../tokens/schema';
 import { configUpdate } from '../platform/schema';
 import { updateConfig } from '../platform/service';
 import { advanceClock } from '../sandbox/clock';
+import * as cards from '../cards/service';
 import { isSandbox } from '../core/mode';
 import { DomainError } from '../core/errors';
 import { record } from './audit';
@@ -103,5 +104,15 @@ export function changeConfig(actor: StaffActor, patch: Record<string, unknown>) 
     'admin',
     () => updateConfig(actor.platformId, parseBodyOrThrow(configUpdate, patch)),
     () => ({ action: 'config.update', objectId: actor.platformId, details: { fields: Object.keys(patch) } }),
+  );
+}
+
+/** Freezes, unfreezes or closes a card through the card service's state machine (recorded on the card). */
+export function setCardState(actor: StaffActor, cardId: string, state: 'ACTIVE' | 'FROZEN' | 'CLOSED') {
+  return act(
+    actor,
+    'operator',
+    () => cards.update(actor.platformId, cardId, { state }),
+    (c) => ({ action: `card.${state.toLowerCase()}`, objectId: c.id, details: { state: c.state } }),
   );
 }

@@ -8,6 +8,7 @@ import { countFailed } from '@/lib/webhooks/log';
 import { formatAmount, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, PageHeader, Section, Table } from '@/components/ui';
+import { sentOf, transactionHref } from '@/components/console/tables';
 import { requireStaff } from '../_lib/session';
 import { read } from '../_lib/read';
 
@@ -120,14 +121,14 @@ export default async function Overview() {
             {data.recent.data.map((t) => (
               <tr key={t.id}>
                 <Cell mono>
-                  <Link className="text-blue-800 underline" href={`/console/transactions/${encodeURIComponent(t.id)}`}>
+                  <Link className="text-blue-800 underline" href={transactionHref(t)}>
                     {shortId(t.id)}
                   </Link>
                 </Cell>
                 <Cell>
                   <Badge status={t.status} />
                 </Cell>
-                <Cell>{t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'}</Cell>
+                <Cell>{sentOf(t) ? formatAmount(sentOf(t)!.amount, sentOf(t)!.currency.code) : '—'}</Cell>
                 <Cell>
                   <LocalTime value={t.createdAt} />
                 </Cell>

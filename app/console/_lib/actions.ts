@@ -109,3 +109,12 @@ export async function setStaffDisabledAction(userId: string, disabled: boolean) 
     return undefined;
   });
 }
+
+export async function setCardStateAction(cardId: string, state: string) {
+  return actionAs('operator', async (actor) => {
+    if (state !== 'ACTIVE' && state !== 'FROZEN' && state !== 'CLOSED')
+      throw fieldError('state', 'state must be ACTIVE, FROZEN or CLOSED', { enum: ['ACTIVE', 'FROZEN', 'CLOSED'] });
+    const card = await ops.setCardState(actor, text(cardId, 100), state);
+    return { state: card.state };
+  });
+}

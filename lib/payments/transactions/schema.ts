@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime } from '../../core/fields';
 import { pageQuery } from '../../core/pagination';
+import { cardTransaction } from '../../cards/schema';
 
 // Transactions (reference: TransactionOneOf, TransactionListResponse and the action requests).
 export const transactionStatus = z.enum([
@@ -21,7 +22,8 @@ export const transactionListQuery = z.object({
   accountIdentifier: z.string().optional(),
   senderAccountIdentifier: z.string().optional(),
   receiverAccountIdentifier: z.string().optional(),
-  status: transactionStatus.optional(),
+  // Card transactions (type CARD) have their own statuses (reference: CardTransactionStatus).
+  status: z.enum([...transactionStatus.options, 'AUTHORIZED', 'PARTIALLY_SETTLED', 'SETTLED', 'EXCEPTION']).optional(),
   type: z.enum(['INCOMING', 'OUTGOING', 'CARD']).optional(),
   reference: z.string().optional(),
   startDate: isoDateTime.optional(),
@@ -49,8 +51,10 @@ export const transaction = z
     platformCustomerId: z.string(),
   })
   .catchall(z.unknown());
+/** A payment transaction or a card transaction (reference: TransactionOneOf). */
+export const anyTransaction = z.union([transaction, cardTransaction]);
 export const transactionList = z.object({
-  data: z.array(transaction),
+  data: z.array(anyTransaction),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
   totalCount: z.number().int(),

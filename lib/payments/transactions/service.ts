@@ -2,13 +2,15 @@ import { now } from '../../core/clock';
 import { transaction } from '../../core/db';
 import { effect } from '../../core/idempotency';
 import { DomainError, fieldError, notFound } from '../../core/errors';
-import { decodeCursor, toPage } from '../../core/pagination';
+import { decodeCursor, toPage, type Cursor } from '../../core/pagination';
+import * as cards from '../../cards/repository';
+import { toCardTransaction, type CardTransaction } from '../../cards/presenter';
 import { failPayout } from '../settlement';
 import { CANCELLED } from '../steps';
 import { approveIncoming, rejectIncoming } from '../uma/receive';
 import { cancelPull } from '../transfers/settlement';
 import * as repo from './repository';
-import { toTransaction } from './presenter';
+import { toTransaction, type Transaction } from './presenter';
 
 // Reading transactions and the actions a platform takes on them: receipt confirmation, approval
 // or rejection of payments waiting for it, cancellation of bank transfers not yet settled.
@@ -18,6 +20,31 @@ export async function get(platformId: string, id: string) {
   return toTransaction(row);
 }
 
+/** Payment transactions and card transactions (reference: TransactionOneOf, `type: CARD`). */
+export type AnyTransaction = Transaction | CardTransaction;
+
+/** The payment-transaction rows and the card-transaction rows of one page, each in its table's order. */
+async function bothTables(
+  platformId: string,
+  filter: repo.TransactionFilter,
+  limit: number,
+  order: 'asc' | 'desc',
+  cursor?: Cursor,
+) {
+  const none = { rows: [], total: 0 };
+  // Card transactions always have a cardholder and no reconciliation reference.
+  const cardsToo =
+    (!filter.type || filter.type === 'CARD') &&
+    !filter.reference &&
+    filter.customerId !== platformId &&
+    filter.platformCustomerId !== 'PLATFORM';
+  const [payments, card] = await Promise.all([
+    filter.type === 'CARD' ? none : repo.list(platformId, filter, limit, order, cursor),
+    cardsToo ? cards.listTransactions(platformId, filter, limit, order, cursor) : none,
+  ]);
+  return { payments, card };
+}
+
 export async function list(
   platformId: string,
   filter: repo.TransactionFilter,
@@ -25,8 +52,33 @@ export async function list(
   order: 'asc' | 'desc',
   cursor?: string,
 ) {
-  const { rows, total } = await repo.list(platformId, filter, limit, order, decodeCursor(cursor));
-  return toPage(rows, limit, total, toTransaction);
+  const { payments, card } = await bothTables(platformId, filter, limit, order, decodeCursor(cursor));
+  // Merged in (createdAt, id) order; rows of one table keep the order the database gave them.
+  type Item = { createdAt: Date; id: string; present: () => AnyTransaction };
+  const a: Item[] = payments.rows.map((r) => ({ createdAt: r.createdAt, id: r.id, present: () => toTransaction(r) }));
+  const b: Item[] = card.rows.map((r) => ({ createdAt: r.createdAt, id: r.id, present: () => toCardTransaction(r) }));
+  const before = (x: Item, y: Item) => {
+    const d = x.createdAt.getTime() - y.createdAt.getTime();
+    return (order === 'desc' ? -d : d) < 0 || (d === 0 && (order === 'desc' ? x.id > y.id : x.id < y.id));
+  };
+  const merged: Item[] = [];
+  let i = 0;
+  let j = 0;
+  while (merged.length <= limit && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && before(a[i], b[j]))) merged.push(a[i++]);
+    else merged.push(b[j++]);
+  }
+  return toPage(merged, limit, payments.total + card.total, (x) => x.present());
+}
+
+/** One transaction of either kind (GET /transactions/{id}). */
+export async function getAny(platformId: string, id: string): Promise<AnyTransaction> {
+  if (id.startsWith('CardTransaction:')) {
+    const row = await cards.findTransaction(platformId, id);
+    if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
+    return toCardTransaction(row);
+  }
+  return get(platformId, id);
 }
 
 /** How far ahead of this server's clock a confirmation time may be (the platform's clock may run ahead). */

@@ -1,6 +1,6 @@
 import { endpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import { transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
+import { anyTransaction, transactionIdParams } from '@/lib/payments/transactions/schema';
 import * as transactions from '@/lib/payments/transactions/service';
 
 // GET /transactions/{transactionId} – one transaction
@@ -12,9 +12,9 @@ const get = endpoint(
     tags: ['Transactions'],
     permission: 'VIEW',
     params: transactionIdParams,
-    responses: { 200: { description: 'Successful operation', schema: transaction }, ...errors(401, 403, 404) },
+    responses: { 200: { description: 'Successful operation', schema: anyTransaction }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await transactions.get(actor.platformId, params.transactionId)),
+  async ({ actor, params }) => ok(await transactions.getAny(actor.platformId, params.transactionId)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

@@ -5,6 +5,7 @@ import * as owners from '@/lib/customers/beneficial-owners/service';
 import * as accounts from '@/lib/accounts/service';
 import * as externalAccounts from '@/lib/external-accounts/service';
 import * as transactions from '@/lib/payments/transactions/service';
+import * as cards from '@/lib/cards/service';
 import { listDeliveries } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';
@@ -13,6 +14,7 @@ import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
 import { AuditList, DeliveriesTable, TransactionsTable } from '@/components/console/tables';
 import { ActionButton } from '@/components/console/action-button';
+import { CardsTable } from '@/components/console/cards';
 import { decideReviewAction } from '../../../_lib/actions';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
@@ -30,7 +32,7 @@ export default async function CustomerPage({ params }: { params: Params }) {
   const p = actor.platformId;
   const d = await readOr404(actor, async () => {
     const customer = await customers.get(p, id);
-    const [checks, docs, ownerPage, internal, external, txs, hooks] = await Promise.all([
+    const [checks, docs, ownerPage, internal, external, txs, hooks, cardPage] = await Promise.all([
       verifications.list(p, { customerId: id }, 20),
       documents.ofCustomerForReview(p, id),
       customer.customerType === 'BUSINESS' ? owners.list(p, id, 50) : Promise.resolve(null),
@@ -38,9 +40,10 @@ export default async function CustomerPage({ params }: { params: Params }) {
       externalAccounts.list(p, { owner: { kind: 'customers', customerId: id } }, 50),
       transactions.list(p, { customerId: id }, 10, 'desc'),
       listDeliveries(p, { subjectId: id }, 10),
+      cards.list(p, { cardholderId: id }, 20, 'desc'),
     ]);
     const audit = await historyOf(p, [id, ...checks.data.map((v) => v.id)]);
-    return { customer, checks, docs, ownerPage, internal, external, txs, hooks, audit };
+    return { customer, checks, docs, ownerPage, internal, external, txs, hooks, cardPage, audit };
   });
   const c = d.customer as Record<string, unknown> & typeof d.customer;
   const business = c.businessInfo as { legalName?: string } | undefined;
@@ -169,6 +172,13 @@ export default async function CustomerPage({ params }: { params: Params }) {
           </Table>
         ) : (
           <Empty>No external accounts.</Empty>
+        )}
+      </Section>
+      <Section title="Cards">
+        {d.cardPage.data.length ? (
+          <CardsTable rows={d.cardPage.data} caption="Cards of this customer" />
+        ) : (
+          <Empty>No cards issued to this customer.</Empty>
         )}
       </Section>
       <Section title="Latest transactions">

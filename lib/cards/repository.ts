@@ -1,0 +1,244 @@
+import { Prisma, db, type Tx } from '../core/db';
+import type { Cursor } from '../core/pagination';
+import { CARD_MOVES, type CardMove, type CardState, type CardTransactionStatus } from './state';
+
+// SQL of the cards domain: cards and their guarded state moves, card transactions, processor
+// events and reveal records.
+export type CardRow = Prisma.CardGetPayload<object>;
+export type CardTransactionRow = Prisma.CardTransactionGetPayload<object>;
+export type CardEventRow = Prisma.CardEventGetPayload<object>;
+
+const notFoundRow = (err: unknown) => (err as { code?: string }).code === 'P2025';
+
+export function insertCard(row: Prisma.CardUncheckedCreateInput, tx: Tx): Promise<CardRow> {
+  return tx.card.create({ data: row });
+}
+
+export function findCard(platformId: string, id: string, tx: Tx = db()): Promise<CardRow | null> {
+  return tx.card.findFirst({ where: { platformId, id } });
+}
+
+export function findCardUnscoped(id: string, tx: Tx = db()): Promise<CardRow | null> {
+  return tx.card.findUnique({ where: { id } });
+}
+
+/** Locks the card row for the rest of the transaction: one processor event or change at a time per card. */
+export async function lockCard(platformId: string, id: string, tx: Tx): Promise<CardRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Card" WHERE "platformId" = ${platformId} AND "id" = ${id} FOR UPDATE`;
+  return rows.length ? findCard(platformId, id, tx) : null;
+}
+
+/**
+ * Applies a state move (with other column changes) if the card is still in one of the move's
+ * `from` states: one conditional UPDATE. Returns null when the card had moved on.
+ */
+export async function moveCard(
+  id: string,
+  move: CardMove,
+  data: Prisma.CardUncheckedUpdateInput,
+  tx: Tx,
+): Promise<CardRow | null> {
+  const m = CARD_MOVES[move];
+  try {
+    return await tx.card.update({ where: { id, state: { in: [...m.from] } }, data: { ...data, state: m.to } });
+  } catch (err) {
+    if (notFoundRow(err)) return null;
+    throw err;
+  }
+}
+
+const MUTABLE: CardState[] = ['PENDING_KYC', 'PROCESSING', 'ACTIVE', 'FROZEN'];
+
+/** Changes columns of a card that is not CLOSED (conditional UPDATE); null when it is. */
+export async function updateOpenCard(
+  id: string,
+  data: Prisma.CardUncheckedUpdateInput,
+  tx: Tx,
+): Promise<CardRow | null> {
+  try {
+    return await tx.card.update({ where: { id, state: { in: MUTABLE } }, data });
+  } catch (err) {
+    if (notFoundRow(err)) return null;
+    throw err;
+  }
+}
+
+export interface CardFilter {
+  cardholderId?: string;
+  accountId?: string;
+  platformCardId?: string;
+  state?: string;
+}
+
+function cardWhere(platformId: string, f: CardFilter): Prisma.CardWhereInput {
+  return {
+    platformId,
+    ...(f.cardholderId ? { cardholderId: f.cardholderId } : {}),
+    ...(f.platformCardId ? { platformCardId: f.platformCardId } : {}),
+    ...(f.state ? { state: f.state } : {}),
+    ...(f.accountId ? { fundingSources: { array_contains: [f.accountId] } } : {}),
+  };
+}
+
+export async function listCards(
+  platformId: string,
+  f: CardFilter,
+  limit: number,
+  order: 'asc' | 'desc',
+  cursor?: Cursor,
+) {
+  const base = cardWhere(platformId, f);
+  const after: Prisma.CardWhereInput = cursor ? afterIn(order, cursor) : {};
+  const [rows, total] = await Promise.all([
+    db().card.findMany({
+      where: { AND: [base, after] },
+      orderBy: [{ createdAt: order }, { id: order }],
+      take: limit + 1,
+    }),
+    db().card.count({ where: base }),
+  ]);
+  return { rows, total };
+}
+
+/** Rows strictly after the cursor in (createdAt, id) order, either direction. */
+export function afterIn(order: 'asc' | 'desc', c: Cursor) {
+  return order === 'desc'
+    ? { OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] }
+    : { OR: [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }] };
+}
+
+// Card transactions.
+export function insertTransaction(row: Prisma.CardTransactionUncheckedCreateInput, tx: Tx) {
+  return tx.cardTransaction.create({ data: row });
+}
+
+export function findTransaction(platformId: string, id: string, tx: Tx = db()) {
+  return tx.cardTransaction.findFirst({ where: { platformId, id } });
+}
+
+/** The card transaction, locked for the rest of the transaction. */
+export async function lockTransaction(platformId: string, id: string, tx: Tx) {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "CardTransaction" WHERE "platformId" = ${platformId} AND "id" = ${id} FOR UPDATE`;
+  return rows.length ? findTransaction(platformId, id, tx) : null;
+}
+
+/** Updates a card transaction still in one of `from` (conditional UPDATE); null when it moved on. */
+export async function updateTransaction(
+  id: string,
+  from: readonly CardTransactionStatus[],
+  data: Prisma.CardTransactionUncheckedUpdateInput,
+  tx: Tx,
+): Promise<CardTransactionRow | null> {
+  try {
+    return await tx.cardTransaction.update({ where: { id, status: { in: [...from] } }, data });
+  } catch (err) {
+    if (notFoundRow(err)) return null;
+    throw err;
+  }
+}
+
+export function openTransactionsOf(cardId: string, tx: Tx) {
+  return tx.cardTransaction.findMany({
+    where: { cardId, status: { in: ['AUTHORIZED', 'PARTIALLY_SETTLED'] } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+export function transactionsOfCard(platformId: string, cardId: string, limit = 100) {
+  return db().cardTransaction.findMany({
+    where: { platformId, cardId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
+}
+
+/** The transaction list's filter as it applies to card transactions (lib/payments/transactions). */
+export interface CardTransactionFilter {
+  customerId?: string;
+  platformCustomerId?: string;
+  status?: string;
+  accountIdentifier?: string;
+  senderAccountIdentifier?: string;
+  receiverAccountIdentifier?: string;
+  startDate?: Date;
+  endDate?: Date;
+}
+
+function transactionWhere(platformId: string, f: CardTransactionFilter): Prisma.CardTransactionWhereInput {
+  const and: Prisma.CardTransactionWhereInput[] = [{ platformId }];
+  if (f.customerId) and.push({ customerId: f.customerId });
+  if (f.platformCustomerId) and.push({ platformCustomerId: f.platformCustomerId });
+  if (f.status) and.push({ status: f.status });
+  if (f.startDate) and.push({ createdAt: { gte: f.startDate } });
+  if (f.endDate) and.push({ createdAt: { lte: f.endDate } });
+  if (f.accountIdentifier) and.push({ OR: [{ accountId: f.accountIdentifier }, { cardId: f.accountIdentifier }] });
+  // A purchase is sent from the funding account; a credit is received into it.
+  if (f.senderAccountIdentifier) and.push({ accountId: f.senderAccountIdentifier, direction: 'DEBIT' });
+  if (f.receiverAccountIdentifier) and.push({ accountId: f.receiverAccountIdentifier, direction: 'CREDIT' });
+  return { AND: and };
+}
+
+export async function listTransactions(
+  platformId: string,
+  f: CardTransactionFilter,
+  limit: number,
+  order: 'asc' | 'desc',
+  cursor?: Cursor,
+) {
+  const base = transactionWhere(platformId, f);
+  const [rows, total] = await Promise.all([
+    db().cardTransaction.findMany({
+      where: { AND: [base, cursor ? afterIn(order, cursor) : {}] },
+      orderBy: [{ createdAt: order }, { id: order }],
+      take: limit + 1,
+    }),
+    db().cardTransaction.count({ where: base }),
+  ]);
+  return { rows, total };
+}
+
+// Processor events.
+export function insertEvent(row: Prisma.CardEventUncheckedCreateInput, tx: Tx): Promise<CardEventRow> {
+  return tx.cardEvent.create({ data: row });
+}
+
+export function eventsOfCard(platformId: string, cardId: string, limit: number) {
+  return db().cardEvent.findMany({
+    where: { platformId, cardId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
+}
+
+/** The latest merchant return on a transaction that has not been reversed. */
+export function lastOpenReturn(cardTransactionId: string, tx: Tx) {
+  return tx.cardEvent.findFirst({
+    where: { cardTransactionId, kind: 'RETURN', outcome: 'APPROVED', reversedAt: null },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+}
+
+export async function markReversed(eventId: string, at: Date, tx: Tx): Promise<boolean> {
+  const n = await tx.cardEvent.updateMany({ where: { id: eventId, reversedAt: null }, data: { reversedAt: at } });
+  return n.count === 1;
+}
+
+// Reveals.
+export function insertReveal(row: Prisma.CardRevealUncheckedCreateInput, tx: Tx = db()) {
+  return tx.cardReveal.create({ data: row });
+}
+
+/** Marks a reveal used if it is unused and unexpired at `at`: true for exactly one caller. */
+export async function consumeReveal(id: string, cardId: string, at: Date): Promise<boolean> {
+  const n = await db().cardReveal.updateMany({
+    where: { id, cardId, usedAt: null, expiresAt: { gt: at } },
+    data: { usedAt: at },
+  });
+  return n.count === 1;
+}
+
+export function revealsOf(cardId: string) {
+  return db().cardReveal.findMany({ where: { cardId }, orderBy: { createdAt: 'asc' } });
+}
