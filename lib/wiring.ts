@@ -21,6 +21,8 @@ import { expireQuotes, returnJob, settleJobs } from './payments/settlement';
 import { settleTransferJob } from './payments/transfers/settlement';
 import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/receive';
 import { answerInterpreters } from './webhooks/service';
+import { pruneEvents } from './webhooks/retention';
+import { registerPruner } from './jobs/retention';
 import { contactChangeGuard } from './customers/service';
 import { guardContactChange } from './wallet-auth/contact-sync';
 
@@ -41,6 +43,8 @@ export function wire(): void {
   registerJob(IMPORT_JOB_KIND, importJob);
   registerJob(SANDBOX_LIVENESS_JOB, livenessJob);
   registerSweep('quote.expire', expireQuotes);
+  // Housekeeping (lib/jobs/retention.ts, every 10 minutes): settled events past their retention.
+  registerPruner('events', pruneEvents);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
   // Ports to the outside world: the sandbox simulations in sandbox mode, the production adapters

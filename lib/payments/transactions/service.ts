@@ -2,7 +2,7 @@ import { now } from '../../core/clock';
 import { transaction } from '../../core/db';
 import { effect } from '../../core/idempotency';
 import { DomainError, fieldError, notFound } from '../../core/errors';
-import { decodeCursor, toPage } from '../../core/pagination';
+import { pageOf } from '../../core/list';
 import { failPayout } from '../settlement';
 import { CANCELLED } from '../steps';
 import { approveIncoming, rejectIncoming } from '../uma/receive';
@@ -25,8 +25,8 @@ export async function list(
   order: 'asc' | 'desc',
   cursor?: string,
 ) {
-  const { rows, total } = await repo.list(platformId, filter, limit, order, decodeCursor(cursor));
-  return toPage(rows, limit, total, toTransaction);
+  const listed = await repo.list(platformId, filter, { limit, cursor, order, filters: { ...filter } });
+  return pageOf(listed, toTransaction);
 }
 
 /** How far ahead of this server's clock a confirmation time may be (the platform's clock may run ahead). */
