@@ -287,6 +287,20 @@ async function templateByTime(c, t) {
   return { custRows, payRows };
 }
 
+/** The list counters (kept by triggers, which the bulk copy bypassed), recomputed from the rows. */
+export async function recount(c) {
+  const { rows } = await c.query(`SELECT to_regclass('"ListCount"') IS NOT NULL AS present`);
+  if (!rows[0].present) return;
+  await c.query(`DELETE FROM "ListCount"`);
+  await c.query(`INSERT INTO "ListCount" ("platformId", "list", "key", "slot", "n")
+    SELECT "platformId", 'transactions', '', 0, count(*) FROM "Transaction" GROUP BY 1
+    UNION ALL SELECT "platformId", 'transactions', 'status:' || "status", 0, count(*) FROM "Transaction" GROUP BY 1, 3
+    UNION ALL SELECT "platformId", 'customers', 'all', 0, count(*) FROM "Customer" GROUP BY 1
+    UNION ALL SELECT "platformId", 'customers', 'active', 0, count(*) FROM "Customer" WHERE "deletedAt" IS NULL GROUP BY 1
+    UNION ALL SELECT "platformId", 'internalAccounts', CASE WHEN "customerId" IS NULL THEN 'platform' ELSE 'customers' END, 0, count(*)
+      FROM "InternalAccount" GROUP BY 1, 3`);
+}
+
 async function copy(c, custRows, payRows, customers, payments, days, literals) {
   const { rows: platforms } = await c.query(`SELECT "id" FROM "Platform"`);
   const old = new Set(platforms.flatMap((p) => p.id.match(UUID) ?? []));
@@ -321,6 +335,7 @@ async function copy(c, custRows, payRows, customers, payments, days, literals) {
   const { rows: bad } = await c.query(`SELECT count(*)::int AS n FROM
     (SELECT "transferId", "currency" FROM "LedgerEntry" GROUP BY 1, 2 HAVING sum("amount") <> 0) x`);
   if (bad[0].n) throw new Error(`${bad[0].n} ledger transfers do not balance`);
+  await recount(c);
   await c.query('COMMIT');
   await c.query('SET session_replication_role = DEFAULT');
   console.log('analyze...');
