@@ -21,6 +21,8 @@ import { expireQuotes, returnJob, settleJobs } from './payments/settlement';
 import { settleTransferJob } from './payments/transfers/settlement';
 import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/receive';
 import { answerInterpreters } from './webhooks/service';
+import { pruneEvents } from './webhooks/retention';
+import { registerPruner } from './jobs/retention';
 import { contactChangeGuard } from './customers/service';
 import { PROVISION_JOB, provisionJob } from './cards/service';
 import { PULL_CONFIRM_JOB, pullConfirmJob } from './cards/authorization';
@@ -54,6 +56,8 @@ export function wire(): void {
   registerJob(PROVISION_JOB, provisionJob);
   registerJob(PULL_CONFIRM_JOB, pullConfirmJob);
   registerSweep('quote.expire', expireQuotes);
+  // Housekeeping (lib/jobs/retention.ts, every 10 minutes): settled events past their retention.
+  registerPruner('events', pruneEvents);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
   // Ports to the outside world: the sandbox simulations in sandbox mode, the production adapters

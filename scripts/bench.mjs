@@ -10,7 +10,8 @@
 // and it prints requests or flows per second with p50/p99 latency, and where a flow's time goes:
 // SQL statements and time waiting on the database (counted at the driver inside the server), CPU
 // time of the server processes (the bare route's share is the HTTP layer) and of the database.
-// Tests never assert timings; this is the place for them.
+// Tests never assert timings; this is the place for them. `npm run bench -- --lists` times the
+// list operations on a seeded database instead (scripts/bench-lists.mjs, scripts/seed.mjs).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -311,6 +312,13 @@ function report(r) {
   console.log(
     `settlement   ${r.drain.pending} payouts in flight when the load stopped, all settled ${f(r.drain.seconds)} s later`,
   );
+}
+
+// `--lists`: the list operations on a seeded database instead (scripts/bench-lists.mjs).
+if (process.argv.includes('--lists')) {
+  const { benchLists } = await import('./bench-lists.mjs');
+  await benchLists();
+  process.exit(0);
 }
 
 // BENCH_DATABASES=embedded or =postgres runs one of the two.

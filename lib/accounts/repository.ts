@@ -1,7 +1,7 @@
 import { Prisma, db, queryIn, type Tx } from '../core/db';
 import { insertAll, prefixedColumns, unprefix, type Guard, type RowWrite } from '../core/sql';
 import type { CustomerRow } from '../customers/repository';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { countFromCounters, listRows, orderOf, type ListRequest } from '../core/list';
 
 export interface InternalAccountRow {
   id: string;
@@ -55,17 +55,20 @@ function where(platformId: string, f: InternalAccountFilter) {
   };
 }
 
-export async function list(platformId: string, f: InternalAccountFilter, limit: number, cursor?: Cursor) {
+/** The filters the ListCount triggers count: the owner alone ('customers' or 'platform'). */
+function counterKey(f: InternalAccountFilter): string | undefined {
+  return f.customerId || f.currency || f.type ? undefined : f.owner;
+}
+
+export function list(platformId: string, f: InternalAccountFilter, req: ListRequest) {
   const base = where(platformId, f);
-  const [rows, total] = await Promise.all([
-    db().internalAccount.findMany({
-      where: { AND: [base, afterCursor(cursor)] },
-      orderBy: newestFirst,
-      take: limit + 1,
-    }),
-    db().internalAccount.count({ where: base }),
-  ]);
-  return { rows, total };
+  const key = counterKey(f);
+  return listRows(req, {
+    rows: (after, take) => db().internalAccount.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
+    count: () =>
+      key ? countFromCounters(platformId, 'internalAccounts', key) : db().internalAccount.count({ where: base }),
+    countIsCheap: key !== undefined,
+  });
 }
 
 export async function touch(ids: string[], at: Date, tx: Tx): Promise<void> {

@@ -3,7 +3,7 @@ import { now } from '../core/clock';
 import { currencyAmount, currencyInfo } from '../core/currencies';
 import { db, type Tx } from '../core/db';
 import { notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import * as ledger from '../ledger/service';
 import { fundingInstructions } from './instructions';
 import * as repo from './repository';
@@ -159,10 +159,10 @@ export async function get(platformId: string, id: string, tx?: Tx): Promise<Inte
 }
 
 export async function list(platformId: string, filter: repo.InternalAccountFilter, limit: number, cursor?: string) {
-  const { rows, total } = await repo.list(platformId, filter, limit, decodeCursor(cursor));
-  const shown = rows.slice(0, limit);
+  const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
+  const shown = listed.rows.slice(0, limit);
   const presented = new Map((await present(shown)).map((a) => [a.id, a]));
-  return toPage(rows, limit, total, (r) => presented.get(r.id)!);
+  return pageOf(listed, (r) => presented.get(r.id)!);
 }
 
 export const findRow = (platformId: string, id: string, tx: Tx = db()) => repo.findById(platformId, id, tx);

@@ -3,7 +3,7 @@ import { now } from '../core/clock';
 import type { Tx } from '../core/db';
 import { DomainError, notFound } from '../core/errors';
 import { effect, Refusal } from '../core/idempotency';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { recordEvent } from '../events/outbox';
 import { executeLocked, lockForExecution } from '../payments/quotes/execute';
 import * as txRepo from '../payments/transactions/repository';
@@ -53,20 +53,15 @@ async function pendingOrExplain(platformId: string, actionId: string, agentId: s
 }
 
 export async function listApprovals(actor: Actor, q: ApprovalsQuery) {
-  const { rows, total } = await repo.listActions(
-    actor.platformId,
-    {
-      agentId: q.agentId,
-      customerId: q.customerId,
-      status: 'PENDING_APPROVAL',
-      startDate: q.startDate ? new Date(q.startDate) : undefined,
-      endDate: q.endDate ? new Date(q.endDate) : undefined,
-    },
-    q.limit,
-    q.sortOrder,
-    decodeCursor(q.cursor),
-  );
-  const page = toPage(rows, q.limit, total, (r) => r);
+  const filter = {
+    agentId: q.agentId,
+    customerId: q.customerId,
+    status: 'PENDING_APPROVAL',
+    startDate: q.startDate ? new Date(q.startDate) : undefined,
+    endDate: q.endDate ? new Date(q.endDate) : undefined,
+  };
+  const req = { limit: q.limit, cursor: q.cursor, order: q.sortOrder, filters: { ...filter } };
+  const page = pageOf(await repo.listActions(actor.platformId, filter, req), (r) => r);
   return { ...page, data: await Promise.all(page.data.map((r) => toAction(r))) };
 }
 

@@ -1,5 +1,5 @@
 import type { Actor } from '../core/context';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { fieldError, notFound } from '../core/errors';
 import * as accounts from '../accounts/service';
 import * as externalAccounts from '../external-accounts/service';
@@ -99,14 +99,9 @@ export async function getQuote(actor: Actor, quoteId: string) {
 
 export async function listActions(actor: Actor, q: { status?: string; limit: number; cursor?: string }) {
   const agent = await callingAgent(actor);
-  const { rows, total } = await repo.listActions(
-    agent.platformId,
-    { agentId: agent.id, status: q.status },
-    q.limit,
-    'desc',
-    decodeCursor(q.cursor),
-  );
-  const page = toPage(rows, q.limit, total, (r) => r);
+  const filter = { agentId: agent.id, status: q.status };
+  const req = { limit: q.limit, cursor: q.cursor, filters: { ...filter } };
+  const page = pageOf(await repo.listActions(agent.platformId, filter, req), (r) => r);
   return { ...page, data: await Promise.all(page.data.map((r) => toAction(r))) };
 }
 

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import type { Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 import { ACTION_MOVES, type ActionMove } from './state';
 
 // Agents, their device codes, usage counters and actions: every query of the agents domain.
@@ -52,7 +52,7 @@ export interface AgentFilter {
   updatedBefore?: Date;
 }
 
-export async function listAgents(platformId: string, f: AgentFilter, limit: number, cursor?: Cursor) {
+export function listAgents(platformId: string, f: AgentFilter, req: ListRequest) {
   const where: Prisma.AgentWhereInput = {
     platformId,
     ...live,
@@ -62,23 +62,10 @@ export async function listAgents(platformId: string, f: AgentFilter, limit: numb
     createdAt: { gte: f.createdAfter, lte: f.createdBefore },
     updatedAt: { gte: f.updatedAfter, lte: f.updatedBefore },
   };
-  const [rows, total] = await Promise.all([
-    db().agent.findMany({
-      where: { ...where, ...after(cursor, 'desc') },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
-    }),
-    db().agent.count({ where }),
-  ]);
-  return { rows, total };
-}
-
-function after(cursor: Cursor | undefined, order: 'asc' | 'desc') {
-  if (!cursor) return {};
-  const cmp = order === 'desc' ? 'lt' : 'gt';
-  return {
-    OR: [{ createdAt: { [cmp]: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { [cmp]: cursor.id } }],
-  };
+  return listRows(req, {
+    rows: (after, take) => db().agent.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
+    count: () => db().agent.count({ where }),
+  });
 }
 
 // Device codes.
@@ -151,13 +138,7 @@ export interface ActionFilter {
   endDate?: Date;
 }
 
-export async function listActions(
-  platformId: string,
-  f: ActionFilter,
-  limit: number,
-  order: 'asc' | 'desc',
-  cursor?: Cursor,
-) {
+export function listActions(platformId: string, f: ActionFilter, req: ListRequest) {
   const where: Prisma.AgentActionWhereInput = {
     platformId,
     ...(f.agentId ? { agentId: f.agentId } : {}),
@@ -165,15 +146,11 @@ export async function listActions(
     ...(f.status ? { status: f.status } : {}),
     createdAt: { gte: f.startDate, lte: f.endDate },
   };
-  const [rows, total] = await Promise.all([
-    db().agentAction.findMany({
-      where: { ...where, ...after(cursor, order) },
-      orderBy: [{ createdAt: order }, { id: order }],
-      take: limit + 1,
-    }),
-    db().agentAction.count({ where }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().agentAction.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
+    count: () => db().agentAction.count({ where }),
+  });
 }
 
 // Usage counters.

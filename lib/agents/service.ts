@@ -3,7 +3,7 @@ import { transaction } from '../core/db';
 import { fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { changing } from '../core/invalidation';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import * as customers from '../customers/repository';
 import * as repo from './repository';
 import { issueCode } from './device-codes';
@@ -49,21 +49,21 @@ export async function get(platformId: string, id: string) {
 
 export async function list(platformId: string, q: AgentListQuery) {
   const date = (s?: string) => (s ? new Date(s) : undefined);
-  const { rows, total } = await repo.listAgents(
-    platformId,
-    {
-      customerId: q.customerId,
-      isPaused: q.isPaused,
-      isConnected: q.isConnected,
-      createdAfter: date(q.createdAfter),
-      createdBefore: date(q.createdBefore),
-      updatedAfter: date(q.updatedAfter),
-      updatedBefore: date(q.updatedBefore),
-    },
-    q.limit,
-    decodeCursor(q.cursor),
-  );
-  const page = toPage(rows, q.limit, total, (r) => r);
+  const filter = {
+    customerId: q.customerId,
+    isPaused: q.isPaused,
+    isConnected: q.isConnected,
+    createdAfter: date(q.createdAfter),
+    createdBefore: date(q.createdBefore),
+    updatedAfter: date(q.updatedAfter),
+    updatedBefore: date(q.updatedBefore),
+  };
+  const listed = await repo.listAgents(platformId, filter, {
+    limit: q.limit,
+    cursor: q.cursor,
+    filters: { ...filter },
+  });
+  const page = pageOf(listed, (r) => r);
   return { ...page, data: await Promise.all(page.data.map((r) => toAgent(r))) };
 }
 

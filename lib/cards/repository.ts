@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import type { Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 import { CARD_MOVES, type CardMove, type CardState, type CardTransactionStatus } from './state';
 
 // SQL of the cards domain: cards and their guarded state moves, card transactions, processor
@@ -81,31 +81,12 @@ function cardWhere(platformId: string, f: CardFilter): Prisma.CardWhereInput {
   };
 }
 
-export async function listCards(
-  platformId: string,
-  f: CardFilter,
-  limit: number,
-  order: 'asc' | 'desc',
-  cursor?: Cursor,
-) {
+export function listCards(platformId: string, f: CardFilter, req: ListRequest) {
   const base = cardWhere(platformId, f);
-  const after: Prisma.CardWhereInput = cursor ? afterIn(order, cursor) : {};
-  const [rows, total] = await Promise.all([
-    db().card.findMany({
-      where: { AND: [base, after] },
-      orderBy: [{ createdAt: order }, { id: order }],
-      take: limit + 1,
-    }),
-    db().card.count({ where: base }),
-  ]);
-  return { rows, total };
-}
-
-/** Rows strictly after the cursor in (createdAt, id) order, either direction. */
-export function afterIn(order: 'asc' | 'desc', c: Cursor) {
-  return order === 'desc'
-    ? { OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] }
-    : { OR: [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }] };
+  return listRows(req, {
+    rows: (after, take) => db().card.findMany({ where: { AND: [base, after] }, orderBy: orderOf(req.order), take }),
+    count: () => db().card.count({ where: base }),
+  });
 }
 
 // Card transactions.
@@ -180,23 +161,13 @@ function transactionWhere(platformId: string, f: CardTransactionFilter): Prisma.
   return { AND: and };
 }
 
-export async function listTransactions(
-  platformId: string,
-  f: CardTransactionFilter,
-  limit: number,
-  order: 'asc' | 'desc',
-  cursor?: Cursor,
-) {
+export function listTransactions(platformId: string, f: CardTransactionFilter, req: ListRequest) {
   const base = transactionWhere(platformId, f);
-  const [rows, total] = await Promise.all([
-    db().cardTransaction.findMany({
-      where: { AND: [base, cursor ? afterIn(order, cursor) : {}] },
-      orderBy: [{ createdAt: order }, { id: order }],
-      take: limit + 1,
-    }),
-    db().cardTransaction.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().cardTransaction.findMany({ where: { AND: [base, after] }, orderBy: orderOf(req.order), take }),
+    count: () => db().cardTransaction.count({ where: base }),
+  });
 }
 
 // Processor events.

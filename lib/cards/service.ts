@@ -4,7 +4,7 @@ import { addSeconds, now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
 import { effect } from '../core/idempotency';
 import { DomainError, fieldError, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { seal } from '../core/crypto/vault';
 import { recordEvent } from '../events/outbox';
 import { enqueue } from '../jobs/queue';
@@ -136,8 +136,7 @@ export async function list(
   order: 'asc' | 'desc',
   cursor?: string,
 ) {
-  const { rows, total } = await repo.listCards(platformId, filter, limit, order, decodeCursor(cursor));
-  return toPage(rows, limit, total, toCard);
+  return pageOf(await repo.listCards(platformId, filter, { limit, cursor, order, filters: { ...filter } }), toCard);
 }
 
 /**

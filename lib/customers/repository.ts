@@ -1,6 +1,6 @@
 import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
 import { insertAll, type RowWrite } from '../core/sql';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { countFromCounters, listRows, orderOf, type ListRequest, type Listed } from '../core/list';
 
 export type CustomerRow = Prisma.CustomerGetPayload<object>;
 
@@ -101,7 +101,6 @@ function where(platformId: string, f: CustomerFilter): Prisma.CustomerWhereInput
     ...(f.customerType ? { customerType: f.customerType } : {}),
     ...(f.region ? { region: f.region } : {}),
     ...(f.currency ? { currencies: { has: f.currency } } : {}),
-    ...(f.umaAddress ? { umaAddress: { equals: f.umaAddress, mode: 'insensitive' as const } } : {}),
     createdAt: {
       ...(f.createdAfter ? { gte: f.createdAfter } : {}),
       ...(f.createdBefore ? { lte: f.createdBefore } : {}),
@@ -114,13 +113,39 @@ function where(platformId: string, f: CustomerFilter): Prisma.CustomerWhereInput
   };
 }
 
-export async function list(platformId: string, f: CustomerFilter, limit: number, cursor?: Cursor) {
-  const base = where(platformId, f);
-  const [rows, total] = await Promise.all([
-    db().customer.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
-    db().customer.count({ where: base }),
-  ]);
-  return { rows, total };
+/** The filters the ListCount triggers count: none ('active'), or only includeDeleted ('all'). */
+function counterKey(f: CustomerFilter): string | undefined {
+  const set = Object.entries(f).filter(([k, v]) => k !== 'includeDeleted' && v !== undefined && v !== '');
+  if (set.length) return undefined;
+  return f.includeDeleted ? 'all' : 'active';
+}
+
+/** Ids of the platform's customers with this UMA address, any case (by index, deleted ones too). */
+async function idsByUmaAddress(platformId: string, umaAddress: string): Promise<string[]> {
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Customer" WHERE "platformId" = ${platformId} AND lower("umaAddress") = lower(${umaAddress})`;
+  return rows.map((r) => r.id);
+}
+
+export async function list(platformId: string, f: CustomerFilter, req: ListRequest): Promise<Listed<CustomerRow>> {
+  const byUma = f.umaAddress ? { id: { in: await idsByUmaAddress(platformId, f.umaAddress) } } : {};
+  const base = { AND: [where(platformId, f), byUma] };
+  const key = counterKey(f);
+  return listRows(req, {
+    rows: (after, take) => db().customer.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
+    count: () =>
+      key !== undefined ? countFromCounters(platformId, 'customers', key) : db().customer.count({ where: base }),
+    countIsCheap: key !== undefined,
+  });
+}
+
+/** The platform's active customer with this UMA address (any case), if any. */
+export async function findActiveByUmaAddress(platformId: string, umaAddress: string): Promise<CustomerRow | null> {
+  const rows = await queryIn<CustomerRow>(
+    db(),
+    Prisma.sql`SELECT * FROM "Customer" WHERE "platformId" = ${platformId} AND lower("umaAddress") = lower(${umaAddress}) AND "deletedAt" IS NULL LIMIT 1`,
+  );
+  return rows[0] ?? null;
 }
 
 /** Active customers (of any platform) with this UMA address; at most one by the unique index. */

@@ -6,7 +6,7 @@ import { effectWrite } from '../core/idempotency';
 import { port } from '../core/ports';
 import { transaction, isUniqueViolation, type Tx, type Prisma } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { eventWrites, recordEvent } from '../events/outbox';
 import * as platforms from '../platform/repository';
 import { settingsOf } from '../platform/settings';
@@ -257,10 +257,10 @@ export async function get(platformId: string, id: string): Promise<Customer> {
 }
 
 export async function list(platformId: string, filter: repo.CustomerFilter, limit: number, cursor?: string) {
-  const { rows, total } = await repo.list(platformId, filter, limit, decodeCursor(cursor));
-  const shown = await present(platformId, rows.slice(0, limit));
+  const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
+  const shown = await present(platformId, listed.rows.slice(0, limit));
   const byId = new Map(shown.map((c) => [c.id, c]));
-  return toPage(rows, limit, total, (r) => byId.get(r.id)!);
+  return pageOf(listed, (r) => byId.get(r.id)!);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 
 // Document rows without their file: the bytes are read only when the file itself is wanted.
 export type DocumentRow = Omit<Prisma.DocumentGetPayload<object>, 'content'>;
@@ -43,18 +43,18 @@ export async function markSubmitted(platformId: string, customerId: string, at: 
   await tx.document.updateMany({ where: { platformId, customerId, submittedAt: null }, data: { submittedAt: at } });
 }
 
-export async function list(platformId: string, documentHolder: string | undefined, limit: number, cursor?: Cursor) {
+export async function list(platformId: string, documentHolder: string | undefined, req: ListRequest) {
   const base = { platformId, ...(documentHolder ? { documentHolder } : {}) };
-  const [rows, total] = await Promise.all([
-    db().document.findMany({
-      where: { AND: [base, afterCursor(cursor)] },
-      omit: withoutContent,
-      orderBy: newestFirst,
-      take: limit + 1,
-    }),
-    db().document.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().document.findMany({
+        where: { AND: [base, after] },
+        omit: withoutContent,
+        orderBy: orderOf(),
+        take,
+      }),
+    count: () => db().document.count({ where: base }),
+  });
 }
 
 /** A document's file, for the console's preview. */

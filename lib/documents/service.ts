@@ -3,7 +3,7 @@ import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
 import { conflict, fieldError, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import * as customers from '../customers/repository';
 import * as owners from '../customers/beneficial-owners/repository';
 import * as repo from './repository';
@@ -99,8 +99,8 @@ export async function get(platformId: string, id: string): Promise<Document> {
 }
 
 export async function list(platformId: string, documentHolder: string | undefined, limit: number, cursor?: string) {
-  const { rows, total } = await repo.list(platformId, documentHolder, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, toDocument);
+  const listed = await repo.list(platformId, documentHolder, { limit, cursor, filters: { documentHolder } });
+  return pageOf(listed, toDocument);
 }
 
 const submitted = (id: string) =>

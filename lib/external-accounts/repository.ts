@@ -1,5 +1,5 @@
 import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 
 export type ExternalAccountRow = Prisma.ExternalAccountGetPayload<object>;
 export type OwnershipChallengeRow = Prisma.ExternalAccountOwnershipChallengeGetPayload<object>;
@@ -117,22 +117,22 @@ export interface ExternalAccountFilter {
   currency?: string;
 }
 
-export async function list(platformId: string, f: ExternalAccountFilter, limit: number, cursor?: Cursor) {
+export async function list(platformId: string, f: ExternalAccountFilter, req: ListRequest) {
   const base: Prisma.ExternalAccountWhereInput = {
     platformId,
     deletedAt: null,
     ...ownerWhere(f.owner),
     ...(f.currency ? { currency: f.currency } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db().externalAccount.findMany({
-      where: { AND: [base, afterCursor(cursor)] },
-      orderBy: newestFirst,
-      take: limit + 1,
-    }),
-    db().externalAccount.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().externalAccount.findMany({
+        where: { AND: [base, after] },
+        orderBy: orderOf(),
+        take,
+      }),
+    count: () => db().externalAccount.count({ where: base }),
+  });
 }
 
 // Ownership challenges.

@@ -3,7 +3,7 @@ import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { db, isUniqueViolation, transaction, type Prisma, type Tx } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import * as customers from '../customers/repository';
 import { isScaRegion } from '../customers/regions';
 import { beneficiaryName, type Beneficiary } from './beneficiary';
@@ -151,8 +151,8 @@ export async function get(platformId: string, id: string, owner: Owner): Promise
 }
 
 export async function list(platformId: string, filter: repo.ExternalAccountFilter, limit: number, cursor?: string) {
-  const { rows, total } = await repo.list(platformId, filter, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, present);
+  const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
+  return pageOf(listed, present);
 }
 
 /** Soft delete: the account turns INACTIVE and disappears; a trusted beneficiary must be untrusted first. */

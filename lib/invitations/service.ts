@@ -42,13 +42,13 @@ function umaAddress(field: string, value: string): string {
 
 /** The active customer of the platform holding this UMA address. */
 async function customerWith(platformId: string, field: string, uma: string) {
-  const { rows } = await customers.list(platformId, { umaAddress: uma }, 1);
-  if (!rows[0]) {
+  const row = await customers.findActiveByUmaAddress(platformId, uma);
+  if (!row) {
     throw new DomainError('INVALID_UMA_ADDRESS', `${uma} is not the UMA address of a customer of this platform`, {
       errors: [{ field, message: 'is not the UMA address of a customer of this platform' }],
     });
   }
-  return rows[0];
+  return row;
 }
 
 function isExpired(row: repo.InvitationRow, at: Date): boolean {

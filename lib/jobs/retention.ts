@@ -13,9 +13,21 @@ import { purgeDone } from './repository';
 // is still valid.
 export const DAY_MS = 24 * 3600_000;
 
+/** Pruning a domain owns (its rows, its rules), plugged in by lib/wiring.ts; run with the rest. */
+export type Pruner = (wallNow: Date) => Promise<number>;
+const registry = globalThis as unknown as { __corridorPruners?: Map<string, Pruner> };
+const pruners = (registry.__corridorPruners ??= new Map());
+
+export function registerPruner(name: string, prune: Pruner): void {
+  pruners.set(name, prune);
+}
+
 export async function purgeStale(wallNow: Date): Promise<Record<string, number>> {
   const dayAgo = new Date(wallNow.getTime() - DAY_MS);
+  const owned: Record<string, number> = {};
+  for (const [name, prune] of pruners) owned[name] = await prune(wallNow);
   return {
+    ...owned,
     idempotencyKeys: await purgeIdempotency(wallNow),
     signedRequests: await purgeSignedRequests(dayAgo),
     otpChallenges: await purgeExpiredOtp(dayAgo),

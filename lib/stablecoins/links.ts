@@ -5,7 +5,7 @@ import { transaction } from '../core/db';
 import { effect } from '../core/idempotency';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { seal, unseal } from '../core/crypto/vault';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import * as repo from './repository';
 import { toProviderAccount } from './presenter';
 import {
@@ -107,8 +107,7 @@ export async function list(
   limit: number,
   cursor?: string,
 ) {
-  const { rows, total } = await repo.listLinks(platformId, f, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, toProviderAccount);
+  return pageOf(await repo.listLinks(platformId, f, { limit, cursor, filters: { ...f } }), toProviderAccount);
 }
 
 /** The link an operation runs on: named, or the platform's one active link for this environment. */

@@ -4,7 +4,7 @@ import type { Prisma } from '../core/db';
 import { effect } from '../core/idempotency';
 import { DomainError, conflict, notFound } from '../core/errors';
 import { INT64_MAX } from '../core/fields';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { balances } from '../ledger/service';
 import { InsufficientFunds } from '../ledger/service';
 import { enqueue } from '../jobs/queue';
@@ -177,6 +177,6 @@ export async function list(
   cursor?: string,
 ) {
   await findOrThrow(platformId, stablecoinId);
-  const { rows, total } = await repo.listOperations(platformId, stablecoinId, f, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, toOperation);
+  const req = { limit, cursor, filters: { ...f, stablecoinId } };
+  return pageOf(await repo.listOperations(platformId, stablecoinId, f, req), toOperation);
 }

@@ -1,5 +1,5 @@
 import { db, type Prisma, type Tx } from '../core/db';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 import {
   ISSUANCE_MOVES,
   LINK_MOVES,
@@ -47,7 +47,7 @@ export const findLinkByAccount = (
 
 /** The platform's links for one provider and environment, newest first. */
 export const linksFor = (platformId: string, provider: string, providerEnvironment: string, tx: Tx = db()) =>
-  tx.stablecoinProviderAccount.findMany({ where: { platformId, provider, providerEnvironment }, orderBy: newestFirst });
+  tx.stablecoinProviderAccount.findMany({ where: { platformId, provider, providerEnvironment }, orderBy: orderOf() });
 
 export function moveLink(
   id: string,
@@ -64,26 +64,17 @@ export function moveLink(
 export const touchLink = (id: string, data: Prisma.StablecoinProviderAccountUncheckedUpdateInput, tx: Tx) =>
   tx.stablecoinProviderAccount.update({ where: { id }, data });
 
-export async function listLinks(
-  platformId: string,
-  f: { provider?: string; status?: string },
-  limit: number,
-  cursor?: Cursor,
-) {
+export function listLinks(platformId: string, f: { provider?: string; status?: string }, req: ListRequest) {
   const where: Prisma.StablecoinProviderAccountWhereInput = {
     platformId,
     ...(f.provider ? { provider: f.provider } : {}),
     ...(f.status ? { status: f.status } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db().stablecoinProviderAccount.findMany({
-      where: { AND: [where, afterCursor(cursor)] },
-      orderBy: newestFirst,
-      take: limit + 1,
-    }),
-    db().stablecoinProviderAccount.count({ where }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().stablecoinProviderAccount.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
+    count: () => db().stablecoinProviderAccount.count({ where }),
+  });
 }
 
 // Stablecoins.
@@ -100,11 +91,10 @@ export function moveIssuance(id: string, move: IssuanceMove, at: Date, tx: Tx): 
     .catch(notFoundIsNull);
 }
 
-export async function listStablecoins(
+export function listStablecoins(
   platformId: string,
   f: { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string },
-  limit: number,
-  cursor?: Cursor,
+  req: ListRequest,
 ) {
   const where: Prisma.StablecoinWhereInput = {
     platformId,
@@ -112,11 +102,11 @@ export async function listStablecoins(
     ...(f.gridOperationsStatus ? { gridOperationsStatus: f.gridOperationsStatus } : {}),
     ...(f.provider ? { provider: f.provider } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db().stablecoin.findMany({ where: { AND: [where, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
-    db().stablecoin.count({ where }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().stablecoin.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
+    count: () => db().stablecoin.count({ where }),
+  });
 }
 
 // Operations.
@@ -141,25 +131,20 @@ export function moveOperation(
 export const touchOperation = (id: string, data: Prisma.StablecoinOperationUncheckedUpdateInput, tx: Tx) =>
   tx.stablecoinOperation.update({ where: { id }, data });
 
-export async function listOperations(
+export function listOperations(
   platformId: string,
   stablecoinId: string,
   f: { operationType?: string },
-  limit: number,
-  cursor?: Cursor,
+  req: ListRequest,
 ) {
   const where: Prisma.StablecoinOperationWhereInput = {
     platformId,
     stablecoinId,
     ...(f.operationType ? { operationType: f.operationType } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db().stablecoinOperation.findMany({
-      where: { AND: [where, afterCursor(cursor)] },
-      orderBy: newestFirst,
-      take: limit + 1,
-    }),
-    db().stablecoinOperation.count({ where }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().stablecoinOperation.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
+    count: () => db().stablecoinOperation.count({ where }),
+  });
 }

@@ -3,7 +3,7 @@ import { addSeconds, now } from '../core/clock';
 import { transaction } from '../core/db';
 import { effect } from '../core/idempotency';
 import { conflict, fieldError, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { enqueue, type JobHandler } from '../jobs/queue';
 import * as repo from './repository';
 import { toStablecoin } from './presenter';
@@ -89,8 +89,7 @@ export async function list(
   limit: number,
   cursor?: string,
 ) {
-  const { rows, total } = await repo.listStablecoins(platformId, f, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, toStablecoin);
+  return pageOf(await repo.listStablecoins(platformId, f, { limit, cursor, filters: { ...f } }), toStablecoin);
 }
 
 /** Job stablecoin.review: asks the provider where its review of the token stands. */

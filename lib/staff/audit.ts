@@ -1,7 +1,7 @@
 import { now } from '../core/clock';
 import type { Tx } from '../core/db';
 import { newId } from '../core/ids';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import * as repo from './repository';
 import type { StaffActor } from './roles';
 
@@ -58,6 +58,6 @@ export async function historyOf(platformId: string, objectIds: string[], limit =
 }
 
 export async function list(platformId: string, limit: number, cursor?: string) {
-  const { rows, total } = await repo.listAudit(platformId, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, present);
+  const listed = await repo.listAudit(platformId, { limit, cursor, filters: {} });
+  return pageOf(listed, present);
 }

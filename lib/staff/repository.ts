@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 
 // Persistence of staff users, their console sessions, the sign-in throttle and the audit trail.
 export type StaffUserRow = Prisma.StaffUserGetPayload<object>;
@@ -22,13 +22,12 @@ export function countUsers(platformId: string): Promise<number> {
   return db().staffUser.count({ where: { platformId } });
 }
 
-export async function listUsers(platformId: string, limit: number, cursor?: Cursor) {
+export async function listUsers(platformId: string, req: ListRequest) {
   const base = { platformId };
-  const [rows, total] = await Promise.all([
-    db().staffUser.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
-    db().staffUser.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) => db().staffUser.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
+    count: () => db().staffUser.count({ where: base }),
+  });
 }
 
 export function updateUser(id: string, data: Prisma.StaffUserUpdateInput, tx: Tx): Promise<StaffUserRow> {
@@ -109,20 +108,20 @@ export function insertAudit(row: AuditRow, tx: Tx = db()): Promise<AuditRow> {
 export function auditOf(platformId: string, objectIds: string[], limit: number): Promise<AuditRow[]> {
   return db().staffAuditEntry.findMany({
     where: { platformId, objectId: { in: objectIds } },
-    orderBy: newestFirst,
+    orderBy: orderOf(),
     take: limit,
   });
 }
 
-export async function listAudit(platformId: string, limit: number, cursor?: Cursor) {
+export async function listAudit(platformId: string, req: ListRequest) {
   const base = { platformId };
-  const [rows, total] = await Promise.all([
-    db().staffAuditEntry.findMany({
-      where: { AND: [base, afterCursor(cursor)] },
-      orderBy: newestFirst,
-      take: limit + 1,
-    }),
-    db().staffAuditEntry.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().staffAuditEntry.findMany({
+        where: { AND: [base, after] },
+        orderBy: orderOf(),
+        take,
+      }),
+    count: () => db().staffAuditEntry.count({ where: base }),
+  });
 }

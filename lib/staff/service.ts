@@ -3,7 +3,7 @@ import { now } from '../core/clock';
 import { isUniqueViolation, transaction } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import * as platforms from '../platform/repository';
 import { record } from './audit';
 import { decoyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password';
@@ -87,8 +87,8 @@ export async function addUser(actor: StaffActor, input: { email: string; role: s
 }
 
 export async function listUsers(platformId: string, limit: number, cursor?: string) {
-  const { rows, total } = await repo.listUsers(platformId, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, present);
+  const listed = await repo.listUsers(platformId, { limit, cursor, filters: {} });
+  return pageOf(listed, present);
 }
 
 export function countUsers(platformId: string): Promise<number> {

@@ -1,7 +1,7 @@
 import type { Tx } from '../core/db';
 import { db, transaction } from '../core/db';
 import { announce, changing } from '../core/invalidation';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 
 export interface TokenRow {
   id: string;
@@ -78,13 +78,12 @@ function where(platformId: string, f: TokenFilter) {
   };
 }
 
-export async function list(platformId: string, f: TokenFilter, limit: number, cursor?: Cursor) {
+export async function list(platformId: string, f: TokenFilter, req: ListRequest) {
   const base = where(platformId, f);
-  const [rows, total] = await Promise.all([
-    db().apiToken.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
-    db().apiToken.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) => db().apiToken.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
+    count: () => db().apiToken.count({ where: base }),
+  });
 }
 
 /**

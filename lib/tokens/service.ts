@@ -5,7 +5,7 @@ import { now } from '../core/clock';
 import type { Permission } from '../core/context';
 import type { Tx } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { generateSecret, hashSecret, SECRET_HASH_VERSION } from '../core/crypto/secrets';
 import * as repo from './repository';
 
@@ -80,8 +80,8 @@ export async function get(platformId: string, id: string) {
 }
 
 export async function list(platformId: string, filter: repo.TokenFilter, limit: number, cursor?: string) {
-  const { rows, total } = await repo.list(platformId, filter, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, (r) => present(r));
+  const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
+  return pageOf(listed, (r) => present(r));
 }
 
 export async function revoke(platformId: string, id: string, callerTokenId: string | undefined) {

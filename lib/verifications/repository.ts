@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { afterCursor, newestFirst, type Cursor } from '../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../core/list';
 
 export type VerificationRow = Prisma.VerificationGetPayload<object>;
 
@@ -34,17 +34,16 @@ export interface VerificationFilter {
   status?: string;
 }
 
-export async function list(platformId: string, f: VerificationFilter, limit: number, cursor?: Cursor) {
+export async function list(platformId: string, f: VerificationFilter, req: ListRequest) {
   const base = {
     platformId,
     ...(f.customerId ? { customerId: f.customerId } : {}),
     ...(f.status ? { status: f.status } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db().verification.findMany({ where: { AND: [base, afterCursor(cursor)] }, orderBy: newestFirst, take: limit + 1 }),
-    db().verification.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) => db().verification.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
+    count: () => db().verification.count({ where: base }),
+  });
 }
 
 export function insertKycLink(row: Prisma.KycLinkUncheckedCreateInput, tx: Tx) {

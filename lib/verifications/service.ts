@@ -2,7 +2,7 @@ import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { transaction, type Prisma, type Tx } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
-import { decodeCursor, toPage } from '../core/pagination';
+import { pageOf } from '../core/list';
 import { recordEvent } from '../events/outbox';
 import * as customers from '../customers/repository';
 import { present as presentCustomers } from '../customers/service';
@@ -199,6 +199,6 @@ export async function get(platformId: string, id: string): Promise<Verification>
 }
 
 export async function list(platformId: string, filter: repo.VerificationFilter, limit: number, cursor?: string) {
-  const { rows, total } = await repo.list(platformId, filter, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, toVerification);
+  const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
+  return pageOf(listed, toVerification);
 }

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../../core/db';
-import { afterCursor, newestFirst, type Cursor } from '../../core/pagination';
+import { listRows, orderOf, type ListRequest } from '../../core/list';
 
 export type OwnerRow = Prisma.BeneficialOwnerGetPayload<object>;
 
@@ -47,15 +47,15 @@ export async function setStatus(id: string, from: string[], to: string, at: Date
   return count === 1;
 }
 
-export async function list(platformId: string, customerId: string, limit: number, cursor?: Cursor) {
+export async function list(platformId: string, customerId: string, req: ListRequest) {
   const base = { platformId, customerId };
-  const [rows, total] = await Promise.all([
-    db().beneficialOwner.findMany({
-      where: { AND: [base, afterCursor(cursor)] },
-      orderBy: newestFirst,
-      take: limit + 1,
-    }),
-    db().beneficialOwner.count({ where: base }),
-  ]);
-  return { rows, total };
+  return listRows(req, {
+    rows: (after, take) =>
+      db().beneficialOwner.findMany({
+        where: { AND: [base, after] },
+        orderBy: orderOf(),
+        take,
+      }),
+    count: () => db().beneficialOwner.count({ where: base }),
+  });
 }

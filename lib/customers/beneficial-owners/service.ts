@@ -2,7 +2,7 @@ import { newId } from '../../core/ids';
 import { now } from '../../core/clock';
 import { transaction, type Prisma, type Tx } from '../../core/db';
 import { fieldError, notFound } from '../../core/errors';
-import { decodeCursor, toPage } from '../../core/pagination';
+import { pageOf } from '../../core/list';
 import * as customers from '../repository';
 import { kycProvider, type Decision, type KycStatus } from '../kyc-provider';
 import * as repo from './repository';
@@ -84,8 +84,8 @@ export async function get(platformId: string, id: string): Promise<BeneficialOwn
 export async function list(platformId: string, customerId: string, limit: number, cursor?: string) {
   const business = await customers.findById(platformId, customerId);
   if (!business) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
-  const { rows, total } = await repo.list(platformId, customerId, limit, decodeCursor(cursor));
-  return toPage(rows, limit, total, toOwner);
+  const listed = await repo.list(platformId, customerId, { limit, cursor, filters: { customerId } });
+  return pageOf(listed, toOwner);
 }
 
 // Changing a decided owner does not re-run its KYC: the decision was taken on the data then

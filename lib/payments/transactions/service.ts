@@ -2,7 +2,7 @@ import { now } from '../../core/clock';
 import { transaction } from '../../core/db';
 import { effect } from '../../core/idempotency';
 import { DomainError, fieldError, notFound } from '../../core/errors';
-import { decodeCursor, toPage, type Cursor } from '../../core/pagination';
+import { decodePosition, fingerprintOf, pageOf, type ListRequest, type Listed } from '../../core/list';
 import * as cards from '../../cards/repository';
 import { toCardTransaction, type CardTransaction } from '../../cards/presenter';
 import { failPayout } from '../settlement';
@@ -23,26 +23,27 @@ export async function get(platformId: string, id: string) {
 /** Payment transactions and card transactions (reference: TransactionOneOf, `type: CARD`). */
 export type AnyTransaction = Transaction | CardTransaction;
 
-/** The payment-transaction rows and the card-transaction rows of one page, each in its table's order. */
-async function bothTables(
-  platformId: string,
-  filter: repo.TransactionFilter,
-  limit: number,
-  order: 'asc' | 'desc',
-  cursor?: Cursor,
-) {
-  const none = { rows: [], total: 0 };
+/**
+ * The payment-transaction rows and the card-transaction rows of one page, each in its table's
+ * order. Both lists take the same cursor (a position in (createdAt, id) order). The count of the
+ * merged list is computed once, on its first page, as the sum of the two, and then carried in the
+ * cursor like any list's: later pages ask neither table to count.
+ */
+async function bothTables(platformId: string, filter: repo.TransactionFilter, req: ListRequest) {
+  const none = { rows: [], total: 0, limit: req.limit, fingerprint: '' };
   // Card transactions always have a cardholder and no reconciliation reference.
   const cardsToo =
     (!filter.type || filter.type === 'CARD') &&
     !filter.reference &&
     filter.customerId !== platformId &&
     filter.platformCustomerId !== 'PLATFORM';
+  const carried = decodePosition(req.cursor, fingerprintOf(req.filters, req.order))?.total;
+  const sub: ListRequest = { ...req, count: carried === undefined };
   const [payments, card] = await Promise.all([
-    filter.type === 'CARD' ? none : repo.list(platformId, filter, limit, order, cursor),
-    cardsToo ? cards.listTransactions(platformId, filter, limit, order, cursor) : none,
+    filter.type === 'CARD' ? none : repo.list(platformId, filter, sub),
+    cardsToo ? cards.listTransactions(platformId, filter, sub) : none,
   ]);
-  return { payments, card };
+  return { payments, card, total: carried ?? payments.total + card.total };
 }
 
 export async function list(
@@ -52,7 +53,8 @@ export async function list(
   order: 'asc' | 'desc',
   cursor?: string,
 ) {
-  const { payments, card } = await bothTables(platformId, filter, limit, order, decodeCursor(cursor));
+  const req: ListRequest = { limit, cursor, order, filters: { ...filter } };
+  const { payments, card, total } = await bothTables(platformId, filter, req);
   // Merged in (createdAt, id) order; rows of one table keep the order the database gave them.
   type Item = { createdAt: Date; id: string; present: () => AnyTransaction };
   const a: Item[] = payments.rows.map((r) => ({ createdAt: r.createdAt, id: r.id, present: () => toTransaction(r) }));
@@ -68,7 +70,8 @@ export async function list(
     if (j >= b.length || (i < a.length && before(a[i], b[j]))) merged.push(a[i++]);
     else merged.push(b[j++]);
   }
-  return toPage(merged, limit, payments.total + card.total, (x) => x.present());
+  const listed: Listed<Item> = { rows: merged, limit, total, fingerprint: fingerprintOf(req.filters, order) };
+  return pageOf(listed, (x) => x.present());
 }
 
 /** One transaction of either kind (GET /transactions/{id}). */
