@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 
 const LINKS: [string, string][] = [
+  ['/console/approvals', 'Approvals'],
   ['/console', 'Overview'],
   ['/console/customers', 'Customers'],
   ['/console/transactions', 'Transactions'],
@@ -15,7 +16,7 @@ const LINKS: [string, string][] = [
   ['/console/audit', 'Audit log'],
 ];
 
-export function ConsoleNav({ sandbox }: { sandbox: boolean }) {
+export function ConsoleNav({ sandbox, pendingApprovals }: { sandbox: boolean; pendingApprovals?: number }) {
   const path = usePathname();
   const active = (href: string) => (href === '/console' ? path === href : path.startsWith(href));
   return (
@@ -31,6 +32,12 @@ export function ConsoleNav({ sandbox }: { sandbox: boolean }) {
               }`}
             >
               {label}
+              {href === '/console/approvals' && pendingApprovals ? (
+                <span className="ml-2 rounded-full bg-amber-200 px-2 text-xs font-medium text-amber-950">
+                  {pendingApprovals}
+                  <span className="sr-only"> pending</span>
+                </span>
+              ) : null}
             </Link>
           </li>
         ))}

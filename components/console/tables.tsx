@@ -96,6 +96,8 @@ const ACTIONS: Record<string, string> = {
   'card.frozen': 'Froze the card',
   'card.active': 'Unfroze the card',
   'card.closed': 'Closed the card',
+  'agent_action.approve': 'Approved the agent action',
+  'agent_action.reject': 'Rejected the agent action',
 };
 
 export function AuditList({ entries, showObject }: { entries: AuditEntry[]; showObject?: boolean }) {

@@ -8,6 +8,7 @@ import { configUpdate } from '../platform/schema';
 import { updateConfig } from '../platform/service';
 import { advanceClock } from '../sandbox/clock';
 import * as cards from '../cards/service';
+import { approveAction, rejectAction } from '../agents/approvals';
 import { isSandbox } from '../core/mode';
 import { DomainError } from '../core/errors';
 import { record } from './audit';
@@ -114,5 +115,35 @@ export function setCardState(actor: StaffActor, cardId: string, state: 'ACTIVE' 
     'operator',
     () => cards.update(actor.platformId, cardId, { state }),
     (c) => ({ action: `card.${state.toLowerCase()}`, objectId: c.id, details: { state: c.state } }),
+  );
+}
+
+/**
+ * Approves an agent action waiting for the platform: the same code path as POST
+ * /agents/{agentId}/actions/{actionId}/approve, so the money moves once (recorded on the action).
+ */
+export function approveAgentAction(actor: StaffActor, actionId: string) {
+  return act(
+    actor,
+    'operator',
+    () => approveAction(actor, null, actionId),
+    (a) => ({ action: 'agent_action.approve', objectId: a.id, details: { agentId: a.agentId, status: a.status } }),
+  );
+}
+
+/** Rejects an agent action with a reason (the API's reject): nothing moves, its limits are given back. */
+export function rejectAgentAction(actor: StaffActor, actionId: string, reason: string) {
+  return act(
+    actor,
+    'operator',
+    () => {
+      const why = reason.trim();
+      if (!why || why.length > 1000)
+        throw new DomainError('INVALID_INPUT', 'A reason of 1 to 1000 characters is required to reject', {
+          errors: [{ field: 'reason', message: 'A reason of 1 to 1000 characters is required' }],
+        });
+      return rejectAction(actor, null, actionId, why);
+    },
+    (a) => ({ action: 'agent_action.reject', objectId: a.id, details: { agentId: a.agentId, reason: reason.trim() } }),
   );
 }

@@ -118,3 +118,17 @@ export async function setCardStateAction(cardId: string, state: string) {
     return { state: card.state };
   });
 }
+
+export async function approveAgentActionAction(actionId: string) {
+  return actionAs('operator', async (actor) => {
+    const a = await ops.approveAgentAction(actor, text(actionId, 100));
+    return { id: a.id, status: a.status, failureReason: a.failureReason ?? null };
+  });
+}
+
+export async function rejectAgentActionAction(actionId: string, reason: string) {
+  return actionAs('operator', async (actor) => {
+    const a = await ops.rejectAgentAction(actor, text(actionId, 100), text(reason, 1000));
+    return { id: a.id, status: a.status };
+  });
+}

@@ -1,0 +1,239 @@
+'use client';
+import { useState } from 'react';
+import Link from 'next/link';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { approveAgentActionAction, rejectAgentActionAction } from '@/app/console/_lib/actions';
+import type { ApprovalPage, ApprovalRow } from '@/app/console/_lib/approvals';
+import { shortId } from '../format';
+import { LocalTime } from '../time';
+import { Empty } from '../ui';
+
+// The approvals queue: the first page arrives rendered by the server; a decision runs as a server
+// action (the API's approve or reject, audited), then react-query refetches the page so the
+// decided action leaves the queue without a reload, and the router refreshes the nav's count.
+export function ApprovalQueue({
+  initial,
+  cursor,
+  canDecide,
+}: {
+  initial: ApprovalPage;
+  cursor?: string;
+  canDecide: boolean;
+}) {
+  const key = ['approvals', cursor ?? ''];
+  const [notice, setNotice] = useState<string | null>(null);
+  const query = useQuery({
+    queryKey: key,
+    initialData: initial,
+    queryFn: async (): Promise<ApprovalPage> => {
+      const qs = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+      const res = await fetch(`/console/api/approvals${qs}`, { cache: 'no-store' });
+      if (!res.ok) throw new Error(res.status === 401 ? 'Your session has ended; sign in again' : `HTTP ${res.status}`);
+      return res.json();
+    },
+  });
+  const { rows } = query.data;
+  return (
+    <div>
+      <p role="status" className="mb-3 min-h-5 text-sm text-emerald-800">
+        {notice ?? ''}
+      </p>
+      {query.isError ? (
+        <p role="alert" className="mb-3 text-sm text-red-800">
+          Could not refresh the queue: {query.error.message}
+        </p>
+      ) : null}
+      {rows.length ? (
+        <ul className="space-y-4">
+          {rows.map((r) => (
+            <ApprovalCard key={r.id} row={r} canDecide={canDecide} queryKey={key} onDone={setNotice} />
+          ))}
+        </ul>
+      ) : (
+        <Empty>No agent action is waiting for approval.</Empty>
+      )}
+    </div>
+  );
+}
+
+function ApprovalCard({
+  row,
+  canDecide,
+  queryKey,
+  onDone,
+}: {
+  row: ApprovalRow;
+  canDecide: boolean;
+  queryKey: string[];
+  onDone: (notice: string) => void;
+}) {
+  const client = useQueryClient();
+  const router = useRouter();
+  const [reason, setReason] = useState('');
+  const [rejecting, setRejecting] = useState(false);
+  const settle = async (notice: string) => {
+    onDone(notice);
+    await client.invalidateQueries({ queryKey });
+    router.refresh();
+  };
+  const approve = useMutation({
+    mutationFn: async () => {
+      const r = await approveAgentActionAction(row.id);
+      if (!r.ok) throw new Error(r.error);
+      return r.value;
+    },
+    onSuccess: (v) =>
+      settle(
+        v.status === 'APPROVED'
+          ? `Approved ${shortId(row.id)}: ${row.amount} is on its way.`
+          : `Approved ${shortId(row.id)}, but it could not run: ${v.failureReason ?? v.status}.`,
+      ),
+  });
+  const reject = useMutation({
+    mutationFn: async () => {
+      const r = await rejectAgentActionAction(row.id, reason);
+      if (!r.ok) throw new Error(r.error);
+      return r.value;
+    },
+    onSuccess: () => settle(`Rejected ${shortId(row.id)}; nothing moved.`),
+  });
+  const busy = approve.isPending || reject.isPending;
+  const error = approve.error ?? reject.error;
+  const reasonId = `reason-${row.id}`;
+  return (
+    <li
+      className="rounded border border-slate-200 bg-white p-4"
+      aria-labelledby={`title-${row.id}`}
+      data-action-id={row.id}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={`title-${row.id}`} className="font-medium">
+          {row.amount} <span className="text-sm font-normal text-slate-700">· {row.type}</span>
+        </h3>
+        <span className="text-sm text-slate-700">
+          <LocalTime value={row.createdAt} />
+        </span>
+      </div>
+      <p className="mt-1 text-sm break-all text-slate-800">{row.detail}</p>
+      <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="inline font-medium">Agent: </dt>
+          <dd className="inline">
+            {row.agent.name} <span className="font-mono text-xs">{shortId(row.agent.id)}</span>
+            {row.agent.isPaused ? ' (paused)' : ''}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline font-medium">Customer: </dt>
+          <dd className="inline">
+            <Link className="text-blue-800 underline" href={`/console/customers/${encodeURIComponent(row.customerId)}`}>
+              {row.platformCustomerId || shortId(row.customerId)}
+            </Link>
+          </dd>
+        </div>
+        <div>
+          <dt className="inline font-medium">Policy: </dt>
+          <dd className="inline">default mode {row.mode}</dd>
+        </div>
+        {row.transactionId ? (
+          <div>
+            <dt className="inline font-medium">Transaction: </dt>
+            <dd className="inline">
+              <Link
+                className="font-mono text-xs text-blue-800 underline"
+                href={`/console/transactions/${encodeURIComponent(row.transactionId)}`}
+              >
+                {shortId(row.transactionId)}
+              </Link>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      <table className="mt-3 w-full max-w-xl text-left text-sm">
+        <caption className="sr-only">Usage against the agent&apos;s limits</caption>
+        <thead>
+          <tr className="border-b border-slate-200">
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Limit
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Used
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              Of
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {row.limits.map((l) => (
+            <tr key={l.label}>
+              <th scope="row" className="py-1 pr-3 font-normal">
+                {l.label}
+              </th>
+              <td className="py-1 pr-3">{l.used}</td>
+              <td className="py-1">{l.limit}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {canDecide ? (
+        <div className="mt-3">
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              onClick={() => approve.mutate()}
+              disabled={busy}
+              className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
+            >
+              {approve.isPending ? 'Approving…' : 'Approve'}
+            </button>
+            <button
+              type="button"
+              onClick={() => setRejecting((v) => !v)}
+              disabled={busy}
+              aria-expanded={rejecting}
+              className="rounded border border-red-700 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 disabled:opacity-60"
+            >
+              Reject…
+            </button>
+          </div>
+          {rejecting ? (
+            <form
+              className="mt-3 max-w-xl"
+              onSubmit={(e) => {
+                e.preventDefault();
+                reject.mutate();
+              }}
+            >
+              <label htmlFor={reasonId} className="block text-sm font-medium">
+                Reason for rejecting (kept on the action)
+              </label>
+              <textarea
+                id={reasonId}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                required
+                maxLength={1000}
+                rows={3}
+                className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5 text-sm"
+              />
+              <button
+                type="submit"
+                disabled={busy || !reason.trim()}
+                className="mt-2 rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
+              >
+                {reject.isPending ? 'Rejecting…' : 'Reject with this reason'}
+              </button>
+            </form>
+          ) : null}
+          {error ? (
+            <p role="alert" className="mt-2 text-sm text-red-800">
+              {error.message}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+    </li>
+  );
+}
