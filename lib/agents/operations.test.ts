@@ -104,6 +104,24 @@ describe('agent operations', () => {
     expect(inn.body).toMatchObject({ status: 'APPROVED', type: 'TRANSFER_IN', transaction: { type: 'INCOMING' } });
   });
 
+  it("keeps an agent's Idempotency-Keys apart from the platform's: the same key is a new request, replayed only to the agent", async () => {
+    const key = `shared-${Date.now()}`;
+    const headers = { 'idempotency-key': key };
+    const platformOut = await p.api.post(
+      '/transfer-out',
+      { source: { accountId: bob.accounts.USD }, destination: { accountId: bobExt }, amount: 300 },
+      { headers },
+    );
+    expect(platformOut.status, platformOut.text).toBe(201);
+    const body = { source: { accountId: ann.accounts.USD }, destination: { accountId: annExt }, amount: 400 };
+    const first = await agent.api.post('/agents/me/transfer-out', body, { headers });
+    expect(first.status, first.text).toBe(201);
+    const again = await agent.api.post('/agents/me/transfer-out', body, { headers });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(first.body.transferDetails).toMatchObject({ amount: 400, sourceAccountId: ann.accounts.USD });
+  });
+
   it('internal and external accounts: listed, added, read and deleted for its own customer only', async () => {
     const internal = await agent.api.get('/agents/me/internal-accounts');
     expect(internal.status, internal.text).toBe(200);

@@ -245,7 +245,11 @@ export function endpoint(
           url.pathname,
           rawValue === undefined ? '' : canonicalJson(rawValue),
         );
-        return runKeyed(def, actor.platformId, idempotency.validateKey(key), hash, () => handler(input), toReply, req);
+        // Keys are the platform's, shared by its API tokens; an agent chooses its own keys, so
+        // they live in its own space (the same key from the platform or another agent is unrelated).
+        const scoped = actor.kind === 'agent' ? `agent:${actor.agentId}:${key}` : key;
+        idempotency.validateKey(key);
+        return runKeyed(def, actor.platformId, scoped, hash, () => handler(input), toReply, req);
       });
     } catch (err) {
       return errorResponse(toDomainError(err, req));
