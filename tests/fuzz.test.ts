@@ -1,3 +1,5 @@
+import { connectedAgent } from '@/lib/agents/testing';
+import { PEER_ADDRESS_HEADER } from '@/lib/http/client-address';
 import type { Json } from '@/tests/support/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '@/lib/core/json';
@@ -212,6 +214,8 @@ function casesOf(o: Operation): Case[] {
   return cases;
 }
 
+const FUZZ_ADDRESS = '2001:db8:f022::1';
+
 describe('fuzz: every operation refuses bad input with a 4xx error body', () => {
   let p: TestPlatform;
   let auth: string;
@@ -219,9 +223,14 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
   // depends on another test having run.
   let sent = 0;
 
+  // /agents/me operations are the agent's: they authenticate with its bearer token (Basic there
+  // is a failed authentication, and enough of them would throttle the test's address).
+  let agentAuth: string;
   beforeAll(async () => {
     p = await newPlatform();
     auth = basic(p.credentials);
+    const holder = await customerWithAccounts(p, 'Fuzz Agent Holder', ['USD']);
+    agentAuth = `Bearer ${(await connectedAgent(p, holder.customerId)).token}`;
   });
 
   afterAll(() => {
@@ -230,7 +239,12 @@ describe('fuzz: every operation refuses bad input with a 4xx error body', () => 
 
   /** Sends one request; pushes a description onto `failures` when the answer is not as required. */
   async function send(failures: string[], label: string, method: string, path: string, init: Init, expect4xx: boolean) {
-    const headers: Record<string, string> = { authorization: auth, ...init.headers };
+    const headers: Record<string, string> = {
+      // The fuzz's own client address, so whatever it does is never counted against other tests.
+      [PEER_ADDRESS_HEADER]: FUZZ_ADDRESS,
+      authorization: path.startsWith('/agents/me') ? agentAuth : auth,
+      ...init.headers,
+    };
     if (init.contentType) headers['content-type'] = init.contentType;
     const request = new Request(`http://localhost${API_BASE}${path}`, { method, headers, body: init.body });
     const { res } = await (init.strict ? withStrictRequests(() => dispatch(request)) : dispatch(request));

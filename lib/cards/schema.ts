@@ -71,7 +71,13 @@ export const merchant = z.object({
 });
 export const authorizationRequest = z.object({
   amount: money({ min: 1n }),
-  currency: z.object({ code: currencyCode }).catchall(z.unknown()),
+  // The reference's Currency: only the code decides; name, symbol and decimals are accepted as sent.
+  currency: z.object({
+    code: currencyCode,
+    name: z.string().max(100).optional(),
+    symbol: z.string().max(20).optional(),
+    decimals: z.number().int().min(0).max(18).optional(),
+  }),
   merchant,
 });
 export const balanceInquiryRequest = z.object({ merchant });
