@@ -187,14 +187,31 @@ export async function transferOutWithin(tx: Tx, platformId: string, req: Transfe
     delay,
   });
   // Held for approval: the PENDING transaction exists now, the money moves on approval.
-  if (decision === 'HOLD' && !failsAtOnce(scenario))
-    return toTransaction(await txRepo.insert(held(fields, opts.agentId), tx));
-  const row = await txRepo.insert({ ...fields, agentId: opts.agentId ?? null }, tx);
-  if (failsAtOnce(scenario)) {
-    await recordEvent(tx, platformId, 'OUTGOING_PAYMENT.FAILED', toTransaction(row));
-    return toTransaction(row);
-  }
-  await startOut(tx, row, at, delay);
+  return write(tx, fields, { scenario, decision, agentId: opts.agentId, failed: 'OUTGOING_PAYMENT.FAILED' }, (row) =>
+    startOut(tx, row, at, delay),
+  );
+}
+
+/**
+ * Writes a new transfer's transaction: held for approval (PENDING, nothing moves yet), failed at
+ * once (a sandbox outcome decided at creation), or started.
+ */
+async function write(
+  tx: Tx,
+  fields: Parameters<typeof held>[0],
+  w: {
+    scenario: Parameters<typeof failsAtOnce>[0];
+    decision: 'RUN' | 'HOLD';
+    agentId?: string;
+    failed: 'OUTGOING_PAYMENT.FAILED' | 'INCOMING_PAYMENT.FAILED';
+  },
+  start: (row: txRepo.TransactionRow) => Promise<void>,
+) {
+  if (w.decision === 'HOLD' && !failsAtOnce(w.scenario))
+    return toTransaction(await txRepo.insert(held(fields, w.agentId), tx));
+  const row = await txRepo.insert({ ...fields, agentId: w.agentId ?? null }, tx);
+  if (failsAtOnce(w.scenario)) await recordEvent(tx, row.platformId, w.failed, toTransaction(row));
+  else await start(row);
   return toTransaction(row);
 }
 
@@ -249,15 +266,9 @@ export async function transferInWithin(tx: Tx, platformId: string, req: Transfer
   });
   // Held for approval: no INCOMING_PAYMENT.PENDING event (its webhook answer would decide a
   // platform approval the agent's action owns); the action's own webhook announces it.
-  if (decision === 'HOLD' && !failsAtOnce(scenario))
-    return toTransaction(await txRepo.insert(held(fields, opts.agentId), tx));
-  const row = await txRepo.insert({ ...fields, agentId: opts.agentId ?? null }, tx);
-  if (failsAtOnce(scenario)) {
-    await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(row));
-    return toTransaction(row);
-  }
-  await startIn(tx, row, at, delay);
-  return toTransaction(row);
+  return write(tx, fields, { scenario, decision, agentId: opts.agentId, failed: 'INCOMING_PAYMENT.FAILED' }, (row) =>
+    startIn(tx, row, at, delay),
+  );
 }
 
 /** The pulled amount shows as pending (in totalBalance, not spendable) until it settles. */
