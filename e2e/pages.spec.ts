@@ -20,5 +20,11 @@ test('the API reference renders the served OpenAPI document', async ({ page }) =
   await expect(page.getByRole('heading', { name: /Create a transfer quote/ }).first()).toBeAttached({
     timeout: 30_000,
   });
-  await checkPage(page, 'docs', { fullPage: false }); // the whole reference is tens of thousands of pixels tall
+  // Redoc renders all 153 operations at once (tens of thousands of nodes): axe over the whole page
+  // took over three minutes on CI. It checks what repeats on the page instead — the banner, the
+  // menu, the introduction and one whole operation (every operation is rendered the same way).
+  await checkPage(page, 'docs', {
+    fullPage: false, // the whole reference is tens of thousands of pixels tall
+    include: ['header[role="banner"]', '.menu-content', '.api-info', '[data-section-id="operation/createQuote"]'],
+  });
 });
