@@ -3,7 +3,7 @@ import { transaction } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { sendMessage } from '../notify/sender';
 import * as customersRepo from '../customers/repository';
-import { present, type Customer } from '../customers/service';
+import { present, type Customer } from '../customers/presenter';
 import { requiresContactVerification } from '../customers/regions';
 import { sha256Hex } from '../core/crypto/secrets';
 import * as codes from '../codes/service';

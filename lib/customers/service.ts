@@ -1,15 +1,13 @@
 import type { SignedRequest } from '../wallet-auth/signed-retry';
-import { randomBytes } from 'node:crypto';
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { effectWrite } from '../core/idempotency';
 import { port } from '../core/ports';
 import { transaction, isUniqueViolation, type Tx, type Prisma } from '../core/db';
-import { DomainError, conflict, fieldError, notFound } from '../core/errors';
+import { DomainError, fieldError, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import { eventWrites, recordEvent } from '../events/outbox';
 import * as platforms from '../platform/repository';
-import { settingsOf } from '../platform/settings';
 import {
   customerAccountWrites,
   openCustomerAccounts,
@@ -18,158 +16,15 @@ import {
 } from '../accounts/service';
 import * as accountsRepo from '../accounts/repository';
 import type { Challenge } from '../wallet-auth/signed-retry';
-import { ownersByCustomer } from './beneficial-owners/presenter';
 import { initialKycStatus, statusEvent } from './kyc';
+import { present, toCustomer, type Customer, type Profile } from './presenter';
+import { checkCurrencies, checkTerms, explainUniqueViolation, generatedUma, normalizeUma, profileOf } from './profile';
 import { requiresContactVerification } from './regions';
 import * as repo from './repository';
-import { publicBaseUrl } from '../core/mode';
 import type { CustomerCreate, CustomerUpdate } from './schema';
 
 // Customers: individuals and businesses of a platform, with their profile, UMA address and the
 // internal accounts opened for them.
-export const END_USER_TERMS_VERSIONS = ['V1'];
-
-export function endUserTerms() {
-  const base = publicBaseUrl();
-  return { version: END_USER_TERMS_VERSIONS[END_USER_TERMS_VERSIONS.length - 1], url: `${base}/legal/end-user-terms` };
-}
-
-type Profile = Record<string, unknown>;
-
-export function toCustomer(row: repo.CustomerRow, owners?: unknown[]) {
-  const profile = row.profile as Profile;
-  const base = {
-    id: row.id,
-    platformCustomerId: row.platformCustomerId,
-    customerType: row.customerType as 'INDIVIDUAL' | 'BUSINESS',
-    umaAddress: row.umaAddress,
-    ...(row.region ? { region: row.region } : {}),
-    currencies: row.currencies,
-    ...(row.email ? { email: row.email } : {}),
-    ...(row.phoneNumber ? { phoneNumber: row.phoneNumber } : {}),
-    ...(row.endUserTermsConsent ? { endUserTermsConsent: row.endUserTermsConsent as Profile } : {}),
-    ...(row.contactVerification && Object.keys(row.contactVerification as Profile).length
-      ? { contactVerification: row.contactVerification as Profile }
-      : {}),
-    isDeleted: row.deletedAt !== null,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-  if (row.customerType === 'INDIVIDUAL') {
-    return {
-      ...base,
-      kycStatus: row.kycStatus ?? 'UNVERIFIED',
-      ...(row.fullName ? { fullName: row.fullName } : {}),
-      ...profile,
-    };
-  }
-  return { ...base, kybStatus: row.kybStatus ?? 'UNVERIFIED', ...profile, beneficialOwners: owners ?? [] };
-}
-export type Customer = ReturnType<typeof toCustomer>;
-
-/** Customers as the API shows them; pass `tx` when called inside a transaction. */
-export async function present(platformId: string, rows: repo.CustomerRow[], tx?: Tx): Promise<Customer[]> {
-  const businessIds = rows.filter((r) => r.customerType === 'BUSINESS').map((r) => r.id);
-  const owners = businessIds.length
-    ? await ownersByCustomer(platformId, businessIds, tx)
-    : new Map<string, unknown[]>();
-  return rows.map((r) => toCustomer(r, owners.get(r.id)));
-}
-
-/** Request fields stored in their own columns (or never stored), so not in the profile. */
-const NOT_PROFILE = new Set([
-  'customerType',
-  'currencies',
-  'email',
-  'phoneNumber',
-  'umaAddress',
-  'endUserTermsConsent',
-  'platformCustomerId',
-  'region',
-  'kycStatus',
-  'kybStatus',
-  'fullName',
-  'identifier',
-]);
-
-function profileOf(input: CustomerCreate | CustomerUpdate): Profile {
-  return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && !NOT_PROFILE.has(k)));
-}
-
-const UMA_USER = /^\$[a-z0-9][a-z0-9._-]{0,63}$/i;
-
-/** `$user@domain` on the platform's UMA domain; a bare `$user` or `user` is completed with it. */
-function normalizeUma(input: string, domain: string): string {
-  const at = input.lastIndexOf('@');
-  let user = at >= 0 ? input.slice(0, at) : input;
-  const host = at >= 0 ? input.slice(at + 1).toLowerCase() : domain;
-  if (!user.startsWith('$')) user = `$${user}`;
-  if (!UMA_USER.test(user))
-    throw fieldError('umaAddress', 'umaAddress must look like $name@domain (letters, digits, dot, dash, underscore)', {
-      pattern: '^\\$[a-z0-9][a-z0-9._-]{0,63}@domain$',
-    });
-  if (host !== domain) throw fieldError('umaAddress', `umaAddress must be on this platform's UMA domain ${domain}`);
-  return `${user.toLowerCase()}@${host}`;
-}
-
-function generatedUma(name: string | undefined, domain: string): string {
-  const slug =
-    (name ?? 'user')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '.')
-      .replace(/^\.+|\.+$/g, '')
-      .slice(0, 40) || 'user';
-  return `$${slug}.${randomBytes(4).toString('hex')}@${domain}`;
-}
-
-function checkTerms(consent: { termsVersion: string } | undefined) {
-  if (consent && !END_USER_TERMS_VERSIONS.includes(consent.termsVersion)) {
-    throw new DomainError(
-      'END_USER_TERMS_VERSION_NOT_FOUND',
-      `End User Terms version ${consent.termsVersion} is not supported; current is ${endUserTerms().version}`,
-      {
-        errors: [
-          {
-            field: 'endUserTermsConsent.termsVersion',
-            message: `must be one of ${END_USER_TERMS_VERSIONS.join(', ')}`,
-          },
-        ],
-      },
-    );
-  }
-}
-
-async function checkCurrencies(platformId: string, currencies: string[] | undefined, tx?: Tx): Promise<string[]> {
-  const supported = (await settingsOf(platformId, tx)).currencyCodes;
-  if (!currencies) return supported;
-  for (const [i, c] of currencies.entries()) {
-    if (!supported.includes(c)) {
-      throw new DomainError(
-        'INVALID_CURRENCY',
-        `Currency ${c} is not supported by this platform (supported: ${supported.join(', ')})`,
-        {
-          errors: [{ field: `currencies[${i}]`, message: `must be one of ${supported.join(', ')}` }],
-        },
-      );
-    }
-  }
-  return [...new Set(currencies)];
-}
-
-async function explainUniqueViolation(
-  platformId: string,
-  platformCustomerId: string | undefined,
-  umaAddress: string,
-  exceptId: string | null,
-): Promise<DomainError> {
-  if (platformCustomerId && (await repo.findActiveByPlatformCustomerId(platformId, platformCustomerId))) {
-    return conflict(`An active customer with platformCustomerId ${platformCustomerId} already exists`);
-  }
-  if (await repo.umaAddressTaken(umaAddress, exceptId))
-    return new DomainError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
-  return conflict('The customer conflicts with an existing customer');
-}
-
 export async function create(platformId: string, input: CustomerCreate): Promise<Customer> {
   checkTerms(input.endUserTermsConsent);
   const platform = await platforms.findById(platformId);
@@ -324,54 +179,68 @@ export async function update(
         request,
       });
       if (contact && 'challenge' in contact) return contact.challenge;
-      const at = now();
-      const email = input.email ?? row.email;
-      const phone = input.phoneNumber ?? row.phoneNumber;
-      const cv = (row.contactVerification ?? {}) as Record<string, string>;
-      const contactVerification = requiresContactVerification(row.region)
-        ? {
-            ...(email
-              ? { email: input.email !== undefined && input.email !== row.email ? 'PENDING' : (cv.email ?? 'PENDING') }
-              : {}),
-            ...(phone
-              ? {
-                  phone:
-                    input.phoneNumber !== undefined && input.phoneNumber !== row.phoneNumber
-                      ? 'PENDING'
-                      : (cv.phone ?? 'PENDING'),
-                }
-              : {}),
-          }
-        : undefined;
-      const updated = await repo.update(
-        id,
-        {
-          umaAddress,
-          email,
-          phoneNumber: phone,
-          currencies,
-          profile: profile as Prisma.InputJsonValue,
-          ...(input.customerType === 'INDIVIDUAL'
-            ? { fullName: input.fullName ?? row.fullName, identifier: input.identifier ?? row.identifier }
-            : { registrationNumber: input.businessInfo?.registrationNumber ?? row.registrationNumber }),
-          ...(input.endUserTermsConsent ? { endUserTermsConsent: input.endUserTermsConsent } : {}),
-          ...(contactVerification ? { contactVerification } : {}),
-          updatedAt: at,
-        },
-        tx,
-      );
-      // Newly added currencies get their holding accounts.
-      const have = new Set(
-        (await customerAccounts(platformId, id, tx)).filter((a) => a.type !== 'EMBEDDED_WALLET').map((a) => a.currency),
-      );
-      const missing = currencies.filter((c) => !have.has(c));
-      if (missing.length) await openCustomerAccounts(platformId, id, missing, null, tx);
+      const updated = await repo.update(id, columnsAfter(row, input, { umaAddress, currencies, profile }), tx);
+      await openMissingAccounts(platformId, id, currencies, tx);
       return (await present(platformId, [updated], tx))[0];
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw await explainUniqueViolation(platformId, undefined, umaAddress, id);
     throw err;
   }
+}
+
+/** The customer's columns after `input`: unchanged fields keep their value. */
+function columnsAfter(
+  row: repo.CustomerRow,
+  input: CustomerUpdate,
+  next: { umaAddress: string; currencies: string[]; profile: Profile },
+) {
+  const email = input.email ?? row.email;
+  const phoneNumber = input.phoneNumber ?? row.phoneNumber;
+  const contactVerification = contactVerificationAfter(row, input, email, phoneNumber);
+  return {
+    umaAddress: next.umaAddress,
+    email,
+    phoneNumber,
+    currencies: next.currencies,
+    profile: next.profile as Prisma.InputJsonValue,
+    ...(input.customerType === 'INDIVIDUAL'
+      ? { fullName: input.fullName ?? row.fullName, identifier: input.identifier ?? row.identifier }
+      : { registrationNumber: input.businessInfo?.registrationNumber ?? row.registrationNumber }),
+    ...(input.endUserTermsConsent ? { endUserTermsConsent: input.endUserTermsConsent } : {}),
+    ...(contactVerification ? { contactVerification } : {}),
+    updatedAt: now(),
+  };
+}
+
+/**
+ * In a region that verifies contacts, a changed email or phone number is PENDING again; an
+ * unchanged one keeps its state. Elsewhere nothing is tracked (undefined).
+ */
+function contactVerificationAfter(
+  row: repo.CustomerRow,
+  input: CustomerUpdate,
+  email: string | null,
+  phone: string | null,
+) {
+  if (!requiresContactVerification(row.region)) return undefined;
+  const cv = (row.contactVerification ?? {}) as Record<string, string>;
+  const changed = (next: string | undefined, current: string | null) => next !== undefined && next !== current;
+  return {
+    ...(email ? { email: changed(input.email, row.email) ? 'PENDING' : (cv.email ?? 'PENDING') } : {}),
+    ...(phone ? { phone: changed(input.phoneNumber, row.phoneNumber) ? 'PENDING' : (cv.phone ?? 'PENDING') } : {}),
+  };
+}
+
+/** Newly added currencies get their holding accounts. */
+async function openMissingAccounts(platformId: string, customerId: string, currencies: string[], tx: Tx) {
+  const have = new Set(
+    (await customerAccounts(platformId, customerId, tx))
+      .filter((a) => a.type !== 'EMBEDDED_WALLET')
+      .map((a) => a.currency),
+  );
+  const missing = currencies.filter((c) => !have.has(c));
+  if (missing.length) await openCustomerAccounts(platformId, customerId, missing, null, tx);
 }
 
 /**

@@ -5,7 +5,7 @@ import { DomainError, invalidInput, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import { recordEvent } from '../events/outbox';
 import * as customers from '../customers/repository';
-import { present as presentCustomers } from '../customers/service';
+import { present as presentCustomers } from '../customers/presenter';
 import { statusEvent } from '../customers/kyc';
 import * as owners from '../customers/beneficial-owners/repository';
 import { decideOwners, markOwnersPending } from '../customers/beneficial-owners/service';
