@@ -110,10 +110,11 @@ function mergeObject<T extends Record<string, unknown>>(current: unknown, patch:
   return out;
 }
 
-export async function updateConfig(platformId: string, patch: ConfigUpdate) {
-  // Before the transaction: resolving the endpoint's name waits on DNS, never on the database.
-  if (patch.webhookEndpoint) await refuseNonPublicEndpoint(patch.webhookEndpoint);
-  for (const [i, fee] of (patch.feeConfigs ?? []).entries()) {
+type ConfigFees = NonNullable<ConfigUpdate['feeConfigs']>;
+
+/** Fee configs this service can charge: USD-sourced, the fixed fee in the source currency. */
+function checkFeeConfigs(fees: ConfigFees) {
+  for (const [i, fee] of fees.entries()) {
     // The reference: only USD-sourced fee configs exist today; others answer NOT_IMPLEMENTED.
     if (fee.sourceCurrency !== 'USD') {
       throw new DomainError(
@@ -133,6 +134,57 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       );
     }
   }
+}
+
+/** The platform's currencies become `list`; each gets its platform accounts. */
+async function replaceCurrencies(platformId: string, list: NonNullable<ConfigUpdate['supportedCurrencies']>, tx: Tx) {
+  for (const [i, c] of list.entries()) {
+    if (!currencyInfo(c.currencyCode)) {
+      throw new DomainError('INVALID_CURRENCY', `Unsupported currency ${c.currencyCode}`, {
+        errors: [
+          { field: `supportedCurrencies[${i}].currencyCode`, message: 'is not a currency this service carries' },
+        ],
+      });
+    }
+  }
+  // providerRequired* are the provider's, read-only: what a client sends back is dropped.
+  const rows = list.map(
+    ({ providerRequiredCustomerFields: _a, providerRequiredCounterpartyCustomerFields: _b, ...c }) => c,
+  );
+  await repo.replaceCurrencies(platformId, rows, tx);
+  await openPlatformAccounts(
+    platformId,
+    list.map((c) => c.currencyCode),
+    tx,
+  );
+}
+
+async function mergeFees(platformId: string, fees: ConfigFees, at: Date, tx: Tx) {
+  for (const fee of fees) {
+    // Merge by (feeType, sourceCurrency); all-zero fees deactivate the config.
+    if (fee.variableFeeBps === 0 && fee.fixedFee.amount === 0n) {
+      await repo.deleteFee(platformId, fee.feeType, fee.sourceCurrency, tx);
+    } else {
+      await repo.upsertFee(
+        platformId,
+        {
+          feeType: fee.feeType,
+          sourceCurrency: fee.sourceCurrency,
+          variableFeeBps: fee.variableFeeBps,
+          fixedFeeAmount: fee.fixedFee.amount,
+          fixedFeeCurrency: fee.fixedFee.currency,
+        },
+        at,
+        tx,
+      );
+    }
+  }
+}
+
+export async function updateConfig(platformId: string, patch: ConfigUpdate) {
+  // Before the transaction: resolving the endpoint's name waits on DNS, never on the database.
+  if (patch.webhookEndpoint) await refuseNonPublicEndpoint(patch.webhookEndpoint);
+  checkFeeConfigs(patch.feeConfigs ?? []);
   const { config, change } = await transaction(async (tx) => {
     const current = await repo.findWithConfig(platformId, tx);
     if (!current) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
@@ -157,46 +209,8 @@ export async function updateConfig(platformId: string, patch: ConfigUpdate) {
       },
       tx,
     );
-    if (patch.supportedCurrencies) {
-      for (const [i, c] of patch.supportedCurrencies.entries()) {
-        if (!currencyInfo(c.currencyCode)) {
-          throw new DomainError('INVALID_CURRENCY', `Unsupported currency ${c.currencyCode}`, {
-            errors: [
-              { field: `supportedCurrencies[${i}].currencyCode`, message: 'is not a currency this service carries' },
-            ],
-          });
-        }
-      }
-      // providerRequired* are the provider's, read-only: what a client sends back is dropped.
-      const rows = patch.supportedCurrencies.map(
-        ({ providerRequiredCustomerFields: _a, providerRequiredCounterpartyCustomerFields: _b, ...c }) => c,
-      );
-      await repo.replaceCurrencies(platformId, rows, tx);
-      await openPlatformAccounts(
-        platformId,
-        patch.supportedCurrencies.map((c) => c.currencyCode),
-        tx,
-      );
-    }
-    for (const fee of patch.feeConfigs ?? []) {
-      // Merge by (feeType, sourceCurrency); all-zero fees deactivate the config.
-      if (fee.variableFeeBps === 0 && fee.fixedFee.amount === 0n) {
-        await repo.deleteFee(platformId, fee.feeType, fee.sourceCurrency, tx);
-      } else {
-        await repo.upsertFee(
-          platformId,
-          {
-            feeType: fee.feeType,
-            sourceCurrency: fee.sourceCurrency,
-            variableFeeBps: fee.variableFeeBps,
-            fixedFeeAmount: fee.fixedFee.amount,
-            fixedFeeCurrency: fee.fixedFee.currency,
-          },
-          at,
-          tx,
-        );
-      }
-    }
+    if (patch.supportedCurrencies) await replaceCurrencies(platformId, patch.supportedCurrencies, tx);
+    await mergeFees(platformId, patch.feeConfigs ?? [], at, tx);
     // The reference's test webhook "is sent when you configure or update your platform settings
     // with a webhook URL": queued in the outbox, delivered by the worker like any event.
     // A TEST still queued for the previous endpoint is not sent to this one.

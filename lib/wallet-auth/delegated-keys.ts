@@ -83,41 +83,8 @@ export async function create(platformId: string, body: DelegatedKeyCreate, reque
         headers,
       });
       const at = now();
-      if (signed.kind === 'DELEGATED_KEY_CREATE') {
-        const secret = signed.secret();
-        const id = newId('DelegatedKey');
-        await repo.insertDelegatedKey(
-          {
-            id,
-            platformId,
-            accountId: account.id,
-            cardId: body.cardId,
-            fundingSourceId: source.fundingSourceId,
-            nickname: body.nickname,
-            publicKey: publicKeyOf(secret).compressedHex,
-            secretKeySealed: seal(secret, keyPurpose(id)),
-            status: 'PENDING',
-            createdAt: at,
-            updatedAt: at,
-          },
-          tx,
-        );
-        secret.fill(0);
-        return issueChallenge(tx, {
-          ...base,
-          kind: 'DELEGATED_KEY_POLICY',
-          context: { delegatedKeyId: id },
-          activity: {
-            type: 'ACTIVITY_TYPE_CREATE_POLICIES',
-            parameters: {
-              delegatedKeyId: id,
-              effect: 'EFFECT_ALLOW',
-              scope: 'SIGN_RAW_PAYLOAD_AND_SELF_REVOKE',
-              walletId: account.id,
-            },
-          },
-        });
-      }
+      if (signed.kind === 'DELEGATED_KEY_CREATE')
+        return pendingKey(tx, base, { body, fundingSourceId: source.fundingSourceId, secret: signed.secret(), at });
       const id = String(signed.context.delegatedKeyId);
       if (await repo.activeDelegatedKeyFor(platformId, source.fundingSourceId, tx))
         throw activeExists(source.fundingSourceId);
@@ -130,6 +97,50 @@ export async function create(platformId: string, body: DelegatedKeyCreate, reque
     if (isUniqueViolation(err)) throw activeExists(source.fundingSourceId);
     throw err;
   }
+}
+
+/**
+ * The signed first step: the key is stored PENDING (its secret sealed), and the wallet is asked to
+ * sign the policy that activates it.
+ */
+async function pendingKey(
+  tx: Tx,
+  base: { platformId: string; binding: ReturnType<typeof bindRequest>; accountIds: string[] },
+  key: { body: DelegatedKeyCreate; fundingSourceId: string; secret: Uint8Array; at: Date },
+) {
+  const id = newId('DelegatedKey');
+  const accountId = base.accountIds[0];
+  await repo.insertDelegatedKey(
+    {
+      id,
+      platformId: base.platformId,
+      accountId,
+      cardId: key.body.cardId,
+      fundingSourceId: key.fundingSourceId,
+      nickname: key.body.nickname,
+      publicKey: publicKeyOf(key.secret).compressedHex,
+      secretKeySealed: seal(key.secret, keyPurpose(id)),
+      status: 'PENDING',
+      createdAt: key.at,
+      updatedAt: key.at,
+    },
+    tx,
+  );
+  key.secret.fill(0);
+  return issueChallenge(tx, {
+    ...base,
+    kind: 'DELEGATED_KEY_POLICY',
+    context: { delegatedKeyId: id },
+    activity: {
+      type: 'ACTIVITY_TYPE_CREATE_POLICIES',
+      parameters: {
+        delegatedKeyId: id,
+        effect: 'EFFECT_ALLOW',
+        scope: 'SIGN_RAW_PAYLOAD_AND_SELF_REVOKE',
+        walletId: accountId,
+      },
+    },
+  });
 }
 
 export async function list(platformId: string, filter: { accountId?: string; fundingSourceId?: string }) {

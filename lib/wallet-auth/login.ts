@@ -96,6 +96,10 @@ export async function challenge(
   };
 }
 
+type Credential = Awaited<ReturnType<typeof credentialOr404>>;
+type VerifyOf<T extends CredentialVerify['type']> = Extract<CredentialVerify, { type: T }>;
+const gone = (id: string) => notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
+
 export async function verify(
   platformId: string,
   id: string,
@@ -107,48 +111,69 @@ export async function verify(
     throw fieldError('type', `type must be ${credential.type}, the type of credential ${id}`, {
       enum: [credential.type],
     });
-  const gone = () => notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
+  if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') return verifyOtp(platformId, credential, body, request);
+  if (body.type === 'OAUTH') return verifyOauth(platformId, credential, body);
+  return verifyPasskey(platformId, credential, body, request);
+}
 
-  if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
-    const binding = bindRequest(request);
-    const headers = retryHeaders(request);
-    if (!headers) {
-      const { challengeId, tekPublicKey } = await checkOtpAttempt(credential, body.encryptedOtpBundle);
-      return transaction(async (tx) => {
-        if (!(await repo.lockCredential(platformId, id, tx))) throw gone();
-        await spendOtp(tx, challengeId);
-        return issueChallenge(tx, {
-          platformId,
-          kind: 'OTP_LOGIN',
-          binding,
-          accountIds: [credential.accountId],
-          type: credential.type as CredentialType,
-          signer: { boundPublicKey: tekPublicKey },
-          payload: (requestId, expiresAt) => verificationToken(id, tekPublicKey, requestId, expiresAt),
-        });
+/**
+ * An OTP login takes two calls: the encrypted code answers with a challenge bound to the client's
+ * key, and the signed retry opens the session.
+ */
+async function verifyOtp(
+  platformId: string,
+  credential: Credential,
+  body: VerifyOf<'EMAIL_OTP' | 'SMS_OTP'>,
+  request: SignedRequest,
+): Promise<Challenge | AuthSession> {
+  const id = credential.id;
+  const binding = bindRequest(request);
+  const headers = retryHeaders(request);
+  if (!headers) {
+    const { challengeId, tekPublicKey } = await checkOtpAttempt(credential, body.encryptedOtpBundle);
+    return transaction(async (tx) => {
+      if (!(await repo.lockCredential(platformId, id, tx))) throw gone(id);
+      await spendOtp(tx, challengeId);
+      return issueChallenge(tx, {
+        platformId,
+        kind: 'OTP_LOGIN',
+        binding,
+        accountIds: [credential.accountId],
+        type: credential.type as CredentialType,
+        signer: { boundPublicKey: tekPublicKey },
+        payload: (requestId, expiresAt) => verificationToken(id, tekPublicKey, requestId, expiresAt),
       });
-    }
-    return transaction(async (tx) => {
-      const signed = await acceptSignedRetry(tx, { platformId, kind: 'OTP_LOGIN', binding, headers });
-      const locked = await repo.lockCredential(platformId, id, tx);
-      if (!locked) throw gone();
-      return openSession(tx, locked, { publicKey: signed.publicKey });
     });
   }
+  return transaction(async (tx) => {
+    const signed = await acceptSignedRetry(tx, { platformId, kind: 'OTP_LOGIN', binding, headers });
+    const locked = await repo.lockCredential(platformId, id, tx);
+    if (!locked) throw gone(id);
+    return openSession(tx, locked, { publicKey: signed.publicKey });
+  });
+}
 
-  if (body.type === 'OAUTH') {
-    await checkOidcToken(body.oidcToken, {
-      expected: { iss: credential.oidcIssuer!, aud: credential.oidcAudience!, sub: credential.oidcSubject! },
-      clientPublicKey: body.clientPublicKey,
-    });
-    const key = await sessionKeyFor(body.clientPublicKey);
-    return transaction(async (tx) => {
-      const locked = await repo.lockCredential(platformId, id, tx);
-      if (!locked) throw gone();
-      return openSession(tx, locked, key);
-    });
-  }
+async function verifyOauth(platformId: string, credential: Credential, body: VerifyOf<'OAUTH'>) {
+  await checkOidcToken(body.oidcToken, {
+    expected: { iss: credential.oidcIssuer!, aud: credential.oidcAudience!, sub: credential.oidcSubject! },
+    clientPublicKey: body.clientPublicKey,
+  });
+  const key = await sessionKeyFor(body.clientPublicKey);
+  return transaction(async (tx) => {
+    const locked = await repo.lockCredential(platformId, credential.id, tx);
+    if (!locked) throw gone(credential.id);
+    return openSession(tx, locked, key);
+  });
+}
 
+/** A passkey assertion over the challenge that POST .../challenge issued under this Request-Id. */
+async function verifyPasskey(
+  platformId: string,
+  credential: Credential,
+  body: VerifyOf<'PASSKEY'>,
+  request: SignedRequest,
+) {
+  const id = credential.id;
   const requestId = request.requestId;
   if (!requestId)
     throw new DomainError(
@@ -163,7 +188,7 @@ export async function verify(
         reason: 'Request-Id belongs to another credential',
       });
     const locked = await repo.lockCredential(platformId, id, tx);
-    if (!locked) throw gone();
+    if (!locked) throw gone(id);
     const legacyLiteral = isSandbox() && body.assertion.signature === SANDBOX_PASSKEY_SIGNATURE;
     if (legacyLiteral) {
       if (body.assertion.credentialId !== locked.credentialId) {

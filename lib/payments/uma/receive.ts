@@ -83,46 +83,13 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       `${sender.address} is not a sandbox sender (use $success.usd@, $success.eur@, $success.mxn@, $pending.long.usd@ or $fail.compliance.usd@ on the sandbox domain)`,
     );
   return effect(async (tx) => {
-    let customer = req.customerId ? await customers.findById(platformId, req.customerId, tx) : null;
-    if (req.customerId && (!customer || customer.deletedAt))
-      throw notFound('USER_NOT_FOUND', `Customer ${req.customerId}`);
-    if (!customer && req.receiverUmaAddress) {
-      const uma = requireUma(req.receiverUmaAddress, 'receiverUmaAddress');
-      const [found] = await customers.customersByUmaAddress(uma.address, tx);
-      if (!found || found.platformId !== platformId)
-        throw new DomainError('UMA_NOT_FOUND', `No customer of this platform has the UMA address ${uma.address}`);
-      customer = await customers.findById(platformId, found.id, tx);
-    }
-    if (!customer)
-      throw new DomainError('INVALID_INPUT', 'Give receiverUmaAddress or customerId', {
-        errors: [{ field: 'receiverUmaAddress', message: 'receiverUmaAddress or customerId is required' }],
-      });
-    if (
-      req.receiverUmaAddress &&
-      req.customerId &&
-      requireUma(req.receiverUmaAddress).address !== customer.umaAddress.toLowerCase()
-    ) {
-      throw new DomainError('INVALID_INPUT', 'receiverUmaAddress is not the UMA address of customerId');
-    }
-    const target = await depositTarget(platformId, customer.id, tx);
+    const customer = await receivingCustomer(platformId, req, tx);
     const currency = req.receivingCurrencyCode;
-    let internalAccountId: string | null = null;
-    if (target.externalAccountId) {
-      if (target.currencies[0] !== currency)
-        throw new DomainError(
-          'INVALID_CURRENCY',
-          `The customer's default UMA deposit account receives ${target.currencies[0]}, not ${currency}`,
-        );
-    } else {
-      internalAccountId = await internalAccountIn(platformId, customer.id, currency, tx);
-      if (!internalAccountId)
-        throw new DomainError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
-    }
+    const target = await receivingAccount(platformId, customer.id, currency, tx);
     // An incoming payment is a transaction like any other: the corridor's single-transaction limits apply.
     await checkLimits(platformId, currency, currency, req.receivingCurrencyAmount, req.receivingCurrencyAmount, tx);
     const at = now();
     const sent = senderSide(counterparty.currency, currency, req.receivingCurrencyAmount, at);
-    const platform = await platforms.findById(platformId, tx);
     const id = newId('Transaction');
     const row = await txRepo.insert(
       {
@@ -135,8 +102,7 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
         status: 'PENDING',
         source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.address, currency: sent.currency },
         destination: { destinationType: 'UMA_ADDRESS', umaAddress: customer.umaAddress, currency },
-        internalAccountId,
-        externalAccountId: target.externalAccountId,
+        ...target,
         sentCurrency: sent.currency,
         sentAmount: sent.amount,
         exchangeRate: sent.exchangeRate,
@@ -153,30 +119,82 @@ export async function sandboxReceive(platformId: string, req: ReceiveRequest) {
       tx,
     );
     await recordEvent(tx, platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
-    if (counterparty.behaviour === 'COMPLIANCE_FAILED') {
-      const failed = await txRepo.transition(
-        row.id,
-        'fail',
-        { failureReason: 'COMPLIANCE_REJECTED', updatedAt: at },
-        tx,
-      );
-      await recordEvent(tx, platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed!));
-      return toTransaction(failed!);
-    }
-    if (platform?.webhookEndpoint) {
-      // The platform decides on the PENDING webhook; without a decision the payment is rejected.
-      await enqueue(tx, {
-        platformId,
-        kind: 'incoming.approval_timeout',
-        payload: { transactionId: row.id },
-        runAt: addSeconds(at, 60),
-      });
-      return toTransaction(row);
-    }
-    if (counterparty.behaviour === 'LONG_PENDING') return toTransaction(row); // the sender never completes
-    const started = await txRepo.transition(row.id, 'start', { updatedAt: at }, tx);
-    return toTransaction(await creditIncoming(tx, planFor(started!), started!));
+    return toTransaction(await afterReceived(tx, row, counterparty.behaviour));
   });
+}
+
+/** The customer paid: by customerId or receiverUmaAddress (both given: they must agree). */
+async function receivingCustomer(platformId: string, req: ReceiveRequest, tx: Tx) {
+  let customer = req.customerId ? await customers.findById(platformId, req.customerId, tx) : null;
+  if (req.customerId && (!customer || customer.deletedAt))
+    throw notFound('USER_NOT_FOUND', `Customer ${req.customerId}`);
+  if (!customer && req.receiverUmaAddress) {
+    const uma = requireUma(req.receiverUmaAddress, 'receiverUmaAddress');
+    const [found] = await customers.customersByUmaAddress(uma.address, tx);
+    if (!found || found.platformId !== platformId)
+      throw new DomainError('UMA_NOT_FOUND', `No customer of this platform has the UMA address ${uma.address}`);
+    customer = await customers.findById(platformId, found.id, tx);
+  }
+  if (!customer)
+    throw new DomainError('INVALID_INPUT', 'Give receiverUmaAddress or customerId', {
+      errors: [{ field: 'receiverUmaAddress', message: 'receiverUmaAddress or customerId is required' }],
+    });
+  if (
+    req.receiverUmaAddress &&
+    req.customerId &&
+    requireUma(req.receiverUmaAddress).address !== customer.umaAddress.toLowerCase()
+  ) {
+    throw new DomainError('INVALID_INPUT', 'receiverUmaAddress is not the UMA address of customerId');
+  }
+  return customer;
+}
+
+/** The customer's default UMA deposit account (external) or their internal account in `currency`. */
+async function receivingAccount(platformId: string, customerId: string, currency: string, tx: Tx) {
+  const target = await depositTarget(platformId, customerId, tx);
+  if (target.externalAccountId) {
+    if (target.currencies[0] !== currency)
+      throw new DomainError(
+        'INVALID_CURRENCY',
+        `The customer's default UMA deposit account receives ${target.currencies[0]}, not ${currency}`,
+      );
+    return { internalAccountId: null, externalAccountId: target.externalAccountId };
+  }
+  const internalAccountId = await internalAccountIn(platformId, customerId, currency, tx);
+  if (!internalAccountId)
+    throw new DomainError('INVALID_CURRENCY', `The customer has no internal account in ${currency}`);
+  return { internalAccountId, externalAccountId: null };
+}
+
+/**
+ * What happens to a payment just received: a compliance failure fails it; a platform with a
+ * webhook endpoint decides on the PENDING webhook (without a decision it is rejected); a
+ * long-pending sender never completes; otherwise it is credited at once.
+ */
+async function afterReceived(
+  tx: Tx,
+  row: txRepo.TransactionRow,
+  behaviour: NonNullable<ReturnType<typeof sandboxCounterparty>>['behaviour'],
+) {
+  const at = row.createdAt;
+  if (behaviour === 'COMPLIANCE_FAILED') {
+    const failed = await txRepo.transition(row.id, 'fail', { failureReason: 'COMPLIANCE_REJECTED', updatedAt: at }, tx);
+    await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.FAILED', toTransaction(failed!));
+    return failed!;
+  }
+  const platform = await platforms.findById(row.platformId, tx);
+  if (platform?.webhookEndpoint) {
+    await enqueue(tx, {
+      platformId: row.platformId,
+      kind: 'incoming.approval_timeout',
+      payload: { transactionId: row.id },
+      runAt: addSeconds(at, 60),
+    });
+    return row;
+  }
+  if (behaviour === 'LONG_PENDING') return row; // the sender never completes
+  const started = await txRepo.transition(row.id, 'start', { updatedAt: at }, tx);
+  return creditIncoming(tx, planFor(started!), started!);
 }
 
 /**
