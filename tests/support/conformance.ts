@@ -49,6 +49,11 @@ function rewrite(node: unknown): unknown {
   return out;
 }
 
+/** The reference document, parsed; null when it is not beside the project. */
+export function referenceDocument(): Json | null {
+  return load();
+}
+
 function load(): Json | null {
   if (doc !== undefined) return doc;
   if (!REFERENCE || !existsSync(REFERENCE)) {
