@@ -115,6 +115,7 @@ try {
   });
   assert.equal(customer.status, 201);
   assert.equal((await fetch(`${s.base}/api/2025-10-13/openapi.json`)).status, 200);
+  await mcpCheck(s.base, id, secret, (await customer.json()).id);
   await browserCheck(s.base);
   await s.stop();
 
@@ -194,6 +195,50 @@ try {
   step('passed');
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * An AI agent's view: an agent created for the customer, its device code redeemed, and the MCP
+ * server reached over real HTTP by the SDK's own client with the agent's token.
+ */
+async function mcpCheck(base, id, secret, customerId) {
+  step('an agent connects to the MCP server over HTTP');
+  const policy = {
+    permissions: ['VIEW_TRANSACTIONS'],
+    defaultExecutionMode: 'AUTO',
+    spendingLimits: { currency: 'USD', perTransactionLimit: 1000, dailyLimit: 5000, monthlyLimit: 50000 },
+  };
+  const created = await api(base, id, secret, '/agents', 'POST', { name: 'E2E agent', customerId, policy });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const redeemed = await fetch(`${base}/api/2025-10-13/agents/device-codes/${created.body.deviceCode.code}/redeem`, {
+    method: 'POST',
+  });
+  assert.equal(redeemed.status, 200);
+  const { accessToken } = await redeemed.json();
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const client = new Client({ name: 'corridor-e2e', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
+  const { tools } = await client.listTools();
+  assert.ok(
+    tools.some((t) => t.name === 'whoami'),
+    `tools: ${tools.map((t) => t.name)}`,
+  );
+  const me = await client.callTool({ name: 'whoami', arguments: {} });
+  assert.notEqual(me.isError, true, JSON.stringify(me));
+  assert.equal(JSON.parse(me.content[0].text).id, created.body.agent.id);
+  await client.close();
+  // Without the token the MCP server refuses.
+  const anonymous = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  assert.equal(anonymous.status, 401);
 }
 
 async function browserCheck(base) {
