@@ -18,6 +18,7 @@ import { httpJwksSource, jwksSource } from './wallet-auth/oidc';
 import { httpWebhookTransport, webhookTransport } from './webhooks/transport';
 import { registerBatchJob, registerJob, registerSweep } from './jobs/queue';
 import { expireQuotes, returnJob, settleJobs } from './payments/settlement';
+import { failExpiredActions } from './agents/expiry';
 import { settleTransferJob } from './payments/transfers/settlement';
 import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/receive';
 import { answerInterpreters } from './webhooks/service';
@@ -56,6 +57,7 @@ export function wire(): void {
   registerJob(PROVISION_JOB, provisionJob);
   registerJob(PULL_CONFIRM_JOB, pullConfirmJob);
   registerSweep('quote.expire', expireQuotes);
+  registerSweep('agent.action.expire', failExpiredActions); // after quote.expire: it reads what that one expired
   // Housekeeping (lib/jobs/retention.ts, every 10 minutes): settled events past their retention.
   registerPruner('events', pruneEvents);
   // Ports: where an inner domain asks an outer one.

@@ -216,8 +216,13 @@ describe('agent approvals', () => {
     const used = await usage(agent);
     await advance(p, 3600);
     const mid = await balanceOf(p, h.accounts.USD);
-    const late = await p.api.post(`/agents/${agent.id}/actions/${a2.id}/approve`);
-    expect(late.status, late.text).toBe(200);
+    // Expired before anyone decided: the worker failed the action (lib/agents/expiry.ts).
+    expectError(
+      await p.api.post(`/agents/${agent.id}/actions/${a2.id}/approve`),
+      409,
+      'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+    );
+    const late = await agent.api.get(`/agents/me/actions/${a2.id}`);
     expect(late.body.status).toBe('FAILED');
     expect(late.body.failureReason).toMatch(/expired/i);
     expect(await balanceOf(p, h.accounts.USD)).toEqual(mid);

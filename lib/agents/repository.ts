@@ -115,6 +115,22 @@ export async function lockPending(platformId: string, id: string, tx: Tx): Promi
   return rows[0] ?? null;
 }
 
+/**
+ * Locks actions still waiting for approval whose held transaction expired (its quote expired
+ * first), skipping rows another worker holds. The partial index on pending actions keeps this
+ * small however many actions were ever decided.
+ */
+export function lockExpiredPending(limit: number, platformId: string | undefined, tx: Tx) {
+  return tx.$queryRaw<(ActionRow & { clockOffsetMs: bigint })[]>`
+    SELECT a.*, p."clockOffsetMs" FROM "AgentAction" a
+    JOIN "Transaction" t ON t."id" = a."transactionId"
+    JOIN "Platform" p ON p."id" = a."platformId"
+    WHERE a."status" = 'PENDING_APPROVAL' AND t."status" = 'EXPIRED'
+      AND (${platformId ?? null}::text IS NULL OR a."platformId" = ${platformId ?? null})
+    ORDER BY a."createdAt" LIMIT ${limit}
+    FOR UPDATE OF a SKIP LOCKED`;
+}
+
 /** Applies a move if the action is still in an allowed state; null when it had moved on. */
 export async function move(
   id: string,

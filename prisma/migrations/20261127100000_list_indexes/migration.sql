@@ -15,6 +15,8 @@ CREATE INDEX "AgentAction_platformId_createdAt_id_idx" ON "AgentAction"("platfor
 CREATE INDEX "AgentAction_platformId_status_createdAt_id_idx" ON "AgentAction"("platformId", "status", "createdAt", "id");
 CREATE INDEX "AgentAction_agentId_createdAt_id_idx" ON "AgentAction"("agentId", "createdAt", "id");
 CREATE INDEX "AgentAction_platformId_customerId_createdAt_id_idx" ON "AgentAction"("platformId", "customerId", "createdAt", "id");
+-- The worker's sweep of actions whose quote expired reads only the pending ones (lib/agents/expiry.ts).
+CREATE INDEX "AgentAction_pending_transactionId_idx" ON "AgentAction"("transactionId") WHERE "status" = 'PENDING_APPROVAL';
 
 -- Cards: all, by cardholder or state; by funding account through the JSON array's containment
 -- (a GIN index: a card has a handful of funding sources, an account funds a handful of cards).
