@@ -9,8 +9,7 @@ const field = 'mt-1 w-full rounded border border-slate-400 px-2 py-1.5';
 
 /** A select (its first option "Any") when it has options, else a text or date input. */
 export type FilterField = { name: string; label: string; value?: string } & (
-  | { options: (string | [value: string, label: string])[] }
-  | { type?: 'date'; placeholder?: string }
+  { options: (string | [value: string, label: string])[] } | { type?: 'date'; placeholder?: string }
 );
 
 function FilterControl({ f }: { f: FilterField }) {
@@ -70,8 +69,7 @@ export function FilterForm({
 }
 
 type Found<T> =
-  | { ok: true; value: { data: T[]; nextCursor?: string; totalCount?: number } }
-  | { ok: false; error: string };
+  { ok: true; value: { data: T[]; nextCursor?: string; totalCount?: number } } | { ok: false; error: string };
 
 /**
  * A page of rows (drawn by children) and its pager; the read's refusal (a bad filter or cursor)
