@@ -68,10 +68,104 @@ function ApprovalCard({
   queryKey: string[];
   onDone: (notice: string) => void;
 }) {
+  return (
+    <li
+      className="rounded border border-slate-200 bg-white p-4"
+      aria-labelledby={`title-${row.id}`}
+      data-action-id={row.id}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={`title-${row.id}`} className="font-medium">
+          {row.amount} <span className="text-sm font-normal text-slate-700">· {row.type}</span>
+        </h3>
+        <span className="text-sm text-slate-700">
+          <LocalTime value={row.createdAt} />
+        </span>
+      </div>
+      <p className="mt-1 text-sm break-all text-slate-800">{row.detail}</p>
+      <ApprovalFacts row={row} />
+      <LimitsTable limits={row.limits} />
+      {canDecide ? <Decision row={row} queryKey={queryKey} onDone={onDone} /> : null}
+    </li>
+  );
+}
+
+function ApprovalFacts({ row }: { row: ApprovalRow }) {
+  return (
+    <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+      <div>
+        <dt className="inline font-medium">Agent: </dt>
+        <dd className="inline">
+          {row.agent.name} <span className="font-mono text-xs">{shortId(row.agent.id)}</span>
+          {row.agent.isPaused ? ' (paused)' : ''}
+        </dd>
+      </div>
+      <div>
+        <dt className="inline font-medium">Customer: </dt>
+        <dd className="inline">
+          <Link className="text-blue-800 underline" href={`/console/customers/${encodeURIComponent(row.customerId)}`}>
+            {row.platformCustomerId || shortId(row.customerId)}
+          </Link>
+        </dd>
+      </div>
+      <div>
+        <dt className="inline font-medium">Policy: </dt>
+        <dd className="inline">default mode {row.mode}</dd>
+      </div>
+      {row.transactionId ? (
+        <div>
+          <dt className="inline font-medium">Transaction: </dt>
+          <dd className="inline">
+            <Link
+              className="font-mono text-xs text-blue-800 underline"
+              href={`/console/transactions/${encodeURIComponent(row.transactionId)}`}
+            >
+              {shortId(row.transactionId)}
+            </Link>
+          </dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+function LimitsTable({ limits }: { limits: ApprovalRow['limits'] }) {
+  return (
+    <table className="mt-3 w-full max-w-xl text-left text-sm">
+      <caption className="sr-only">Usage against the agent&apos;s limits</caption>
+      <thead>
+        <tr className="border-b border-slate-200">
+          <th scope="col" className="py-1 pr-3 font-medium">
+            Limit
+          </th>
+          <th scope="col" className="py-1 pr-3 font-medium">
+            Used
+          </th>
+          <th scope="col" className="py-1 font-medium">
+            Of
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {limits.map((l) => (
+          <tr key={l.label}>
+            <th scope="row" className="py-1 pr-3 font-normal">
+              {l.label}
+            </th>
+            <td className="py-1 pr-3">{l.used}</td>
+            <td className="py-1">{l.limit}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Approve and reject (with a reason) as server actions; either settles the queue. */
+function useDecision(row: ApprovalRow, queryKey: string[], onDone: (notice: string) => void) {
   const client = useQueryClient();
   const router = useRouter();
   const [reason, setReason] = useState('');
-  const [rejecting, setRejecting] = useState(false);
   const settle = async (notice: string) => {
     onDone(notice);
     await client.invalidateQueries({ queryKey });
@@ -98,142 +192,104 @@ function ApprovalCard({
     },
     onSuccess: () => settle(`Rejected ${shortId(row.id)}; nothing moved.`),
   });
+  return { approve, reject, reason, setReason };
+}
+
+function Decision({
+  row,
+  queryKey,
+  onDone,
+}: {
+  row: ApprovalRow;
+  queryKey: string[];
+  onDone: (notice: string) => void;
+}) {
+  const { approve, reject, reason, setReason } = useDecision(row, queryKey, onDone);
+  const [rejecting, setRejecting] = useState(false);
   const busy = approve.isPending || reject.isPending;
   const error = approve.error ?? reject.error;
-  const reasonId = `reason-${row.id}`;
   return (
-    <li
-      className="rounded border border-slate-200 bg-white p-4"
-      aria-labelledby={`title-${row.id}`}
-      data-action-id={row.id}
-    >
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 id={`title-${row.id}`} className="font-medium">
-          {row.amount} <span className="text-sm font-normal text-slate-700">· {row.type}</span>
-        </h3>
-        <span className="text-sm text-slate-700">
-          <LocalTime value={row.createdAt} />
-        </span>
+    <div className="mt-3">
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          onClick={() => approve.mutate()}
+          disabled={busy}
+          className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
+        >
+          {approve.isPending ? 'Approving…' : 'Approve'}
+        </button>
+        <button
+          type="button"
+          onClick={() => setRejecting((v) => !v)}
+          disabled={busy}
+          aria-expanded={rejecting}
+          className="rounded border border-red-700 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 disabled:opacity-60"
+        >
+          Reject…
+        </button>
       </div>
-      <p className="mt-1 text-sm break-all text-slate-800">{row.detail}</p>
-      <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-        <div>
-          <dt className="inline font-medium">Agent: </dt>
-          <dd className="inline">
-            {row.agent.name} <span className="font-mono text-xs">{shortId(row.agent.id)}</span>
-            {row.agent.isPaused ? ' (paused)' : ''}
-          </dd>
-        </div>
-        <div>
-          <dt className="inline font-medium">Customer: </dt>
-          <dd className="inline">
-            <Link className="text-blue-800 underline" href={`/console/customers/${encodeURIComponent(row.customerId)}`}>
-              {row.platformCustomerId || shortId(row.customerId)}
-            </Link>
-          </dd>
-        </div>
-        <div>
-          <dt className="inline font-medium">Policy: </dt>
-          <dd className="inline">default mode {row.mode}</dd>
-        </div>
-        {row.transactionId ? (
-          <div>
-            <dt className="inline font-medium">Transaction: </dt>
-            <dd className="inline">
-              <Link
-                className="font-mono text-xs text-blue-800 underline"
-                href={`/console/transactions/${encodeURIComponent(row.transactionId)}`}
-              >
-                {shortId(row.transactionId)}
-              </Link>
-            </dd>
-          </div>
-        ) : null}
-      </dl>
-      <table className="mt-3 w-full max-w-xl text-left text-sm">
-        <caption className="sr-only">Usage against the agent&apos;s limits</caption>
-        <thead>
-          <tr className="border-b border-slate-200">
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Limit
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Used
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              Of
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {row.limits.map((l) => (
-            <tr key={l.label}>
-              <th scope="row" className="py-1 pr-3 font-normal">
-                {l.label}
-              </th>
-              <td className="py-1 pr-3">{l.used}</td>
-              <td className="py-1">{l.limit}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {canDecide ? (
-        <div className="mt-3">
-          <div className="flex flex-wrap gap-2">
-            <button
-              type="button"
-              onClick={() => approve.mutate()}
-              disabled={busy}
-              className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
-            >
-              {approve.isPending ? 'Approving…' : 'Approve'}
-            </button>
-            <button
-              type="button"
-              onClick={() => setRejecting((v) => !v)}
-              disabled={busy}
-              aria-expanded={rejecting}
-              className="rounded border border-red-700 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 disabled:opacity-60"
-            >
-              Reject…
-            </button>
-          </div>
-          {rejecting ? (
-            <form
-              className="mt-3 max-w-xl"
-              onSubmit={(e) => {
-                e.preventDefault();
-                reject.mutate();
-              }}
-            >
-              <label htmlFor={reasonId} className="block text-sm font-medium">
-                Reason for rejecting (kept on the action)
-              </label>
-              <textarea
-                id={reasonId}
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-                required
-                maxLength={1000}
-                rows={3}
-                className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5 text-sm"
-              />
-              <button
-                type="submit"
-                disabled={busy || !reason.trim()}
-                className="mt-2 rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
-              >
-                {reject.isPending ? 'Rejecting…' : 'Reject with this reason'}
-              </button>
-            </form>
-          ) : null}
-          {error ? (
-            <p role="alert" className="mt-2 text-sm text-red-800">
-              {error.message}
-            </p>
-          ) : null}
-        </div>
+      {rejecting ? (
+        <RejectForm
+          id={`reason-${row.id}`}
+          reason={reason}
+          setReason={setReason}
+          busy={busy}
+          pending={reject.isPending}
+          onReject={() => reject.mutate()}
+        />
       ) : null}
-    </li>
+      {error ? (
+        <p role="alert" className="mt-2 text-sm text-red-800">
+          {error.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function RejectForm({
+  id,
+  reason,
+  setReason,
+  busy,
+  pending,
+  onReject,
+}: {
+  id: string;
+  reason: string;
+  setReason: (reason: string) => void;
+  busy: boolean;
+  pending: boolean;
+  onReject: () => void;
+}) {
+  return (
+    <form
+      className="mt-3 max-w-xl"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onReject();
+      }}
+    >
+      <label htmlFor={id} className="block text-sm font-medium">
+        Reason for rejecting (kept on the action)
+      </label>
+      <textarea
+        id={id}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        required
+        maxLength={1000}
+        rows={3}
+        className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5 text-sm"
+      />
+      <button
+        type="submit"
+        disabled={busy || !reason.trim()}
+        className="mt-2 rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
+      >
+        {pending ? 'Rejecting…' : 'Reject with this reason'}
+      </button>
+    </form>
   );
 }

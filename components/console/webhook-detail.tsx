@@ -87,29 +87,32 @@ export function WebhookDetail({ id, canReplay }: { id: string; canReplay: boolea
           </span>
         ) : null}
       </div>
-      {d.history.length ? (
-        <Table caption="Delivery attempts" head={['Attempt', 'Sent', 'Response', 'Latency', 'Answer']}>
-          {d.history.map((a) => (
-            <tr key={a.attempt}>
-              <Cell>
-                #{a.attempt} <Badge status={a.succeeded ? 'DELIVERED' : 'FAILED'} />
-              </Cell>
-              <Cell>
-                <LocalTime value={a.startedAt} />
-              </Cell>
-              <Cell>{a.responseStatus !== null ? `HTTP ${a.responseStatus}` : (a.error ?? 'no answer')}</Cell>
-              <Cell>{a.latencyMs} ms</Cell>
-              <Cell mono>{a.responseExcerpt?.slice(0, 120) ?? ''}</Cell>
-            </tr>
-          ))}
-        </Table>
-      ) : (
-        <Empty>Never sent (the platform had no webhook endpoint when it was recorded).</Empty>
-      )}
+      <AttemptsTable history={d.history} />
       <h3 className="mt-4 mb-1 font-medium">Body as recorded</h3>
       <pre className="max-h-80 overflow-auto rounded bg-slate-100 p-3 text-xs break-all whitespace-pre-wrap">
         {d.body}
       </pre>
     </div>
+  );
+}
+
+function AttemptsTable({ history }: { history: Attempt[] }) {
+  if (!history.length) return <Empty>Never sent (the platform had no webhook endpoint when it was recorded).</Empty>;
+  return (
+    <Table caption="Delivery attempts" head={['Attempt', 'Sent', 'Response', 'Latency', 'Answer']}>
+      {history.map((a) => (
+        <tr key={a.attempt}>
+          <Cell>
+            #{a.attempt} <Badge status={a.succeeded ? 'DELIVERED' : 'FAILED'} />
+          </Cell>
+          <Cell>
+            <LocalTime value={a.startedAt} />
+          </Cell>
+          <Cell>{a.responseStatus !== null ? `HTTP ${a.responseStatus}` : (a.error ?? 'no answer')}</Cell>
+          <Cell>{a.latencyMs} ms</Cell>
+          <Cell mono>{a.responseExcerpt?.slice(0, 120) ?? ''}</Cell>
+        </tr>
+      ))}
+    </Table>
   );
 }

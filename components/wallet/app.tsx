@@ -48,18 +48,7 @@ export function WalletApp() {
         <SignIn onSignedIn={done} />
       </Card>
     );
-  if (!key)
-    return (
-      <Card title="This browser cannot sign">
-        <p className="mb-3 text-sm">
-          You are signed in, but this browser no longer holds the session key (its storage was cleared). Sign out and in
-          again.
-        </p>
-        <button type="button" className={plainClass} onClick={() => signOut.mutate(null)}>
-          Sign out
-        </button>
-      </Card>
-    );
+  if (!key) return <CannotSign onSignOut={() => signOut.mutate(null)} />;
   const wallet = (me.accounts as Json[]).find((a) => a.id === me.walletAccountId);
   const currency = wallet?.balance?.currency?.code ?? 'USD';
   return (
@@ -77,20 +66,7 @@ export function WalletApp() {
         </button>
       </div>
       <Problem error={signOut.error} />
-      <Card title="Balances">
-        <ul className="space-y-2">
-          {[wallet, ...(me.accounts as Json[]).filter((a) => a !== wallet)].filter(Boolean).map((a: Json) => (
-            <li key={a.id} className="flex flex-wrap items-baseline justify-between gap-x-4">
-              <span className="text-sm text-slate-700">
-                {a === wallet ? 'Wallet' : 'Account'} ({a.balance.currency.code})
-              </span>
-              <span className={a === wallet ? 'text-2xl font-semibold' : 'text-lg'}>
-                {formatAmount(a.balance.amount, a.balance.currency.code)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <Balances accounts={me.accounts as Json[]} wallet={wallet} />
       <Card title="Send money">
         <Send currency={currency} walletKey={key} />
       </Card>
@@ -106,5 +82,39 @@ export function WalletApp() {
         </Link>
       </p>
     </>
+  );
+}
+
+function CannotSign({ onSignOut }: { onSignOut: () => void }) {
+  return (
+    <Card title="This browser cannot sign">
+      <p className="mb-3 text-sm">
+        You are signed in, but this browser no longer holds the session key (its storage was cleared). Sign out and in
+        again.
+      </p>
+      <button type="button" className={plainClass} onClick={onSignOut}>
+        Sign out
+      </button>
+    </Card>
+  );
+}
+
+/** The wallet's balance first and largest, then the holder's other accounts. */
+function Balances({ accounts, wallet }: { accounts: Json[]; wallet: Json | undefined }) {
+  return (
+    <Card title="Balances">
+      <ul className="space-y-2">
+        {[wallet, ...accounts.filter((a) => a !== wallet)].filter(Boolean).map((a: Json) => (
+          <li key={a.id} className="flex flex-wrap items-baseline justify-between gap-x-4">
+            <span className="text-sm text-slate-700">
+              {a === wallet ? 'Wallet' : 'Account'} ({a.balance.currency.code})
+            </span>
+            <span className={a === wallet ? 'text-2xl font-semibold' : 'text-lg'}>
+              {formatAmount(a.balance.amount, a.balance.currency.code)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Card>
   );
 }

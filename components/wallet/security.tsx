@@ -10,15 +10,61 @@ import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
 // How the holder signs in (credentials: add a passkey, revoke one) and the wallet's export.
 // Every change is a signed retry stamped here with the session key.
 export function Security({ walletKey }: { walletKey: SessionKey }) {
+  return (
+    <div className="space-y-6">
+      <Credentials walletKey={walletKey} />
+      <AddPasskey walletKey={walletKey} />
+      <RecoveryPhrase walletKey={walletKey} />
+    </div>
+  );
+}
+
+const credentialName = (type: string) => (type === 'PASSKEY' ? 'Passkey' : type === 'EMAIL_OTP' ? 'Email code' : type);
+
+function Credentials({ walletKey }: { walletKey: SessionKey }) {
   const client = useQueryClient();
   const creds = useQuery({
     queryKey: ['credentials'],
     queryFn: async () => (await call('GET', '/credentials')).data.data as Json[],
   });
-  const [nickname, setNickname] = useState('');
-  const [phrase, setPhrase] = useState<string | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: ['credentials'] });
+  const revoke = useMutation({
+    mutationFn: (id: string) => signed('DELETE', `/credentials/${encodeURIComponent(id)}`, {}, walletKey),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['credentials'] }),
+  });
+  return (
+    <div>
+      <h3 className="mb-2 font-medium">Ways to sign in</h3>
+      {creds.isPending ? <p className="text-sm text-slate-700">Loading…</p> : null}
+      <Problem error={creds.error} />
+      <ul className="divide-y divide-slate-100">
+        {(creds.data ?? []).map((c) => (
+          <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+            <span>
+              <span className="font-medium">{credentialName(c.type)}</span> {c.nickname}
+              <span className="block text-slate-700">
+                added <LocalTime value={c.createdAt} />
+              </span>
+            </span>
+            <button
+              type="button"
+              className={plainClass}
+              disabled={revoke.isPending}
+              aria-label={`Revoke ${c.type === 'PASSKEY' ? 'passkey' : 'credential'} ${c.nickname}`}
+              onClick={() => revoke.mutate(c.id)}
+            >
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Problem error={revoke.error} />
+    </div>
+  );
+}
 
+function AddPasskey({ walletKey }: { walletKey: SessionKey }) {
+  const client = useQueryClient();
+  const [nickname, setNickname] = useState('');
   const add = useMutation({
     mutationFn: async () => {
       const options = (await call('POST', '/credentials/options', {})).data;
@@ -40,13 +86,42 @@ export function Security({ walletKey }: { walletKey: SessionKey }) {
     },
     onSuccess: () => {
       setNickname('');
-      void refresh();
+      void client.invalidateQueries({ queryKey: ['credentials'] });
     },
   });
-  const revoke = useMutation({
-    mutationFn: (id: string) => signed('DELETE', `/credentials/${encodeURIComponent(id)}`, {}, walletKey),
-    onSuccess: () => void refresh(),
-  });
+  return (
+    <form
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
+      <Field id="passkey-name" label="Name of the new passkey">
+        <input
+          id="passkey-name"
+          value={nickname}
+          maxLength={100}
+          onChange={(e) => setNickname(e.target.value)}
+          placeholder="e.g. My laptop"
+          className={inputClass}
+        />
+      </Field>
+      <button type="submit" disabled={add.isPending} className={primaryClass}>
+        {add.isPending ? 'Creating the passkey…' : 'Add a passkey'}
+      </button>
+      {add.isSuccess ? (
+        <p role="status" className="text-sm text-emerald-800">
+          Passkey added.
+        </p>
+      ) : null}
+      <Problem error={add.error} />
+    </form>
+  );
+}
+
+function RecoveryPhrase({ walletKey }: { walletKey: SessionKey }) {
+  const [phrase, setPhrase] = useState<string | null>(null);
   const exporting = useMutation({
     mutationFn: async () => {
       const key = await exportKey();
@@ -55,96 +130,31 @@ export function Security({ walletKey }: { walletKey: SessionKey }) {
     },
     onSuccess: (p) => setPhrase(p),
   });
-
   return (
-    <div className="space-y-6">
-      <div>
-        <h3 className="mb-2 font-medium">Ways to sign in</h3>
-        {creds.isPending ? <p className="text-sm text-slate-700">Loading…</p> : null}
-        <Problem error={creds.error} />
-        <ul className="divide-y divide-slate-100">
-          {(creds.data ?? []).map((c) => (
-            <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-              <span>
-                <span className="font-medium">
-                  {c.type === 'PASSKEY' ? 'Passkey' : c.type === 'EMAIL_OTP' ? 'Email code' : c.type}
-                </span>{' '}
-                {c.nickname}
-                <span className="block text-slate-700">
-                  added <LocalTime value={c.createdAt} />
-                </span>
-              </span>
-              <button
-                type="button"
-                className={plainClass}
-                disabled={revoke.isPending}
-                aria-label={`Revoke ${c.type === 'PASSKEY' ? 'passkey' : 'credential'} ${c.nickname}`}
-                onClick={() => revoke.mutate(c.id)}
-              >
-                Revoke
-              </button>
-            </li>
-          ))}
-        </ul>
-        <Problem error={revoke.error} />
-      </div>
-      <form
-        className="space-y-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate();
-        }}
-      >
-        <Field id="passkey-name" label="Name of the new passkey">
-          <input
-            id="passkey-name"
-            value={nickname}
-            maxLength={100}
-            onChange={(e) => setNickname(e.target.value)}
-            placeholder="e.g. My laptop"
-            className={inputClass}
-          />
-        </Field>
-        <button type="submit" disabled={add.isPending} className={primaryClass}>
-          {add.isPending ? 'Creating the passkey…' : 'Add a passkey'}
-        </button>
-        {add.isSuccess ? (
-          <p role="status" className="text-sm text-emerald-800">
-            Passkey added.
-          </p>
-        ) : null}
-        <Problem error={add.error} />
-      </form>
-      <div>
-        <h3 className="mb-2 font-medium">Recovery phrase</h3>
-        <p className="mb-2 text-sm text-slate-700">
-          The wallet&apos;s 24 words, encrypted by the service to a key made in this browser and decrypted only here.
-          Anyone who sees them controls the wallet.
-        </p>
-        {phrase ? (
-          <>
-            <p
-              className="rounded border border-amber-300 bg-amber-50 p-3 font-mono text-sm break-words"
-              aria-label="Recovery phrase"
-            >
-              {phrase}
-            </p>
-            <button type="button" className={`${plainClass} mt-2`} onClick={() => setPhrase(null)}>
-              Hide
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className={plainClass}
-            disabled={exporting.isPending}
-            onClick={() => exporting.mutate()}
+    <div>
+      <h3 className="mb-2 font-medium">Recovery phrase</h3>
+      <p className="mb-2 text-sm text-slate-700">
+        The wallet&apos;s 24 words, encrypted by the service to a key made in this browser and decrypted only here.
+        Anyone who sees them controls the wallet.
+      </p>
+      {phrase ? (
+        <>
+          <p
+            className="rounded border border-amber-300 bg-amber-50 p-3 font-mono text-sm break-words"
+            aria-label="Recovery phrase"
           >
-            {exporting.isPending ? 'Exporting…' : 'Show the recovery phrase'}
+            {phrase}
+          </p>
+          <button type="button" className={`${plainClass} mt-2`} onClick={() => setPhrase(null)}>
+            Hide
           </button>
-        )}
-        <Problem error={exporting.error} />
-      </div>
+        </>
+      ) : (
+        <button type="button" className={plainClass} disabled={exporting.isPending} onClick={() => exporting.mutate()}>
+          {exporting.isPending ? 'Exporting…' : 'Show the recovery phrase'}
+        </button>
+      )}
+      <Problem error={exporting.error} />
     </div>
   );
 }

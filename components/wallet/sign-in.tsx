@@ -8,32 +8,9 @@ import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
 
 const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
-// Sign-in with the email on file: either a one-time code sent by email (sealed in the browser
-// to the service's target key, then the session key stamps the login), or a passkey. Either way
-// the session key is made here, can sign but not be read, and stays in this browser.
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [email, setEmail] = useState('');
-  const [pending, setPending] = useState<{ bundle: string; key: SessionKey } | null>(null);
-  const [code, setCode] = useState('');
-
-  const sendCode = useMutation({
-    mutationFn: async () => {
-      const key = await newSessionKey();
-      const r = await call('POST', '/sign-in/start', { email, method: 'EMAIL_OTP' });
-      return { bundle: r.data.otpEncryptionTargetBundle as string, key };
-    },
-    onSuccess: (p) => setPending(p),
-  });
-  const verifyCode = useMutation({
-    mutationFn: async () => {
-      if (!pending) throw new Error('Ask for a code first');
-      const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(pending.bundle, code.trim(), pending.key) };
-      await signed('POST', '/sign-in/verify', body, pending.key);
-      await saveSessionKey(pending.key);
-    },
-    onSuccess: onSignedIn,
-  });
-  const passkey = useMutation({
+/** A passkey sign-in: a session key made here, the passkey's assertion over the service's challenge. */
+function usePasskeySignIn(email: string, onSignedIn: () => void) {
+  return useMutation({
     mutationFn: async () => {
       const key = await newSessionKey();
       const r = await call('POST', '/sign-in/start', { email, method: 'PASSKEY', clientPublicKey: key.publicKey });
@@ -66,47 +43,135 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     },
     onSuccess: onSignedIn,
   });
+}
+
+// Sign-in with the email on file: either a one-time code sent by email (sealed in the browser
+// to the service's target key, then the session key stamps the login), or a passkey. Either way
+// the session key is made here, can sign but not be read, and stays in this browser.
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [pending, setPending] = useState<{ bundle: string; key: SessionKey } | null>(null);
+  const [code, setCode] = useState('');
+
+  const sendCode = useMutation({
+    mutationFn: async () => {
+      const key = await newSessionKey();
+      const r = await call('POST', '/sign-in/start', { email, method: 'EMAIL_OTP' });
+      return { bundle: r.data.otpEncryptionTargetBundle as string, key };
+    },
+    onSuccess: (p) => setPending(p),
+  });
+  const verifyCode = useMutation({
+    mutationFn: async () => {
+      if (!pending) throw new Error('Ask for a code first');
+      const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(pending.bundle, code.trim(), pending.key) };
+      await signed('POST', '/sign-in/verify', body, pending.key);
+      await saveSessionKey(pending.key);
+    },
+    onSuccess: onSignedIn,
+  });
+  const passkey = usePasskeySignIn(email, onSignedIn);
 
   if (pending)
     return (
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          verifyCode.mutate();
-        }}
-      >
-        <p className="text-sm">
-          We sent a code to <strong>{email}</strong>. In the sandbox the code is always 000000.
-        </p>
-        <Field id="otp-code" label="Code from the email">
-          <input
-            id="otp-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            className={inputClass}
-          />
-        </Field>
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" disabled={verifyCode.isPending} className={primaryClass}>
-            {verifyCode.isPending ? 'Signing in…' : 'Sign in'}
-          </button>
-          <button type="button" onClick={() => setPending(null)} className={plainClass}>
-            Use another email
-          </button>
-        </div>
-        <Problem error={verifyCode.error} />
-      </form>
+      <CodeForm
+        email={email}
+        code={code}
+        setCode={setCode}
+        verifying={verifyCode.isPending}
+        error={verifyCode.error}
+        onVerify={() => verifyCode.mutate()}
+        onOtherEmail={() => setPending(null)}
+      />
     );
+  return (
+    <EmailForm
+      email={email}
+      setEmail={setEmail}
+      sending={sendCode.isPending}
+      passkeyPending={passkey.isPending}
+      error={sendCode.error ?? passkey.error}
+      onSendCode={() => sendCode.mutate()}
+      onPasskey={() => passkey.mutate()}
+    />
+  );
+}
+
+function CodeForm({
+  email,
+  code,
+  setCode,
+  verifying,
+  error,
+  onVerify,
+  onOtherEmail,
+}: {
+  email: string;
+  code: string;
+  setCode: (code: string) => void;
+  verifying: boolean;
+  error: Error | null;
+  onVerify: () => void;
+  onOtherEmail: () => void;
+}) {
   return (
     <form
       className="space-y-4"
       onSubmit={(e) => {
         e.preventDefault();
-        sendCode.mutate();
+        onVerify();
+      }}
+    >
+      <p className="text-sm">
+        We sent a code to <strong>{email}</strong>. In the sandbox the code is always 000000.
+      </p>
+      <Field id="otp-code" label="Code from the email">
+        <input
+          id="otp-code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          className={inputClass}
+        />
+      </Field>
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" disabled={verifying} className={primaryClass}>
+          {verifying ? 'Signing in…' : 'Sign in'}
+        </button>
+        <button type="button" onClick={onOtherEmail} className={plainClass}>
+          Use another email
+        </button>
+      </div>
+      <Problem error={error} />
+    </form>
+  );
+}
+
+function EmailForm({
+  email,
+  setEmail,
+  sending,
+  passkeyPending,
+  error,
+  onSendCode,
+  onPasskey,
+}: {
+  email: string;
+  setEmail: (email: string) => void;
+  sending: boolean;
+  passkeyPending: boolean;
+  error: Error | null;
+  onSendCode: () => void;
+  onPasskey: () => void;
+}) {
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSendCode();
       }}
     >
       <Field id="wallet-email" label="Email">
@@ -121,19 +186,14 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         />
       </Field>
       <div className="flex flex-wrap gap-2">
-        <button type="submit" disabled={sendCode.isPending} className={primaryClass}>
-          {sendCode.isPending ? 'Sending…' : 'Email me a code'}
+        <button type="submit" disabled={sending} className={primaryClass}>
+          {sending ? 'Sending…' : 'Email me a code'}
         </button>
-        <button
-          type="button"
-          disabled={!email || passkey.isPending}
-          onClick={() => passkey.mutate()}
-          className={plainClass}
-        >
-          {passkey.isPending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
+        <button type="button" disabled={!email || passkeyPending} onClick={onPasskey} className={plainClass}>
+          {passkeyPending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
         </button>
       </div>
-      <Problem error={sendCode.error ?? passkey.error} />
+      <Problem error={error} />
     </form>
   );
 }

@@ -14,6 +14,11 @@ import { read } from '../_lib/read';
 
 export const metadata = { title: 'Overview · Corridor console' };
 
+type Totals = Awaited<ReturnType<typeof totalsByCurrency>>;
+type Volumes = Awaited<ReturnType<typeof completedVolumesSince>>;
+type Reviews = Awaited<ReturnType<typeof verifications.list>>['data'];
+type Recent = Awaited<ReturnType<typeof transactions.list>>['data'];
+
 function Stat({ label, value, href }: { label: string; value: number; href: string }) {
   return (
     <Link
@@ -23,6 +28,109 @@ function Stat({ label, value, href }: { label: string; value: number; href: stri
       <span className="block text-sm text-slate-700">{label}</span>
       <span className="mt-1 block text-3xl font-semibold">{value}</span>
     </Link>
+  );
+}
+
+function Balances({ totals }: { totals: Totals }) {
+  return (
+    <Section title="Balances per currency">
+      {totals.length ? (
+        <Table
+          caption="Balances per currency"
+          head={['Currency', 'Available', 'In flight (held)', 'Incoming (pending)']}
+        >
+          {totals.map((t) => (
+            <tr key={t.currency}>
+              <Cell>{t.currency}</Cell>
+              <Cell>{formatAmount(t.available, t.currency)}</Cell>
+              <Cell>{formatAmount(t.held, t.currency)}</Cell>
+              <Cell>{formatAmount(t.pending, t.currency)}</Cell>
+            </tr>
+          ))}
+        </Table>
+      ) : (
+        <Empty>No internal accounts yet.</Empty>
+      )}
+    </Section>
+  );
+}
+
+function CompletedVolume({ volumes }: { volumes: Volumes }) {
+  return (
+    <Section title="Completed volume, last 30 days">
+      {volumes.length ? (
+        <Table caption="Completed volume per currency" head={['Currency', 'Payments', 'Sent']}>
+          {volumes.map((v) => (
+            <tr key={v.currency}>
+              <Cell>{v.currency}</Cell>
+              <Cell>{v.count}</Cell>
+              <Cell>{formatAmount(v.amount, v.currency)}</Cell>
+            </tr>
+          ))}
+        </Table>
+      ) : (
+        <Empty>No completed payments in the last 30 days.</Empty>
+      )}
+    </Section>
+  );
+}
+
+function WaitingForReview({ reviews }: { reviews: Reviews }) {
+  return (
+    <Section title="Waiting for review">
+      {reviews.length ? (
+        <ul className="divide-y divide-slate-100 text-sm">
+          {reviews.map((v) => (
+            <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <Link className="text-blue-800 underline" href={`/console/customers/${encodeURIComponent(v.customerId)}`}>
+                {shortId(v.customerId)}
+              </Link>
+              <span className="text-slate-700">
+                submitted <LocalTime value={v.updatedAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <Empty>No verification is waiting for a manual review.</Empty>
+      )}
+    </Section>
+  );
+}
+
+function LatestTransactions({ recent }: { recent: Recent }) {
+  return (
+    <Section
+      title="Latest transactions"
+      actions={
+        <Link className="text-sm text-blue-800 underline" href="/console/transactions">
+          All transactions
+        </Link>
+      }
+    >
+      {recent.length ? (
+        <Table caption="Latest transactions" head={['Transaction', 'Status', 'Amount', 'Created']}>
+          {recent.map((t) => (
+            <tr key={t.id}>
+              <Cell mono>
+                <Link className="text-blue-800 underline" href={transactionHref(t)}>
+                  {shortId(t.id)}
+                </Link>
+              </Cell>
+              <Cell>
+                <Badge status={t.status} />
+              </Cell>
+              <Cell>{sentOf(t) ? formatAmount(sentOf(t)!.amount, sentOf(t)!.currency.code) : '—'}</Cell>
+              <Cell>
+                <LocalTime value={t.createdAt} />
+              </Cell>
+            </tr>
+          ))}
+        </Table>
+      ) : (
+        <Empty>No transactions yet.</Empty>
+      )}
+    </Section>
   );
 }
 
@@ -53,92 +161,10 @@ export default async function Overview() {
         />
         <Stat label="Failed webhooks" value={data.failed} href="/console/webhooks?status=FAILED" />
       </div>
-      <Section title="Balances per currency">
-        {data.totals.length ? (
-          <Table
-            caption="Balances per currency"
-            head={['Currency', 'Available', 'In flight (held)', 'Incoming (pending)']}
-          >
-            {data.totals.map((t) => (
-              <tr key={t.currency}>
-                <Cell>{t.currency}</Cell>
-                <Cell>{formatAmount(t.available, t.currency)}</Cell>
-                <Cell>{formatAmount(t.held, t.currency)}</Cell>
-                <Cell>{formatAmount(t.pending, t.currency)}</Cell>
-              </tr>
-            ))}
-          </Table>
-        ) : (
-          <Empty>No internal accounts yet.</Empty>
-        )}
-      </Section>
-      <Section title="Completed volume, last 30 days">
-        {data.volumes.length ? (
-          <Table caption="Completed volume per currency" head={['Currency', 'Payments', 'Sent']}>
-            {data.volumes.map((v) => (
-              <tr key={v.currency}>
-                <Cell>{v.currency}</Cell>
-                <Cell>{v.count}</Cell>
-                <Cell>{formatAmount(v.amount, v.currency)}</Cell>
-              </tr>
-            ))}
-          </Table>
-        ) : (
-          <Empty>No completed payments in the last 30 days.</Empty>
-        )}
-      </Section>
-      <Section title="Waiting for review">
-        {data.reviews.data.length ? (
-          <ul className="divide-y divide-slate-100 text-sm">
-            {data.reviews.data.map((v) => (
-              <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <Link
-                  className="text-blue-800 underline"
-                  href={`/console/customers/${encodeURIComponent(v.customerId)}`}
-                >
-                  {shortId(v.customerId)}
-                </Link>
-                <span className="text-slate-700">
-                  submitted <LocalTime value={v.updatedAt} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <Empty>No verification is waiting for a manual review.</Empty>
-        )}
-      </Section>
-      <Section
-        title="Latest transactions"
-        actions={
-          <Link className="text-sm text-blue-800 underline" href="/console/transactions">
-            All transactions
-          </Link>
-        }
-      >
-        {data.recent.data.length ? (
-          <Table caption="Latest transactions" head={['Transaction', 'Status', 'Amount', 'Created']}>
-            {data.recent.data.map((t) => (
-              <tr key={t.id}>
-                <Cell mono>
-                  <Link className="text-blue-800 underline" href={transactionHref(t)}>
-                    {shortId(t.id)}
-                  </Link>
-                </Cell>
-                <Cell>
-                  <Badge status={t.status} />
-                </Cell>
-                <Cell>{sentOf(t) ? formatAmount(sentOf(t)!.amount, sentOf(t)!.currency.code) : '—'}</Cell>
-                <Cell>
-                  <LocalTime value={t.createdAt} />
-                </Cell>
-              </tr>
-            ))}
-          </Table>
-        ) : (
-          <Empty>No transactions yet.</Empty>
-        )}
-      </Section>
+      <Balances totals={data.totals} />
+      <CompletedVolume volumes={data.volumes} />
+      <WaitingForReview reviews={data.reviews.data} />
+      <LatestTransactions recent={data.recent.data} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import * as cards from '@/lib/cards/service';
 import { CardsTable } from '@/components/console/cards';
-import { Pager } from '@/components/pager';
-import { Empty, ErrorNote, PageHeader, Section } from '@/components/ui';
+import { FilterForm, PagedResults } from '@/components/console/list-page';
+import { PageHeader } from '@/components/ui';
 import { requireStaff } from '../../_lib/session';
 import { param, readOrError } from '../../_lib/read';
 
@@ -19,53 +19,26 @@ export default async function CardsPage({ searchParams }: { searchParams: Search
   const result = await readOrError(actor, () =>
     cards.list(actor.platformId, { state, cardholderId }, 25, 'desc', cursor),
   );
-  const field = 'mt-1 w-full rounded border border-slate-400 px-2 py-1.5';
   return (
     <>
       <PageHeader title="Cards" description="Cards issued to this platform's customers, newest first." />
-      <Section title="Filters">
-        <form method="get" className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
-          <div>
-            <label htmlFor="state" className="block text-sm font-medium">
-              State
-            </label>
-            <select id="state" name="state" defaultValue={state ?? ''} className={field}>
-              <option value="">Any</option>
-              {STATES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="cardholderId" className="block text-sm font-medium">
-              Cardholder id
-            </label>
-            <input id="cardholderId" name="cardholderId" defaultValue={cardholderId} className={field} />
-          </div>
-          <button type="submit" className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800">
-            Apply
-          </button>
-        </form>
-      </Section>
-      {!result.ok ? (
-        <ErrorNote>{result.error}</ErrorNote>
-      ) : result.value.data.length ? (
-        <Section title="Results">
-          <CardsTable rows={result.value.data} caption="Cards" />
-          <Pager
-            path="/console/cards"
-            params={{ state, cardholderId }}
-            nextCursor={result.value.nextCursor}
-            hasCursor={Boolean(cursor)}
-            shown={result.value.data.length}
-            total={result.value.totalCount}
-          />
-        </Section>
-      ) : (
-        <Empty>{state || cardholderId ? 'No card matches these filters.' : 'No cards issued yet.'}</Empty>
-      )}
+      <FilterForm
+        className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
+        fields={[
+          { name: 'state', label: 'State', value: state, options: STATES },
+          { name: 'cardholderId', label: 'Cardholder id', value: cardholderId },
+        ]}
+      />
+      <PagedResults
+        result={result}
+        path="/console/cards"
+        params={{ state, cardholderId }}
+        cursor={cursor}
+        noMatch="No card matches these filters."
+        none="No cards issued yet."
+      >
+        {(rows) => <CardsTable rows={rows} caption="Cards" />}
+      </PagedResults>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { listDeliveries } from '@/lib/webhooks/log';
-import { Pager } from '@/components/pager';
-import { Empty, ErrorNote, PageHeader, Section } from '@/components/ui';
+import { PageHeader } from '@/components/ui';
 import { DeliveriesTable } from '@/components/console/tables';
+import { FilterForm, PagedResults } from '@/components/console/list-page';
 import { requireStaff } from '../../_lib/session';
 import { param, readOrError } from '../../_lib/read';
 
@@ -19,61 +19,30 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
   const result = await readOrError(actor, () =>
     listDeliveries(actor.platformId, { status, type: type || undefined }, 25, cursor),
   );
-  const field = 'mt-1 w-full rounded border border-slate-400 px-2 py-1.5';
   return (
     <>
       <PageHeader
         title="Webhooks"
         description="Every event the platform was sent (or would have been, without an endpoint), newest first, with the receiver's answers."
       />
-      <Section title="Filters">
-        <form method="get" className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
-          <div>
-            <label htmlFor="status" className="block text-sm font-medium">
-              Delivery status
-            </label>
-            <select id="status" name="status" defaultValue={status ?? ''} className={field}>
-              <option value="">Any</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="type" className="block text-sm font-medium">
-              Event type
-            </label>
-            <input
-              id="type"
-              name="type"
-              defaultValue={type}
-              placeholder="e.g. OUTGOING_PAYMENT.COMPLETED"
-              className={field}
-            />
-          </div>
-          <button type="submit" className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800">
-            Apply
-          </button>
-        </form>
-      </Section>
-      {!result.ok ? (
-        <ErrorNote>{result.error}</ErrorNote>
-      ) : result.value.data.length ? (
-        <Section title="Delivery log">
-          <DeliveriesTable rows={result.value.data} caption="Webhook events" />
-          <Pager
-            path="/console/webhooks"
-            params={{ status, type }}
-            nextCursor={result.value.nextCursor}
-            hasCursor={Boolean(cursor)}
-            shown={result.value.data.length}
-          />
-        </Section>
-      ) : (
-        <Empty>{status || type ? 'No event matches these filters.' : 'No webhook events yet.'}</Empty>
-      )}
+      <FilterForm
+        className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
+        fields={[
+          { name: 'status', label: 'Delivery status', value: status, options: STATUSES },
+          { name: 'type', label: 'Event type', value: type, placeholder: 'e.g. OUTGOING_PAYMENT.COMPLETED' },
+        ]}
+      />
+      <PagedResults
+        result={result}
+        title="Delivery log"
+        path="/console/webhooks"
+        params={{ status, type }}
+        cursor={cursor}
+        noMatch="No event matches these filters."
+        none="No webhook events yet."
+      >
+        {(rows) => <DeliveriesTable rows={rows} caption="Webhook events" />}
+      </PagedResults>
     </>
   );
 }

@@ -21,9 +21,135 @@ import { readOr404 } from '../../../_lib/read';
 import { DocumentList } from './documents';
 
 type Params = Promise<{ id: string }>;
+type Customer = Record<string, unknown> & Awaited<ReturnType<typeof customers.get>>;
+type Verification = Awaited<ReturnType<typeof verifications.list>>['data'][number];
+type Owner = Awaited<ReturnType<typeof owners.list>>['data'][number];
+type InternalAccount = Awaited<ReturnType<typeof accounts.list>>['data'][number];
+type ExternalAccount = Awaited<ReturnType<typeof externalAccounts.list>>['data'][number];
 
 export async function generateMetadata({ params }: { params: Params }) {
   return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
+}
+
+function Profile({ c, status }: { c: Customer; status: string }) {
+  return (
+    <Facts
+      items={[
+        ['Type', c.customerType],
+        [c.customerType === 'INDIVIDUAL' ? 'KYC status' : 'KYB status', <Badge key="s" status={status} />],
+        ['Platform customer id', c.platformCustomerId],
+        ['Email', (c.email as string | undefined) ?? '—'],
+        ['Phone', (c.phoneNumber as string | undefined) ?? '—'],
+        ['UMA address', c.umaAddress],
+        ['Region', (c.region as string | undefined) ?? '—'],
+        ['Created', <LocalTime key="t" value={c.createdAt} />],
+        ['Deleted', c.isDeleted ? 'yes' : 'no'],
+      ]}
+    />
+  );
+}
+
+/** Approve or reject a verification waiting for a manual review. */
+function ReviewDecision({ id }: { id: string }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <ActionButton action={decideReviewAction.bind(null, id, 'APPROVED')} label="Approve" done="Approved" />
+      <ActionButton
+        action={decideReviewAction.bind(null, id, 'REJECTED')}
+        label="Reject"
+        tone="danger"
+        confirm="Reject this verification? The customer will be REJECTED."
+        done="Rejected"
+      />
+    </div>
+  );
+}
+
+function Verifications({ rows, canDecide }: { rows: Verification[]; canDecide: boolean }) {
+  if (!rows.length) return <Empty>Not submitted for verification yet.</Empty>;
+  return (
+    <ul className="divide-y divide-slate-100">
+      {rows.map((v) => (
+        <li key={v.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+          <div className="min-w-0 text-sm">
+            <Badge status={v.verificationStatus} />
+            <span className="ml-2 font-mono text-xs">{shortId(v.id)}</span>
+            <span className="block text-slate-700">
+              updated <LocalTime value={v.updatedAt} />
+            </span>
+            {v.errors.length ? (
+              <ul className="mt-1 list-disc pl-5">
+                {v.errors.map((e, i) => (
+                  <li key={i}>
+                    {e.type}: {e.reason}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+          {v.verificationStatus === 'PENDING_MANUAL_REVIEW' && canDecide ? <ReviewDecision id={v.id} /> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function BeneficialOwners({ rows }: { rows: Owner[] }) {
+  if (!rows.length) return <Empty>No beneficial owners recorded.</Empty>;
+  return (
+    <Table caption="Beneficial owners" head={['Name', 'Roles', 'Ownership', 'KYC status']}>
+      {rows.map((o) => (
+        <tr key={o.id}>
+          <Cell>
+            {[o.personalInfo.firstName, o.personalInfo.lastName].filter(Boolean).join(' ')}
+            <span className="block font-mono text-xs text-slate-700">{shortId(o.id)}</span>
+          </Cell>
+          <Cell>{o.roles.join(', ')}</Cell>
+          <Cell>{o.ownershipPercentage !== null ? `${o.ownershipPercentage}%` : '—'}</Cell>
+          <Cell>
+            <Badge status={o.kycStatus} />
+          </Cell>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+function InternalAccounts({ rows }: { rows: InternalAccount[] }) {
+  if (!rows.length) return <Empty>No internal accounts.</Empty>;
+  return (
+    <Table caption="Internal accounts" head={['Account', 'Type', 'Status', 'Available', 'Total']}>
+      {rows.map((a) => (
+        <tr key={a.id}>
+          <Cell mono>{shortId(a.id)}</Cell>
+          <Cell>{a.type}</Cell>
+          <Cell>
+            <Badge status={a.status} />
+          </Cell>
+          <Cell>{formatAmount(a.balance.amount, a.balance.currency.code)}</Cell>
+          <Cell>{formatAmount(a.totalBalance.amount, a.totalBalance.currency.code)}</Cell>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+function ExternalAccounts({ rows }: { rows: ExternalAccount[] }) {
+  if (!rows.length) return <Empty>No external accounts.</Empty>;
+  return (
+    <Table caption="External accounts" head={['Account', 'Kind', 'Currency', 'Status']}>
+      {rows.map((a) => (
+        <tr key={a.id}>
+          <Cell mono>{shortId(a.id)}</Cell>
+          <Cell>{a.accountInfo.accountType}</Cell>
+          <Cell>{a.currency}</Cell>
+          <Cell>
+            <Badge status={a.status} />
+          </Cell>
+        </tr>
+      ))}
+    </Table>
+  );
 }
 
 export default async function CustomerPage({ params }: { params: Params }) {
@@ -45,134 +171,31 @@ export default async function CustomerPage({ params }: { params: Params }) {
     const audit = await historyOf(p, [id, ...checks.data.map((v) => v.id)]);
     return { customer, checks, docs, ownerPage, internal, external, txs, hooks, cardPage, audit };
   });
-  const c = d.customer as Record<string, unknown> & typeof d.customer;
+  const c = d.customer as Customer;
   const business = c.businessInfo as { legalName?: string } | undefined;
   const name = (c.fullName as string | undefined) ?? business?.legalName ?? '(no name)';
   const status = String(('kycStatus' in c ? c.kycStatus : c.kybStatus) ?? 'UNVERIFIED');
-  const canDecide = hasRole(actor.role, 'operator');
   return (
     <>
       <PageHeader title={name} description={<span className="font-mono break-all">{c.id}</span>} />
       <Section title="Profile">
-        <Facts
-          items={[
-            ['Type', c.customerType],
-            [c.customerType === 'INDIVIDUAL' ? 'KYC status' : 'KYB status', <Badge key="s" status={status} />],
-            ['Platform customer id', c.platformCustomerId],
-            ['Email', (c.email as string | undefined) ?? '—'],
-            ['Phone', (c.phoneNumber as string | undefined) ?? '—'],
-            ['UMA address', c.umaAddress],
-            ['Region', (c.region as string | undefined) ?? '—'],
-            ['Created', <LocalTime key="t" value={c.createdAt} />],
-            ['Deleted', c.isDeleted ? 'yes' : 'no'],
-          ]}
-        />
+        <Profile c={c} status={status} />
       </Section>
       <Section title="Verifications">
-        {d.checks.data.length ? (
-          <ul className="divide-y divide-slate-100">
-            {d.checks.data.map((v) => (
-              <li key={v.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
-                <div className="min-w-0 text-sm">
-                  <Badge status={v.verificationStatus} />
-                  <span className="ml-2 font-mono text-xs">{shortId(v.id)}</span>
-                  <span className="block text-slate-700">
-                    updated <LocalTime value={v.updatedAt} />
-                  </span>
-                  {v.errors.length ? (
-                    <ul className="mt-1 list-disc pl-5">
-                      {v.errors.map((e, i) => (
-                        <li key={i}>
-                          {e.type}: {e.reason}
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </div>
-                {v.verificationStatus === 'PENDING_MANUAL_REVIEW' && canDecide ? (
-                  <div className="flex flex-wrap gap-2">
-                    <ActionButton
-                      action={decideReviewAction.bind(null, v.id, 'APPROVED')}
-                      label="Approve"
-                      done="Approved"
-                    />
-                    <ActionButton
-                      action={decideReviewAction.bind(null, v.id, 'REJECTED')}
-                      label="Reject"
-                      tone="danger"
-                      confirm="Reject this verification? The customer will be REJECTED."
-                      done="Rejected"
-                    />
-                  </div>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <Empty>Not submitted for verification yet.</Empty>
-        )}
+        <Verifications rows={d.checks.data} canDecide={hasRole(actor.role, 'operator')} />
       </Section>
       <Section title="Documents">
         <DocumentList docs={d.docs} />
       </Section>
       {d.ownerPage ? (
         <Section title="Beneficial owners">
-          {d.ownerPage.data.length ? (
-            <Table caption="Beneficial owners" head={['Name', 'Roles', 'Ownership', 'KYC status']}>
-              {d.ownerPage.data.map((o) => (
-                <tr key={o.id}>
-                  <Cell>
-                    {[o.personalInfo.firstName, o.personalInfo.lastName].filter(Boolean).join(' ')}
-                    <span className="block font-mono text-xs text-slate-700">{shortId(o.id)}</span>
-                  </Cell>
-                  <Cell>{o.roles.join(', ')}</Cell>
-                  <Cell>{o.ownershipPercentage !== null ? `${o.ownershipPercentage}%` : '—'}</Cell>
-                  <Cell>
-                    <Badge status={o.kycStatus} />
-                  </Cell>
-                </tr>
-              ))}
-            </Table>
-          ) : (
-            <Empty>No beneficial owners recorded.</Empty>
-          )}
+          <BeneficialOwners rows={d.ownerPage.data} />
         </Section>
       ) : null}
       <Section title="Accounts">
-        {d.internal.data.length ? (
-          <Table caption="Internal accounts" head={['Account', 'Type', 'Status', 'Available', 'Total']}>
-            {d.internal.data.map((a) => (
-              <tr key={a.id}>
-                <Cell mono>{shortId(a.id)}</Cell>
-                <Cell>{a.type}</Cell>
-                <Cell>
-                  <Badge status={a.status} />
-                </Cell>
-                <Cell>{formatAmount(a.balance.amount, a.balance.currency.code)}</Cell>
-                <Cell>{formatAmount(a.totalBalance.amount, a.totalBalance.currency.code)}</Cell>
-              </tr>
-            ))}
-          </Table>
-        ) : (
-          <Empty>No internal accounts.</Empty>
-        )}
+        <InternalAccounts rows={d.internal.data} />
         <h3 className="mt-4 mb-2 font-medium">External accounts</h3>
-        {d.external.data.length ? (
-          <Table caption="External accounts" head={['Account', 'Kind', 'Currency', 'Status']}>
-            {d.external.data.map((a) => (
-              <tr key={a.id}>
-                <Cell mono>{shortId(a.id)}</Cell>
-                <Cell>{a.accountInfo.accountType}</Cell>
-                <Cell>{a.currency}</Cell>
-                <Cell>
-                  <Badge status={a.status} />
-                </Cell>
-              </tr>
-            ))}
-          </Table>
-        ) : (
-          <Empty>No external accounts.</Empty>
-        )}
+        <ExternalAccounts rows={d.external.data} />
       </Section>
       <Section title="Cards">
         {d.cardPage.data.length ? (

@@ -11,6 +11,10 @@ import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
 
 type Params = Promise<{ id: string }>;
+type Transaction = Awaited<ReturnType<typeof transactions.get>>;
+type Posting = Awaited<ReturnType<typeof postingsOf>>[number];
+type Delivery = Awaited<ReturnType<typeof listDeliveries>>['data'][number];
+type Moment = { at: Date | string; what: string; detail: string };
 
 export async function generateMetadata({ params }: { params: Params }) {
   return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
@@ -20,6 +24,96 @@ function describe(side: Record<string, unknown>): string {
   const kind = (side.sourceType ?? side.destinationType ?? '') as string;
   const target = (side.accountId ?? side.umaAddress ?? side.customerId ?? '') as string;
   return [kind, target].filter(Boolean).join(' ') || '—';
+}
+
+// The state timeline: creation, each state the transaction announced (its webhook events, kept
+// whether or not they were delivered), each ledger posting, settlement and receipt.
+function timelineOf(t: Transaction, hooks: Delivery[], postings: Posting[]): Moment[] {
+  return [
+    { at: t.createdAt, what: 'Created', detail: '' },
+    ...hooks.map((h) => ({ at: h.createdAt, what: h.type, detail: `webhook ${h.status.toLowerCase()}` })),
+    ...postings.map((x) => ({ at: x.createdAt, what: `Ledger: ${x.kind}`, detail: x.description ?? '' })),
+    ...(t.settledAt ? [{ at: t.settledAt, what: 'Settled', detail: '' }] : []),
+    ...(t.receiptDeliveryConfirmedAt
+      ? [{ at: t.receiptDeliveryConfirmedAt, what: 'Receipt confirmed', detail: '' }]
+      : []),
+  ].sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
+}
+
+function Summary({ t, platformId }: { t: Transaction; platformId: string }) {
+  return (
+    <Facts
+      items={[
+        ['Status', <Badge key="s" status={t.status} />],
+        [
+          'Customer',
+          t.customerId === platformId ? (
+            'Platform'
+          ) : (
+            <Link
+              key="c"
+              className="text-blue-800 underline"
+              href={`/console/customers/${encodeURIComponent(t.customerId)}`}
+            >
+              {t.customerId}
+            </Link>
+          ),
+        ],
+        ['From', describe(t.source)],
+        ['To', describe(t.destination)],
+        ['Sent', t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'],
+        ['Received', t.receivedAmount ? formatAmount(t.receivedAmount.amount, t.receivedAmount.currency.code) : '—'],
+        [
+          'Fees',
+          'fees' in t && t.fees !== undefined && t.sentAmount ? formatAmount(t.fees, t.sentAmount.currency.code) : '—',
+        ],
+        ['Exchange rate', t.exchangeRate !== undefined ? String(t.exchangeRate) : '—'],
+        ['Rail', 'paymentRail' in t ? (t.paymentRail ?? '—') : '—'],
+        ['Failure', t.failureReason ?? '—'],
+        ['Quote', t.quoteId ?? '—'],
+        ['Created', <LocalTime key="t" value={t.createdAt} />],
+        ['Updated', <LocalTime key="u" value={t.updatedAt} />],
+      ]}
+    />
+  );
+}
+
+function Timeline({ moments }: { moments: Moment[] }) {
+  return (
+    <ol className="relative ml-2 border-l border-slate-300 text-sm">
+      {moments.map((e, i) => (
+        <li key={i} className="mb-3 ml-4">
+          <span className="absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full bg-slate-500" aria-hidden="true" />
+          <span className="font-medium">{e.what}</span>
+          {e.detail ? <span className="text-slate-700"> · {e.detail}</span> : null}
+          <span className="block text-slate-700">
+            <LocalTime value={e.at} />
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function LedgerPostings({ postings }: { postings: Posting[] }) {
+  if (!postings.length) return <Empty>No money has moved for this transaction.</Empty>;
+  return postings.map((x) => (
+    <div key={x.id} className="mb-4">
+      <p className="mb-1 text-sm">
+        <span className="font-medium">{x.kind}</span> <span className="font-mono text-xs">{shortId(x.id)}</span>{' '}
+        <LocalTime value={x.createdAt} />
+      </p>
+      <Table caption={`Entries of posting ${x.id}`} head={['Account', 'Bucket', 'Amount']}>
+        {x.lines.map((l, i) => (
+          <tr key={i}>
+            <Cell mono>{l.account.includes(':') ? shortId(l.account) : l.account}</Cell>
+            <Cell>{l.bucket}</Cell>
+            <Cell>{formatAmount(l.amount, l.currency)}</Cell>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  ));
 }
 
 export default async function TransactionPage({ params }: { params: Params }) {
@@ -33,17 +127,6 @@ export default async function TransactionPage({ params }: { params: Params }) {
     return { t, postings, hooks, audit };
   });
   const t = d.t;
-  // The state timeline: creation, each state the transaction announced (its webhook events, kept
-  // whether or not they were delivered), each ledger posting, settlement and receipt.
-  const timeline = [
-    { at: t.createdAt, what: 'Created', detail: '' },
-    ...d.hooks.data.map((h) => ({ at: h.createdAt, what: h.type, detail: `webhook ${h.status.toLowerCase()}` })),
-    ...d.postings.map((x) => ({ at: x.createdAt, what: `Ledger: ${x.kind}`, detail: x.description ?? '' })),
-    ...(t.settledAt ? [{ at: t.settledAt, what: 'Settled', detail: '' }] : []),
-    ...(t.receiptDeliveryConfirmedAt
-      ? [{ at: t.receiptDeliveryConfirmedAt, what: 'Receipt confirmed', detail: '' }]
-      : []),
-  ].sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
   return (
     <>
       <PageHeader
@@ -51,81 +134,13 @@ export default async function TransactionPage({ params }: { params: Params }) {
         description={<span className="font-mono break-all">{t.id}</span>}
       />
       <Section title="Summary">
-        <Facts
-          items={[
-            ['Status', <Badge key="s" status={t.status} />],
-            [
-              'Customer',
-              t.customerId === p ? (
-                'Platform'
-              ) : (
-                <Link
-                  key="c"
-                  className="text-blue-800 underline"
-                  href={`/console/customers/${encodeURIComponent(t.customerId)}`}
-                >
-                  {t.customerId}
-                </Link>
-              ),
-            ],
-            ['From', describe(t.source)],
-            ['To', describe(t.destination)],
-            ['Sent', t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'],
-            [
-              'Received',
-              t.receivedAmount ? formatAmount(t.receivedAmount.amount, t.receivedAmount.currency.code) : '—',
-            ],
-            [
-              'Fees',
-              'fees' in t && t.fees !== undefined && t.sentAmount
-                ? formatAmount(t.fees, t.sentAmount.currency.code)
-                : '—',
-            ],
-            ['Exchange rate', t.exchangeRate !== undefined ? String(t.exchangeRate) : '—'],
-            ['Rail', 'paymentRail' in t ? (t.paymentRail ?? '—') : '—'],
-            ['Failure', t.failureReason ?? '—'],
-            ['Quote', t.quoteId ?? '—'],
-            ['Created', <LocalTime key="t" value={t.createdAt} />],
-            ['Updated', <LocalTime key="u" value={t.updatedAt} />],
-          ]}
-        />
+        <Summary t={t} platformId={p} />
       </Section>
       <Section title="Timeline">
-        <ol className="relative ml-2 border-l border-slate-300 text-sm">
-          {timeline.map((e, i) => (
-            <li key={i} className="mb-3 ml-4">
-              <span className="absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full bg-slate-500" aria-hidden="true" />
-              <span className="font-medium">{e.what}</span>
-              {e.detail ? <span className="text-slate-700"> · {e.detail}</span> : null}
-              <span className="block text-slate-700">
-                <LocalTime value={e.at} />
-              </span>
-            </li>
-          ))}
-        </ol>
+        <Timeline moments={timelineOf(t, d.hooks.data, d.postings)} />
       </Section>
       <Section title="Ledger postings">
-        {d.postings.length ? (
-          d.postings.map((x) => (
-            <div key={x.id} className="mb-4">
-              <p className="mb-1 text-sm">
-                <span className="font-medium">{x.kind}</span> <span className="font-mono text-xs">{shortId(x.id)}</span>{' '}
-                <LocalTime value={x.createdAt} />
-              </p>
-              <Table caption={`Entries of posting ${x.id}`} head={['Account', 'Bucket', 'Amount']}>
-                {x.lines.map((l, i) => (
-                  <tr key={i}>
-                    <Cell mono>{l.account.includes(':') ? shortId(l.account) : l.account}</Cell>
-                    <Cell>{l.bucket}</Cell>
-                    <Cell>{formatAmount(l.amount, l.currency)}</Cell>
-                  </tr>
-                ))}
-              </Table>
-            </div>
-          ))
-        ) : (
-          <Empty>No money has moved for this transaction.</Empty>
-        )}
+        <LedgerPostings postings={d.postings} />
       </Section>
       <Section title="Webhook deliveries">
         <DeliveriesTable rows={d.hooks.data} caption="Webhook events about this transaction" />
