@@ -80,6 +80,13 @@ test('approve one agent action and reject another with a reason, without a reloa
   const before = await available(customer.id, usd.id);
   await signInStaff(page);
   await expect(page.getByRole('link', { name: /Approvals/ })).toBeVisible();
+  // The overview counts what waits, as the API does, and leads to the queue.
+  const waiting = (await apiOk('GET', '/agents/approvals?limit=1')).totalCount as number;
+  expect(waiting).toBeGreaterThanOrEqual(2);
+  await expect(page.getByRole('link', { name: `Agent actions to approve ${waiting}` })).toHaveAttribute(
+    'href',
+    '/console/approvals',
+  );
   await visit(page, '/console/approvals');
   await expect(page.getByRole('heading', { name: 'Agent approvals' })).toBeVisible();
   const card = (id: string) => page.locator(`li[data-action-id="${id}"]`);

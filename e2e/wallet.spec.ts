@@ -42,17 +42,26 @@ const activeSessions = async (accountId: string) =>
 let alice: Awaited<ReturnType<typeof walletCustomer>>;
 let aliceQuoteId = '';
 let alicePasskeyId = '';
+let aliceCard: Json = {};
 
 test('email-code sign-in, a passkey added and used, a signed payment, revoke, export, sign-out', async ({ page }) => {
   alice = await walletCustomer('Alice Wallet');
   await apiOk('POST', `/sandbox/internal-accounts/${alice.walletId}/fund`, { amount: 25_000 });
   const bank = await mxnBankAccount(alice.id);
   await virtualAuthenticator(page);
+  // A card the platform issued to Alice, funded by her USD account: the wallet lists it.
+  const accounts = (await apiOk('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(alice.id)}`))
+    .data as Json[];
+  const usd = accounts.find((a) => a.type !== 'EMBEDDED_WALLET' && a.balance.currency.code === 'USD');
+  aliceCard = await apiOk('POST', '/cards', { cardholderId: alice.id, form: 'VIRTUAL', fundingSources: [usd.id] });
 
   await visit(page, '/wallet');
   await checkPage(page, 'wallet-sign-in');
   await signInWithCode(page, alice.email);
   await expect(page.getByText('250.00 USD')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Cards' }).getByText(new RegExp(`•••• ${aliceCard.last4}$`)),
+  ).toBeVisible();
   // The session key never left the browser: it is a non-extractable key in IndexedDB.
   const extractable = await page.evaluate(
     () =>
@@ -125,6 +134,10 @@ test("a second customer's wallet session cannot reach the first customer's data"
     await signInWithCode(page, bob.email);
     const me = await page.request.get('/wallet/api/me');
     expect((await me.json()).customer.id).toBe(bob.id);
+    // Bob's cards are his: Alice's card is not among them.
+    const cards = await page.request.get('/wallet/api/cards');
+    expect(cards.status()).toBe(200);
+    expect(((await cards.json()).data as Json[]).map((c) => c.id)).not.toContain(aliceCard.id);
     const origin = { origin: new URL(page.url()).origin, 'content-type': 'application/json' };
     // Alice's quote, credential and transactions are not Bob's to touch or read.
     const execute = await page.request.post(`/wallet/api/quotes/${encodeURIComponent(aliceQuoteId)}/execute`, {

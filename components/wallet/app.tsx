@@ -5,6 +5,7 @@ import { formatAmount } from '../format';
 import { LocalTime } from '../time';
 import { Activity } from './activity';
 import { call, signed, type Json } from './api';
+import { Cards } from './cards';
 import { forgetSessionKey, loadSessionKey, type SessionKey } from './crypto';
 import { Send } from './send';
 import { Security } from './security';
@@ -12,7 +13,7 @@ import { SignIn } from './sign-in';
 import { Card, plainClass, Problem } from './ui';
 
 // The wallet: signed out, it is the sign-in; signed in (a session cookie, and the session key in
-// this browser's IndexedDB), it is the balances, sending, the payments and the security settings.
+// this browser's IndexedDB), it is the balances, sending, the payments, the cards and the security settings.
 export function WalletApp() {
   const client = useQueryClient();
   const state = useQuery({
@@ -72,6 +73,9 @@ export function WalletApp() {
       </Card>
       <Card title="Payments">
         <Activity />
+      </Card>
+      <Card title="Cards">
+        <Cards />
       </Card>
       <Card title="Security">
         <Security walletKey={key} />

@@ -9,6 +9,7 @@ import { formatAmount, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, PageHeader, Section, Table } from '@/components/ui';
 import { sentOf, transactionHref } from '@/components/console/tables';
+import { pendingCount } from '../_lib/approvals';
 import { requireStaff } from '../_lib/session';
 import { read } from '../_lib/read';
 
@@ -149,10 +150,12 @@ export default async function Overview() {
     ]);
     return { totals, volumes, awaiting, failed, reviews, recent };
   });
+  const actions = await pendingCount(actor);
   return (
     <>
       <PageHeader title="Overview" description="What the platform holds and moved, and what waits for someone." />
-      <div className="mb-6 grid grid-cols-1 gap-4 sm:grid-cols-3">
+      <div className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <Stat label="Agent actions to approve" value={actions} href="/console/approvals" />
         <Stat label="Payments awaiting approval" value={data.awaiting} href="/console/transactions?status=PENDING" />
         <Stat
           label="Verifications to review"

@@ -14,3 +14,4 @@ export * as quote from '@/app/api/2025-10-13/quotes/[quoteId]/route';
 export * as quoteExecute from '@/app/api/2025-10-13/quotes/[quoteId]/execute/route';
 export * as walletExport from '@/app/api/2025-10-13/internal-accounts/[id]/export/route';
 export * as umaLookup from '@/app/api/2025-10-13/receiver/uma/[receiverUmaAddress]/route';
+export * as cards from '@/app/api/2025-10-13/cards/route';
