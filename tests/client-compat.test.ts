@@ -160,13 +160,13 @@ describe.runIf(referenceFile('openapi.yaml') || process.env.CI)('array query par
   });
 });
 
+const hint = (res: ApiResponse) => res.headers.get('x-should-retry');
+
 describe('x-should-retry on every error answer', () => {
   let p: TestPlatform;
   beforeAll(async () => {
     p = await newPlatform();
   });
-
-  const hint = (res: ApiResponse) => res.headers.get('x-should-retry');
 
   it('is false where a retry cannot help: 400, 401, 403, 404, 405, 409 duplicate or wrong state, 410, 415', async () => {
     const h = await customerWithAccounts(p, 'Retry Holder', ['USD', 'EUR']);
@@ -243,7 +243,10 @@ describe('x-should-retry on every error answer', () => {
     expect(hint(again)).toBe('true');
     expect(again.headers.get('retry-after')).toMatch(/^\d+$/);
   });
+});
 
+// The same header on answers built directly from errors, with no request behind them.
+describe('x-should-retry on every error answer', () => {
   it('follows the code for answers a test cannot provoke over HTTP, and covers every code', async () => {
     const of = (err: DomainError) => errorResponse(err).headers.get('x-should-retry');
     expect(of(stillInProgress('A request with this Idempotency-Key is still in progress'))).toBe('true');

@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
-import { newPlatform } from './support/api';
+import { newPlatform, type TestPlatform } from './support/api';
 import { expectLedgerBalanced } from './support/ledger';
-import { advance, balanceOf, customerWithAccounts, externalAccount, fund } from './support/money';
+import { advance, balanceOf, customerWithAccounts, externalAccount, fund, type Holder } from './support/money';
+
+/** `count` quotes of 50.00 USD -> EUR between the holder's accounts, not yet executed. */
+async function quotesToExecute(p: TestPlatform, h: Holder, count: number) {
+  const quotes: { id: string; transactionId: string; total: bigint }[] = [];
+  for (let i = 0; i < count; i++) {
+    const q = await p.api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
+      destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 5000,
+    });
+    expect(q.status).toBe(201);
+    quotes.push({ id: q.body.id, transactionId: q.body.transactionId, total: BigInt(q.body.totalSendingAmount) });
+  }
+  return quotes;
+}
 
 // Many executions and transfers at once against one account, with duplicates and repeated
 // idempotency keys: nothing executes twice, nothing overdraws, the ledger still sums to zero.
@@ -14,17 +30,7 @@ describe('concurrent money movement', () => {
     await fund(p, h.accounts.USD, START);
     const dest = await externalAccount(p, h.customerId, 'USD', '468');
 
-    const quotes: { id: string; transactionId: string; total: bigint }[] = [];
-    for (let i = 0; i < 24; i++) {
-      const q = await p.api.post('/quotes', {
-        source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
-        destination: { destinationType: 'ACCOUNT', accountId: h.accounts.EUR },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 5000,
-      });
-      expect(q.status).toBe(201);
-      quotes.push({ id: q.body.id, transactionId: q.body.transactionId, total: BigInt(q.body.totalSendingAmount) });
-    }
+    const quotes = await quotesToExecute(p, h, 24);
 
     const requests: Promise<{ kind: string; key: string; status: number; id?: string; body: unknown }>[] = [];
     for (const q of quotes) {

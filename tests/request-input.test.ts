@@ -23,14 +23,16 @@ function expectFieldErrors(res: ApiResponse, fields: string[], message: RegExp) 
   expect(res.headers.get('x-should-retry')).toBe('false');
 }
 
+/** A customer's JSON text, written out so that its bytes can be altered. */
+const customer = (fullName: string, id: string) =>
+  `{"customerType":"INDIVIDUAL","fullName":"${fullName}","platformCustomerId":"${id}","address":{"line1":"1 Main St","postalCode":"62701","country":"US"}}`;
+
 describe('request bodies that are not Unicode text', () => {
   let p: TestPlatform;
   beforeAll(async () => {
     p = await newPlatform();
   });
 
-  const customer = (fullName: string, id: string) =>
-    `{"customerType":"INDIVIDUAL","fullName":"${fullName}","platformCustomerId":"${id}","address":{"line1":"1 Main St","postalCode":"62701","country":"US"}}`;
   const stored = async (id: string) =>
     (await p.api.get('/customers', { query: { platformCustomerId: id } })).body.totalCount as number;
 

@@ -16,8 +16,8 @@ function byMarker(rows, runId) {
   return out;
 }
 
-/** Map operation index -> effects found. */
-export async function findEffects(conn, runId, ops) {
+/** Operation kind -> (operation index -> effects), for the effects found by the marks they carry. */
+async function markedEffects(conn, runId) {
   const like = `soak-${runId}-%`;
   const marked = {
     'transfer-out': byMarker(
@@ -49,6 +49,12 @@ export async function findEffects(conn, runId, ops) {
     ),
   };
   marked['quote-now'] = marked.quote;
+  return marked;
+}
+
+/** Map operation index -> effects found. */
+export async function findEffects(conn, runId, ops) {
+  const marked = await markedEffects(conn, runId);
 
   // Amount-marked effects: (internal account, amount) -> rows.
   const byAmount = async (sql) => {
