@@ -1,33 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
-import { db, Prisma, transaction } from '@/lib/core/db';
+import { db, Prisma } from '@/lib/core/db';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { customerWithAccounts, externalAccount, fund, type Holder } from '@/tests/support/money';
+import { planOf, statements } from '@/tests/support/sql-capture';
 
 // The transaction list at scale (docs-draft/lists.md): pages are correct across ties in createdAt
 // and rows inserted while paging; the cursor is an index bound; the count is kept by counters
 // (no filter, status) or computed once and carried in the cursor (other filters).
-
-/** SQL texts (and values) sent to the database while `fn` runs. */
-async function statements<T>(
-  fn: () => Promise<T>,
-): Promise<{ result: T; sent: { text: string; values: unknown[] }[] }> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  const sent: { text: string; values: unknown[] }[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string; values?: unknown[] };
-    if (typeof q === 'string') sent.push({ text: q, values: (args[1] as unknown[]) ?? [] });
-    else if (q?.text) sent.push({ text: q.text, values: q.values ?? (args[1] as unknown[]) ?? [] });
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await fn(), sent };
-  } finally {
-    proto.query = original;
-  }
-}
 
 const isCount = (s: { text: string }) => /count\(/i.test(s.text) && s.text.includes('"Transaction"');
 
@@ -137,12 +117,7 @@ it('bounds the index scan at the cursor (EXPLAIN of the page statement)', async 
   expect(page, sent.map((s) => s.text).join('\n')).toBeDefined();
   // At test sizes a sequential scan is cheapest; without it the planner must show which index
   // bound the statement allows.
-  const plan = await transaction(async (tx) => {
-    await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
-    await tx.$executeRawUnsafe('SET LOCAL enable_bitmapscan = off');
-    return tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${page!.text}`, ...page!.values);
-  });
-  const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+  const text = await planOf(page!);
   expect(text).toMatch(/Index (Only )?Scan Backward using "?Transaction_platformId_createdAt_id_idx/);
   expect(text).toMatch(/Index Cond: .*"createdAt" <= /);
   expect(text).not.toMatch(/Sort/);
