@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { advance, customerWithAccounts, type Holder } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
@@ -7,265 +7,176 @@ import { passesLuhn } from './pan';
 import { sealPurpose } from './service';
 import { activeCard, cardholder, cardWebhooks } from './testing';
 
-// Issuing, reading, listing and changing cards over HTTP: KYC and funding-source rules, the
-// state machine (every move allowed and refused), concurrent moves, webhooks.
-describe('cards', () => {
-  let p: TestPlatform;
-  let h: Holder;
-  beforeAll(async () => {
-    p = await newPlatform();
-    h = await cardholder(p, 'Carla Cardholder', ['USD', 'EUR']);
-  });
+// Issuing, reading, listing and changing cards over HTTP: KYC and funding-source rules, webhooks
+// (card-state.test.ts has the state machine).
+let p: TestPlatform;
+let h: Holder;
+beforeAll(async () => {
+  p = await newPlatform();
+  h = await cardholder(p, 'Carla Cardholder', ['USD', 'EUR']);
+});
 
-  it('issues a card to a KYC-approved cardholder: PROCESSING, then ACTIVE when the issuer provisions it', async () => {
-    const res = await p.api.post('/cards', {
-      cardholderId: h.customerId,
-      platformCardId: 'card-emp-001',
-      form: 'VIRTUAL',
-      fundingSources: [h.accounts.USD],
-      maxSpendPerTransaction: 5000,
-      threeDSecurePassword: 'AbCd1234EfGh5678',
-    });
-    expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({
-      cardholderId: h.customerId,
-      platformCardId: 'card-emp-001',
-      state: 'PROCESSING',
-      stateReason: null,
-      form: 'VIRTUAL',
-      brand: 'VISA',
-      fundingSources: [h.accounts.USD],
-      maxSpendPerTransaction: 5000,
-      currency: 'USD',
-    });
-    // Never the PAN, CVV or the 3-D Secure password; the PAN is stored sealed and passes Luhn.
-    const row = (await db().card.findUnique({ where: { id: res.body.id } }))!;
-    const pan = Buffer.from(unseal(row.panSealed, sealPurpose(row.id, 'pan'))).toString();
-    const cvv = Buffer.from(unseal(row.cvvSealed, sealPurpose(row.id, 'cvv'))).toString();
-    expect(passesLuhn(pan)).toBe(true);
-    expect(pan.slice(-4)).toBe(res.body.last4);
-    for (const secret of [pan, cvv, 'AbCd1234EfGh5678']) expect(res.text).not.toContain(secret);
-    expect(row.panSealed).not.toContain(pan);
-    await advance(p, 1);
-    const got = await p.api.get(`/cards/${res.body.id}`);
-    expect(got.body).toMatchObject({ state: 'ACTIVE', stateReason: null });
-    expect(got.text).not.toContain(pan);
-    const hooks = await cardWebhooks(p.platformId);
-    expect(hooks.filter((e) => e.data.id === res.body.id).map((e) => [e.type, e.data.state])).toEqual([
-      ['CARD.STATE_CHANGE', 'ACTIVE'],
-    ]);
+it('issues a card to a KYC-approved cardholder: PROCESSING, then ACTIVE when the issuer provisions it', async () => {
+  const res = await p.api.post('/cards', {
+    cardholderId: h.customerId,
+    platformCardId: 'card-emp-001',
+    form: 'VIRTUAL',
+    fundingSources: [h.accounts.USD],
+    maxSpendPerTransaction: 5000,
+    threeDSecurePassword: 'AbCd1234EfGh5678',
   });
-
-  it('closes a card the issuer refuses to provision (sandbox: platformCardId ending in 002)', async () => {
-    const res = await p.api.post('/cards', {
-      cardholderId: h.customerId,
-      platformCardId: 'rejected-002',
-      form: 'VIRTUAL',
-      fundingSources: [h.accounts.USD],
-    });
-    expect(res.status, res.text).toBe(201);
-    await advance(p, 1);
-    expect((await p.api.get(`/cards/${res.body.id}`)).body).toMatchObject({
-      state: 'CLOSED',
-      stateReason: 'ISSUER_REJECTED',
-    });
+  expect(res.status, res.text).toBe(201);
+  expect(res.body).toMatchObject({
+    cardholderId: h.customerId,
+    platformCardId: 'card-emp-001',
+    state: 'PROCESSING',
+    stateReason: null,
+    form: 'VIRTUAL',
+    brand: 'VISA',
+    fundingSources: [h.accounts.USD],
+    maxSpendPerTransaction: 5000,
+    currency: 'USD',
   });
+  // Never the PAN, CVV or the 3-D Secure password; the PAN is stored sealed and passes Luhn.
+  const row = (await db().card.findUnique({ where: { id: res.body.id } }))!;
+  const pan = Buffer.from(unseal(row.panSealed, sealPurpose(row.id, 'pan'))).toString();
+  const cvv = Buffer.from(unseal(row.cvvSealed, sealPurpose(row.id, 'cvv'))).toString();
+  expect(passesLuhn(pan)).toBe(true);
+  expect(pan.slice(-4)).toBe(res.body.last4);
+  for (const secret of [pan, cvv, 'AbCd1234EfGh5678']) expect(res.text).not.toContain(secret);
+  expect(row.panSealed).not.toContain(pan);
+  await advance(p, 1);
+  const got = await p.api.get(`/cards/${res.body.id}`);
+  expect(got.body).toMatchObject({ state: 'ACTIVE', stateReason: null });
+  expect(got.text).not.toContain(pan);
+  const hooks = await cardWebhooks(p.platformId);
+  expect(hooks.filter((e) => e.data.id === res.body.id).map((e) => [e.type, e.data.state])).toEqual([
+    ['CARD.STATE_CHANGE', 'ACTIVE'],
+  ]);
+});
 
-  it('refuses cardholders whose KYC is not APPROVED, and ineligible funding sources', async () => {
-    for (const [suffix, status] of [
-      ['001', 'PENDING'],
-      ['002', 'REJECTED'],
-      ['003', 'UNVERIFIED'],
-    ]) {
-      const c = await customerWithAccounts(p, `Kyc Pending${suffix}`, ['USD']);
-      const res = await p.api.post('/cards', {
-        cardholderId: c.customerId,
-        form: 'VIRTUAL',
-        fundingSources: [c.accounts.USD],
-      });
-      expectError(res, 400, 'CARDHOLDER_KYC_NOT_APPROVED');
-      expect(res.body.message).toContain(status);
-    }
-    const other = await cardholder(p, 'Otto Other');
-    const ineligible = async (fundingSources: string[]) => {
-      const res = await p.api.post('/cards', { cardholderId: h.customerId, form: 'VIRTUAL', fundingSources });
-      expectError(res, 400, 'INVALID_INPUT');
-      return res.body;
-    };
-    expect((await ineligible([other.accounts.USD])).details).toMatchObject({ reason: 'FUNDING_SOURCE_INELIGIBLE' });
-    expect((await ineligible([h.accounts.USD, h.accounts.EUR])).details).toMatchObject({
-      reason: 'FUNDING_SOURCE_INELIGIBLE',
-      accountId: h.accounts.EUR,
-    });
-    expect((await ineligible(['InternalAccount:00000000-0000-0000-0000-000000000000'])).details).toMatchObject({
-      reason: 'FUNDING_SOURCE_INELIGIBLE',
-    });
-    await ineligible([]);
-    await ineligible([h.accounts.USD, h.accounts.USD]);
-    const noForm = await p.api.post('/cards', { cardholderId: h.customerId, fundingSources: [h.accounts.USD] });
-    expectError(noForm, 400, 'INVALID_INPUT');
-    const zero = await p.api.post('/cards', {
-      cardholderId: h.customerId,
-      form: 'VIRTUAL',
-      fundingSources: [h.accounts.USD],
-      maxSpendPerTransaction: 0,
-    });
-    expectError(zero, 400, 'INVALID_INPUT');
-    const nobody = await p.api.post('/cards', {
-      cardholderId: 'Customer:00000000-0000-0000-0000-000000000000',
-      form: 'VIRTUAL',
-      fundingSources: [h.accounts.USD],
-    });
-    expectError(nobody, 404, 'USER_NOT_FOUND');
-    expectError(await p.api.get('/cards/Card:00000000-0000-0000-0000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
+it('closes a card the issuer refuses to provision (sandbox: platformCardId ending in 002)', async () => {
+  const res = await p.api.post('/cards', {
+    cardholderId: h.customerId,
+    platformCardId: 'rejected-002',
+    form: 'VIRTUAL',
+    fundingSources: [h.accounts.USD],
   });
-
-  it('lists cards with the reference filters and cursor pagination', async () => {
-    const q = await newPlatform();
-    const a = await cardholder(q, 'Lisa List');
-    const b = await cardholder(q, 'Bob List');
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await activeCard(q, a, { platformCardId: `a-${i}` })).id);
-    const bCard = await activeCard(q, b, { platformCardId: 'b-0' });
-    await q.api.patch(`/cards/${ids[1]}`, { state: 'FROZEN' });
-    const all = await q.api.get('/cards');
-    expect(all.body.totalCount).toBe(4);
-    expect(all.body.data.map((c: { id: string }) => c.id)).toEqual([bCard.id, ...ids.slice().reverse()]);
-    const byHolder = await q.api.get('/cards', { query: { cardholderId: a.customerId } });
-    expect(byHolder.body.data).toHaveLength(3);
-    const byAccount = await q.api.get('/cards', { query: { accountId: b.accounts.USD } });
-    expect(byAccount.body.data.map((c: { id: string }) => c.id)).toEqual([bCard.id]);
-    expect((await q.api.get('/cards', { query: { platformCardId: 'a-2' } })).body.data[0].id).toBe(ids[2]);
-    const frozen = await q.api.get('/cards', { query: { state: 'FROZEN' } });
-    expect(frozen.body.data.map((c: { id: string }) => c.id)).toEqual([ids[1]]);
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await q.api.get('/cards', { query: { limit: 3, cursor, sortOrder: 'asc' } });
-      expect(page.status).toBe(200);
-      seen.push(...page.body.data.map((c: { id: string }) => c.id));
-      cursor = page.body.hasMore ? page.body.nextCursor : undefined;
-    } while (cursor);
-    expect(seen).toEqual([...ids, bCard.id]);
-    expectError(await q.api.get('/cards', { query: { state: 'LOST' } }), 400, 'INVALID_INPUT');
-    expectError(await q.api.get('/cards', { query: { cursor: 'nonsense' } }), 400, 'INVALID_INPUT');
-  });
-
-  it('changes funding sources and the per-transaction limit, announcing funding-source changes', async () => {
-    const card = await activeCard(p, h);
-    const second = await db().$transaction(async (tx) => {
-      const { openCustomerAccounts } = await import('@/lib/accounts/service');
-      return openCustomerAccounts(p.platformId, h.customerId, ['USD'], null, tx);
-    });
-    const sources = [second[0].id, h.accounts.USD];
-    const res = await p.api.patch(`/cards/${card.id}`, { fundingSources: sources, maxSpendPerTransaction: 10000 });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ fundingSources: sources, maxSpendPerTransaction: 10000, state: 'ACTIVE' });
-    const cleared = await p.api.patch(`/cards/${card.id}`, { maxSpendPerTransaction: null });
-    expect(cleared.body.maxSpendPerTransaction).toBeNull();
-    expectError(await p.api.patch(`/cards/${card.id}`, { fundingSources: [h.accounts.EUR] }), 400, 'INVALID_INPUT');
-    expectError(await p.api.patch(`/cards/${card.id}`, { fundingSources: [] }), 400, 'INVALID_INPUT');
-    expectError(await p.api.patch(`/cards/${card.id}`, {}), 400, 'INVALID_INPUT');
-    expectError(
-      await p.api.patch(`/cards/${card.id}`, { state: 'CLOSED', fundingSources: [h.accounts.USD] }),
-      400,
-      'INVALID_INPUT',
-    );
-    expectError(
-      await p.api.patch(`/cards/${card.id}`, { state: 'CLOSED', maxSpendPerTransaction: null }),
-      400,
-      'INVALID_INPUT',
-    );
-    const hooks = (await cardWebhooks(p.platformId)).filter(
-      (e) => e.data.id === card.id && e.type === 'CARD.FUNDING_SOURCE_CHANGE',
-    );
-    expect(hooks.map((e) => e.data.fundingSources)).toEqual([sources]);
+  expect(res.status, res.text).toBe(201);
+  await advance(p, 1);
+  expect((await p.api.get(`/cards/${res.body.id}`)).body).toMatchObject({
+    state: 'CLOSED',
+    stateReason: 'ISSUER_REJECTED',
   });
 });
 
-describe('card state machine', () => {
-  let p: TestPlatform;
-  let h: Holder;
-  beforeAll(async () => {
-    p = await newPlatform();
-    h = await cardholder(p, 'Stella State');
-  });
-
-  /** A card in `state`, reached through the API. */
-  async function cardIn(state: 'PROCESSING' | 'ACTIVE' | 'FROZEN' | 'CLOSED') {
-    if (state === 'PROCESSING') {
-      const res = await p.api.post('/cards', {
-        cardholderId: h.customerId,
-        form: 'VIRTUAL',
-        fundingSources: [h.accounts.USD],
-      });
-      return res.body.id as string;
-    }
-    const card = await activeCard(p, h);
-    if (state !== 'ACTIVE') expect((await p.api.patch(`/cards/${card.id}`, { state })).status).toBe(200);
-    return card.id;
-  }
-
-  const cases: [string, string, number, string | null][] = [
-    ['ACTIVE', 'FROZEN', 200, null],
-    ['ACTIVE', 'CLOSED', 200, null],
-    ['ACTIVE', 'ACTIVE', 409, 'INVALID_STATE_TRANSITION'],
-    ['FROZEN', 'ACTIVE', 200, null],
-    ['FROZEN', 'CLOSED', 200, null],
-    ['FROZEN', 'FROZEN', 409, 'INVALID_STATE_TRANSITION'],
-    ['CLOSED', 'CLOSED', 409, 'CARD_ALREADY_CLOSED'],
-    ['CLOSED', 'ACTIVE', 409, 'INVALID_STATE_TRANSITION'],
-    ['CLOSED', 'FROZEN', 409, 'INVALID_STATE_TRANSITION'],
-    ['PROCESSING', 'ACTIVE', 409, 'INVALID_STATE_TRANSITION'],
-    ['PROCESSING', 'FROZEN', 409, 'INVALID_STATE_TRANSITION'],
-    ['PROCESSING', 'CLOSED', 409, 'INVALID_STATE_TRANSITION'],
-  ];
-  for (const [from, to, status, code] of cases) {
-    it(`${from} → ${to}: ${code ?? 'allowed'}`, async () => {
-      const id = await cardIn(from as 'ACTIVE');
-      const res = await p.api.patch(`/cards/${id}`, { state: to });
-      if (code) {
-        expectError(res, status, code);
-        expect((await p.api.get(`/cards/${id}`)).body.state).toBe(from);
-      } else {
-        expect(res.status, res.text).toBe(200);
-        expect(res.body.state).toBe(to);
-        expect(res.body.stateReason).toBe(to === 'CLOSED' ? 'CLOSED_BY_PLATFORM' : null);
-        const hooks = (await cardWebhooks(p.platformId)).filter((e) => e.data.id === id);
-        expect(hooks.at(-1)).toMatchObject({ type: 'CARD.STATE_CHANGE', data: { state: to } });
-      }
+it('refuses cardholders whose KYC is not APPROVED, and ineligible funding sources', async () => {
+  for (const [suffix, status] of [
+    ['001', 'PENDING'],
+    ['002', 'REJECTED'],
+    ['003', 'UNVERIFIED'],
+  ]) {
+    const c = await customerWithAccounts(p, `Kyc Pending${suffix}`, ['USD']);
+    const res = await p.api.post('/cards', {
+      cardholderId: c.customerId,
+      form: 'VIRTUAL',
+      fundingSources: [c.accounts.USD],
     });
+    expectError(res, 400, 'CARDHOLDER_KYC_NOT_APPROVED');
+    expect(res.body.message).toContain(status);
   }
-
-  it('refuses any other change of a CLOSED card with CARD_NOT_MUTABLE', async () => {
-    const id = await cardIn('CLOSED');
-    expectError(await p.api.patch(`/cards/${id}`, { fundingSources: [h.accounts.USD] }), 409, 'CARD_NOT_MUTABLE');
-    expectError(await p.api.patch(`/cards/${id}`, { maxSpendPerTransaction: 100 }), 409, 'CARD_NOT_MUTABLE');
-    expectError(await p.api.patch(`/cards/${id}`, { maxSpendPerTransaction: null }), 409, 'CARD_NOT_MUTABLE');
+  const other = await cardholder(p, 'Otto Other');
+  const ineligible = async (fundingSources: string[]) => {
+    const res = await p.api.post('/cards', { cardholderId: h.customerId, form: 'VIRTUAL', fundingSources });
+    expectError(res, 400, 'INVALID_INPUT');
+    return res.body;
+  };
+  expect((await ineligible([other.accounts.USD])).details).toMatchObject({ reason: 'FUNDING_SOURCE_INELIGIBLE' });
+  expect((await ineligible([h.accounts.USD, h.accounts.EUR])).details).toMatchObject({
+    reason: 'FUNDING_SOURCE_INELIGIBLE',
+    accountId: h.accounts.EUR,
   });
-
-  it('applies one of several concurrent moves: the others are refused by the guarded update', async () => {
-    const id = await cardIn('ACTIVE');
-    const freezes = await Promise.all([1, 2, 3, 4, 5].map(() => p.api.patch(`/cards/${id}`, { state: 'FROZEN' })));
-    expect(freezes.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of freezes.filter((x) => x.status !== 200)) expectError(r, 409, 'INVALID_STATE_TRANSITION');
-    const mixed = await Promise.all([
-      p.api.patch(`/cards/${id}`, { state: 'CLOSED' }),
-      p.api.patch(`/cards/${id}`, { state: 'ACTIVE' }),
-      p.api.patch(`/cards/${id}`, { state: 'CLOSED' }),
-      p.api.patch(`/cards/${id}`, { state: 'CLOSED' }),
-    ]);
-    const closes = mixed.filter((r, i) => i !== 1);
-    expect(closes.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of closes.filter((x) => x.status !== 200)) expectError(r, 409, 'CARD_ALREADY_CLOSED');
-    expect((await p.api.get(`/cards/${id}`)).body.state).toBe('CLOSED');
-    const changes = (await cardWebhooks(p.platformId)).filter(
-      (e) => e.data.id === id && e.type === 'CARD.STATE_CHANGE',
-    );
-    // ACTIVE (provisioned), FROZEN, then at most one unfreeze, then CLOSED: one event per move made.
-    const states = changes.map((e) => e.data.state);
-    expect(states.slice(0, 2)).toEqual(['ACTIVE', 'FROZEN']);
-    expect(states.at(-1)).toBe('CLOSED');
-    expect(states.filter((s) => s === 'CLOSED')).toHaveLength(1);
+  expect((await ineligible(['InternalAccount:00000000-0000-0000-0000-000000000000'])).details).toMatchObject({
+    reason: 'FUNDING_SOURCE_INELIGIBLE',
   });
+  await ineligible([]);
+  await ineligible([h.accounts.USD, h.accounts.USD]);
+  const noForm = await p.api.post('/cards', { cardholderId: h.customerId, fundingSources: [h.accounts.USD] });
+  expectError(noForm, 400, 'INVALID_INPUT');
+  const zero = await p.api.post('/cards', {
+    cardholderId: h.customerId,
+    form: 'VIRTUAL',
+    fundingSources: [h.accounts.USD],
+    maxSpendPerTransaction: 0,
+  });
+  expectError(zero, 400, 'INVALID_INPUT');
+  const nobody = await p.api.post('/cards', {
+    cardholderId: 'Customer:00000000-0000-0000-0000-000000000000',
+    form: 'VIRTUAL',
+    fundingSources: [h.accounts.USD],
+  });
+  expectError(nobody, 404, 'USER_NOT_FOUND');
+  expectError(await p.api.get('/cards/Card:00000000-0000-0000-0000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
+});
+
+it('lists cards with the reference filters and cursor pagination', async () => {
+  const q = await newPlatform();
+  const a = await cardholder(q, 'Lisa List');
+  const b = await cardholder(q, 'Bob List');
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push((await activeCard(q, a, { platformCardId: `a-${i}` })).id);
+  const bCard = await activeCard(q, b, { platformCardId: 'b-0' });
+  await q.api.patch(`/cards/${ids[1]}`, { state: 'FROZEN' });
+  const all = await q.api.get('/cards');
+  expect(all.body.totalCount).toBe(4);
+  expect(all.body.data.map((c: { id: string }) => c.id)).toEqual([bCard.id, ...ids.slice().reverse()]);
+  const byHolder = await q.api.get('/cards', { query: { cardholderId: a.customerId } });
+  expect(byHolder.body.data).toHaveLength(3);
+  const byAccount = await q.api.get('/cards', { query: { accountId: b.accounts.USD } });
+  expect(byAccount.body.data.map((c: { id: string }) => c.id)).toEqual([bCard.id]);
+  expect((await q.api.get('/cards', { query: { platformCardId: 'a-2' } })).body.data[0].id).toBe(ids[2]);
+  const frozen = await q.api.get('/cards', { query: { state: 'FROZEN' } });
+  expect(frozen.body.data.map((c: { id: string }) => c.id)).toEqual([ids[1]]);
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await q.api.get('/cards', { query: { limit: 3, cursor, sortOrder: 'asc' } });
+    expect(page.status).toBe(200);
+    seen.push(...page.body.data.map((c: { id: string }) => c.id));
+    cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+  } while (cursor);
+  expect(seen).toEqual([...ids, bCard.id]);
+  expectError(await q.api.get('/cards', { query: { state: 'LOST' } }), 400, 'INVALID_INPUT');
+  expectError(await q.api.get('/cards', { query: { cursor: 'nonsense' } }), 400, 'INVALID_INPUT');
+});
+
+it('changes funding sources and the per-transaction limit, announcing funding-source changes', async () => {
+  const card = await activeCard(p, h);
+  const second = await db().$transaction(async (tx) => {
+    const { openCustomerAccounts } = await import('@/lib/accounts/service');
+    return openCustomerAccounts(p.platformId, h.customerId, ['USD'], null, tx);
+  });
+  const sources = [second[0].id, h.accounts.USD];
+  const res = await p.api.patch(`/cards/${card.id}`, { fundingSources: sources, maxSpendPerTransaction: 10000 });
+  expect(res.status, res.text).toBe(200);
+  expect(res.body).toMatchObject({ fundingSources: sources, maxSpendPerTransaction: 10000, state: 'ACTIVE' });
+  const cleared = await p.api.patch(`/cards/${card.id}`, { maxSpendPerTransaction: null });
+  expect(cleared.body.maxSpendPerTransaction).toBeNull();
+  expectError(await p.api.patch(`/cards/${card.id}`, { fundingSources: [h.accounts.EUR] }), 400, 'INVALID_INPUT');
+  expectError(await p.api.patch(`/cards/${card.id}`, { fundingSources: [] }), 400, 'INVALID_INPUT');
+  expectError(await p.api.patch(`/cards/${card.id}`, {}), 400, 'INVALID_INPUT');
+  expectError(
+    await p.api.patch(`/cards/${card.id}`, { state: 'CLOSED', fundingSources: [h.accounts.USD] }),
+    400,
+    'INVALID_INPUT',
+  );
+  expectError(
+    await p.api.patch(`/cards/${card.id}`, { state: 'CLOSED', maxSpendPerTransaction: null }),
+    400,
+    'INVALID_INPUT',
+  );
+  const hooks = (await cardWebhooks(p.platformId)).filter(
+    (e) => e.data.id === card.id && e.type === 'CARD.FUNDING_SOURCE_CHANGE',
+  );
+  expect(hooks.map((e) => e.data.fundingSources)).toEqual([sources]);
 });

@@ -1,3 +1,4 @@
+import { db } from '@/lib/core/db';
 import type { Api } from '@/tests/support/api';
 
 // Sample files and upload helpers shared by the KYC/KYB test files.
@@ -41,4 +42,14 @@ export function upload(
   file: UploadFields['file'] = { bytes: PDF, name: 'doc.pdf' },
 ) {
   return api.post('/documents', form({ documentHolder, documentType, country: 'US', file }));
+}
+
+export const address = { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' };
+
+// What the database holds for a document's file, to check it against what was uploaded.
+export async function storedFile(id: string) {
+  return db().document.findUniqueOrThrow({
+    where: { id },
+    select: { contentType: true, size: true, content: true, fileName: true },
+  });
 }

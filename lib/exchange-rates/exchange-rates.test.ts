@@ -1,355 +1,266 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { feeSchedule } from '@/lib/fx/fees';
 import { exchangeRateOf, price } from '@/lib/fx/pricing';
 import { midRate, minorRate, RATE_WINDOW_MS } from '@/lib/fx/rates';
-import { setClockOffset } from '@/lib/platform/repository';
-import { defaultRail } from '@/lib/rails/catalog';
-import { expectError, newPlatform, type TestPlatform, type Json } from '@/tests/support/api';
+import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { rateCacheStats } from './service';
+import { pair, placeClock } from './testing';
 
-// The bank-account currencies of the specification (accountInfo variants) and the crypto assets.
-const SPEC_BANK_CURRENCIES =
-  'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW'.split(
-    ' ',
+// The operation under test: GET /exchange-rates (exchange-rates-list.test.ts has the listing).
+let p: TestPlatform;
+let at: Date;
+beforeAll(async () => {
+  p = await newPlatform();
+  // Two minutes into a window: the rest of the file runs well inside it.
+  at = await placeClock(p, 10, 120_000);
+});
+
+it('reflects the platform fee config in fees.total and the receiving amount at once', async () => {
+  const before = pair(
+    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
+    'USD',
+    'EUR',
   );
-const CRYPTO = ['BTC', 'USDC', 'USDT'];
-const ALL = [...SPEC_BANK_CURRENCIES, ...CRYPTO];
-
-type Rate = Json;
-const pair = (list: Rate[], from: string, to: string) =>
-  list.find((r) => r.sourceCurrency.code === from && r.destinationCurrency.code === to);
-
-/** Puts the platform's sandbox clock `intoWindow` ms into a rate window well in the future; returns that instant. */
-async function placeClock(p: TestPlatform, windowsAhead: number, intoWindow: number): Promise<Date> {
-  const target = (Math.floor(Date.now() / RATE_WINDOW_MS) + windowsAhead) * RATE_WINDOW_MS + intoWindow;
-  await setClockOffset(p.platformId, BigInt(target - Date.now()));
-  return new Date(target);
-}
-
-describe('GET /exchange-rates', () => {
-  let p: TestPlatform;
-  let at: Date;
-  beforeAll(async () => {
-    p = await newPlatform();
-    // Two minutes into a window: the rest of the file runs well inside it.
-    at = await placeClock(p, 10, 120_000);
+  const set = await p.api.patch('/config', {
+    feeConfigs: [
+      {
+        feeType: 'CROSS_CURRENCY_TRANSACTION',
+        sourceCurrency: 'USD',
+        variableFeeBps: 50,
+        fixedFee: { amount: 25, currency: 'USD' },
+      },
+    ],
   });
-
-  it('lists every corridor between every currency of the specification', async () => {
-    const res = await p.api.get('/exchange-rates');
-    expect(res.status, res.text).toBe(200);
-    const list: Rate[] = res.body.data;
-    expect(list).toHaveLength(ALL.length * (ALL.length - 1));
-    expect(new Set(list.map((r) => r.sourceCurrency.code))).toEqual(new Set(ALL));
-    expect(new Set(list.map((r) => r.destinationCurrency.code))).toEqual(new Set(ALL));
-    expect(list.some((r) => r.sourceCurrency.code === r.destinationCurrency.code)).toBe(false);
-    for (const r of list) {
-      expect(r.sendingAmount).toBe(10000); // the reference's default
-      expect(r.destinationPaymentRail).toBe(defaultRail(r.destinationCurrency.code).rail);
-      expect(r.exchangeRate).toBeGreaterThan(0);
-    }
-    expect(pair(list, 'USD', 'INR').destinationPaymentRail).toBe('UPI');
-    expect(pair(list, 'USD', 'KES').destinationPaymentRail).toBe('MOBILE_MONEY');
-    expect(pair(list, 'GBP', 'EUR').destinationPaymentRail).toBe('SEPA_INSTANT');
-    expect(pair(list, 'USD', 'BTC').destinationCurrency).toEqual({
-      code: 'BTC',
-      name: 'Bitcoin',
-      symbol: '₿',
-      decimals: 8,
-    });
-  });
-
-  it('includes the fees exactly as price() computes them for the same amount and window', async () => {
-    const res = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', sendingAmount: 123456 } });
-    expect(res.status, res.text).toBe(200);
-    const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
-    for (const to of ['EUR', 'MXN', 'INR', 'VND', 'BTC', 'USDC']) {
-      const r = pair(res.body.data, 'USD', to);
-      const snap = midRate('USD', to, at);
-      const priced = price({ from: 'USD', to, rate: snap.rate, side: 'SENDING', amount: 123456n, fees });
-      expect(r.sendingAmount).toBe(123456);
-      expect(BigInt(r.receivingAmount)).toBe(priced.totalReceiving);
-      expect(BigInt(r.fees.total)).toBe(priced.serviceFee + priced.platformFee);
-      expect(BigInt(r.fees.fixed)).toBe(fees.serviceFixed + fees.platformFixed);
-      expect(r.exchangeRate).toBe(priced.exchangeRate);
-      expect(r.updatedAt).toBe(snap.updatedAt.toISOString());
-      expect(new Date(r.updatedAt).getTime() % RATE_WINDOW_MS).toBe(0);
-    }
-    // The service's own fee: 10 cents + 25 bps of 123456 = 10 + 308.
-    expect(pair(res.body.data, 'USD', 'EUR').fees).toEqual({ fixed: 10, total: 318 });
-  });
-
-  it('reflects the platform fee config in fees.total and the receiving amount at once', async () => {
-    const before = pair(
+  expect(set.status, set.text).toBe(200);
+  try {
+    const after = pair(
       (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
       'USD',
       'EUR',
     );
-    const set = await p.api.patch('/config', {
+    // Platform fee on 10000: 25 fixed + 50 bps = 75.
+    expect(after.fees.total - before.fees.total).toBe(75);
+    expect(after.fees.fixed - before.fees.fixed).toBe(25);
+    expect(after.receivingAmount).toBeLessThan(before.receivingAmount);
+    const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
+    expect(fees.platformFixed).toBe(25n);
+    const priced = price({
+      from: 'USD',
+      to: 'EUR',
+      rate: midRate('USD', 'EUR', at).rate,
+      side: 'SENDING',
+      amount: 10000n,
+      fees,
+    });
+    expect(BigInt(after.receivingAmount)).toBe(priced.totalReceiving);
+    expect(BigInt(after.fees.total)).toBe(priced.serviceFee + priced.platformFee);
+    // Platform fee configs apply to USD sources only (reference: FeeConfig.sourceCurrency).
+    const eur = pair(
+      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'EUR', destinationCurrency: 'USD' } })).body.data,
+      'EUR',
+      'USD',
+    );
+    expect(eur.fees.fixed).toBe(
+      Number((await feeSchedule({ platformId: p.platformId, from: 'EUR', at })).serviceFixed),
+    );
+  } finally {
+    await p.api.patch('/config', {
       feeConfigs: [
         {
           feeType: 'CROSS_CURRENCY_TRANSACTION',
           sourceCurrency: 'USD',
-          variableFeeBps: 50,
-          fixedFee: { amount: 25, currency: 'USD' },
+          variableFeeBps: 0,
+          fixedFee: { amount: 0, currency: 'USD' },
         },
       ],
     });
-    expect(set.status, set.text).toBe(200);
-    try {
-      const after = pair(
-        (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body
-          .data,
-        'USD',
-        'EUR',
-      );
-      // Platform fee on 10000: 25 fixed + 50 bps = 75.
-      expect(after.fees.total - before.fees.total).toBe(75);
-      expect(after.fees.fixed - before.fees.fixed).toBe(25);
-      expect(after.receivingAmount).toBeLessThan(before.receivingAmount);
-      const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
-      expect(fees.platformFixed).toBe(25n);
-      const priced = price({
-        from: 'USD',
-        to: 'EUR',
-        rate: midRate('USD', 'EUR', at).rate,
-        side: 'SENDING',
-        amount: 10000n,
-        fees,
-      });
-      expect(BigInt(after.receivingAmount)).toBe(priced.totalReceiving);
-      expect(BigInt(after.fees.total)).toBe(priced.serviceFee + priced.platformFee);
-      // Platform fee configs apply to USD sources only (reference: FeeConfig.sourceCurrency).
-      const eur = pair(
-        (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'EUR', destinationCurrency: 'USD' } })).body
-          .data,
-        'EUR',
-        'USD',
-      );
-      expect(eur.fees.fixed).toBe(
-        Number((await feeSchedule({ platformId: p.platformId, from: 'EUR', at })).serviceFixed),
-      );
-    } finally {
-      await p.api.patch('/config', {
-        feeConfigs: [
-          {
-            feeType: 'CROSS_CURRENCY_TRANSACTION',
-            sourceCurrency: 'USD',
-            variableFeeBps: 0,
-            fixedFee: { amount: 0, currency: 'USD' },
-          },
-        ],
-      });
-    }
+  }
+});
+
+it('takes limits from the platform currency config, else sensible defaults', async () => {
+  const set = await p.api.patch('/config', {
+    supportedCurrencies: [
+      {
+        currencyCode: 'USD',
+        minAmount: 500,
+        maxAmount: 2500000,
+        requiredCounterpartyFields: [],
+        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+      },
+      {
+        currencyCode: 'EUR',
+        minAmount: 1,
+        maxAmount: 5000000,
+        requiredCounterpartyFields: [],
+        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+      },
+    ],
   });
+  expect(set.status, set.text).toBe(200);
+  const usd = pair(
+    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN' } })).body.data,
+    'USD',
+    'MXN',
+  );
+  expect([usd.minSendingAmount, usd.maxSendingAmount]).toEqual([500, 2500000]);
 
-  it('filters by source currency and by repeated destination currencies (codes case-insensitive)', async () => {
-    const bySource = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'GBP' } });
-    expect(bySource.body.data).toHaveLength(ALL.length - 1);
-    expect(new Set(bySource.body.data.map((r: Rate) => r.sourceCurrency.code))).toEqual(new Set(['GBP']));
+  // GBP is not configured: min is the least amount that still delivers one unit after fees,
+  // max is USD 1,000,000 worth at the window's mid rate.
+  const gbp = pair(
+    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'GBP', destinationCurrency: 'MXN' } })).body.data,
+    'GBP',
+    'MXN',
+  );
+  const fees = await feeSchedule({ platformId: p.platformId, from: 'GBP', at });
+  const rate = midRate('GBP', 'MXN', at).rate;
+  const min = price({ from: 'GBP', to: 'MXN', rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
+  expect(BigInt(gbp.minSendingAmount)).toBe(min);
+  expect(() => price({ from: 'GBP', to: 'MXN', rate, side: 'SENDING', amount: min - 1n, fees })).toThrow(/too small/);
+  const r = minorRate('USD', 'GBP', midRate('USD', 'GBP', at).rate);
+  expect(BigInt(gbp.maxSendingAmount)).toBe((100_000_000n * r.num) / r.den);
 
-    const both = await p.api.get(
-      '/exchange-rates?sourceCurrency=usd&destinationCurrency=INR&destinationCurrency=GBP&destinationCurrency=INR',
-    );
-    expect(both.status, both.text).toBe(200);
-    expect(both.body.data.map((r: Rate) => `${r.sourceCurrency.code}>${r.destinationCurrency.code}`).sort()).toEqual([
-      'USD>GBP',
-      'USD>INR',
-    ]);
-
-    const byDest = await p.api.get('/exchange-rates?destinationCurrency=XOF');
-    expect(byDest.body.data).toHaveLength(ALL.length - 1);
-    expect(new Set(byDest.body.data.map((r: Rate) => r.destinationCurrency.code))).toEqual(new Set(['XOF']));
-
-    const same = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'USD' } });
-    expect(same.body.data).toEqual([]);
+  // A configured minimum below what the fees leave room for: the fee floor is listed, as a quote
+  // below it is refused anyway.
+  const low = await p.api.patch('/config', {
+    supportedCurrencies: [
+      {
+        currencyCode: 'USD',
+        minAmount: 1,
+        maxAmount: 2500000,
+        requiredCounterpartyFields: [],
+        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+      },
+      {
+        currencyCode: 'EUR',
+        minAmount: 1,
+        maxAmount: 5000000,
+        requiredCounterpartyFields: [],
+        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+      },
+    ],
   });
+  expect(low.status, low.text).toBe(200);
+  const usdLow = pair(
+    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
+    'USD',
+    'EUR',
+  );
+  const usdFees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
+  const floor = price({
+    from: 'USD',
+    to: 'EUR',
+    rate: midRate('USD', 'EUR', at).rate,
+    side: 'RECEIVING',
+    amount: 1n,
+    fees: usdFees,
+  }).totalSending;
+  expect(floor).toBeGreaterThan(1n);
+  expect(BigInt(usdLow.minSendingAmount)).toBe(floor);
+});
 
-  it('takes limits from the platform currency config, else sensible defaults', async () => {
-    const set = await p.api.patch('/config', {
-      supportedCurrencies: [
-        {
-          currencyCode: 'USD',
-          minAmount: 500,
-          maxAmount: 2500000,
-          requiredCounterpartyFields: [],
-          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-        },
-        {
-          currencyCode: 'EUR',
-          minAmount: 1,
-          maxAmount: 5000000,
-          requiredCounterpartyFields: [],
-          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-        },
-      ],
+it('enforces the listed maximum of a currency the platform has not configured', async () => {
+  // USDT is no currency of the platform's config: it can only be sent by real-time funding.
+  const p = await newPlatform();
+  const usdt = pair(
+    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USDT', destinationCurrency: 'EUR' } })).body.data,
+    'USDT',
+    'EUR',
+  );
+  const max = BigInt(usdt.maxSendingAmount);
+  const c = await p.api.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: 'Tess Tether',
+    currencies: ['EUR'],
+  });
+  expect(c.status, c.text).toBe(201);
+  const eur = (
+    (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body.data as {
+      id: string;
+      balance: { currency: { code: string } };
+    }[]
+  ).find((a) => a.balance.currency.code === 'EUR')!.id;
+  const quote = (amount: bigint) =>
+    p.api.post('/quotes', {
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USDT', cryptoNetwork: 'TRON', customerId: c.body.id },
+      destination: { destinationType: 'ACCOUNT', accountId: eur },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
     });
-    expect(set.status, set.text).toBe(200);
-    const usd = pair(
-      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN' } })).body.data,
-      'USD',
-      'MXN',
-    );
-    expect([usd.minSendingAmount, usd.maxSendingAmount]).toEqual([500, 2500000]);
+  expectError(await quote(max + 1n), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
+  const ok = await quote(max);
+  expect(ok.status, ok.text).toBe(201);
+});
 
-    // GBP is not configured: min is the least amount that still delivers one unit after fees,
-    // max is USD 1,000,000 worth at the window's mid rate.
-    const gbp = pair(
-      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'GBP', destinationCurrency: 'MXN' } })).body.data,
-      'GBP',
-      'MXN',
-    );
-    const fees = await feeSchedule({ platformId: p.platformId, from: 'GBP', at });
-    const rate = midRate('GBP', 'MXN', at).rate;
-    const min = price({ from: 'GBP', to: 'MXN', rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
-    expect(BigInt(gbp.minSendingAmount)).toBe(min);
-    expect(() => price({ from: 'GBP', to: 'MXN', rate, side: 'SENDING', amount: min - 1n, fees })).toThrow(/too small/);
-    const r = minorRate('USD', 'GBP', midRate('USD', 'GBP', at).rate);
-    expect(BigInt(gbp.maxSendingAmount)).toBe((100_000_000n * r.num) / r.den);
-
-    // A configured minimum below what the fees leave room for: the fee floor is listed, as a quote
-    // below it is refused anyway.
-    const low = await p.api.patch('/config', {
-      supportedCurrencies: [
-        {
-          currencyCode: 'USD',
-          minAmount: 1,
-          maxAmount: 2500000,
-          requiredCounterpartyFields: [],
-          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-        },
-        {
-          currencyCode: 'EUR',
-          minAmount: 1,
-          maxAmount: 5000000,
-          requiredCounterpartyFields: [],
-          enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-        },
-      ],
-    });
-    expect(low.status, low.text).toBe(200);
-    const usdLow = pair(
-      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
-      'USD',
-      'EUR',
-    );
-    const usdFees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
-    const floor = price({
-      from: 'USD',
-      to: 'EUR',
-      rate: midRate('USD', 'EUR', at).rate,
-      side: 'RECEIVING',
-      amount: 1n,
-      fees: usdFees,
-    }).totalSending;
-    expect(floor).toBeGreaterThan(1n);
-    expect(BigInt(usdLow.minSendingAmount)).toBe(floor);
+it('echoes the sending amount; an amount the fees consume delivers nothing', async () => {
+  const big = await p.api.get('/exchange-rates', {
+    query: { sourceCurrency: 'USD', destinationCurrency: 'MXN', sendingAmount: '9007199254740993' },
   });
+  expect(big.status, big.text).toBe(200);
+  expect(big.text).toContain('"sendingAmount":9007199254740993');
+  const tiny = pair(
+    (
+      await p.api.get('/exchange-rates', {
+        query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 5 },
+      })
+    ).body.data,
+    'USD',
+    'EUR',
+  );
+  expect(tiny).toMatchObject({ sendingAmount: 5, receivingAmount: 0, fees: { fixed: 10, total: 10 } });
+  const zero = pair(
+    (
+      await p.api.get('/exchange-rates', {
+        query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 0 },
+      })
+    ).body.data,
+    'USD',
+    'EUR',
+  );
+  expect(zero).toMatchObject({ sendingAmount: 0, receivingAmount: 0 });
+  expect(zero.exchangeRate).toBe(exchangeRateOf(midRate('USD', 'EUR', at).rate));
+});
 
-  it('enforces the listed maximum of a currency the platform has not configured', async () => {
-    // USDT is no currency of the platform's config: it can only be sent by real-time funding.
-    const p = await newPlatform();
-    const usdt = pair(
-      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USDT', destinationCurrency: 'EUR' } })).body.data,
-      'USDT',
-      'EUR',
-    );
-    const max = BigInt(usdt.maxSendingAmount);
-    const c = await p.api.post('/customers', {
-      customerType: 'INDIVIDUAL',
-      fullName: 'Tess Tether',
-      currencies: ['EUR'],
-    });
-    expect(c.status, c.text).toBe(201);
-    const eur = (
-      (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body.data as {
-        id: string;
-        balance: { currency: { code: string } };
-      }[]
-    ).find((a) => a.balance.currency.code === 'EUR')!.id;
-    const quote = (amount: bigint) =>
-      p.api.post('/quotes', {
-        source: { sourceType: 'REALTIME_FUNDING', currency: 'USDT', cryptoNetwork: 'TRON', customerId: c.body.id },
-        destination: { destinationType: 'ACCOUNT', accountId: eur },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: amount,
-      });
-    expectError(await quote(max + 1n), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
-    const ok = await quote(max);
-    expect(ok.status, ok.text).toBe(201);
-  });
+it('keeps a rate for its five-minute window and moves it in the next; repeats are served from the cache', async () => {
+  const q = { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN' } };
+  const start = await placeClock(p, 20, 10_000);
+  const first = pair((await p.api.get('/exchange-rates', q)).body.data, 'USD', 'MXN');
+  expect(first.updatedAt).toBe(new Date(start.getTime() - 10_000).toISOString());
 
-  it('echoes the sending amount; an amount the fees consume delivers nothing', async () => {
-    const big = await p.api.get('/exchange-rates', {
-      query: { sourceCurrency: 'USD', destinationCurrency: 'MXN', sendingAmount: '9007199254740993' },
-    });
-    expect(big.status, big.text).toBe(200);
-    expect(big.text).toContain('"sendingAmount":9007199254740993');
-    const tiny = pair(
-      (
-        await p.api.get('/exchange-rates', {
-          query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 5 },
-        })
-      ).body.data,
-      'USD',
-      'EUR',
-    );
-    expect(tiny).toMatchObject({ sendingAmount: 5, receivingAmount: 0, fees: { fixed: 10, total: 10 } });
-    const zero = pair(
-      (
-        await p.api.get('/exchange-rates', {
-          query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 0 },
-        })
-      ).body.data,
-      'USD',
-      'EUR',
-    );
-    expect(zero).toMatchObject({ sendingAmount: 0, receivingAmount: 0 });
-    expect(zero.exchangeRate).toBe(exchangeRateOf(midRate('USD', 'EUR', at).rate));
-  });
+  const before = rateCacheStats();
+  await placeClock(p, 20, 250_000); // four minutes later, same window
+  const again = pair((await p.api.get('/exchange-rates', q)).body.data, 'USD', 'MXN');
+  expect(again).toEqual(first);
+  const repeat = rateCacheStats();
+  expect(repeat.misses).toBe(before.misses);
+  expect(repeat.hits).toBe(before.hits + 1);
 
-  it('keeps a rate for its five-minute window and moves it in the next; repeats are served from the cache', async () => {
-    const q = { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN' } };
-    const start = await placeClock(p, 20, 10_000);
-    const first = pair((await p.api.get('/exchange-rates', q)).body.data, 'USD', 'MXN');
-    expect(first.updatedAt).toBe(new Date(start.getTime() - 10_000).toISOString());
+  await placeClock(p, 21, 10_000); // the next window
+  const next = pair((await p.api.get('/exchange-rates', q)).body.data, 'USD', 'MXN');
+  expect(next.updatedAt).toBe(new Date(new Date(first.updatedAt).getTime() + RATE_WINDOW_MS).toISOString());
+  expect(next.exchangeRate).not.toBe(first.exchangeRate);
+  expect(next.receivingAmount).not.toBe(first.receivingAmount);
+  expect(rateCacheStats().misses).toBe(before.misses + 1);
+  at = await placeClock(p, 10, 120_000);
+});
 
-    const before = rateCacheStats();
-    await placeClock(p, 20, 250_000); // four minutes later, same window
-    const again = pair((await p.api.get('/exchange-rates', q)).body.data, 'USD', 'MXN');
-    expect(again).toEqual(first);
-    const repeat = rateCacheStats();
-    expect(repeat.misses).toBe(before.misses);
-    expect(repeat.hits).toBe(before.hits + 1);
+it('refuses unknown currency codes with INVALID_CURRENCY and bad amounts with INVALID_INPUT', async () => {
+  const src = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'XYZ' } });
+  expectError(src, 400, 'INVALID_CURRENCY');
+  expect(src.body.details.errors[0]).toMatchObject({ field: 'sourceCurrency' });
+  const dest = await p.api.get(
+    '/exchange-rates?destinationCurrency=EUR&destinationCurrency=EURO&destinationCurrency=ARS',
+  );
+  expectError(dest, 400, 'INVALID_CURRENCY');
+  expect(dest.body.details.errors.map((e: { message: string }) => e.message.split(' ')[0])).toEqual(['EURO', 'ARS']);
+  for (const sendingAmount of ['abc', '-5', '1.5', '99999999999999999999']) {
+    expectError(await p.api.get('/exchange-rates', { query: { sendingAmount } }), 400, 'INVALID_INPUT');
+  }
+});
 
-    await placeClock(p, 21, 10_000); // the next window
-    const next = pair((await p.api.get('/exchange-rates', q)).body.data, 'USD', 'MXN');
-    expect(next.updatedAt).toBe(new Date(new Date(first.updatedAt).getTime() + RATE_WINDOW_MS).toISOString());
-    expect(next.exchangeRate).not.toBe(first.exchangeRate);
-    expect(next.receivingAmount).not.toBe(first.receivingAmount);
-    expect(rateCacheStats().misses).toBe(before.misses + 1);
-    at = await placeClock(p, 10, 120_000);
-  });
-
-  it('refuses unknown currency codes with INVALID_CURRENCY and bad amounts with INVALID_INPUT', async () => {
-    const src = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'XYZ' } });
-    expectError(src, 400, 'INVALID_CURRENCY');
-    expect(src.body.details.errors[0]).toMatchObject({ field: 'sourceCurrency' });
-    const dest = await p.api.get(
-      '/exchange-rates?destinationCurrency=EUR&destinationCurrency=EURO&destinationCurrency=ARS',
-    );
-    expectError(dest, 400, 'INVALID_CURRENCY');
-    expect(dest.body.details.errors.map((e: { message: string }) => e.message.split(' ')[0])).toEqual(['EURO', 'ARS']);
-    for (const sendingAmount of ['abc', '-5', '1.5', '99999999999999999999']) {
-      expectError(await p.api.get('/exchange-rates', { query: { sendingAmount } }), 400, 'INVALID_INPUT');
-    }
-  });
-
-  it('needs the VIEW permission and credentials', async () => {
-    const viewer = await p.withPermissions('VIEW');
-    expect((await viewer.get('/exchange-rates', { query: { sourceCurrency: 'USD' } })).status).toBe(200);
-    const transactOnly = await p.withPermissions('TRANSACT');
-    expectError(await transactOnly.get('/exchange-rates'), 403, 'FORBIDDEN');
-    expectError(await p.api.get('/exchange-rates', { authorization: null }), 401, 'UNAUTHORIZED');
-  });
+it('needs the VIEW permission and credentials', async () => {
+  const viewer = await p.withPermissions('VIEW');
+  expect((await viewer.get('/exchange-rates', { query: { sourceCurrency: 'USD' } })).status).toBe(200);
+  const transactOnly = await p.withPermissions('TRANSACT');
+  expectError(await transactOnly.get('/exchange-rates'), 403, 'FORBIDDEN');
+  expectError(await p.api.get('/exchange-rates', { authorization: null }), 401, 'UNAUTHORIZED');
 });

@@ -1,3 +1,10 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { base58Encode } from '@/lib/core/crypto/encoding';
+import { bitcoinMessageHash } from './signatures';
+
 // Test support: one valid create body per accountType (identifier ending in `sfx`, which drives the
 // sandbox name check), and for each variant a break of its key identifier rule with the field that
 // must be reported.
@@ -192,3 +199,87 @@ brk(
   drop('address'),
 );
 brk(['LIGHTNING'], 'invoice', drop('lightningAddress'));
+
+export const sample = (type: string) => SAMPLES.find((s) => s.accountType === type)!;
+export const usdInfo = (sfx: string, extra: Record<string, unknown> = {}) => ({
+  ...sample('USD_ACCOUNT').info(sfx),
+  ...extra,
+});
+
+// Wallets with real keys: each chain's own message-signing format, checked against the address.
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const cat = (...p: Uint8Array[]) => Uint8Array.from(p.flatMap((x) => [...x]));
+
+/** Sign `hash` → [recid, r, s]. */
+const signRecovered = (hash: Uint8Array, sk: Uint8Array) =>
+  secp256k1.sign(hash, sk, { prehash: false, format: 'recovered' });
+
+export function evmWallet() {
+  const sk = secp256k1.utils.randomSecretKey();
+  const address = `0x${hex(keccak_256(secp256k1.getPublicKey(sk, false).subarray(1)).subarray(12))}`;
+  const sign = (message: string) => {
+    const body = utf8(message);
+    const sig = signRecovered(keccak_256(cat(utf8(`\x19Ethereum Signed Message:\n${body.length}`), body)), sk);
+    return `0x${hex(sig.subarray(1))}${(27 + sig[0]).toString(16)}`;
+  };
+  return { address, sign };
+}
+
+export function tronWallet() {
+  const sk = secp256k1.utils.randomSecretKey();
+  const payload = cat(Uint8Array.of(0x41), keccak_256(secp256k1.getPublicKey(sk, false).subarray(1)).subarray(12));
+  const address = base58Encode(cat(payload, sha256(sha256(payload)).subarray(0, 4)));
+  const sign = (message: string) => {
+    const body = utf8(message);
+    const sig = signRecovered(keccak_256(cat(utf8(`\x19TRON Signed Message:\n${body.length}`), body)), sk);
+    return `0x${hex(sig.subarray(1))}${(27 + sig[0]).toString(16)}`;
+  };
+  return { address, sign };
+}
+
+export function solanaWallet() {
+  const sk = ed25519.utils.randomSecretKey();
+  return {
+    address: base58Encode(ed25519.getPublicKey(sk)),
+    sign: (message: string) => base58Encode(ed25519.sign(utf8(message), sk)),
+  };
+}
+
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+function bech32m(hrp: string, data: Uint8Array): string {
+  const words: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const b of data) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      words.push((acc >> bits) & 31);
+    }
+  }
+  if (bits) words.push((acc << (5 - bits)) & 31);
+  const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  const polymod = (v: number[]) =>
+    v.reduce((chk, x) => {
+      const top = chk >>> 25;
+      chk = ((chk & 0x1ffffff) << 5) ^ x;
+      for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i];
+      return chk >>> 0;
+    }, 1);
+  const expanded = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
+  const mod = polymod([...expanded, ...words, 0, 0, 0, 0, 0, 0]) ^ 0x2bc830a3;
+  const checksum = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
+  return `${hrp}1${[...words, ...checksum].map((w) => BECH32[w]).join('')}`;
+}
+
+export function sparkWallet() {
+  const sk = secp256k1.utils.randomSecretKey();
+  const address = bech32m('spark', cat(Uint8Array.of(0x0a, 33), secp256k1.getPublicKey(sk, true)));
+  const sign = (message: string) => {
+    const sig = signRecovered(bitcoinMessageHash(message), sk);
+    return Buffer.from(cat(Uint8Array.of(31 + sig[0]), sig.subarray(1))).toString('base64');
+  };
+  return { address, sign };
+}

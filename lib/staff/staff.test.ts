@@ -104,24 +104,25 @@ describe('staff sign-in', () => {
   });
 });
 
-describe('console operations: roles and the audit trail', () => {
-  async function reviewable() {
-    const c = await p.api.post('/customers', {
-      customerType: 'INDIVIDUAL',
-      fullName: 'Review Me 001',
-      birthDate: '1990-01-15',
-      nationality: 'US',
-      idType: 'SSN',
-      identifier: '123-45-6789',
-      address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
-    });
-    expect(c.status, c.text).toBe(201);
-    expect((await upload(p.api, c.body.id, 'PASSPORT')).status).toBe(201);
-    const v = await p.api.post('/verifications', { customerId: c.body.id });
-    expect(v.body.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
-    return { customerId: c.body.id as string, verificationId: v.body.id as string };
-  }
+// A customer whose KYC verification waits for a manual review.
+async function reviewable() {
+  const c = await p.api.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: 'Review Me 001',
+    birthDate: '1990-01-15',
+    nationality: 'US',
+    idType: 'SSN',
+    identifier: '123-45-6789',
+    address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+  });
+  expect(c.status, c.text).toBe(201);
+  expect((await upload(p.api, c.body.id, 'PASSPORT')).status).toBe(201);
+  const v = await p.api.post('/verifications', { customerId: c.body.id });
+  expect(v.body.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
+  return { customerId: c.body.id as string, verificationId: v.body.id as string };
+}
 
+describe('console operations: roles and the audit trail', () => {
   it('a viewer may not decide a review; an operator may, and the decision is recorded on the customer', async () => {
     const { customerId, verificationId } = await reviewable();
     const viewer = await member('viewer');

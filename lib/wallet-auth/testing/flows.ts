@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import * as platforms from '@/lib/platform/repository';
 import type { Api, ApiResponse, TestPlatform } from '@/tests/support/api';
-import { encryptOtpBundle, newClientKey, stamp, type ClientKey } from './client';
+import { encryptOtpBundle, googleClaims, newClientKey, oidcToken, sha256Hex, stamp, type ClientKey } from './client';
 
 // Client-side flows the wallet-auth tests repeat: a customer with an embedded wallet, an OTP
 // login walked as a client does it, a signed retry, and moving the platform's sandbox clock.
@@ -79,4 +79,32 @@ export async function otpLogin(
   const { challenge, res } = await signed(api, 'POST', `/auth/credentials/${credentialId}/verify`, body, tek);
   expect(res.status, res.text).toBe(200);
   return { session: res.body, key: tek, challenge: challenge.body, body };
+}
+
+// The current time in whole seconds, as OIDC claims carry it.
+export const nowS = () => Math.floor(Date.now() / 1000);
+
+// Adds an OAUTH credential (Google, subject `sub`) with a retry signed by `key`'s session.
+export async function addOauth(p: TestPlatform, accountId: string, key: Parameters<typeof signed>[4], sub = 'sub-1') {
+  const { res } = await signed(
+    p.api,
+    'POST',
+    '/auth/credentials',
+    { type: 'OAUTH', accountId, oidcToken: await oidcToken(googleClaims(nowS(), { sub })) },
+    key,
+  );
+  expect(res.status, res.text).toBe(201);
+  return res.body.id as string;
+}
+
+// Signs in with an OAUTH credential: a new session and its client key.
+export async function oauthLogin(p: TestPlatform, credentialId: string, sub = 'sub-1') {
+  const key = newClientKey();
+  const res = await p.api.post(`/auth/credentials/${credentialId}/verify`, {
+    type: 'OAUTH',
+    oidcToken: await oidcToken(googleClaims(nowS(), { sub, nonce: sha256Hex(key.publicKey) })),
+    clientPublicKey: key.publicKey,
+  });
+  expect(res.status, res.text).toBe(200);
+  return { session: res.body, key };
 }
