@@ -1,6 +1,6 @@
 // `npm run bench -- --lists` (or `node scripts/bench-lists.mjs`): every list operation timed on a
 // seeded database (`npm run seed`), the first page and a page 500k rows deep, with and without
-// each filter the reference lists. Database: DATABASE_URL (PostgreSQL), else the embedded one under
+// each filter the reference lists, then the console's list pages (scripts/bench-console.mjs). Database: DATABASE_URL (PostgreSQL), else the embedded one under
 // CORRIDOR_DATA_DIR. A production server is started on it (CORRIDOR_APP_DIR: the checkout to run,
 // this one by default, so an older commit can be measured on the same data).
 // For each operation: p50 of sequential requests, then requests per second and p50 at
@@ -11,6 +11,7 @@ import pg from 'pg';
 import { Connection } from './bench-client.mjs';
 import { resolveDatabase } from './embedded-db.mjs';
 import { startServer } from './seed.mjs';
+import { consolePages, STAFF_ENV, staffCookie } from './bench-console.mjs';
 
 const SEQUENTIAL = Number(process.env.BENCH_LIST_SEQUENTIAL || 15);
 const CONCURRENCY = Number(process.env.BENCH_LIST_CONCURRENCY || 8);
@@ -91,10 +92,14 @@ function operations(s) {
     ['GET /verifications', '/verifications'],
     ['GET /documents', '/documents'],
     ['GET /beneficial-owners?customerId', `/beneficial-owners?customerId=${q(s.cust.id)}`],
+    ['GET /agents', '/agents'],
+    ['GET /agents/approvals', '/agents/approvals'],
+    ['GET /cards', '/cards'],
+    ['GET /stablecoins', '/stablecoins'],
   ];
 }
 
-async function measure(base, auth, path) {
+async function measure(base, headers, path) {
   const u = new URL(base);
   const conn = new Connection(u.hostname, Number(u.port));
   await conn.connect();
@@ -102,7 +107,7 @@ async function measure(base, auth, path) {
   let status = 0;
   for (let i = 0; i < SEQUENTIAL; i++) {
     const t = performance.now();
-    const r = await conn.request('GET', `/api/2025-10-13${path}`, { authorization: auth });
+    const r = await conn.request('GET', path, headers);
     seq.push(performance.now() - t);
     status = r.status;
   }
@@ -121,7 +126,7 @@ async function measure(base, auth, path) {
     conns.map(async (c) => {
       while (Date.now() < end) {
         const t = performance.now();
-        await c.request('GET', `/api/2025-10-13${path}`, { authorization: auth });
+        await c.request('GET', path, headers);
         lat.push(performance.now() - t);
       }
     }),
@@ -139,11 +144,15 @@ async function measure(base, auth, path) {
 
 export async function benchLists(label = process.env.BENCH_LIST_LABEL || '') {
   const s = await samples();
-  const env = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {};
+  const env = { ...STAFF_ENV, ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) };
   const server = await startServer(env);
   const rows = [];
   try {
-    for (const [name, path] of operations(s)) rows.push([name, await measure(server.base, server.auth, path)]);
+    const api = { authorization: server.auth };
+    for (const [name, path] of operations(s))
+      rows.push([name, await measure(server.base, api, `/api/2025-10-13${path}`)]);
+    const staff = { cookie: await staffCookie(server.base) };
+    for (const [name, path] of consolePages(s)) rows.push([name, await measure(server.base, staff, path)]);
   } finally {
     await server.stop();
   }
