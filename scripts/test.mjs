@@ -30,13 +30,42 @@ if (status === 0 && !process.env.SKIP_TYPECHECK) status = run('npx', ['tsc', '--
 if (status === 0 && !process.env.SKIP_LINT) status = run('npm', ['run', 'lint', '--silent']);
 if (status !== 0) process.exit(status);
 
+const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+// Each run also writes vitest's JSON report, so that the failures can be repeated at the very end
+// (CI shows the tail of a long log; a failure scrolled away by the later suites is otherwise lost).
+const reportTo = (db) => [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${path.join(resultsDir, `vitest-${db}.json`)}`,
+];
+
+function failuresOf(db) {
+  try {
+    const report = JSON.parse(readFileSync(path.join(resultsDir, `vitest-${db}.json`), 'utf8'));
+    const lines = [];
+    for (const file of report.testResults ?? []) {
+      const rel = path.relative(path.join(resultsDir, '..'), file.name);
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      if (!failed.length && file.status === 'failed') lines.push(`${rel}: ${firstLine(file.message)}`);
+      for (const t of failed) lines.push(`${rel} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+    return lines;
+  } catch {
+    return [];
+  }
+}
+const firstLine = (text) => (text ?? '').split('\n').slice(0, 3).join(' | ').slice(0, 400);
+
 const only = process.env.CORRIDOR_TEST_DB;
 const results = [];
 const soakDatabases = [];
 if (!only || only === 'embedded') {
   soakDatabases.push('embedded');
   console.log('\n=== test suite on the embedded database (PGlite) ===');
-  results.push(['embedded', run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'embedded' })]);
+  results.push([
+    'embedded',
+    run('npx', ['vitest', 'run', ...reportTo('embedded'), ...args], { CORRIDOR_TEST_DB: 'embedded' }),
+  ]);
 }
 if (!only || only === 'postgres') {
   const url = process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
@@ -46,7 +75,10 @@ if (!only || only === 'postgres') {
     soakDatabases.push('postgres');
     results.push([
       'postgres',
-      run('npx', ['vitest', 'run', ...args], { CORRIDOR_TEST_DB: 'postgres', TEST_DATABASE_URL: url }),
+      run('npx', ['vitest', 'run', ...reportTo('postgres'), ...args], {
+        CORRIDOR_TEST_DB: 'postgres',
+        TEST_DATABASE_URL: url,
+      }),
     ]);
   } else if (process.env.CI) {
     console.error(`PostgreSQL at ${url} is required in CI but not reachable: ${reachable}`);
@@ -92,5 +124,11 @@ const summaries = results.flatMap(([db]) => {
   }
 });
 for (const line of summaries) console.error(`\n${line}`);
+for (const [db, s] of results) {
+  if (s === 0 || !['embedded', 'postgres'].includes(db)) continue;
+  const failures = failuresOf(db);
+  console.error(`\n${db}: ${failures.length} failed test(s)${failures.length ? ':' : ' (see the run above)'}`);
+  for (const line of failures) console.error(`  ${line}`);
+}
 console.log('\n' + results.map(([db, s]) => `${db}: ${s === 0 ? 'passed' : 'FAILED'}`).join(', '));
 process.exit(results.some(([, s]) => s !== 0) || (summaries.length && process.env.CI) ? 1 : 0);
