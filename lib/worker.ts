@@ -2,6 +2,7 @@ import { deliverDueWebhooks } from './webhooks/service';
 import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
 import { purgeStale } from './jobs/retention';
 import { runDueJobs } from './jobs/queue';
+import { foldRunningTotals } from './core/running-totals';
 
 // The in-process worker started with the server: polls the job table and does housekeeping.
 // Several server processes may run it at once (jobs are claimed with SKIP LOCKED).
@@ -9,6 +10,7 @@ let timer: NodeJS.Timeout | undefined;
 let running = false;
 let lastHousekeeping = 0;
 let lastMaintenance = 0;
+let lastFold = 0;
 let delivering = false;
 
 // Webhook sends wait on other people's servers (up to the attempt timeout), so they run beside
@@ -35,6 +37,12 @@ async function keepHouse() {
     if (Date.now() - lastHousekeeping > 10 * 60_000) {
       lastHousekeeping = Date.now();
       await purgeStale(new Date());
+    }
+    // The overview's running totals (lib/core/running-totals.ts): what writers appended since,
+    // folded into one row per key, so that reading them stays a few rows.
+    if (Date.now() - lastFold > 5_000) {
+      lastFold = Date.now();
+      await foldRunningTotals();
     }
     if (Date.now() - lastMaintenance > 10_000 && (await ownMaintenanceNeeded())) {
       lastMaintenance = Date.now();

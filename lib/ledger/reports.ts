@@ -1,4 +1,5 @@
 import { db } from '../core/db';
+import { prefixEnd, runningTotals } from '../core/running-totals';
 
 // What the platform holds per currency, summed over its internal accounts' buckets (customers'
 // and its own): the console's overview. System accounts (the outside world, FX, fees) are left out.
@@ -10,17 +11,17 @@ export interface CurrencyTotals {
 }
 
 export async function totalsByCurrency(platformId: string): Promise<CurrencyTotals[]> {
-  const rows = await db().$queryRaw<{ currency: string; bucket: string; total: bigint }[]>`
-    SELECT "currency", "bucket", COALESCE(sum("balance"), 0)::bigint AS total FROM "LedgerAccount"
-    WHERE "platformId" = ${platformId} AND "internalAccountId" IS NOT NULL
-    GROUP BY "currency", "bucket" ORDER BY "currency"`;
+  // Kept as postings happen (corridor_apply_deltas records each one's net change per currency
+  // and bucket): a few rows at any number of accounts.
+  const totals = await runningTotals(platformId, 'balance:', prefixEnd('balance:'));
   const out = new Map<string, CurrencyTotals>();
-  for (const r of rows) {
-    const t = out.get(r.currency) ?? { currency: r.currency, available: 0n, held: 0n, pending: 0n };
-    if (r.bucket === 'AVAILABLE') t.available = r.total;
-    else if (r.bucket === 'HELD') t.held = r.total;
-    else if (r.bucket === 'PENDING') t.pending = r.total;
-    out.set(r.currency, t);
+  for (const [key, { amount }] of totals) {
+    const [, currency, bucket] = key.split(':');
+    const t = out.get(currency) ?? { currency, available: 0n, held: 0n, pending: 0n };
+    if (bucket === 'AVAILABLE') t.available = amount;
+    else if (bucket === 'HELD') t.held = amount;
+    else if (bucket === 'PENDING') t.pending = amount;
+    out.set(currency, t);
   }
   return [...out.values()];
 }

@@ -58,7 +58,7 @@ function Balances({ totals }: { totals: Totals }) {
 
 function CompletedVolume({ volumes }: { volumes: Volumes }) {
   return (
-    <Section title="Completed volume, last 30 days">
+    <Section title="Completed volume, last 30 days (UTC)">
       {volumes.length ? (
         <Table caption="Completed volume per currency" head={['Currency', 'Payments', 'Sent']}>
           {volumes.map((v) => (
@@ -139,7 +139,8 @@ export default async function Overview() {
   const actor = await requireStaff();
   const p = actor.platformId;
   const data = await read(actor, async () => {
-    const since = new Date(now().getTime() - 30 * 86400_000);
+    // Today and the 29 UTC days before it: the totals are kept per day.
+    const since = new Date(now().getTime() - 29 * 86400_000);
     const [totals, volumes, awaiting, failed, reviews, recent] = await Promise.all([
       totalsByCurrency(p),
       completedVolumesSince(p, since),
