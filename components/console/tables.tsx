@@ -108,6 +108,13 @@ export function AuditList({ entries, showObject }: { entries: AuditEntry[]; show
         <li key={e.id} className="py-2">
           <span className="font-medium">{ACTIONS[e.action] ?? e.action}</span>
           {showObject ? <span className="ml-1 font-mono text-xs">{shortId(e.objectId)}</span> : null}
+          {e.outcome === 'STARTED' ? (
+            // Written before the action ran and never marked done: running now, or its process
+            // died before it answered; the object's own state tells whether it took effect.
+            <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
+              started, outcome not recorded
+            </span>
+          ) : null}
           <span className="block text-slate-700">
             by {e.staffEmail}, <LocalTime value={e.createdAt} />
             {Object.keys(e.details).length ? (

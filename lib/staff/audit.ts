@@ -1,5 +1,6 @@
 import { now } from '../core/clock';
 import type { Tx } from '../core/db';
+import { DomainError } from '../core/errors';
 import { newId } from '../core/ids';
 import { pageOf } from '../core/list';
 import * as repo from './repository';
@@ -15,6 +16,8 @@ export interface AuditEntry {
   action: string;
   objectId: string;
   details: Record<string, unknown>;
+  /** DONE; STARTED while the action runs, or for good when its process died before it returned. */
+  outcome: 'STARTED' | 'DONE';
   createdAt: Date;
 }
 
@@ -25,15 +28,18 @@ const present = (r: repo.AuditRow): AuditEntry => ({
   action: r.action,
   objectId: r.objectId,
   details: (r.details ?? {}) as Record<string, unknown>,
+  outcome: r.outcome === 'STARTED' ? 'STARTED' : 'DONE',
   createdAt: r.createdAt,
 });
 
+/** An entry for a change made in `tx` (it commits with the change), or on its own. */
 export async function record(
   actor: StaffActor,
   action: string,
   objectId: string,
   details: Record<string, unknown> = {},
   tx?: Tx,
+  outcome: AuditEntry['outcome'] = 'DONE',
 ): Promise<AuditEntry> {
   const row = await repo.insertAudit(
     {
@@ -44,11 +50,45 @@ export async function record(
       action,
       objectId,
       details: details as repo.AuditRow['details'],
+      outcome,
       createdAt: now(),
     },
     tx,
   );
   return present(row);
+}
+
+export interface AuditIntent {
+  action: string;
+  objectId: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Runs a staff action that cannot share a transaction with its entry (it commits on its own, or
+ * in several steps): the entry is written first as STARTED, then marked DONE with what `done`
+ * derives from the result. An action refused with a domain error changed nothing, and its entry
+ * goes; any other failure (a lost connection, a timeout) may come after the action committed, so
+ * its entry stays STARTED, as does the entry of a process killed in between: no action is ever
+ * without its entry.
+ */
+export async function audited<T>(
+  actor: StaffActor,
+  intent: AuditIntent,
+  fn: () => Promise<T>,
+  done: (result: T) => Partial<AuditIntent> = () => ({}),
+): Promise<T> {
+  const entry = await record(actor, intent.action, intent.objectId, intent.details, undefined, 'STARTED');
+  let result: T;
+  try {
+    result = await fn();
+  } catch (err) {
+    if (err instanceof DomainError) await repo.deleteStartedAudit(entry.id);
+    throw err;
+  }
+  const final = done(result);
+  await repo.completeAudit(entry.id, final.objectId ?? intent.objectId, final.details ?? intent.details ?? {});
+  return result;
 }
 
 /** The newest entries about any of `objectIds` (an object and the records under it). */

@@ -11,25 +11,25 @@ import * as cards from '../cards/service';
 import { approveAction, rejectAction } from '../agents/approvals';
 import { isSandbox } from '../core/mode';
 import { DomainError } from '../core/errors';
-import { record } from './audit';
+import { audited, type AuditIntent } from './audit';
 import { requireRole, type StaffActor, type StaffRole } from './roles';
 
 // What staff do from the console, each through the same service the API calls, as the staff
 // actor (so the platform's sandbox clock applies and the services know who acted), after the
-// role check, and recorded in the audit trail on the object acted on. Server actions are thin
-// wrappers around these (app/console/_lib/actions.ts).
+// role check, and recorded in the audit trail on the object acted on: the entry is written before
+// the action and marked done after it (lib/staff/audit.ts audited), so that an action is never
+// without its entry, even when the process dies in between. Server actions are thin wrappers
+// around these (app/console/_lib/actions.ts).
 function act<T>(
   actor: StaffActor,
   needed: StaffRole,
+  intent: AuditIntent,
   fn: () => Promise<T>,
-  audit: (result: T) => { action: string; objectId: string; details?: Record<string, unknown> },
+  done?: (result: T) => Partial<AuditIntent>,
 ): Promise<T> {
   return runAs(actor, async () => {
     requireRole(actor, needed);
-    const result = await fn();
-    const entry = audit(result);
-    await record(actor, entry.action, entry.objectId, entry.details);
-    return result;
+    return audited(actor, intent, fn, done);
   });
 }
 
@@ -38,12 +38,13 @@ export function decideReview(actor: StaffActor, verificationId: string, decision
   return act(
     actor,
     'operator',
-    () => verifications.decideReview(actor.platformId, verificationId, decision),
-    (v) => ({
+    {
       action: decision === 'APPROVED' ? 'verification.approve' : 'verification.reject',
-      objectId: v.customerId,
+      objectId: verificationId,
       details: { verificationId },
-    }),
+    },
+    () => verifications.decideReview(actor.platformId, verificationId, decision),
+    (v) => ({ objectId: v.customerId }),
   );
 }
 
@@ -52,12 +53,9 @@ export function replayWebhook(actor: StaffActor, eventId: string) {
   return act(
     actor,
     'operator',
+    { action: 'webhook.replay', objectId: eventId },
     () => webhookLog.replay(actor.platformId, eventId),
-    (d) => ({
-      action: 'webhook.replay',
-      objectId: eventId,
-      details: { type: d.type, ...(d.subjectId ? { subjectId: d.subjectId } : {}) },
-    }),
+    (d) => ({ details: { type: d.type, ...(d.subjectId ? { subjectId: d.subjectId } : {}) } }),
   );
 }
 
@@ -66,13 +64,14 @@ export function advanceSandboxClock(actor: StaffActor, seconds: number) {
   return act(
     actor,
     'operator',
+    { action: 'sandbox.clock.advance', objectId: actor.platformId, details: { seconds } },
     () => {
       if (!isSandbox()) throw new DomainError('FORBIDDEN', 'The sandbox clock exists in sandbox mode only');
       if (!Number.isInteger(seconds) || seconds < 1 || seconds > 366 * 86400)
         throw new DomainError('INVALID_INPUT', 'seconds must be a whole number from 1 to 31622400 (366 days)');
       return advanceClock(actor.platformId, actor.clockOffsetMs, seconds);
     },
-    (r) => ({ action: 'sandbox.clock.advance', objectId: actor.platformId, details: { seconds, now: r.now } }),
+    (r) => ({ details: { seconds, now: r.now } }),
   );
 }
 
@@ -81,20 +80,18 @@ export function createToken(actor: StaffActor, input: { name: string; permission
   return act(
     actor,
     'admin',
+    { action: 'token.create', objectId: actor.platformId, details: { name: input.name } },
     () => {
       const body = parseBodyOrThrow(tokenCreate, input);
       return tokens.issue(actor.platformId, body.name, body.permissions);
     },
-    (t) => ({ action: 'token.create', objectId: t.id, details: { name: t.name, permissions: t.permissions } }),
+    (t) => ({ objectId: t.id, details: { name: t.name, permissions: t.permissions } }),
   );
 }
 
 export function revokeToken(actor: StaffActor, tokenId: string) {
-  return act(
-    actor,
-    'admin',
-    () => tokens.revoke(actor.platformId, tokenId, undefined),
-    () => ({ action: 'token.revoke', objectId: tokenId }),
+  return act(actor, 'admin', { action: 'token.revoke', objectId: tokenId }, () =>
+    tokens.revoke(actor.platformId, tokenId, undefined),
   );
 }
 
@@ -103,8 +100,8 @@ export function changeConfig(actor: StaffActor, patch: Record<string, unknown>) 
   return act(
     actor,
     'admin',
+    { action: 'config.update', objectId: actor.platformId, details: { fields: Object.keys(patch) } },
     () => updateConfig(actor.platformId, parseBodyOrThrow(configUpdate, patch)),
-    () => ({ action: 'config.update', objectId: actor.platformId, details: { fields: Object.keys(patch) } }),
   );
 }
 
@@ -113,8 +110,9 @@ export function setCardState(actor: StaffActor, cardId: string, state: 'ACTIVE' 
   return act(
     actor,
     'operator',
+    { action: `card.${state.toLowerCase()}`, objectId: cardId, details: { state } },
     () => cards.update(actor.platformId, cardId, { state }),
-    (c) => ({ action: `card.${state.toLowerCase()}`, objectId: c.id, details: { state: c.state } }),
+    (c) => ({ objectId: c.id, details: { state: c.state } }),
   );
 }
 
@@ -126,8 +124,9 @@ export function approveAgentAction(actor: StaffActor, actionId: string) {
   return act(
     actor,
     'operator',
+    { action: 'agent_action.approve', objectId: actionId },
     () => approveAction(actor, null, actionId),
-    (a) => ({ action: 'agent_action.approve', objectId: a.id, details: { agentId: a.agentId, status: a.status } }),
+    (a) => ({ objectId: a.id, details: { agentId: a.agentId, status: a.status } }),
   );
 }
 
@@ -136,6 +135,7 @@ export function rejectAgentAction(actor: StaffActor, actionId: string, reason: s
   return act(
     actor,
     'operator',
+    { action: 'agent_action.reject', objectId: actionId, details: { reason: reason.trim() } },
     () => {
       const why = reason.trim();
       if (!why || why.length > 1000)
@@ -144,6 +144,6 @@ export function rejectAgentAction(actor: StaffActor, actionId: string, reason: s
         });
       return rejectAction(actor, null, actionId, why);
     },
-    (a) => ({ action: 'agent_action.reject', objectId: a.id, details: { agentId: a.agentId, reason: reason.trim() } }),
+    (a) => ({ objectId: a.id, details: { agentId: a.agentId, reason: reason.trim() } }),
   );
 }

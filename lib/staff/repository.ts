@@ -105,6 +105,18 @@ export function insertAudit(row: AuditRow, tx: Tx = db()): Promise<AuditRow> {
   return tx.staffAuditEntry.create({ data: { ...row, details: row.details as Prisma.InputJsonValue } });
 }
 
+/** Marks a STARTED entry DONE, naming what the action turned out to act on. */
+export function completeAudit(id: string, objectId: string, details: Record<string, unknown>) {
+  return db().staffAuditEntry.updateMany({
+    where: { id, outcome: 'STARTED' },
+    data: { outcome: 'DONE', objectId, details: details as Prisma.InputJsonValue },
+  });
+}
+
+export function deleteStartedAudit(id: string) {
+  return db().staffAuditEntry.deleteMany({ where: { id, outcome: 'STARTED' } });
+}
+
 export function auditOf(platformId: string, objectIds: string[], limit: number): Promise<AuditRow[]> {
   return db().staffAuditEntry.findMany({
     where: { platformId, objectId: { in: objectIds } },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { now } from '../core/clock';
-import { isUniqueViolation, transaction } from '../core/db';
+import { isUniqueViolation, transaction, type Tx } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { pageOf } from '../core/list';
@@ -54,23 +54,27 @@ function checkNewUser(email: string, role: string, password: string): void {
 export async function createUser(
   platformId: string,
   input: { email: string; role: string; password?: string },
+  tx?: Tx,
 ): Promise<{ user: StaffUser; password?: string }> {
   const email = normalizeEmail(input.email);
   const password = input.password ?? generatePassword();
   checkNewUser(email, input.role, password);
   const at = now();
   try {
-    const row = await repo.insertUser({
-      id: newId('StaffUser'),
-      platformId,
-      email,
-      passwordHash: await hashPassword(password),
-      role: input.role,
-      createdAt: at,
-      updatedAt: at,
-      disabledAt: null,
-      sessionsValidFrom: at,
-    });
+    const row = await repo.insertUser(
+      {
+        id: newId('StaffUser'),
+        platformId,
+        email,
+        passwordHash: await hashPassword(password),
+        role: input.role,
+        createdAt: at,
+        updatedAt: at,
+        disabledAt: null,
+        sessionsValidFrom: at,
+      },
+      tx,
+    );
     return { user: present(row), ...(input.password ? {} : { password }) };
   } catch (err) {
     if (isUniqueViolation(err)) throw new DomainError('CONFLICT', `A staff user with the email ${email} exists`);
@@ -81,9 +85,12 @@ export async function createUser(
 /** Adds a user as `actor` (admins only), recorded in the audit trail. */
 export async function addUser(actor: StaffActor, input: { email: string; role: string; password?: string }) {
   requireRole(actor, 'admin');
-  const created = await createUser(actor.platformId, input);
-  await record(actor, 'staff.create', created.user.id, { email: created.user.email, role: created.user.role });
-  return created;
+  // The user and its audit entry commit together.
+  return transaction(async (tx) => {
+    const created = await createUser(actor.platformId, input, tx);
+    await record(actor, 'staff.create', created.user.id, { email: created.user.email, role: created.user.role }, tx);
+    return created;
+  });
 }
 
 export async function listUsers(platformId: string, limit: number, cursor?: string) {
@@ -173,7 +180,7 @@ async function changeUser(
     if (losesAdmin && (await repo.countOtherActiveAdmins(actor.platformId, userId, tx)) === 0)
       throw new DomainError('INVALID_STATE_TRANSITION', 'The platform must keep at least one active admin');
     const at = now();
-    return repo.updateUser(
+    const row = await repo.updateUser(
       userId,
       {
         ...(change.role ? { role: change.role } : {}),
@@ -185,10 +192,10 @@ async function changeUser(
       },
       tx,
     );
-  });
-  await record(actor, change.role ? 'staff.role' : change.disabled ? 'staff.disable' : 'staff.enable', userId, {
-    email: updated.email,
-    ...(change.role ? { role: change.role } : {}),
+    // In the same transaction: the change and its audit entry commit together.
+    const action = change.role ? 'staff.role' : change.disabled ? 'staff.disable' : 'staff.enable';
+    await record(actor, action, userId, { email: row.email, ...(change.role ? { role: change.role } : {}) }, tx);
+    return row;
   });
   return present(updated);
 }
