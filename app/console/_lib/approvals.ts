@@ -1,4 +1,5 @@
 import 'server-only';
+import { cache } from 'react';
 import { listApprovals } from '@/lib/agents/approvals';
 import * as agents from '@/lib/agents/service';
 import type { AgentAction } from '@/lib/agents/presenter';
@@ -94,7 +95,10 @@ export async function approvalQueue(actor: StaffActor, cursor: string | undefine
   });
 }
 
-/** How many actions wait (for the navigation's badge): one row read, the total counted. */
-export async function pendingCount(actor: StaffActor): Promise<number> {
-  return read(actor, async () => (await listApprovals(actor, { limit: 1, sortOrder: 'asc' })).totalCount);
-}
+/**
+ * How many actions wait (the navigation's badge, the overview's figure): one row read, the total
+ * counted, once per request (React's cache, keyed by the request's one staff actor).
+ */
+export const pendingCount = cache(async (actor: StaffActor): Promise<number> =>
+  read(actor, async () => (await listApprovals(actor, { limit: 1, sortOrder: 'asc' })).totalCount),
+);
