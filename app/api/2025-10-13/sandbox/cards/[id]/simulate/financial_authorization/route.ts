@@ -1,28 +1,16 @@
-import { accepted, endpoint, routes } from '@/lib/http/endpoint';
-import { errors } from '@/lib/http/docs';
-import { cardIdParams, authorizationRequest, simulationResponse } from '@/lib/cards/schema';
+import { routes } from '@/lib/http/endpoint';
+import { cardSimulation } from '@/lib/http/card-simulation';
+import { authorizationRequest } from '@/lib/cards/schema';
 import { simulateAuthorization } from '@/lib/cards/simulate';
 
 // POST /sandbox/cards/{id}/simulate/financial_authorization – a single-message authorization that clears itself (sandbox only)
-const simulate = endpoint(
+const simulate = cardSimulation(
   {
-    method: 'POST',
     path: '/sandbox/cards/{id}/simulate/financial_authorization',
     summary: 'Simulate a card financial authorization',
-    tags: ['Sandbox'],
-    permission: 'TRANSACT',
-    sandboxOnly: true,
-    params: cardIdParams,
     body: authorizationRequest,
-    idempotent: true,
-    answer: accepted,
-    responses: {
-      202: { description: 'Simulation accepted', schema: simulationResponse },
-      ...errors(400, 401, 403, 404),
-    },
   },
-  async ({ actor, params, body }) =>
-    simulateAuthorization(actor.platformId, params.id, 'FINANCIAL_AUTHORIZATION', body),
+  (platformId, cardId, body) => simulateAuthorization(platformId, cardId, 'FINANCIAL_AUTHORIZATION', body),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(simulate);
