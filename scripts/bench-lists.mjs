@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Connection } from './bench-client.mjs';
 import { resolveDatabase } from './embedded-db.mjs';
-import { startServer } from './seed.mjs';
+import { startServer } from './bench/server.mjs';
 import { consolePages, STAFF_ENV, staffCookie } from './bench-console.mjs';
 
 const SEQUENTIAL = Number(process.env.BENCH_LIST_SEQUENTIAL || 15);
@@ -145,7 +145,7 @@ async function measure(base, headers, path) {
 export async function benchLists(label = process.env.BENCH_LIST_LABEL || '') {
   const s = await samples();
   const env = { ...STAFF_ENV, ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) };
-  const server = await startServer(env);
+  const server = await startServer('lists', env);
   const rows = [];
   try {
     const api = { authorization: server.auth };

@@ -23,7 +23,7 @@ import { report } from './bench/report.mjs';
 import { call, setup, startServer } from './bench/server.mjs';
 
 async function benchDatabase(label, env) {
-  const server = await startServer(label, env);
+  const server = await startServer(label, { ...env, CORRIDOR_BENCH_STATS: '1' });
   const embeddedHost = env.DATABASE_URL ? null : server.pid;
   try {
     const { source, destination, customerId } = await setup(server.base);

@@ -11,74 +11,17 @@
 //
 // Database: DATABASE_URL (PostgreSQL), else the embedded one under CORRIDOR_DATA_DIR.
 // Credentials: CORRIDOR_CLIENT_ID / CORRIDOR_CLIENT_SECRET as for scripts/bench-lists.mjs.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { resolveDatabase } from './embedded-db.mjs';
 import { migrate } from './migrate.mjs';
+import { api, startServer } from './bench/server.mjs';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const SEED_ID = process.env.CORRIDOR_CLIENT_ID || 'bench-client';
-export const SEED_SECRET = process.env.CORRIDOR_CLIENT_SECRET || 'bench-secret-0123456789abcdef0123456789abcdef';
-const AUTH = `Basic ${Buffer.from(`${SEED_ID}:${SEED_SECRET}`).toString('base64')}`;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 function option(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-/** A production server on the database (DATABASE_URL or CORRIDOR_DATA_DIR in env). */
-export async function startServer(env = {}) {
-  const port = 3900 + Math.floor(Math.random() * 90);
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
-    cwd: process.env.CORRIDOR_APP_DIR || root,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      CORRIDOR_CLIENT_ID: SEED_ID,
-      CORRIDOR_CLIENT_SECRET: SEED_SECRET,
-      CORRIDOR_WEB_CONCURRENCY: process.env.CORRIDOR_WEB_CONCURRENCY || '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let log = '';
-  child.stdout.on('data', (d) => (log += d));
-  child.stderr.on('data', (d) => (log += d));
-  const base = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-    return new Promise((r) => setTimeout(r, 2000));
-  };
-  for (let i = 0; i < 600; i++) {
-    try {
-      const r = await fetch(`${base}/api/2025-10-13/config`, { headers: { authorization: AUTH } });
-      if (r.status === 200) return { base, stop, auth: AUTH };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  await stop();
-  throw new Error(`server did not start:\n${log}`);
-}
-
-export async function api(base, method, p, body) {
-  const res = await fetch(`${base}/api/2025-10-13${p}`, {
-    method,
-    headers: { authorization: AUTH, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${p} -> ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
 }
 
 /** Every table's ids (tables with an `id` column). */
@@ -211,7 +154,11 @@ async function main() {
     await database.stop();
   }
   console.log(`seeding ${customers} customers and ${payments} payments over ${days} days`);
-  const server = await startServer(serverEnv);
+  // One web process: the template's calls are few, and a second would only take memory.
+  const server = await startServer('seed', {
+    ...serverEnv,
+    CORRIDOR_WEB_CONCURRENCY: process.env.CORRIDOR_WEB_CONCURRENCY || '1',
+  });
   let custRows;
   let payRows;
   let literals;

@@ -6,22 +6,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ID = 'bench-client';
-const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
-const AUTH = `Basic ${Buffer.from(`${ID}:${SECRET}`).toString('base64')}`;
+// The credentials `npm start` bootstraps with (known, so that a script can call it); a database
+// seeded earlier under other ones takes CORRIDOR_CLIENT_ID / CORRIDOR_CLIENT_SECRET.
+const ID = process.env.CORRIDOR_CLIENT_ID || 'bench-client';
+const SECRET = process.env.CORRIDOR_CLIENT_SECRET || 'bench-secret-0123456789abcdef0123456789abcdef';
+export const AUTH = `Basic ${Buffer.from(`${ID}:${SECRET}`).toString('base64')}`;
 
-export async function startServer(label, env) {
+/**
+ * A production server (scripts/start.mjs) on the database `env` names (DATABASE_URL, or the
+ * embedded one under CORRIDOR_DATA_DIR), from CORRIDOR_APP_DIR or this checkout, once it answers.
+ */
+export async function startServer(label, env = {}) {
   const port = 3900 + Math.floor(Math.random() * 90);
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      CORRIDOR_CLIENT_ID: ID,
-      CORRIDOR_CLIENT_SECRET: SECRET,
-      CORRIDOR_BENCH_STATS: '1',
-    },
+    cwd: process.env.CORRIDOR_APP_DIR || root,
+    env: { ...process.env, ...env, PORT: String(port), CORRIDOR_CLIENT_ID: ID, CORRIDOR_CLIENT_SECRET: SECRET },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -29,16 +28,17 @@ export async function startServer(label, env) {
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
   const base = `http://127.0.0.1:${port}`;
+  const stop = () => stopServer(child);
   for (let i = 0; i < 600; i++) {
     try {
       const r = await fetch(`${base}/api/2025-10-13/config`, { headers: { authorization: AUTH } });
-      if (r.status === 200) return { base, pid: child.pid, stop: () => stopServer(child), log: () => log };
+      if (r.status === 200) return { base, pid: child.pid, auth: AUTH, stop, log: () => log };
     } catch {
       /* not up yet */
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  stopServer(child);
+  await stop();
   throw new Error(`[${label}] server did not start:\n${log}`);
 }
 
