@@ -16,7 +16,8 @@ const LINKS: [string, string][] = [
   ['/console/audit', 'Audit log'],
 ];
 
-export function ConsoleNav({ sandbox, pendingApprovals }: { sandbox: boolean; pendingApprovals?: number }) {
+// pendingApprovals: the count as text ("10,000+" past the list's count cap), absent when none wait.
+export function ConsoleNav({ sandbox, pendingApprovals }: { sandbox: boolean; pendingApprovals?: string }) {
   const path = usePathname();
   const active = (href: string) => (href === '/console' ? path === href : path.startsWith(href));
   return (

@@ -1,7 +1,7 @@
 import { Prisma, db, queryIn, type Tx } from '../core/db';
 import { insertAll, prefixedColumns, unprefix, type Guard, type RowWrite } from '../core/sql';
 import type { CustomerRow } from '../customers/repository';
-import { countFromCounters, listRows, orderOf, type ListRequest } from '../core/list';
+import { countFromCounters, listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
 export interface InternalAccountRow {
   id: string;
@@ -65,8 +65,10 @@ export function list(platformId: string, f: InternalAccountFilter, req: ListRequ
   const key = counterKey(f);
   return listRows(req, {
     rows: (after, take) => db().internalAccount.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
-    count: () =>
-      key ? countFromCounters(platformId, 'internalAccounts', key) : db().internalAccount.count({ where: base }),
+    count: (cap) =>
+      key
+        ? countFromCounters(platformId, 'internalAccounts', key)
+        : db().internalAccount.count({ where: base, ...bounded(cap) }),
     countIsCheap: key !== undefined,
   });
 }

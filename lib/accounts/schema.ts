@@ -37,7 +37,7 @@ export const internalAccountList = z.object({
   data: z.array(internalAccount),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });
 
 export const customerInternalAccountsQuery = z.object({

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 import { ACTION_MOVES, type ActionMove } from './state';
 
 // Agents, their device codes, usage counters and actions: every query of the agents domain.
@@ -64,7 +64,7 @@ export function listAgents(platformId: string, f: AgentFilter, req: ListRequest)
   };
   return listRows(req, {
     rows: (after, take) => db().agent.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
-    count: () => db().agent.count({ where }),
+    count: (cap) => db().agent.count({ where, ...bounded(cap) }),
   });
 }
 
@@ -165,7 +165,7 @@ export function listActions(platformId: string, f: ActionFilter, req: ListReques
   return listRows(req, {
     rows: (after, take) =>
       db().agentAction.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
-    count: () => db().agentAction.count({ where }),
+    count: (cap) => db().agentAction.count({ where, ...bounded(cap) }),
   });
 }
 

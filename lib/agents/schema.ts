@@ -146,7 +146,7 @@ export const agentList = z.object({
   data: z.array(agent),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });
 
 export const agentCreateResponse = z.object({ agent, deviceCode });
@@ -179,7 +179,7 @@ export const agentActionList = z.object({
   data: z.array(agentAction),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });
 
 // Agent-side queries: the platform's filters less the customer (the agent's is implied).

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 import { CARD_MOVES, type CardMove, type CardState, type CardTransactionStatus } from './state';
 
 // SQL of the cards domain: cards and their guarded state moves, card transactions, processor
@@ -85,7 +85,7 @@ export function listCards(platformId: string, f: CardFilter, req: ListRequest) {
   const base = cardWhere(platformId, f);
   return listRows(req, {
     rows: (after, take) => db().card.findMany({ where: { AND: [base, after] }, orderBy: orderOf(req.order), take }),
-    count: () => db().card.count({ where: base }),
+    count: (cap) => db().card.count({ where: base, ...bounded(cap) }),
   });
 }
 
@@ -166,7 +166,7 @@ export function listTransactions(platformId: string, f: CardTransactionFilter, r
   return listRows(req, {
     rows: (after, take) =>
       db().cardTransaction.findMany({ where: { AND: [base, after] }, orderBy: orderOf(req.order), take }),
-    count: () => db().cardTransaction.count({ where: base }),
+    count: (cap) => db().cardTransaction.count({ where: base, ...bounded(cap) }),
   });
 }
 

@@ -56,7 +56,7 @@ export const cardList = z.object({
   data: z.array(card),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });
 export const cardReveal = z.object({ panEmbedUrl: z.string(), expiresAt: z.string() });
 

@@ -15,11 +15,15 @@ import { type Page } from './pagination';
 //   read on every page: `countIsCheap`), or counts once on its first page and carries that count
 //   in the cursor, which is signed (so a client cannot make the service report a count it did not
 //   compute) and bound to the filters it was computed for (other filters count again).
+// - That one count is bounded: it stops at listCountCap() rows (10,000 unless
+//   CORRIDOR_LIST_COUNT_CAP says otherwise), so a filter matching half of a million-row table
+//   costs what ten thousand index entries cost. Past the cap the answer has no totalCount (it is
+//   optional in the reference) rather than a wrong one; hasMore and nextCursor page on as ever.
 //
 // A list adopts it in its repository:
 //   listRows(req, {
 //     rows: (after, take) => db().thing.findMany({ where: { AND: [base, after] }, orderBy: orderOf(req.order), take }),
-//     count: () => db().thing.count({ where: base }),
+//     count: (cap) => db().thing.count({ where: base, ...bounded(cap) }),
 //   })
 // and its service answers pageOf(listed, present). Give the table an index
 // (platformId, [filter columns,] createdAt, id).
@@ -42,16 +46,29 @@ export interface ListRequest {
 export interface Position {
   createdAt: Date;
   id: string;
-  /** The count carried from the first page, when it was computed for the same filters. */
-  total?: number;
+  /**
+   * The count carried from the first page, when it was computed for the same filters; null when
+   * it passed the cap (carried too, so that later pages do not count again).
+   */
+  total?: number | null;
 }
 
 export interface Listed<R> {
   rows: R[];
   limit: number;
-  total: number;
+  /** The exact number of rows the filters match, or null: more than listCountCap(). */
+  total: number | null;
   fingerprint: string;
 }
+
+/** How many rows a list's count goes up to before it stops (a counter kept with the rows has none). */
+export function listCountCap(): number {
+  const n = Number(process.env.CORRIDOR_LIST_COUNT_CAP);
+  return Number.isSafeInteger(n) && n > 0 ? n : 10_000;
+}
+
+/** A carried total in the cursor: the count, or -1 for "more than the cap". */
+const OVER_CAP = -1;
 
 /** Prisma `where` for the rows after `p` in (createdAt, id) order: an index bound on createdAt. */
 export function keysetAfter(p: Position | undefined, order: Order = 'desc') {
@@ -64,6 +81,15 @@ export function keysetAfter(p: Position | undefined, order: Order = 'desc') {
 
 export function orderOf(order: Order = 'desc') {
   return [{ createdAt: order }, { id: order }];
+}
+
+/**
+ * A Prisma count's arguments that stop it after `cap` rows. Prisma writes `take` as a subquery
+ * with a LIMIT and, unless told, an ORDER BY id (a sort of every match): ordered like the list,
+ * the subquery walks the list's own index and stops at the cap.
+ */
+export function bounded(cap: number) {
+  return { take: cap, orderBy: orderOf() };
 }
 
 export function fingerprintOf(filters: Record<string, unknown>, order: Order = 'desc'): string {
@@ -84,7 +110,8 @@ function sign(payload: string): string {
 }
 
 export function encodePosition(p: Position, fingerprint: string): string {
-  const payload = Buffer.from(JSON.stringify([p.createdAt.toISOString(), p.id, p.total ?? null, fingerprint])).toString(
+  const total = p.total === null ? OVER_CAP : (p.total ?? null);
+  const payload = Buffer.from(JSON.stringify([p.createdAt.toISOString(), p.id, total, fingerprint])).toString(
     'base64url',
   );
   return `${payload}.${sign(payload)}`;
@@ -118,15 +145,23 @@ export function decodePosition(cursor: string | undefined, fingerprint: string):
   const expected = Buffer.from(sign(payload));
   const given = Buffer.from(mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) badCursor();
-  const carried = fp === fingerprint && typeof total === 'number' && Number.isSafeInteger(total) ? total : undefined;
+  const carried =
+    fp !== fingerprint || typeof total !== 'number' || !Number.isSafeInteger(total) || total < OVER_CAP
+      ? undefined
+      : total === OVER_CAP
+        ? null
+        : total;
   return { createdAt, id, ...(carried !== undefined ? { total: carried } : {}) };
 }
 
 export interface ListQueries<R> {
   /** The page's rows: `after` (keysetAfter) ANDed into the list's filters, ordered by orderOf. */
   rows(after: ReturnType<typeof keysetAfter>, take: number): Promise<R[]>;
-  /** The exact number of rows the filters match. */
-  count(): Promise<number>;
+  /**
+   * The number of rows the filters match, counting no further than `cap` (Prisma: `count({ where,
+   * ...bounded(cap) })`); a counter kept with the rows answers exactly and ignores it.
+   */
+  count(cap: number): Promise<number>;
   /** The count reads a counter (no scan): read it on every page rather than carry it. */
   countIsCheap?: boolean;
 }
@@ -136,9 +171,10 @@ export async function listRows<R>(req: ListRequest, q: ListQueries<R>): Promise<
   const fingerprint = fingerprintOf(req.filters, req.order);
   const position = decodePosition(req.cursor, fingerprint);
   const carried = req.count === false ? 0 : q.countIsCheap ? undefined : position?.total;
+  const cap = listCountCap();
   const [rows, total] = await Promise.all([
     q.rows(keysetAfter(position, req.order), req.limit + 1),
-    carried !== undefined ? carried : q.count(),
+    carried !== undefined ? carried : q.count(cap + 1).then((n) => (!q.countIsCheap && n > cap ? null : n)),
   ]);
   return { rows, limit: req.limit, total, fingerprint };
 }
@@ -154,7 +190,7 @@ export function pageOf<R extends { createdAt: Date; id: string }, T>(l: Listed<R
     ...(hasMore && last
       ? { nextCursor: encodePosition({ createdAt: last.createdAt, id: last.id, total: l.total }, l.fingerprint) }
       : {}),
-    totalCount: l.total,
+    ...(l.total !== null ? { totalCount: l.total } : {}),
   };
 }
 

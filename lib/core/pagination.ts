@@ -13,7 +13,8 @@ export interface Page<T> {
   data: T[];
   hasMore: boolean;
   nextCursor?: string;
-  totalCount: number;
+  /** Absent when a list's count stopped at its cap (lib/core/list.ts). */
+  totalCount?: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
 import { insertAll, type RowWrite } from '../core/sql';
-import { countFromCounters, listRows, orderOf, type ListRequest, type Listed } from '../core/list';
+import { countFromCounters, listRows, orderOf, type ListRequest, type Listed, bounded } from '../core/list';
 
 export type CustomerRow = Prisma.CustomerGetPayload<object>;
 
@@ -133,8 +133,10 @@ export async function list(platformId: string, f: CustomerFilter, req: ListReque
   const key = counterKey(f);
   return listRows(req, {
     rows: (after, take) => db().customer.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
-    count: () =>
-      key !== undefined ? countFromCounters(platformId, 'customers', key) : db().customer.count({ where: base }),
+    count: (cap) =>
+      key !== undefined
+        ? countFromCounters(platformId, 'customers', key)
+        : db().customer.count({ where: base, ...bounded(cap) }),
     countIsCheap: key !== undefined,
   });
 }

@@ -274,7 +274,7 @@ export const customerList = z.object({
   data: z.array(customer),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });
 
 export const endUserTerms = z.object({ version: z.string(), url: z.string() });

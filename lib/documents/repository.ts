@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
 // Document rows without their file: the bytes are read only when the file itself is wanted.
 export type DocumentRow = Omit<Prisma.DocumentGetPayload<object>, 'content'>;
@@ -53,7 +53,7 @@ export async function list(platformId: string, documentHolder: string | undefine
         orderBy: orderOf(),
         take,
       }),
-    count: () => db().document.count({ where: base }),
+    count: (cap) => db().document.count({ where: base, ...bounded(cap) }),
   });
 }
 

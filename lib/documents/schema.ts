@@ -93,5 +93,5 @@ export const documentList = z.object({
   data: z.array(document),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });

@@ -1,5 +1,5 @@
 import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
 export type ExternalAccountRow = Prisma.ExternalAccountGetPayload<object>;
 export type OwnershipChallengeRow = Prisma.ExternalAccountOwnershipChallengeGetPayload<object>;
@@ -131,7 +131,7 @@ export async function list(platformId: string, f: ExternalAccountFilter, req: Li
         orderBy: orderOf(),
         take,
       }),
-    count: () => db().externalAccount.count({ where: base }),
+    count: (cap) => db().externalAccount.count({ where: base, ...bounded(cap) }),
   });
 }
 

@@ -121,7 +121,7 @@ export const externalAccountList = z.object({
   data: z.array(externalAccount),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });
 
 export const ownershipMethod = z.enum(['WALLET_SIGNATURE', 'LIVENESS']);

@@ -1,5 +1,5 @@
 import { db, type Prisma, type Tx } from '../core/db';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 import {
   ISSUANCE_MOVES,
   LINK_MOVES,
@@ -73,7 +73,7 @@ export function listLinks(platformId: string, f: { provider?: string; status?: s
   return listRows(req, {
     rows: (after, take) =>
       db().stablecoinProviderAccount.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
-    count: () => db().stablecoinProviderAccount.count({ where }),
+    count: (cap) => db().stablecoinProviderAccount.count({ where, ...bounded(cap) }),
   });
 }
 
@@ -105,7 +105,7 @@ export function listStablecoins(
   return listRows(req, {
     rows: (after, take) =>
       db().stablecoin.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
-    count: () => db().stablecoin.count({ where }),
+    count: (cap) => db().stablecoin.count({ where, ...bounded(cap) }),
   });
 }
 
@@ -145,6 +145,6 @@ export function listOperations(
   return listRows(req, {
     rows: (after, take) =>
       db().stablecoinOperation.findMany({ where: { AND: [where, after] }, orderBy: orderOf(req.order), take }),
-    count: () => db().stablecoinOperation.count({ where }),
+    count: (cap) => db().stablecoinOperation.count({ where, ...bounded(cap) }),
   });
 }

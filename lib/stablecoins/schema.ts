@@ -58,7 +58,12 @@ export const providerAccount = z.object({
 });
 
 const list = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().optional(), totalCount: z.number() });
+  z.object({
+    data: z.array(item),
+    hasMore: z.boolean(),
+    nextCursor: z.string().optional(),
+    totalCount: z.number().optional(),
+  });
 
 export const providerAccountList = list(providerAccount);
 

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
 // Persistence of staff users, their console sessions, the sign-in throttle and the audit trail.
 export type StaffUserRow = Prisma.StaffUserGetPayload<object>;
@@ -26,7 +26,7 @@ export async function listUsers(platformId: string, req: ListRequest) {
   const base = { platformId };
   return listRows(req, {
     rows: (after, take) => db().staffUser.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
-    count: () => db().staffUser.count({ where: base }),
+    count: (cap) => db().staffUser.count({ where: base, ...bounded(cap) }),
   });
 }
 
@@ -134,6 +134,6 @@ export async function listAudit(platformId: string, req: ListRequest) {
         orderBy: orderOf(),
         take,
       }),
-    count: () => db().staffAuditEntry.count({ where: base }),
+    count: (cap) => db().staffAuditEntry.count({ where: base, ...bounded(cap) }),
   });
 }

@@ -1,7 +1,7 @@
 import type { Tx } from '../core/db';
 import { db, transaction } from '../core/db';
 import { announce, changing } from '../core/invalidation';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
 export interface TokenRow {
   id: string;
@@ -82,7 +82,7 @@ export async function list(platformId: string, f: TokenFilter, req: ListRequest)
   const base = where(platformId, f);
   return listRows(req, {
     rows: (after, take) => db().apiToken.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
-    count: () => db().apiToken.count({ where: base }),
+    count: (cap) => db().apiToken.count({ where: base, ...bounded(cap) }),
   });
 }
 

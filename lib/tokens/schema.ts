@@ -39,5 +39,5 @@ export const tokenList = z.object({
   data: z.array(apiToken),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });

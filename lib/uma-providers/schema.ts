@@ -26,5 +26,5 @@ export const umaProviderList = z.object({
   ),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
-import { listRows, orderOf, type ListRequest } from '../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
 export type VerificationRow = Prisma.VerificationGetPayload<object>;
 
@@ -42,7 +42,7 @@ export async function list(platformId: string, f: VerificationFilter, req: ListR
   };
   return listRows(req, {
     rows: (after, take) => db().verification.findMany({ where: { AND: [base, after] }, orderBy: orderOf(), take }),
-    count: () => db().verification.count({ where: base }),
+    count: (cap) => db().verification.count({ where: base, ...bounded(cap) }),
   });
 }
 

@@ -73,7 +73,7 @@ export const verificationList = z.object({
   data: z.array(verification),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });
 
 export const kycLinkCreate = z

@@ -6,6 +6,9 @@ import { ConsoleNav } from '@/components/console/nav';
 import { requireStaff } from '../_lib/session';
 import { signOutAction } from '../_lib/actions';
 import { pendingCount } from '../_lib/approvals';
+import { countLabel } from '../_lib/counts';
+
+const waitingLabel = (n: number | undefined) => (n === 0 ? undefined : countLabel(n));
 
 export const metadata = { title: 'Corridor console' };
 
@@ -25,7 +28,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               </span>
             ) : null}
           </div>
-          <ConsoleNav sandbox={isSandbox()} pendingApprovals={await pendingCount(actor)} />
+          <ConsoleNav sandbox={isSandbox()} pendingApprovals={waitingLabel(await pendingCount(actor))} />
           <div className="mt-3 border-t border-slate-200 pt-3 text-sm">
             <p className="break-all text-slate-800">{actor.email}</p>
             <p className="text-slate-700">Role: {actor.role}</p>

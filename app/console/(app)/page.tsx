@@ -10,6 +10,7 @@ import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, PageHeader, Section, Table } from '@/components/ui';
 import { sentOf, transactionHref } from '@/components/console/tables';
 import { pendingCount } from '../_lib/approvals';
+import { countLabel } from '../_lib/counts';
 import { requireStaff } from '../_lib/session';
 import { read } from '../_lib/read';
 
@@ -20,7 +21,7 @@ type Volumes = Awaited<ReturnType<typeof completedVolumesSince>>;
 type Reviews = Awaited<ReturnType<typeof verifications.list>>['data'];
 type Recent = Awaited<ReturnType<typeof transactions.list>>['data'];
 
-function Stat({ label, value, href }: { label: string; value: number; href: string }) {
+function Stat({ label, value, href }: { label: string; value: number | string; href: string }) {
   return (
     <Link
       href={href}
@@ -156,11 +157,11 @@ export default async function Overview() {
     <>
       <PageHeader title="Overview" description="What the platform holds and moved, and what waits for someone." />
       <div className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
-        <Stat label="Agent actions to approve" value={actions} href="/console/approvals" />
+        <Stat label="Agent actions to approve" value={countLabel(actions)} href="/console/approvals" />
         <Stat label="Payments awaiting approval" value={data.awaiting} href="/console/transactions?status=PENDING" />
         <Stat
           label="Verifications to review"
-          value={data.reviews.totalCount}
+          value={countLabel(data.reviews.totalCount)}
           href="/console/customers?status=PENDING"
         />
         <Stat label="Failed webhooks" value={data.failed} href="/console/webhooks?status=FAILED" />

@@ -26,7 +26,8 @@ export interface ApprovalRow {
 export interface ApprovalPage {
   rows: ApprovalRow[];
   nextCursor: string | null;
-  totalCount: number;
+  /** Absent past the list's count cap. */
+  totalCount?: number;
 }
 
 type Agent = Awaited<ReturnType<typeof agents.get>>;
@@ -97,8 +98,8 @@ export async function approvalQueue(actor: StaffActor, cursor: string | undefine
 
 /**
  * How many actions wait (the navigation's badge, the overview's figure): one row read, the total
- * counted, once per request (React's cache, keyed by the request's one staff actor).
+ * counted (absent past the count cap), once per request (React's cache, keyed by the request's one staff actor).
  */
-export const pendingCount = cache(async (actor: StaffActor): Promise<number> =>
+export const pendingCount = cache(async (actor: StaffActor): Promise<number | undefined> =>
   read(actor, async () => (await listApprovals(actor, { limit: 1, sortOrder: 'asc' })).totalCount),
 );

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../../core/db';
-import { listRows, orderOf, type ListRequest } from '../../core/list';
+import { listRows, orderOf, type ListRequest, bounded } from '../../core/list';
 
 export type OwnerRow = Prisma.BeneficialOwnerGetPayload<object>;
 
@@ -56,6 +56,6 @@ export async function list(platformId: string, customerId: string, req: ListRequ
         orderBy: orderOf(),
         take,
       }),
-    count: () => db().beneficialOwner.count({ where: base }),
+    count: (cap) => db().beneficialOwner.count({ where: base, ...bounded(cap) }),
   });
 }

@@ -65,5 +65,5 @@ export const beneficialOwnerList = z.object({
   data: z.array(beneficialOwner),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });

@@ -1,5 +1,5 @@
 import { Prisma, db, type Tx } from '../../core/db';
-import { countFromCounters, listRows, orderOf, type ListRequest, type Listed } from '../../core/list';
+import { countFromCounters, listRows, orderOf, type ListRequest, type Listed, bounded } from '../../core/list';
 import type { Guard } from '../../core/sql';
 import { MOVES, type Move } from './state';
 
@@ -117,8 +117,10 @@ export function list(platformId: string, f: TransactionFilter, req: ListRequest)
   return listRows(req, {
     rows: (after, take) =>
       db().transaction.findMany({ where: { AND: [base, after] }, orderBy: orderOf(req.order), take }),
-    count: () =>
-      key !== undefined ? countFromCounters(platformId, 'transactions', key) : db().transaction.count({ where: base }),
+    count: (cap) =>
+      key !== undefined
+        ? countFromCounters(platformId, 'transactions', key)
+        : db().transaction.count({ where: base, ...bounded(cap) }),
     countIsCheap: key !== undefined,
   });
 }

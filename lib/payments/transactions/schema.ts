@@ -57,5 +57,5 @@ export const transactionList = z.object({
   data: z.array(anyTransaction),
   hasMore: z.boolean(),
   nextCursor: z.string().optional(),
-  totalCount: z.number().int(),
+  totalCount: z.number().int().optional(),
 });

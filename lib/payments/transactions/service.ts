@@ -43,7 +43,9 @@ async function bothTables(platformId: string, filter: repo.TransactionFilter, re
     filter.type === 'CARD' ? none : repo.list(platformId, filter, sub),
     cardsToo ? cards.listTransactions(platformId, filter, sub) : none,
   ]);
-  return { payments, card, total: carried ?? payments.total + card.total };
+  // Either side past its count cap: the merged list is too (no totalCount).
+  const sum = payments.total === null || card.total === null ? null : payments.total + card.total;
+  return { payments, card, total: carried !== undefined ? carried : sum };
 }
 
 export async function list(
