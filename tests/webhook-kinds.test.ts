@@ -8,7 +8,7 @@ import { activeCard, cardholder, simulate } from '@/lib/cards/testing';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { checkWebhook, referenceDocument } from '@/tests/support/conformance';
 import { customerWithAccounts, externalAccount, fund, type Holder } from '@/tests/support/money';
-import { startReceiver, type Receiver } from '@/tests/support/webhook-receiver';
+import { receiverFor, type Receiver } from '@/tests/support/webhook-receiver';
 
 // Every webhook kind of the reference (its `webhooks` section: 13 of them), each caused by a real
 // request, delivered by the worker's delivery step to a receiver on loopback, signed with the key
@@ -38,10 +38,7 @@ let h: Holder;
 beforeAll(async () => {
   process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE = '1'; // the receiver listens on loopback
   p = await newPlatform();
-  rx = await startReceiver();
-  // Setting the endpoint sends the test webhook.
-  expect((await p.api.patch('/config', { webhookEndpoint: rx.url })).status).toBe(200);
-  rx.setPublicKey((await p.api.get('/config')).body.webhookSigningPublicKey);
+  ({ rx } = await receiverFor(p)); // setting the endpoint sends the test webhook
   h = await customerWithAccounts(p, 'Wendy Webhooks', ['USD']); // CUSTOMER.KYC_*
   await fund(p, h.accounts.USD, 1_000_000); // INTERNAL_ACCOUNT.BALANCE_UPDATED
 });

@@ -11,7 +11,7 @@ import {
 } from '@/tests/support/money';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { checkSchema } from '@/tests/support/conformance';
-import { startReceiver, type Receiver } from '@/tests/support/webhook-receiver';
+import { receiverFor, type Receiver } from '@/tests/support/webhook-receiver';
 import { deliverDueWebhooks } from '@/lib/webhooks/service';
 import { connectedAgent, policy, type TestAgent } from './testing';
 
@@ -26,9 +26,7 @@ let rx: Receiver;
 beforeAll(async () => {
   process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE = '1'; // the receiver listens on loopback
   p = await newPlatform();
-  rx = await startReceiver();
-  expect((await p.api.patch('/config', { webhookEndpoint: rx.url })).status).toBe(200);
-  rx.setPublicKey((await p.api.get('/config')).body.webhookSigningPublicKey);
+  ({ rx } = await receiverFor(p));
   h = await customerWithAccounts(p, 'Pat Pending', ['USD', 'EUR']);
   await fund(p, h.accounts.USD, 1_000_000);
   ext = await externalAccount(p, h.customerId, 'USD', '321');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
 import * as platforms from '@/lib/platform/repository';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
-import { startReceiver, type Receiver, type Responder } from '@/tests/support/webhook-receiver';
+import { receiverFor, startReceiver, type Receiver, type Responder } from '@/tests/support/webhook-receiver';
 import { attemptsOf, findEvent } from './repository';
 import { bodyAt, deliverDueWebhooks, FIRST_RETRY_DELAY_MS, RETRY_WINDOW_MS } from './service';
 
@@ -33,16 +33,8 @@ async function platformWithReceiver(
   respond?: Responder,
 ): Promise<{ p: TestPlatform; rx: Receiver; publicKeyPem: string }> {
   const p = await newPlatform();
-  const rx = await startReceiver(respond);
+  const { rx, publicKeyPem } = await receiverFor(p, respond);
   receivers.push(rx);
-  const set = await p.api.patch('/config', { webhookEndpoint: rx.url });
-  expect(set.status, set.text).toBe(200);
-  const config = await p.api.get('/config');
-  expect(config.status).toBe(200);
-  const publicKeyPem = config.body.webhookSigningPublicKey as string;
-  expect(publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
-  expect(set.body.webhookSigningPublicKey).toBe(publicKeyPem);
-  rx.setPublicKey(publicKeyPem);
   return { p, rx, publicKeyPem };
 }
 

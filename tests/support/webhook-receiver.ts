@@ -1,6 +1,8 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import type { TestPlatform } from './api';
 
 // A real webhook receiver for tests: node:http on 127.0.0.1 at a random port. It verifies the
 // X-Grid-Signature of every request with the platform's public key (as an integrator would) and
@@ -69,4 +71,25 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
   state.port = (server.address() as AddressInfo).port;
   state.url = `http://127.0.0.1:${state.port}/hooks`;
   return state;
+}
+
+/**
+ * Points `p`'s webhookEndpoint at a fresh receiver (PATCH /config, which sends the test webhook)
+ * that checks every signature with the key GET /config publishes. Deliveries to loopback need
+ * CORRIDOR_WEBHOOK_ALLOW_PRIVATE=1.
+ */
+export async function receiverFor(
+  p: TestPlatform,
+  respond?: Responder,
+): Promise<{ rx: Receiver; publicKeyPem: string }> {
+  const rx = await startReceiver(respond);
+  const set = await p.api.patch('/config', { webhookEndpoint: rx.url });
+  expect(set.status, set.text).toBe(200);
+  const config = await p.api.get('/config');
+  expect(config.status, config.text).toBe(200);
+  const publicKeyPem = config.body.webhookSigningPublicKey as string;
+  expect(publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
+  expect(set.body.webhookSigningPublicKey).toBe(publicKeyPem);
+  rx.setPublicKey(publicKeyPem);
+  return { rx, publicKeyPem };
 }

@@ -3,7 +3,7 @@ import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api
 import { db } from '@/lib/core/db';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { advance, balanceOf, customerWithAccounts, txn, type Holder } from '@/tests/support/money';
-import { startReceiver, type Receiver } from '@/tests/support/webhook-receiver';
+import { receiverFor, type Receiver } from '@/tests/support/webhook-receiver';
 
 const D = 'sandbox.uma.money';
 
@@ -16,14 +16,12 @@ let receiver: Receiver;
 let answer = 200;
 beforeAll(async () => {
   process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE = '1';
-  receiver = await startReceiver((r) =>
+  p = await newPlatform();
+  ({ rx: receiver } = await receiverFor(p, (r) =>
     r.json.type === 'INCOMING_PAYMENT.PENDING'
       ? { status: answer, body: answer === 200 ? '{"receiverCustomerInfo":{"FULL_NAME":"Hal Holder"}}' : '' }
       : { status: 200 },
-  );
-  p = await newPlatform();
-  expect((await p.api.patch('/config', { webhookEndpoint: receiver.url })).status).toBe(200);
-  receiver.setPublicKey((await p.api.get('/config')).body.webhookSigningPublicKey);
+  ));
   h = await customerWithAccounts(p, 'Hal Holder', ['USD']);
 });
 afterAll(async () => {
