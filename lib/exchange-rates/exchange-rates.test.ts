@@ -16,11 +16,7 @@ beforeAll(async () => {
 });
 
 it('reflects the platform fee config in fees.total and the receiving amount at once', async () => {
-  const before = pair(
-    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
-    'USD',
-    'EUR',
-  );
+  const before = await listedPair('USD', 'EUR');
   const set = await p.api.patch('/config', {
     feeConfigs: [
       {
@@ -33,11 +29,7 @@ it('reflects the platform fee config in fees.total and the receiving amount at o
   });
   expect(set.status, set.text).toBe(200);
   try {
-    const after = pair(
-      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
-      'USD',
-      'EUR',
-    );
+    const after = await listedPair('USD', 'EUR');
     // Platform fee on 10000: 25 fixed + 50 bps = 75.
     expect(after.fees.total - before.fees.total).toBe(75);
     expect(after.fees.fixed - before.fees.fixed).toBe(25);
@@ -55,11 +47,7 @@ it('reflects the platform fee config in fees.total and the receiving amount at o
     expect(BigInt(after.receivingAmount)).toBe(priced.totalReceiving);
     expect(BigInt(after.fees.total)).toBe(priced.serviceFee + priced.platformFee);
     // Platform fee configs apply to USD sources only (reference: FeeConfig.sourceCurrency).
-    const eur = pair(
-      (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'EUR', destinationCurrency: 'USD' } })).body.data,
-      'EUR',
-      'USD',
-    );
+    const eur = await listedPair('EUR', 'USD');
     expect(eur.fees.fixed).toBe(
       Number((await feeSchedule({ platformId: p.platformId, from: 'EUR', at })).serviceFixed),
     );
@@ -77,40 +65,32 @@ it('reflects the platform fee config in fees.total and the receiving amount at o
   }
 });
 
+/** A supportedCurrencies entry of PATCH /config with these limits. */
+const supported = (currencyCode: string, minAmount: number, maxAmount: number) => ({
+  currencyCode,
+  minAmount,
+  maxAmount,
+  requiredCounterpartyFields: [],
+  enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+});
+const listedPair = async (from: string, to: string, on: TestPlatform = p) =>
+  pair(
+    (await on.api.get('/exchange-rates', { query: { sourceCurrency: from, destinationCurrency: to } })).body.data,
+    from,
+    to,
+  );
+
 it('takes limits from the platform currency config, else sensible defaults', async () => {
   const set = await p.api.patch('/config', {
-    supportedCurrencies: [
-      {
-        currencyCode: 'USD',
-        minAmount: 500,
-        maxAmount: 2500000,
-        requiredCounterpartyFields: [],
-        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-      },
-      {
-        currencyCode: 'EUR',
-        minAmount: 1,
-        maxAmount: 5000000,
-        requiredCounterpartyFields: [],
-        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-      },
-    ],
+    supportedCurrencies: [supported('USD', 500, 2500000), supported('EUR', 1, 5000000)],
   });
   expect(set.status, set.text).toBe(200);
-  const usd = pair(
-    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'MXN' } })).body.data,
-    'USD',
-    'MXN',
-  );
+  const usd = await listedPair('USD', 'MXN');
   expect([usd.minSendingAmount, usd.maxSendingAmount]).toEqual([500, 2500000]);
 
   // GBP is not configured: min is the least amount that still delivers one unit after fees,
   // max is USD 1,000,000 worth at the window's mid rate.
-  const gbp = pair(
-    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'GBP', destinationCurrency: 'MXN' } })).body.data,
-    'GBP',
-    'MXN',
-  );
+  const gbp = await listedPair('GBP', 'MXN');
   const fees = await feeSchedule({ platformId: p.platformId, from: 'GBP', at });
   const rate = midRate('GBP', 'MXN', at).rate;
   const min = price({ from: 'GBP', to: 'MXN', rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
@@ -122,29 +102,10 @@ it('takes limits from the platform currency config, else sensible defaults', asy
   // A configured minimum below what the fees leave room for: the fee floor is listed, as a quote
   // below it is refused anyway.
   const low = await p.api.patch('/config', {
-    supportedCurrencies: [
-      {
-        currencyCode: 'USD',
-        minAmount: 1,
-        maxAmount: 2500000,
-        requiredCounterpartyFields: [],
-        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-      },
-      {
-        currencyCode: 'EUR',
-        minAmount: 1,
-        maxAmount: 5000000,
-        requiredCounterpartyFields: [],
-        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-      },
-    ],
+    supportedCurrencies: [supported('USD', 1, 2500000), supported('EUR', 1, 5000000)],
   });
   expect(low.status, low.text).toBe(200);
-  const usdLow = pair(
-    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', destinationCurrency: 'EUR' } })).body.data,
-    'USD',
-    'EUR',
-  );
+  const usdLow = await listedPair('USD', 'EUR');
   const usdFees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
   const floor = price({
     from: 'USD',
@@ -161,11 +122,7 @@ it('takes limits from the platform currency config, else sensible defaults', asy
 it('enforces the listed maximum of a currency the platform has not configured', async () => {
   // USDT is no currency of the platform's config: it can only be sent by real-time funding.
   const p = await newPlatform();
-  const usdt = pair(
-    (await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USDT', destinationCurrency: 'EUR' } })).body.data,
-    'USDT',
-    'EUR',
-  );
+  const usdt = await listedPair('USDT', 'EUR', p);
   const max = BigInt(usdt.maxSendingAmount);
   const c = await p.api.post('/customers', {
     customerType: 'INDIVIDUAL',

@@ -45,14 +45,23 @@ it("applies the corridor's single-transaction limit; a balance past int64 is ref
   await expectLedgerBalanced(q3.platformId);
 });
 
+/** POST /sandbox/uma/receive from a sandbox sender (`$success.usd`...) to a customer or UMA address. */
+const umaReceive = (
+  sender: string,
+  to: { customerId: string } | { receiverUmaAddress: string },
+  currency: string,
+  amount: number,
+) =>
+  p.api.post('/sandbox/uma/receive', {
+    senderUmaAddress: `${sender}@${D}`,
+    ...to,
+    receivingCurrencyCode: currency,
+    receivingCurrencyAmount: amount,
+  });
+
 it('deposits into the primary internal account when there is no default UMA deposit account', async () => {
   const r = await customerWithAccounts(p, 'Rita Receiver', ['USD', 'EUR']);
-  const res = await p.api.post('/sandbox/uma/receive', {
-    senderUmaAddress: `$success.usd@${D}`,
-    receiverUmaAddress: r.umaAddress,
-    receivingCurrencyCode: 'USD',
-    receivingCurrencyAmount: 1234,
-  });
+  const res = await umaReceive('$success.usd', { receiverUmaAddress: r.umaAddress }, 'USD', 1234);
   expect(res.status, res.text).toBe(200);
   expect(res.body).toMatchObject({
     type: 'INCOMING',
@@ -62,24 +71,14 @@ it('deposits into the primary internal account when there is no default UMA depo
   });
   expect(res.body.reconciliationInstructions).toEqual({ reference: expect.stringMatching(/^CR[0-9A-F]{10}$/) });
   expect((await balanceOf(p, r.accounts.USD)).available).toBe(1234n);
-  const byId = await p.api.post('/sandbox/uma/receive', {
-    senderUmaAddress: `$success.eur@${D}`,
-    customerId: r.customerId,
-    receivingCurrencyCode: 'EUR',
-    receivingCurrencyAmount: 99,
-  });
+  const byId = await umaReceive('$success.eur', { customerId: r.customerId }, 'EUR', 99);
   expect(byId.body.status).toBe('COMPLETED');
   expect((await balanceOf(p, r.accounts.EUR)).available).toBe(99n);
 });
 
 it('shows what the sender paid in its own currency: $success.mxn@ pays MXN for a USD receipt', async () => {
   const r = await customerWithAccounts(p, 'Max Receiver', ['USD']);
-  const res = await p.api.post('/sandbox/uma/receive', {
-    senderUmaAddress: `$success.mxn@${D}`,
-    customerId: r.customerId,
-    receivingCurrencyCode: 'USD',
-    receivingCurrencyAmount: 10000,
-  });
+  const res = await umaReceive('$success.mxn', { customerId: r.customerId }, 'USD', 10000);
   expect(res.status, res.text).toBe(200);
   expect(res.body).toMatchObject({
     status: 'COMPLETED',
@@ -94,12 +93,7 @@ it('shows what the sender paid in its own currency: $success.mxn@ pays MXN for a
   expect(Math.abs(sent - 10000 * res.body.exchangeRate)).toBeLessThanOrEqual(1);
   expect((await balanceOf(p, r.accounts.USD)).available).toBe(10000n); // the receiver gets the amount asked for
   // Same currency: no conversion, no rate.
-  const same = await p.api.post('/sandbox/uma/receive', {
-    senderUmaAddress: `$success.usd@${D}`,
-    customerId: r.customerId,
-    receivingCurrencyCode: 'USD',
-    receivingCurrencyAmount: 500,
-  });
+  const same = await umaReceive('$success.usd', { customerId: r.customerId }, 'USD', 500);
   expect(same.body.source.currency).toBe('USD');
   expect(same.body).not.toHaveProperty('exchangeRate');
 });
@@ -107,12 +101,7 @@ it('shows what the sender paid in its own currency: $success.mxn@ pays MXN for a
 it('deposits into the default UMA deposit account when one is set', async () => {
   const r = await customerWithAccounts(p, 'Dora Default', ['USD']);
   const ext = await externalAccount(p, r.customerId, 'MXN', '555', { defaultUmaDepositAccount: true });
-  const res = await p.api.post('/sandbox/uma/receive', {
-    senderUmaAddress: `$success.mxn@${D}`,
-    customerId: r.customerId,
-    receivingCurrencyCode: 'MXN',
-    receivingCurrencyAmount: 5000,
-  });
+  const res = await umaReceive('$success.mxn', { customerId: r.customerId }, 'MXN', 5000);
   expect(res.status, res.text).toBe(200);
   expect(res.body.destination.accountId ?? res.body.destination.umaAddress).toBeDefined();
   expect((await txn(p, res.body.id)).status).toBe('COMPLETED');
@@ -120,38 +109,15 @@ it('deposits into the default UMA deposit account when one is set', async () => 
   expect(t.receivedAmount.amount).toBe(5000);
   expect((await balanceOf(p, r.accounts.USD)).available).toBe(0n);
   void ext;
-  expectError(
-    await p.api.post('/sandbox/uma/receive', {
-      senderUmaAddress: `$success.usd@${D}`,
-      customerId: r.customerId,
-      receivingCurrencyCode: 'USD',
-      receivingCurrencyAmount: 1,
-    }),
-    400,
-    'INVALID_CURRENCY',
-  );
+  expectError(await umaReceive('$success.usd', { customerId: r.customerId }, 'USD', 1), 400, 'INVALID_CURRENCY');
 });
 
 it('a compliance-failing sender fails the incoming payment; errors for unknown parties', async () => {
   const r = await customerWithAccounts(p, 'Cara Compliance', ['USD']);
-  const res = await p.api.post('/sandbox/uma/receive', {
-    senderUmaAddress: `$fail.compliance.usd@${D}`,
-    customerId: r.customerId,
-    receivingCurrencyCode: 'USD',
-    receivingCurrencyAmount: 100,
-  });
+  const res = await umaReceive('$fail.compliance.usd', { customerId: r.customerId }, 'USD', 100);
   expect(res.body).toMatchObject({ status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED' });
   expect((await balanceOf(p, r.accounts.USD)).total).toBe(0n);
-  expectError(
-    await p.api.post('/sandbox/uma/receive', {
-      senderUmaAddress: `$stranger@${D}`,
-      customerId: r.customerId,
-      receivingCurrencyCode: 'USD',
-      receivingCurrencyAmount: 100,
-    }),
-    404,
-    'UMA_NOT_FOUND',
-  );
+  expectError(await umaReceive('$stranger', { customerId: r.customerId }, 'USD', 100), 404, 'UMA_NOT_FOUND');
   expectError(
     await p.api.post('/sandbox/uma/receive', {
       senderUmaAddress: `$success.usd@${D}`,
