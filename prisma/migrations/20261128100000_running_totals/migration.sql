@@ -95,8 +95,11 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
-CREATE TRIGGER "Transaction_total_completed" AFTER INSERT OR DELETE ON "Transaction"
-FOR EACH ROW EXECUTE FUNCTION corridor_total_completed();
+-- WHEN clauses: the function runs only for rows that are or were COMPLETED, not on every insert.
+CREATE TRIGGER "Transaction_total_completed_insert" AFTER INSERT ON "Transaction"
+FOR EACH ROW WHEN (NEW."status" = 'COMPLETED') EXECUTE FUNCTION corridor_total_completed();
+CREATE TRIGGER "Transaction_total_completed_delete" AFTER DELETE ON "Transaction"
+FOR EACH ROW WHEN (OLD."status" = 'COMPLETED') EXECUTE FUNCTION corridor_total_completed();
 CREATE TRIGGER "Transaction_total_completed_update"
 AFTER UPDATE OF "status", "sentAmount", "sentCurrency", "createdAt" ON "Transaction"
 FOR EACH ROW WHEN (OLD."status" = 'COMPLETED' OR NEW."status" = 'COMPLETED')
