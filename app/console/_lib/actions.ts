@@ -132,3 +132,54 @@ export async function rejectAgentActionAction(actionId: string, reason: string) 
     return { id: a.id, status: a.status };
   });
 }
+
+export async function setAgentPausedAction(agentId: string, isPaused: boolean) {
+  return actionAs('operator', async (actor) => {
+    const a = await ops.setAgentPaused(actor, text(agentId, 100), isPaused === true);
+    return { isPaused: a.isPaused };
+  });
+}
+
+/** The policy form's fields, as typed (amounts in the smallest unit of the policy's currency). */
+export interface PolicyForm {
+  defaultExecutionMode: string;
+  perTransactionLimit: string;
+  dailyLimit: string;
+  monthlyLimit: string;
+  dailyTransactionLimit: string;
+}
+
+// A whole number becomes one; anything else goes to the API's validation as typed, which refuses
+// it on its field. An empty daily or monthly limit is "no limit"; other empty fields stay as they are.
+const whole = (v: string, max = 40) => {
+  const s = text(v, max).trim();
+  return /^-?\d{1,20}$/.test(s) ? BigInt(s) : s;
+};
+
+export async function changeAgentPolicyAction(agentId: string, form: PolicyForm) {
+  return actionAs('admin', async (actor) => {
+    const f = (typeof form === 'object' && form ? form : {}) as Partial<PolicyForm>;
+    const given = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+    const count = whole(String(f.dailyTransactionLimit ?? ''));
+    const spendingLimits = {
+      ...(given(f.perTransactionLimit) ? { perTransactionLimit: whole(f.perTransactionLimit!) } : {}),
+      dailyLimit: given(f.dailyLimit) ? whole(f.dailyLimit!) : null,
+      monthlyLimit: given(f.monthlyLimit) ? whole(f.monthlyLimit!) : null,
+      ...(given(f.dailyTransactionLimit)
+        ? { dailyTransactionLimit: typeof count === 'bigint' ? Number(count) : count }
+        : {}),
+    };
+    const a = await ops.changeAgentPolicy(actor, text(agentId, 100), {
+      ...(given(f.defaultExecutionMode) ? { defaultExecutionMode: text(f.defaultExecutionMode, 40) } : {}),
+      spendingLimits,
+    });
+    return { updatedAt: new Date(a.updatedAt).toISOString() };
+  });
+}
+
+export async function regenerateDeviceCodeAction(agentId: string) {
+  return actionAs('operator', async (actor) => {
+    const c = await ops.regenerateDeviceCode(actor, text(agentId, 100));
+    return { code: c.code, expiresAt: c.expiresAt.toISOString() };
+  });
+}
