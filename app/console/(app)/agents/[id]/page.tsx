@@ -79,9 +79,12 @@ function PendingActions({ rows, more }: { rows: AgentAction[]; more: boolean }) 
 
 function PauseButton({ a }: { a: Agent }) {
   if (a.isPaused)
-    return <ActionButton action={setAgentPausedAction.bind(null, a.id, false)} label="Resume" done="Resumed" />;
+    return (
+      <ActionButton key="resume" action={setAgentPausedAction.bind(null, a.id, false)} label="Resume" done="Resumed" />
+    );
   return (
     <ActionButton
+      key="pause"
       action={setAgentPausedAction.bind(null, a.id, true)}
       label="Pause"
       tone="danger"
