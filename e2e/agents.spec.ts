@@ -92,6 +92,8 @@ test('pause, resume, change the daily limit and generate a device code of an age
   ])
     await expect(staffActions).toContainText(text);
   await expect(staffActions).not.toContainText(code);
+  // The form sent what it changed, so the entry says what was changed.
+  await expect(staffActions).toContainText('{"set":{"spendingLimits":{"dailyLimit":"300000"}}}');
 
   // The agent also shows on its customer's page.
   await visit(page, `/console/customers/${encodeURIComponent(customer.id)}`);

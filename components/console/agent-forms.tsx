@@ -69,9 +69,21 @@ function Field({
   );
 }
 
-/** The policy change as a mutation, and the API's validation messages by form field. */
-function usePolicyChange(agentId: string) {
+const NAMES: Name[] = [
+  'defaultExecutionMode',
+  'perTransactionLimit',
+  'dailyLimit',
+  'monthlyLimit',
+  'dailyTransactionLimit',
+];
+
+/**
+ * The policy change as a mutation sending the fields that differ from the policy in force, and the
+ * API's validation messages by form field.
+ */
+function usePolicyChange(agentId: string, current: Required<PolicyFields>) {
   const router = useRouter();
+  const [unchanged, setUnchanged] = useState(false);
   const m = useMutation({
     mutationFn: async (form: PolicyFields) => {
       const r = await changeAgentPolicyAction(agentId, form);
@@ -84,7 +96,16 @@ function usePolicyChange(agentId: string) {
   const refused = m.error instanceof Refused ? m.error.result : null;
   // The API names a field by its path in the body (spendingLimits.dailyLimit); the form by its last part.
   for (const f of refused?.fields ?? []) fieldErrors[f.field.split('.').pop() as Name] ??= f.message;
-  return { m, fieldErrors };
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const get = (k: Name) => String(f.get(k) ?? '').trim();
+    const change = Object.fromEntries(NAMES.filter((k) => get(k) !== current[k]).map((k) => [k, get(k)]));
+    setUnchanged(!Object.keys(change).length);
+    if (Object.keys(change).length) m.mutate(change);
+    else m.reset();
+  };
+  return { m, fieldErrors, submit, unchanged };
 }
 
 function ModeSelect({ value }: { value: string }) {
@@ -108,21 +129,9 @@ export function PolicyForm({
 }: {
   agentId: string;
   currency: string;
-  current: PolicyFields;
+  current: Required<PolicyFields>;
 }) {
-  const { m, fieldErrors } = usePolicyChange(agentId);
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const get = (k: Name) => String(f.get(k) ?? '');
-    m.mutate({
-      defaultExecutionMode: get('defaultExecutionMode'),
-      perTransactionLimit: get('perTransactionLimit'),
-      dailyLimit: get('dailyLimit'),
-      monthlyLimit: get('monthlyLimit'),
-      dailyTransactionLimit: get('dailyTransactionLimit'),
-    });
-  };
+  const { m, fieldErrors, submit, unchanged } = usePolicyChange(agentId, current);
   const one = 10n ** BigInt(currencyInfo(currency)?.decimals ?? 2);
   const unit = `in minor units of ${currency} (${one} = ${formatAmount(one, currency)})`;
   return (
@@ -162,6 +171,11 @@ export function PolicyForm({
         {m.error ? (
           <p role="alert" className="mt-2 text-sm break-words text-red-800">
             {m.error.message}
+          </p>
+        ) : null}
+        {unchanged ? (
+          <p role="status" className="mt-2 text-sm text-slate-700">
+            Nothing to save: these are the values in force.
           </p>
         ) : null}
         {m.isSuccess ? (

@@ -140,39 +140,49 @@ export async function setAgentPausedAction(agentId: string, isPaused: boolean) {
   });
 }
 
-/** The policy form's fields, as typed (amounts in the smallest unit of the policy's currency). */
-export interface PolicyForm {
-  defaultExecutionMode: string;
-  perTransactionLimit: string;
-  dailyLimit: string;
-  monthlyLimit: string;
-  dailyTransactionLimit: string;
-}
+/**
+ * The policy form's fields, as typed (amounts in the smallest unit of the policy's currency); the
+ * form sends only those it changed, so the audit entry says what was changed.
+ */
+export type PolicyForm = Partial<
+  Record<
+    'defaultExecutionMode' | 'perTransactionLimit' | 'dailyLimit' | 'monthlyLimit' | 'dailyTransactionLimit',
+    string
+  >
+>;
 
 // A whole number becomes one; anything else goes to the API's validation as typed, which refuses
-// it on its field. An empty daily or monthly limit is "no limit"; other empty fields stay as they are.
-const whole = (v: string, max = 40) => {
-  const s = text(v, max).trim();
+// it on its field. A daily or monthly limit sent empty is "no limit".
+const whole = (v: string) => {
+  const s = v.trim();
   return /^-?\d{1,20}$/.test(s) ? BigInt(s) : s;
 };
 
+function policyChange(form: PolicyForm): Record<string, unknown> {
+  const f = (typeof form === 'object' && form ? form : {}) as PolicyForm;
+  const sent = (k: keyof PolicyForm) => (typeof f[k] === 'string' && f[k].length <= 40 ? f[k] : undefined);
+  const limits: Record<string, unknown> = {};
+  const per = sent('perTransactionLimit');
+  if (per !== undefined) limits.perTransactionLimit = whole(per);
+  for (const k of ['dailyLimit', 'monthlyLimit'] as const) {
+    const v = sent(k);
+    if (v !== undefined) limits[k] = v.trim() ? whole(v) : null;
+  }
+  const count = sent('dailyTransactionLimit');
+  if (count !== undefined) {
+    const n = whole(count);
+    limits.dailyTransactionLimit = typeof n === 'bigint' ? Number(n) : n;
+  }
+  const mode = sent('defaultExecutionMode');
+  return {
+    ...(mode !== undefined ? { defaultExecutionMode: mode } : {}),
+    ...(Object.keys(limits).length ? { spendingLimits: limits } : {}),
+  };
+}
+
 export async function changeAgentPolicyAction(agentId: string, form: PolicyForm) {
   return actionAs('admin', async (actor) => {
-    const f = (typeof form === 'object' && form ? form : {}) as Partial<PolicyForm>;
-    const given = (v: unknown) => typeof v === 'string' && v.trim() !== '';
-    const count = whole(String(f.dailyTransactionLimit ?? ''));
-    const spendingLimits = {
-      ...(given(f.perTransactionLimit) ? { perTransactionLimit: whole(f.perTransactionLimit!) } : {}),
-      dailyLimit: given(f.dailyLimit) ? whole(f.dailyLimit!) : null,
-      monthlyLimit: given(f.monthlyLimit) ? whole(f.monthlyLimit!) : null,
-      ...(given(f.dailyTransactionLimit)
-        ? { dailyTransactionLimit: typeof count === 'bigint' ? Number(count) : count }
-        : {}),
-    };
-    const a = await ops.changeAgentPolicy(actor, text(agentId, 100), {
-      ...(given(f.defaultExecutionMode) ? { defaultExecutionMode: text(f.defaultExecutionMode, 40) } : {}),
-      spendingLimits,
-    });
+    const a = await ops.changeAgentPolicy(actor, text(agentId, 100), policyChange(form));
     return { updatedAt: new Date(a.updatedAt).toISOString() };
   });
 }
