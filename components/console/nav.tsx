@@ -4,6 +4,7 @@ import { usePathname } from 'next/navigation';
 
 const LINKS: [string, string][] = [
   ['/console/approvals', 'Approvals'],
+  ['/console/agents', 'Agents'],
   ['/console', 'Overview'],
   ['/console/customers', 'Customers'],
   ['/console/transactions', 'Transactions'],

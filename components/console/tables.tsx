@@ -98,6 +98,10 @@ const ACTIONS: Record<string, string> = {
   'card.closed': 'Closed the card',
   'agent_action.approve': 'Approved the agent action',
   'agent_action.reject': 'Rejected the agent action',
+  'agent.pause': 'Paused the agent',
+  'agent.resume': 'Resumed the agent',
+  'agent.policy.update': "Changed the agent's policy",
+  'agent.device_code.regenerate': 'Generated a new device code',
 };
 
 export function AuditList({ entries, showObject }: { entries: AuditEntry[]; showObject?: boolean }) {

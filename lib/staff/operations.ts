@@ -9,6 +9,9 @@ import { updateConfig } from '../platform/service';
 import { advanceClock } from '../sandbox/clock';
 import * as cards from '../cards/service';
 import { approveAction, rejectAction } from '../agents/approvals';
+import * as agents from '../agents/service';
+import { regenerate } from '../agents/device-codes';
+import { agentPolicyUpdate, type AgentPolicyUpdate } from '../agents/schema';
 import { isSandbox } from '../core/mode';
 import { DomainError } from '../core/errors';
 import { audited, type AuditIntent } from './audit';
@@ -145,5 +148,52 @@ export function rejectAgentAction(actor: StaffActor, actionId: string, reason: s
       return rejectAction(actor, null, actionId, why);
     },
     (a) => ({ objectId: a.id, details: { agentId: a.agentId, reason: reason.trim() } }),
+  );
+}
+
+const jsonSafe = (v: unknown): unknown =>
+  JSON.parse(JSON.stringify(v, (_key, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)));
+
+/** Pauses or resumes an agent (the API's PATCH /agents/{id}): a paused agent's requests are refused at once. */
+export function setAgentPaused(actor: StaffActor, agentId: string, isPaused: boolean) {
+  return act(
+    actor,
+    'operator',
+    { action: isPaused ? 'agent.pause' : 'agent.resume', objectId: agentId },
+    () => agents.update(actor.platformId, agentId, { isPaused }),
+    (a) => ({ objectId: a.id, details: { isPaused: a.isPaused } }),
+  );
+}
+
+/**
+ * Changes an agent's policy with the API's own validation (PATCH /agents/{id}/policy's body). An
+ * admin's: the policy sets how much money the agent may move without anyone's approval.
+ */
+export function changeAgentPolicy(actor: StaffActor, agentId: string, input: Record<string, unknown>) {
+  let change: AgentPolicyUpdate = {};
+  return act(
+    actor,
+    'admin',
+    { action: 'agent.policy.update', objectId: agentId, details: { fields: Object.keys(input) } },
+    () => {
+      change = parseBodyOrThrow(agentPolicyUpdate, input);
+      return agents.updatePolicy(actor.platformId, agentId, change);
+    },
+    // What was set, amounts as decimal strings (the entry is JSON; amounts are bigint).
+    (a) => ({ objectId: a.id, details: { set: jsonSafe(change) } }),
+  );
+}
+
+/**
+ * Issues a new device code for an agent not yet connected, retiring its earlier codes. The code is
+ * in the result only (shown once); the audit entry keeps its expiry, never the code.
+ */
+export function regenerateDeviceCode(actor: StaffActor, agentId: string) {
+  return act(
+    actor,
+    'operator',
+    { action: 'agent.device_code.regenerate', objectId: agentId },
+    () => regenerate(actor.platformId, agentId),
+    (c) => ({ objectId: c.agentId, details: { expiresAt: c.expiresAt.toISOString() } }),
   );
 }

@@ -132,3 +132,64 @@ export async function rejectAgentActionAction(actionId: string, reason: string) 
     return { id: a.id, status: a.status };
   });
 }
+
+export async function setAgentPausedAction(agentId: string, isPaused: boolean) {
+  return actionAs('operator', async (actor) => {
+    const a = await ops.setAgentPaused(actor, text(agentId, 100), isPaused === true);
+    return { isPaused: a.isPaused };
+  });
+}
+
+/**
+ * The policy form's fields, as typed (amounts in the smallest unit of the policy's currency); the
+ * form sends only those it changed, so the audit entry says what was changed.
+ */
+export type PolicyForm = Partial<
+  Record<
+    'defaultExecutionMode' | 'perTransactionLimit' | 'dailyLimit' | 'monthlyLimit' | 'dailyTransactionLimit',
+    string
+  >
+>;
+
+// A whole number becomes one; anything else goes to the API's validation as typed, which refuses
+// it on its field. A daily or monthly limit sent empty is "no limit".
+const whole = (v: string) => {
+  const s = v.trim();
+  return /^-?\d{1,20}$/.test(s) ? BigInt(s) : s;
+};
+
+function policyChange(form: PolicyForm): Record<string, unknown> {
+  const f = (typeof form === 'object' && form ? form : {}) as PolicyForm;
+  const sent = (k: keyof PolicyForm) => (typeof f[k] === 'string' && f[k].length <= 40 ? f[k] : undefined);
+  const limits: Record<string, unknown> = {};
+  const per = sent('perTransactionLimit');
+  if (per !== undefined) limits.perTransactionLimit = whole(per);
+  for (const k of ['dailyLimit', 'monthlyLimit'] as const) {
+    const v = sent(k);
+    if (v !== undefined) limits[k] = v.trim() ? whole(v) : null;
+  }
+  const count = sent('dailyTransactionLimit');
+  if (count !== undefined) {
+    const n = whole(count);
+    limits.dailyTransactionLimit = typeof n === 'bigint' ? Number(n) : n;
+  }
+  const mode = sent('defaultExecutionMode');
+  return {
+    ...(mode !== undefined ? { defaultExecutionMode: mode } : {}),
+    ...(Object.keys(limits).length ? { spendingLimits: limits } : {}),
+  };
+}
+
+export async function changeAgentPolicyAction(agentId: string, form: PolicyForm) {
+  return actionAs('admin', async (actor) => {
+    const a = await ops.changeAgentPolicy(actor, text(agentId, 100), policyChange(form));
+    return { updatedAt: new Date(a.updatedAt).toISOString() };
+  });
+}
+
+export async function regenerateDeviceCodeAction(agentId: string) {
+  return actionAs('operator', async (actor) => {
+    const c = await ops.regenerateDeviceCode(actor, text(agentId, 100));
+    return { code: c.code, expiresAt: c.expiresAt.toISOString() };
+  });
+}

@@ -6,6 +6,7 @@ import * as accounts from '@/lib/accounts/service';
 import * as externalAccounts from '@/lib/external-accounts/service';
 import * as transactions from '@/lib/payments/transactions/service';
 import * as cards from '@/lib/cards/service';
+import * as agents from '@/lib/agents/service';
 import { listDeliveries } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';
@@ -15,6 +16,7 @@ import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/compone
 import { AuditList, DeliveriesTable, TransactionsTable } from '@/components/console/tables';
 import { ActionButton } from '@/components/console/action-button';
 import { CardsTable } from '@/components/console/cards';
+import { CustomerAgents } from '@/components/console/agents';
 import { decideReviewAction } from '../../../_lib/actions';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
@@ -158,7 +160,7 @@ export default async function CustomerPage({ params }: { params: Params }) {
   const p = actor.platformId;
   const d = await readOr404(actor, async () => {
     const customer = await customers.get(p, id);
-    const [checks, docs, ownerPage, internal, external, txs, hooks, cardPage] = await Promise.all([
+    const [checks, docs, ownerPage, internal, external, txs, hooks, cardPage, agentPage] = await Promise.all([
       verifications.list(p, { customerId: id }, 20),
       documents.ofCustomerForReview(p, id),
       customer.customerType === 'BUSINESS' ? owners.list(p, id, 50) : Promise.resolve(null),
@@ -167,9 +169,10 @@ export default async function CustomerPage({ params }: { params: Params }) {
       transactions.list(p, { customerId: id }, 10, 'desc'),
       listDeliveries(p, { subjectId: id }, 10),
       cards.list(p, { cardholderId: id }, 20, 'desc'),
+      agents.list(p, { customerId: id, limit: 20 }),
     ]);
     const audit = await historyOf(p, [id, ...checks.data.map((v) => v.id)]);
-    return { customer, checks, docs, ownerPage, internal, external, txs, hooks, cardPage, audit };
+    return { customer, checks, docs, ownerPage, internal, external, txs, hooks, cardPage, agentPage, audit };
   });
   const c = d.customer as Customer;
   const business = c.businessInfo as { legalName?: string } | undefined;
@@ -203,6 +206,9 @@ export default async function CustomerPage({ params }: { params: Params }) {
         ) : (
           <Empty>No cards issued to this customer.</Empty>
         )}
+      </Section>
+      <Section title="Agents">
+        <CustomerAgents page={d.agentPage} customerId={c.id} />
       </Section>
       <Section title="Latest transactions">
         <TransactionsTable rows={d.txs.data} caption="Latest transactions of the customer" />

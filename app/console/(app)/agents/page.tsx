@@ -1,0 +1,59 @@
+import * as agents from '@/lib/agents/service';
+import { AgentsTable } from '@/components/console/agents';
+import { FilterForm, PagedResults } from '@/components/console/list-page';
+import { PageHeader } from '@/components/ui';
+import { requireStaff } from '../../_lib/session';
+import { param, readOrError } from '../../_lib/read';
+
+export const metadata = { title: 'Agents · Corridor console' };
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+const FLAGS: [string, string][] = [
+  ['true', 'Yes'],
+  ['false', 'No'],
+];
+const flag = (v: string | undefined) => (v === 'true' || v === 'false' ? v : undefined);
+
+export default async function AgentsPage({ searchParams }: { searchParams: Search }) {
+  const actor = await requireStaff();
+  const sp = await searchParams;
+  const customerId = param(sp.customerId);
+  const isPaused = flag(param(sp.isPaused));
+  const isConnected = flag(param(sp.isConnected));
+  const cursor = param(sp.cursor, 512);
+  const result = await readOrError(actor, () =>
+    agents.list(actor.platformId, {
+      customerId,
+      isPaused: isPaused === undefined ? undefined : isPaused === 'true',
+      isConnected: isConnected === undefined ? undefined : isConnected === 'true',
+      limit: 25,
+      cursor,
+    }),
+  );
+  return (
+    <>
+      <PageHeader
+        title="Agents"
+        description="AI agents acting for this platform's customers under a spending policy, newest first."
+      />
+      <FilterForm
+        className="grid grid-cols-1 gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
+        fields={[
+          { name: 'customerId', label: 'Customer id', value: customerId },
+          { name: 'isPaused', label: 'Paused', value: isPaused, options: FLAGS },
+          { name: 'isConnected', label: 'Connected', value: isConnected, options: FLAGS },
+        ]}
+      />
+      <PagedResults
+        result={result}
+        path="/console/agents"
+        params={{ customerId, isPaused, isConnected }}
+        cursor={cursor}
+        noMatch="No agent matches these filters."
+        none="No agents yet: a platform creates them with POST /agents."
+      >
+        {(rows) => <AgentsTable rows={rows} caption="Agents" />}
+      </PagedResults>
+    </>
+  );
+}

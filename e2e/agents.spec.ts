@@ -1,0 +1,101 @@
+import { apiOk, BASE, checkPage, expect, signInStaff, test, unique, visit } from './support';
+
+// Agents in the console, in Chromium: an agent created through the API (not yet connected), found
+// in the agents list, paused and resumed from its page, its daily limit changed (a refused value
+// shown on its field first), a new device code generated and redeemed — each change seen through
+// the API and recorded in the agent's staff actions; the pages checked (headers, axe, screenshots
+// at 1280 and 390 px).
+test.describe.configure({ mode: 'serial' });
+
+const redeem = async (code: string) =>
+  (await fetch(`${BASE}/api/2025-10-13/agents/device-codes/${code}/redeem`, { method: 'POST' })).status;
+const short = (id: string) => `${id.split(':')[0]}:${id.split(':')[1].slice(0, 8)}…`;
+
+async function newAgent() {
+  const customer = await apiOk('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: unique('agent-owner'),
+    fullName: 'Ada Agentkeeper',
+    currencies: ['USD'],
+  });
+  const { agent, deviceCode } = await apiOk('POST', '/agents', {
+    name: 'Invoice payer',
+    customerId: customer.id,
+    policy: {
+      permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'],
+      defaultExecutionMode: 'AUTO',
+      spendingLimits: { currency: 'USD', perTransactionLimit: 50_000, dailyLimit: 200_000, monthlyLimit: 1_000_000 },
+    },
+  });
+  return { customer, agent, firstCode: deviceCode.code as string };
+}
+
+test('pause, resume, change the daily limit and generate a device code of an agent', async ({ page }) => {
+  const { customer, agent, firstCode } = await newAgent();
+  await signInStaff(page);
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
+  await expect(page.getByRole('heading', { name: 'Agents', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: short(agent.id) })).toBeVisible();
+  await checkPage(page, 'console-agents');
+
+  // The filters: this customer's agents, not connected.
+  await visit(page, `/console/agents?customerId=${encodeURIComponent(customer.id)}&isConnected=false`);
+  await expect(page.getByRole('table', { name: 'Agents' }).getByRole('row')).toHaveCount(2);
+  await page.getByRole('link', { name: short(agent.id) }).click();
+  await expect(page.getByRole('heading', { name: 'Invoice payer' })).toBeVisible();
+  const details = page.getByRole('region', { name: 'Agent', exact: true });
+  await expect(page.getByRole('region', { name: 'Policy', exact: true })).toContainText('2,000.00 USD');
+  await expect(page.getByRole('region', { name: 'Usage against limits' })).toContainText('0.00 USD');
+  await checkPage(page, 'console-agent');
+
+  await details.getByRole('button', { name: 'Pause' }).click();
+  await expect(details.getByText('PAUSED', { exact: true })).toBeVisible();
+  expect((await apiOk('GET', `/agents/${agent.id}`)).isPaused).toBe(true);
+  await details.getByRole('button', { name: 'Resume' }).click();
+  await expect(details.getByRole('button', { name: 'Pause' })).toBeVisible();
+  expect((await apiOk('GET', `/agents/${agent.id}`)).isPaused).toBe(false);
+
+  // A refused limit is shown on its field and changes nothing; a good one is in force at once.
+  const form = page.getByRole('region', { name: 'Change the policy' });
+  const daily = form.getByLabel(/^Daily limit/);
+  await daily.fill('-5');
+  await form.getByRole('button', { name: 'Save the policy' }).click();
+  await expect(form.getByRole('alert')).toContainText('dailyLimit');
+  await expect(daily).toHaveAttribute('aria-invalid', 'true');
+  expect((await apiOk('GET', `/agents/${agent.id}`)).policy.spendingLimits.dailyLimit).toBe(200_000);
+  await checkPage(page, 'console-agent-policy-refused');
+  await daily.fill('300000');
+  await form.getByRole('button', { name: 'Save the policy' }).click();
+  await expect(form.getByRole('status')).toContainText('Policy saved');
+  expect((await apiOk('GET', `/agents/${agent.id}`)).policy.spendingLimits.dailyLimit).toBe(300_000);
+  await expect(page.getByRole('region', { name: 'Policy', exact: true })).toContainText('3,000.00 USD');
+
+  const codes = page.getByRole('region', { name: 'Device code' });
+  await codes.getByRole('button', { name: 'Generate a new device code' }).click();
+  const shown = codes.getByTestId('device-code');
+  await expect(shown).toHaveText(/^CORRIDOR-AGENT-/);
+  const code = (await shown.textContent())!.trim();
+  expect(code).not.toBe(firstCode);
+  await checkPage(page, 'console-agent-device-code');
+  expect(await redeem(firstCode)).toBe(400);
+  expect(await redeem(code)).toBe(200);
+
+  await visit(page, `/console/agents/${encodeURIComponent(agent.id)}`);
+  await expect(page.getByRole('region', { name: 'Device code' })).toContainText('The agent is connected');
+  const staffActions = page.getByRole('region', { name: 'Staff actions' });
+  await expect(staffActions.getByRole('listitem')).toHaveCount(4);
+  for (const text of [
+    'Paused the agent',
+    'Resumed the agent',
+    "Changed the agent's policy",
+    'Generated a new device code',
+  ])
+    await expect(staffActions).toContainText(text);
+  await expect(staffActions).not.toContainText(code);
+  // The form sent what it changed, so the entry says what was changed.
+  await expect(staffActions).toContainText('{"set":{"spendingLimits":{"dailyLimit":"300000"}}}');
+
+  // The agent also shows on its customer's page.
+  await visit(page, `/console/customers/${encodeURIComponent(customer.id)}`);
+  await expect(page.getByRole('region', { name: 'Agents' }).getByText('Invoice payer')).toBeVisible();
+});
