@@ -42,5 +42,7 @@ export function consolePages(s) {
     ['console: transactions', '/console/transactions'],
     ['console: transactions, status', '/console/transactions?status=COMPLETED'],
     ['console: transactions, customer', `/console/transactions?customerId=${q(s.t.customerId)}`],
+    ['console: agents', '/console/agents'],
+    ['console: a customer', `/console/customers/${q(s.cust.id)}`],
   ];
 }
