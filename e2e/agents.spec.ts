@@ -1,4 +1,4 @@
-import { apiOk, BASE, checkPage, expect, signInStaff, test, unique, visit } from './support';
+import { apiOk, BASE, checkPage, expect, invoiceAgent, signInStaff, test, unique, visit } from './support';
 
 // Agents in the console, in Chromium: an agent created through the API (not yet connected), found
 // in the agents list, paused and resumed from its page, its daily limit changed (a refused value
@@ -18,16 +18,8 @@ async function newAgent() {
     fullName: 'Ada Agentkeeper',
     currencies: ['USD'],
   });
-  const { agent, deviceCode } = await apiOk('POST', '/agents', {
-    name: 'Invoice payer',
-    customerId: customer.id,
-    policy: {
-      permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'],
-      defaultExecutionMode: 'AUTO',
-      spendingLimits: { currency: 'USD', perTransactionLimit: 50_000, dailyLimit: 200_000, monthlyLimit: 1_000_000 },
-    },
-  });
-  return { customer, agent, firstCode: deviceCode.code as string };
+  const { agent, code } = await invoiceAgent(customer.id, 'AUTO');
+  return { customer, agent, firstCode: code };
 }
 
 test('pause, resume, change the daily limit and generate a device code of an agent', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { apiOk, BASE, checkPage, expect, signInStaff, test, unique, visit, type Json } from './support';
+import { apiOk, BASE, checkPage, expect, invoiceAgent, signInStaff, test, unique, visit, type Json } from './support';
 
 // Agent approvals in the console, in Chromium: two transfers held by an agent's APPROVAL_REQUIRED
 // policy, one approved (its money moves, seen through the API) and one rejected with a reason
@@ -44,16 +44,8 @@ async function heldTransfers() {
       },
     },
   });
-  const { deviceCode } = await apiOk('POST', '/agents', {
-    name: 'Invoice payer',
-    customerId: customer.id,
-    policy: {
-      permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'],
-      defaultExecutionMode: 'APPROVAL_REQUIRED',
-      spendingLimits: { currency: 'USD', perTransactionLimit: 50_000, dailyLimit: 200_000, monthlyLimit: 1_000_000 },
-    },
-  });
-  const redeemed = await fetch(`${BASE}/api/2025-10-13/agents/device-codes/${deviceCode.code}/redeem`, {
+  const { code } = await invoiceAgent(customer.id, 'APPROVAL_REQUIRED');
+  const redeemed = await fetch(`${BASE}/api/2025-10-13/agents/device-codes/${code}/redeem`, {
     method: 'POST',
   });
   const token = ((await redeemed.json()) as Json).accessToken as string;

@@ -213,3 +213,17 @@ export async function mxnBankAccount(customerId: string) {
     accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678', beneficiary },
   });
 }
+
+/** An agent of the customer (an invoice payer with USD limits) and its first device code. */
+export async function invoiceAgent(customerId: string, defaultExecutionMode: 'AUTO' | 'APPROVAL_REQUIRED') {
+  const { agent, deviceCode } = await apiOk('POST', '/agents', {
+    name: 'Invoice payer',
+    customerId,
+    policy: {
+      permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'],
+      defaultExecutionMode,
+      spendingLimits: { currency: 'USD', perTransactionLimit: 50_000, dailyLimit: 200_000, monthlyLimit: 1_000_000 },
+    },
+  });
+  return { agent, code: deviceCode.code as string };
+}
