@@ -246,18 +246,8 @@ export async function recount(c) {
     UNION ALL SELECT "platformId", 'customers', 'active', 0, count(*) FROM "Customer" WHERE "deletedAt" IS NULL GROUP BY 1
     UNION ALL SELECT "platformId", 'internalAccounts', CASE WHEN "customerId" IS NULL THEN 'platform' ELSE 'customers' END, 0, count(*)
       FROM "InternalAccount" GROUP BY 1, 3`);
-  // The overview's running totals (migration 20261128100000_running_totals), from the rows.
-  const { rows: totals } = await c.query(`SELECT to_regclass('"RunningTotal"') IS NOT NULL AS present`);
-  if (!totals[0].present) return;
-  await c.query(`DELETE FROM "RunningTotalChange"`);
-  await c.query(`DELETE FROM "RunningTotal"`);
-  await c.query(`INSERT INTO "RunningTotal" ("platformId", "key", "n", "amount")
-    SELECT "platformId", 'balance:' || "currency" || ':' || "bucket", 0, sum("balance")
-    FROM "LedgerAccount" WHERE "internalAccountId" IS NOT NULL GROUP BY 1, 2
-    UNION ALL
-    SELECT "platformId", 'completed:' || to_char("createdAt", 'YYYY-MM-DD') || ':' || "sentCurrency", count(*),
-      COALESCE(sum("sentAmount"), 0)
-    FROM "Transaction" WHERE "status" = 'COMPLETED' AND "sentCurrency" IS NOT NULL GROUP BY 1, 2`);
+  // The overview's running totals, from the rows (the function of migration 20261128100000).
+  await c.query(`SELECT corridor_rebuild_running_totals()`);
 }
 
 async function copy(c, custRows, payRows, customers, payments, days, literals) {

@@ -105,10 +105,18 @@ AFTER UPDATE OF "status", "sentAmount", "sentCurrency", "createdAt" ON "Transact
 FOR EACH ROW WHEN (OLD."status" = 'COMPLETED' OR NEW."status" = 'COMPLETED')
 EXECUTE FUNCTION corridor_total_completed();
 
--- What is there already.
-INSERT INTO "RunningTotal" ("platformId", "key", "n", "amount")
-SELECT "platformId", 'balance:' || "currency" || ':' || "bucket", 0, sum("balance")
-FROM "LedgerAccount" WHERE "internalAccountId" IS NOT NULL GROUP BY 1, 2
-UNION ALL
-SELECT "platformId", 'completed:' || to_char("createdAt", 'YYYY-MM-DD') || ':' || "sentCurrency", count(*), COALESCE(sum("sentAmount"), 0)
-FROM "Transaction" WHERE "status" = 'COMPLETED' AND "sentCurrency" IS NOT NULL GROUP BY 1, 2;
+-- The totals recomputed from the rows themselves: for what is there already (below), and for
+-- scripts that write rows in bulk with the triggers off (scripts/seed.mjs).
+CREATE FUNCTION corridor_rebuild_running_totals() RETURNS void
+LANGUAGE sql AS $$
+  DELETE FROM "RunningTotalChange";
+  DELETE FROM "RunningTotal";
+  INSERT INTO "RunningTotal" ("platformId", "key", "n", "amount")
+  SELECT "platformId", 'balance:' || "currency" || ':' || "bucket", 0, sum("balance")
+  FROM "LedgerAccount" WHERE "internalAccountId" IS NOT NULL GROUP BY 1, 2
+  UNION ALL
+  SELECT "platformId", 'completed:' || to_char("createdAt", 'YYYY-MM-DD') || ':' || "sentCurrency", count(*),
+    COALESCE(sum("sentAmount"), 0)
+  FROM "Transaction" WHERE "status" = 'COMPLETED' AND "sentCurrency" IS NOT NULL GROUP BY 1, 2;
+$$;
+SELECT corridor_rebuild_running_totals();

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { DomainError } from '@/lib/core/errors';
 import * as agents from '@/lib/agents/service';
 import { listApprovals } from '@/lib/agents/approvals';
 import type { Agent, AgentAction } from '@/lib/agents/presenter';
@@ -121,7 +122,11 @@ export default async function AgentPage({ params }: { params: Params }) {
   const d = await readOr404(actor, async () => {
     const agent = await agents.get(p, id);
     const [customer, pending, audit] = await Promise.all([
-      customers.get(p, agent.customerId).catch(() => null),
+      // A deleted customer's agent still shows, without the name; any other failure is an error.
+      customers.get(p, agent.customerId).catch((err) => {
+        if (err instanceof DomainError && err.code === 'USER_NOT_FOUND') return null;
+        throw err;
+      }),
       listApprovals(actor, { agentId: id, limit: 10, sortOrder: 'asc' }),
       historyOf(p, [id]),
     ]);
