@@ -144,7 +144,7 @@ it('refuses a batch of 21 calls as a whole, running none of them', async () => {
   expect(await transfers(marker)).toBe(0);
 });
 
-it('races two HTTP requests with the same key: one effect, both answered with it', async () => {
+it('races two HTTP requests with one key: one effect, answered to both, or the changed one refused', async () => {
   for (let round = 0; round < 5; round++) {
     const marker = `race ${round} ${randomUUID()}`;
     const args = out(marker, 120, { idempotencyKey: randomUUID() });
@@ -155,6 +155,15 @@ it('races two HTTP requests with the same key: one effect, both answered with it
     expectAction(r1);
     expect(r2.content).toEqual(r1.content);
     expect(await transfers(marker)).toBe(1);
+    // Other arguments racing under one key: one runs, the other is refused; one effect.
+    const changed = `race changed ${round} ${randomUUID()}`;
+    const key = randomUUID();
+    const results = await Promise.all([
+      callTool(a.token, 1, 'transfer_out', out(changed, 130, { idempotencyKey: key })),
+      callTool(a.token, 2, 'transfer_out', out(changed, 131, { idempotencyKey: key })),
+    ]);
+    expect(results.filter((r) => r.isError).map((r) => toolJson(r).code)).toEqual(['INVALID_INPUT']);
+    expect(await transfers(changed)).toBe(1);
   }
 });
 
