@@ -218,3 +218,16 @@ it('makes every tool that moves money or creates something exactly-once, and lis
     'transfer_out',
   ]);
 });
+
+it('tells the client at initialization how money-moving calls stay exactly-once', async () => {
+  const init = await mcpPost(a.token, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+  });
+  expect(init.status, init.text).toBe(200);
+  const { instructions } = init.body.result as { instructions: string };
+  expect(instructions).toMatch(/transfer_out.*exactly once per idempotencyKey/);
+  expect(instructions).toMatch(/reuses request ids .* must send idempotencyKey/);
+});

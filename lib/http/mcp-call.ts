@@ -88,7 +88,8 @@ export async function callTool(t: Tool, raw: unknown, ctx: CallContext): Promise
       {
         label: `MCP ${t.name}`,
         platformId: ctx.actor.platformId,
-        key: `agent:${ctx.actor.agentId}:mcp:${t.name}:${own}`,
+        // The spaces keep these apart from every REST key (`agent:<id>:<key>`, keys have no spaces).
+        key: `agent:${ctx.actor.agentId}:mcp ${t.name} ${own}`,
         hash: requestHash('MCP', `tools/call/${t.name}`, canonicalJson(args)),
       },
       () => t.call(ctx.actor, input),

@@ -25,9 +25,21 @@ export const MAX_BATCH = 20;
 
 type RawArguments = Map<string | number, unknown>;
 
+/** Told to every client at initialization: how calls that move money stay exactly-once. */
+const KEYED = TOOLS.filter((t) => t.keyed).map((t) => t.name);
+const INSTRUCTIONS =
+  `Tools that move money or create something (${KEYED.join(', ')}) run exactly once per idempotencyKey: ` +
+  'send a new unique key (a UUID) with each new operation and the same key when retrying it; a repeat answers ' +
+  'with the first result. Without idempotencyKey the JSON-RPC request id is the key, so a client that reuses ' +
+  'request ids for different calls (e.g. a new connection starting again at 0) must send idempotencyKey. ' +
+  `A batch holds at most ${MAX_BATCH} messages.`;
+
 /** The MCP server for one request; tool arguments are taken as received (`raw`, by request id). */
 function mcpServer(actor: Actor & { kind: 'agent' }, req: Request, raw: RawArguments): Server {
-  const server = new Server({ name: 'corridor', version: '2025-10-13' }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'corridor', version: '2025-10-13' },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) })),
   }));
