@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authenticate, requirePermission, type AuthMode } from './authenticate';
-import { runAs, withClaim, type Permission, type Actor } from '../core/context';
+import { runAs, type Permission, type Actor } from '../core/context';
 import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
 import { clientAddress } from './client-address';
@@ -88,14 +88,22 @@ function jsonResponse(status: number, text: string | null, headers: Record<strin
   return new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
-export function errorResponse(err: DomainError): Response {
-  return jsonResponse(ERROR_STATUS[err.code], stringifyJson(errorBody(err)), {
-    ...err.headers,
-    'x-should-retry': String(shouldRetry(err)),
-  });
+/** A domain error's answer: its status, the error body and the headers (the retry hint among them). */
+export function errorAnswer(err: DomainError): idempotency.Answer {
+  return {
+    status: ERROR_STATUS[err.code],
+    text: stringifyJson(errorBody(err)),
+    headers: { ...err.headers, 'x-should-retry': String(shouldRetry(err)) },
+  };
 }
 
-function toDomainError(err: unknown, req: Request): DomainError {
+export function errorResponse(err: DomainError): Response {
+  const a = errorAnswer(err);
+  return jsonResponse(a.status, a.text, a.headers);
+}
+
+/** Any error as the domain error answered for it: unknown errors are logged and become 500 INTERNAL_ERROR. */
+export function toDomainError(err: unknown, req: Request): DomainError {
   if (err instanceof DomainError) return err;
   if (isUniqueViolation(err)) return new DomainError('CONFLICT', 'The request conflicts with an existing record');
   // The database held the transaction up past its timeout; it was rolled back, nothing changed.
@@ -279,37 +287,17 @@ async function runKeyed(
   toReply: (result: unknown) => Reply,
   req: Request,
 ): Promise<Response> {
-  const answer = (result: unknown) => {
-    const reply = toReply(result);
-    return { status: reply.status, text: replyText(reply) ?? '' };
-  };
-  const begun = await idempotency.begin(platformId, key, hash, answer);
-  if (begun.kind === 'replay') return replayed(begun.status, begun.body);
-  const { claim } = begun;
-  let outcome: { status: number; text: string; headers?: Record<string, string> };
-  try {
-    const reply = toReply(await withClaim(claim, call));
-    // Every effect of a keyed operation must record its answer with it (tests catch one that does not).
-    if (process.env.VITEST && reply.status < 300 && !claim.bound)
-      throw new Error(`${def.method} ${def.path} answered without recording its Idempotency-Key with its effect`);
-    outcome = { status: reply.status, text: replyText(reply) ?? '', headers: reply.headers };
-  } catch (err) {
-    const e = toDomainError(err, req);
-    outcome = {
-      status: ERROR_STATUS[e.code],
-      text: stringifyJson(errorBody(e)),
-      headers: { ...e.headers, 'x-should-retry': String(shouldRetry(e)) },
-    };
-  }
-  let stored: { status: number; text: string } | null = claim.bound ?? null;
-  try {
-    stored = await idempotency.finish(claim, outcome);
-  } catch (err) {
-    // The answer could not be stored: a committed effect still answers with its own record.
-    console.error(`[corridor] ${def.method} ${def.path}: storing the Idempotency-Key answer failed:`, err);
-  }
-  if (stored) return replayed(stored.status, stored.text, false);
-  return jsonResponse(outcome.status, outcome.status === 204 ? null : outcome.text, outcome.headers);
+  const out = await idempotency.runKeyed(
+    { label: `${def.method} ${def.path}`, platformId, key, hash },
+    call,
+    (result) => {
+      const reply = toReply(result);
+      return { status: reply.status, text: replyText(reply) ?? '', headers: reply.headers };
+    },
+    (err) => errorAnswer(toDomainError(err, req)),
+  );
+  if (out.source !== 'fresh') return replayed(out.status, out.text, out.source === 'replay');
+  return jsonResponse(out.status, out.status === 204 ? null : out.text, out.headers);
 }
 
 /** A JSON 405 naming the methods a path takes. */

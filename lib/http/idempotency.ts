@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../core/crypto/secrets';
 import { addSeconds, now } from '../core/clock';
-import type { Claim } from '../core/context';
+import { withClaim, type Claim } from '../core/context';
 import { DomainError, invalidInput } from '../core/errors';
 import * as records from '../core/idempotency';
 import { instanceKey, isAlive } from '../core/instance';
@@ -109,4 +109,56 @@ export async function finish(
   }
   await records.release(claim);
   return null;
+}
+
+/** An operation's answer as stored under its key and sent: status, body text, extra headers. */
+export interface Answer {
+  status: number;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * What a keyed operation answers, and whence: `replay` a previous request's stored answer;
+ * `stored` the answer this request's effect committed with it (it stands, whatever failed after);
+ * `fresh` this request's own answer (kept for repeats unless waiting may change it, `keeps`).
+ */
+export type KeyedAnswer = Answer & { source: 'replay' | 'stored' | 'fresh' };
+
+/**
+ * Runs an operation under its key — the one protocol for every surface (the API wrapper, MCP
+ * tools): claim or replay (`begin`), run `call` holding the claim so that its effect records
+ * `toAnswer(result)` in its own transaction, then store or release (`finish`). `toError` turns
+ * whatever `call` threw into the answer for it. `label` names the operation in logs.
+ */
+export async function runKeyed(
+  op: { label: string; platformId: string; key: string; hash: string },
+  call: () => Promise<unknown>,
+  toAnswer: (result: unknown) => Answer,
+  toError: (err: unknown) => Answer,
+): Promise<KeyedAnswer> {
+  const begun = await begin(op.platformId, op.key, op.hash, (result) => {
+    const { status, text } = toAnswer(result);
+    return { status, text };
+  });
+  if (begun.kind === 'replay') return { status: begun.status, text: begun.body, source: 'replay' };
+  const { claim } = begun;
+  let outcome: Answer;
+  try {
+    outcome = toAnswer(await withClaim(claim, call));
+    // Every effect of a keyed operation must record its answer with it (tests catch one that does not).
+    if (process.env.VITEST && outcome.status < 300 && !claim.bound)
+      throw new Error(`${op.label} answered without recording its Idempotency-Key with its effect`);
+  } catch (err) {
+    outcome = toError(err);
+  }
+  let stored: { status: number; text: string } | null = claim.bound ?? null;
+  try {
+    stored = await finish(claim, outcome);
+  } catch (err) {
+    // The answer could not be stored: a committed effect still answers with its own record.
+    console.error(`[corridor] ${op.label}: storing the Idempotency-Key answer failed:`, err);
+  }
+  if (stored) return { ...stored, source: 'stored' };
+  return { ...outcome, source: 'fresh' };
 }
