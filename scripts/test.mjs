@@ -98,6 +98,7 @@ if (!args.length && !process.env.CORRIDOR_SKIP_BROWSER_E2E) {
 if (!args.length && !process.env.CORRIDOR_SKIP_E2E) {
   console.log('\n=== end-to-end: npm start ===');
   results.push(['end-to-end', run('node', ['e2e/start.e2e.mjs'])]);
+  results.push(['docs', run('node', ['e2e/docs.e2e.mjs'])]); // every shell block of README.md and docs/
 }
 // The crash soak, small (scripts/soak.mjs: 300 keyed money operations, one SIGKILL and restart,
 // one row lock held past the transaction timeout) on each database the suite ran on (skipped
