@@ -38,6 +38,8 @@ export function conformanceLine(r) {
  * The one notice about the reference material: every test skipped and every check not made for
  * want of it, over all `reports` (one per database), and how to enable them. Empty when nothing
  * was skipped and the reference was found. With CI set it fails the run.
+ * @param {Array<object | null>} reports
+ * @param {Record<string, string | undefined>} [env]
  */
 export function referenceNotice(reports, env = process.env) {
   const present = reports.filter(Boolean);

@@ -61,13 +61,18 @@ function finish() {
   process.exit(exitCode);
 }
 
-suites.push({ name: 'generate', exit: run('npm', ['run', 'gen', '--silent']) });
-if (process.env.SKIP_TYPECHECK) suites.push({ name: 'type check', skipped: 'SKIP_TYPECHECK is set' });
-else suites.push({ name: 'type check', exit: run('npx', ['tsc', '--noEmit', '-p', '.']) });
-// Style and structure: ESLint (Next.js's and the project's rules), Prettier's check, the layers.
-if (process.env.SKIP_LINT) suites.push({ name: 'lint', skipped: 'SKIP_LINT is set' });
-else suites.push({ name: 'lint', exit: run('npm', ['run', 'lint', '--silent']) });
-if (suites.some((s) => s.exit)) finish();
+// The checks before the suites; the first that fails ends the run. Style and structure: ESLint
+// (Next.js's and the project's rules), Prettier's check, the layers.
+const checks = [
+  ['generate', null, ['npm', ['run', 'gen', '--silent']]],
+  ['type check', 'SKIP_TYPECHECK', ['npx', ['tsc', '--noEmit', '-p', '.']]],
+  ['lint', 'SKIP_LINT', ['npm', ['run', 'lint', '--silent']]],
+];
+for (const [name, skip, [cmd, cmdArgs]] of checks) {
+  if (skip && process.env[skip]) suites.push({ name, skipped: `${skip} is set` });
+  else suites.push({ name, exit: run(cmd, cmdArgs) });
+  if (suites.at(-1).exit) finish();
+}
 
 function vitest(kind, env = {}) {
   const file = path.join(runDir, `vitest-${kind}.json`);
