@@ -18,7 +18,8 @@ const list = (items, max = 12) =>
 
 /** The conformance line of one run: the served document always, the reference when present. */
 export function conformanceLine(r) {
-  const s = r.served ?? { responses: 0, operations: [], pairs: [], unlisted: [] };
+  if (!r.served) return `[conformance:${r.kind}] nothing validated: the run stopped before its first test.`;
+  const s = r.served;
   let line =
     `[conformance:${r.kind}] served document (GET /openapi.json): ${s.responses} responses validated, ` +
     `${s.operations.length} operations, ${s.pairs.length} operation/status pairs`;
@@ -54,7 +55,8 @@ export function referenceNotice(reports, env = process.env) {
   if (tests.length) lines.push(`  ${tests.length} test(s) skipped:`, ...tests.map((t) => `    ${t}`));
   if (checks.length)
     lines.push(`  ${checks.length} check(s) not made inside tests that ran:`, ...checks.map((c) => `    ${c}`));
-  if (missing) lines.push('  Responses were validated against the served document only.');
+  if (missing && present.some((r) => r.served))
+    lines.push('  Responses were validated against the served document only.');
   lines.push(
     '  To validate against the reference and run what was skipped: CORRIDOR_REFERENCE_DIR=<folder holding openapi.yaml and hpke-vectors.json> npm test' +
       (env.CI ? '. CI is set: the run fails.' : ''),

@@ -56,7 +56,16 @@ it('says it once for all databases, with how to enable the checks, and fails onl
   expect(text).toMatch(/1 test\(s\) skipped:\n {4}a\.test\.ts > needs it \(openapi\.yaml\)/);
   expect(text).toMatch(/1 check\(s\) not made inside tests that ran:\n {4}b\.test\.ts > hooks/);
   expect(text).toMatch(/CORRIDOR_REFERENCE_DIR=/);
-  expect(referenceNotice([report('embedded')], { CI: 'true' })).toMatchObject({ fail: true });
+  expect(text).toMatch(/validated against the served document only/);
+  // Under CI the global setup refuses to start without the reference: no run, no served counts.
+  const refused = { kind: 'embedded', referenceMissing: 'openapi.yaml is in none of /nowhere' };
+  const ci = referenceNotice([refused], { CI: 'true' });
+  expect(ci.fail).toBe(true);
+  expect(ci.lines.join('\n')).not.toMatch(/validated/);
+  expect(ci.lines.join('\n')).toMatch(/CI is set: the run fails/);
+  expect(conformanceLine(refused)).toBe(
+    '[conformance:embedded] nothing validated: the run stopped before its first test.',
+  );
   const found = report('embedded', { referenceMissing: undefined, skipped: { tests: [], checks: [] } });
   expect(referenceNotice([found], { CI: 'true' })).toEqual({ lines: [], fail: false });
 });
