@@ -2,8 +2,12 @@
 // build made with canary secrets in its environment, its client bundles scanned for them, then a
 // production server on a random port with its own temporary data directory, and the Playwright
 // specs of e2e/ against it in Debian's Chromium (/usr/bin/chromium; never a downloaded browser).
+// Playwright's JSON report goes to the run's folder (CORRIDOR_RUN_DIR, set by scripts/test.mjs;
+// else test-results/) as playwright.json, and the screenshots to its screenshots/ folder, both
+// ignored by git; E2E_SCREENSHOT_DIR=e2e/screenshots (npm run screenshots) refreshes the
+// committed ones instead.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +15,12 @@ import { CANARIES, scanStatic } from './bundle-scan.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const step = (s) => console.log(`[browser-e2e] ${s}`);
+const runDir = path.resolve(root, process.env.CORRIDOR_RUN_DIR || 'test-results');
+const reportFile = path.join(runDir, 'playwright.json');
+const screenshotDir = path.resolve(root, process.env.E2E_SCREENSHOT_DIR || path.join(runDir, 'screenshots'));
+// A report left by an earlier run must not stand in for this one's.
+rmSync(reportFile, { force: true });
+mkdirSync(screenshotDir, { recursive: true });
 
 if (!existsSync('/usr/bin/chromium')) {
   if (process.env.CI) {
@@ -98,6 +108,8 @@ try {
     env: {
       ...process.env,
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      E2E_REPORT_FILE: reportFile,
+      E2E_SCREENSHOT_DIR: screenshotDir,
       E2E_BASE_URL: `http://localhost:${port}`,
       E2E_CLIENT_ID: env.CORRIDOR_CLIENT_ID,
       E2E_CLIENT_SECRET: env.CORRIDOR_CLIENT_SECRET,
@@ -106,6 +118,7 @@ try {
     },
   });
   status = run.status ?? 1;
+  step(`report: ${path.relative(root, reportFile)}; screenshots: ${path.relative(root, screenshotDir)}/`);
   if (status !== 0) console.log(`[browser-e2e] server output:\n${out.slice(-6000)}`);
 } catch (err) {
   console.error(`[browser-e2e] ${err.message}`);

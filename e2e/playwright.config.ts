@@ -1,7 +1,10 @@
 import { defineConfig } from '@playwright/test';
 
 // Run by e2e/browser.e2e.mjs, which builds, starts a server and passes its URL (E2E_BASE_URL).
-// Debian's Chromium, never a browser Playwright downloads.
+// Debian's Chromium, never a browser Playwright downloads. Playwright empties its outputDir at the
+// start of a run, so it gets a folder of its own; the JSON report (the count npm test's summary
+// reads) goes where browser.e2e.mjs says (E2E_REPORT_FILE), outside that folder.
+const report = process.env.E2E_REPORT_FILE;
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
@@ -10,8 +13,8 @@ export default defineConfig({
   retries: 0,
   timeout: 180_000,
   expect: { timeout: 15_000 },
-  reporter: [['list']],
-  outputDir: '../test-results',
+  reporter: report ? [['list'], ['json', { outputFile: report }]] : [['list']],
+  outputDir: '../test-results/playwright',
   use: {
     baseURL: process.env.E2E_BASE_URL,
     launchOptions: {

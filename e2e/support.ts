@@ -4,9 +4,12 @@ import { deflateSync } from 'node:zlib';
 
 // What the browser specs share: the server's API with the platform's credentials, a page that
 // fails its test on any console error, and the check every page gets (security headers, axe,
-// screenshots at 1280 and 390 pixels under e2e/screenshots/).
+// screenshots at 1280 and 390 pixels). Screenshots go to E2E_SCREENSHOT_DIR, which
+// e2e/browser.e2e.mjs points at an ignored folder (the run's own under test-results/); only
+// `npm run screenshots` writes the committed e2e/screenshots/, so a test run changes no tracked file.
 export const BASE = process.env.E2E_BASE_URL!;
 export const STAFF = { email: process.env.E2E_STAFF_EMAIL!, password: process.env.E2E_STAFF_PASSWORD! };
+const SCREENSHOTS = process.env.E2E_SCREENSHOT_DIR || 'test-results/screenshots';
 const auth = `Basic ${Buffer.from(`${process.env.E2E_CLIENT_ID}:${process.env.E2E_CLIENT_SECRET}`).toString('base64')}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies are read by field in the specs
@@ -90,7 +93,7 @@ export async function checkPage(page: Page, name: string, opts: { fullPage?: boo
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await page.waitForTimeout(150);
-    await page.screenshot({ path: `e2e/screenshots/${name}-${width}.png`, fullPage: opts.fullPage ?? true });
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: opts.fullPage ?? true });
   }
   await page.setViewportSize(size);
 }

@@ -5,6 +5,7 @@
 // processes share the port (CORRIDOR_WEB_CONCURRENCY, default: one per CPU, less one for a
 // database on this machine); the embedded database serves one process only. `npm run dev` does
 // the same with `next dev`.
+import './node-version.mjs'; // first: an older Node.js is refused before anything else loads
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

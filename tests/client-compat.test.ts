@@ -7,7 +7,7 @@ import { errorResponse } from '@/lib/http/endpoint';
 import { stillInProgress } from '@/lib/http/errors';
 import { expectError, newPlatform, type ApiResponse, type Json, type TestPlatform } from './support/api';
 import { customerWithAccounts, externalAccount, fund } from './support/money';
-import { referenceFile, requireReferenceFile } from './support/reference';
+import { describeWithReference } from './support/needs-reference';
 import { withStrictRequests } from './support/request-mode';
 import { newWallet } from '@/lib/wallet-auth/testing/flows';
 
@@ -115,9 +115,9 @@ const ARRAY_QUERY_VALUES: Record<string, string[]> = {
   'GET /exchange-rates destinationCurrency': ['MXN', 'EUR', 'INR'],
 };
 
-describe.runIf(referenceFile('openapi.yaml') || process.env.CI)('array query parameters', () => {
+describeWithReference('openapi.yaml', 'array query parameters', (file) => {
   type J = Record<string, Json>;
-  const ref = YAML.parse(readFileSync(requireReferenceFile('openapi.yaml'), 'utf8')) as J;
+  const ref = YAML.parse(readFileSync(file, 'utf8')) as J;
   const resolve = (s: J | undefined): J | undefined => {
     let cur = s;
     while (cur?.$ref)

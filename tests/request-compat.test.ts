@@ -1,10 +1,10 @@
 import type { Json } from '@/tests/support/api';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { buildOpenApi, endpointsOf } from '@/lib/http/openapi';
 import { routeModules } from '@/lib/http/route-manifest';
-import { referenceFile, requireReferenceFile } from './support/reference';
+import { describeWithReference } from './support/needs-reference';
 
 // Request bodies ignore fields they do not know, and refuse them in strict mode
 // (CORRIDOR_STRICT_REQUESTS=1, lib/core/validation.ts unknownFields). Either is only safe if every
@@ -51,8 +51,8 @@ function fields(
   return out;
 }
 
-describe.runIf(referenceFile('openapi.yaml') || process.env.CI)('request bodies against the reference', () => {
-  const ref = YAML.parse(readFileSync(requireReferenceFile('openapi.yaml'), 'utf8')) as J;
+describeWithReference('openapi.yaml', 'request bodies against the reference', (file) => {
+  const ref = YAML.parse(readFileSync(file, 'utf8')) as J;
   const ours = buildOpenApi(endpointsOf(routeModules as unknown as Record<string, unknown>[]), '') as J;
   const operations: { name: string; theirs: Map<string, Field>; mine: Map<string, Field> }[] = [];
   for (const [path, ops] of Object.entries(ref.paths as J)) {

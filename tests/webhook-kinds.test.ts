@@ -7,6 +7,7 @@ import { file, person, runUntilDone, upload } from '@/lib/bulk-import/testing';
 import { activeCard, cardholder, simulate } from '@/lib/cards/testing';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { checkWebhook, referenceDocument } from '@/tests/support/conformance';
+import { noteCheckNotMade } from '@/tests/support/needs-reference';
 import { customerWithAccounts, externalAccount, fund, type Holder } from '@/tests/support/money';
 import { receiverFor, type Receiver } from '@/tests/support/webhook-receiver';
 
@@ -152,10 +153,11 @@ it('delivers every webhook kind of the reference, signed and matching its schema
     expect(r.signatureValid, `${r.json.type} signed with the platform's key`).toBe(true);
     const kind = kindOf(r.json.type);
     expect(kind, `${r.json.type} belongs to a webhook kind`).toBeDefined();
-    if (referenceDocument()) expect(checkWebhook(kind!, r.json)).toBe(true);
+    checkWebhook(kind!, r.json); // throws on a mismatch; without the reference, noted as not made
     delivered.set(kind!, (delivered.get(kind!) ?? 0) + 1);
   }
   expect([...delivered.keys()].sort()).toEqual(KIND_OF.map(([, kind]) => kind).sort());
-  if (referenceDocument())
-    expect(Object.keys(referenceDocument()!.webhooks as object).sort()).toEqual([...delivered.keys()].sort());
+  const reference = referenceDocument();
+  if (reference) expect(Object.keys(reference.webhooks as object).sort()).toEqual([...delivered.keys()].sort());
+  else noteCheckNotMade('openapi.yaml', "the reference's list of webhook kinds");
 });

@@ -171,6 +171,9 @@ export const agentAction = z.object({
     .optional(),
   transaction: transaction.optional(),
   rejectionReason: z.string().optional(),
+  // Ours, beside the reference's fields: why a FAILED action failed (e.g. its quote expired while
+  // held for approval), so that the served document describes every field the answer carries.
+  failureReason: z.string().optional(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });

@@ -11,7 +11,8 @@ import { checkResponse } from './conformance';
 import { matchRoute } from './router';
 
 // HTTP-level test client: builds real Requests with real auth headers, dispatches them to the
-// real route handlers, parses bodies losslessly, and validates each response against the reference.
+// real route handlers, parses bodies losslessly, and validates each response against the served
+// document and the reference (tests/support/conformance.ts).
 /**
  * A parsed JSON body as tests read it: untyped on purpose, since its shape is checked against the
  * reference schema by the conformance helper on every response.
@@ -99,7 +100,7 @@ export class Api {
     const { res, template } = await dispatch(new Request(url, { method, headers, body }));
     const text = await res.text();
     const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? parseJson(text) : undefined;
-    if (template !== '/*') checkResponse(method, template, res.status, parsed ?? {});
+    if (template !== '/*') checkResponse(method, template, res.status, parsed);
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 

@@ -3,8 +3,9 @@ import path from 'node:path';
 
 // Where the shared reference material (the interface's openapi.yaml, HPKE vectors) lives:
 // CORRIDOR_REFERENCE_DIR, else ../shared/reference beside the project. Nothing else: a checkout
-// elsewhere sets CORRIDOR_REFERENCE_DIR. Without the document the suite cannot check conformance;
-// the run's summary says so, and with CI set the run fails (tests/global-setup.ts).
+// elsewhere sets CORRIDOR_REFERENCE_DIR. Without it the tests that need it are skipped and named at
+// the end of the run (tests/support/needs-reference.ts), and with CI set the run fails
+// (tests/global-setup.ts).
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 type Env = Record<string, string | undefined>;
@@ -23,15 +24,6 @@ export function findReferenceFile(name: string, dirs: string[] = referenceDirs()
 }
 
 export const referenceFile = (name: string): string | null => findReferenceFile(name);
-
-export function requireReferenceFile(name: string): string {
-  const file = referenceFile(name);
-  if (!file)
-    throw new Error(
-      `reference file ${name} not found (looked in ${referenceDirs().join(', ')}); set CORRIDOR_REFERENCE_DIR`,
-    );
-  return file;
-}
 
 /**
  * The closing lines of a run about the reference document, and whether the run must fail: when
