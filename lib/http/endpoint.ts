@@ -305,6 +305,7 @@ async function runKeyed(
   try {
     stored = await idempotency.finish(claim, outcome);
   } catch (err) {
+    if (err instanceof DomainError) return errorResponse(err); // the key is no longer this request's
     // The answer could not be stored: a committed effect still answers with its own record.
     console.error(`[corridor] ${def.method} ${def.path}: storing the Idempotency-Key answer failed:`, err);
   }
