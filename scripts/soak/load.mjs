@@ -4,6 +4,8 @@
 //   dup-later           the same body, sent again a little after the original was answered
 //   changed-concurrent  another body, sent while the original is (most likely) still running
 //   changed-later       another body, sent after the original was answered
+//   changed-first       another body, sent 100 ms before the original (only during the row lock:
+//                       the other body holds the key while the original's attempts arrive)
 // Meanwhile a scheduler crashes and restarts the server and holds a database row lock, at fixed
 // points of the run's progress. Every attempt of every sender is recorded on the operation.
 import pg from 'pg';
@@ -39,13 +41,17 @@ export class Load {
     op.plan = plan;
     this.inflight++;
     const jitter = () => sleep(Math.floor(this.rng() * 25));
-    const original = this.send(op, 'a', 'original');
+    // changed-first: the other body goes first and holds the key, the original follows.
+    const original =
+      plan === 'changed-first' ? sleep(100).then(() => this.send(op, 'a', 'original')) : this.send(op, 'a', 'original');
     const dup =
       plan === 'dup-concurrent'
         ? jitter().then(() => this.send(op, 'a', plan))
         : plan === 'changed-concurrent'
           ? jitter().then(() => this.send(op, 'b', plan))
-          : null;
+          : plan === 'changed-first'
+            ? this.send(op, 'b', plan)
+            : null;
     const [first] = await Promise.all([original, dup]);
     if (plan === 'dup-later' || plan === 'changed-later')
       this.later.push({
@@ -202,7 +208,8 @@ export function lockEvent({ dbUrl, customer, seconds, client }) {
         op.duringLock = true;
         op.client = client;
         load.all.push(op);
-        return load.run(op, i === 0 ? 'dup-concurrent' : i === 4 ? 'changed-concurrent' : null);
+        const plans = { 0: 'dup-concurrent', 4: 'changed-concurrent', 5: 'changed-first' };
+        return load.run(op, plans[i] ?? null);
       });
       await sleep(seconds * 1000);
       const problem = await unlock(held.conn);
