@@ -7,17 +7,20 @@
 // every request that failed by connection error or 5xx with the same key and body; once, a row
 // lock held past the 15 s transaction timeout. Then the invariants, checked through the database
 // and the API (scripts/soak/judge.mjs and invariants.mjs list them); any violation is printed and
-// the exit status is 1. Options: see --help.
+// the exit status is 1. Whatever happens — a violation, a failure, Ctrl-C — the server's process
+// group is stopped and the scratch database dropped (scripts/soak/teardown.mjs). Options: --help.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { Client, parseBody } from './soak/http.mjs';
+import { Client } from './soak/http.mjs';
 import { Server, ensureBuild, freePort, provisionDatabase } from './soak/server.mjs';
 import { Operations, setupCustomers } from './soak/operations.mjs';
 import { DUP_KINDS, Load, crashEvent, lockEvent } from './soak/load.mjs';
 import { findEffects } from './soak/effects.mjs';
-import { figures, history, judge } from './soak/judge.mjs';
+import { judge } from './soak/judge.mjs';
+import { namedIds, report, writeRecord } from './soak/report.mjs';
+import { Teardown } from './soak/teardown.mjs';
 import { apiViolations, jobViolations, ledgerViolations } from './soak/invariants.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,7 +42,10 @@ const HELP = `npm run soak -- [options]
   --processes N       server processes on PostgreSQL (CORRIDOR_WEB_CONCURRENCY; default: npm start's)
   --pool-size N       connections per server process on PostgreSQL (CORRIDOR_DB_POOL_SIZE; default 20)
   --keep              keep the data directory / database and the server log
-  --no-build          use the existing build even when sources are newer (default: rebuild then)`;
+  --no-build          use the existing build even when sources are newer (default: rebuild then)
+Exit status: 0 no violation; 1 violations (their operations' attempts are written to a JSON file,
+named in the output); 2 the soak itself failed; 3 no violation, but the row lock could not be
+taken. The server and the scratch database are removed in every case, Ctrl-C included.`;
 
 function options(argv) {
   const o = {
@@ -123,26 +129,17 @@ function schedule(o, server, database, customers, secret) {
   return events.map((e, i) => ({ ...e, at: (i + 1) / (events.length + 1) }));
 }
 
-function namedIds(ops) {
-  const paths = { quote: '/quotes', 'quote-now': '/quotes', execute: '/quotes' };
-  const seen = new Map();
-  for (const op of ops)
-    for (const s of op.senders)
-      if (s.final && s.final.status < 300 && op.kind !== 'fund') {
-        const id = parseBody(s.final)?.id;
-        if (id) seen.set(id, { path: paths[op.kind] ?? '/transactions', id });
-      }
-  return [...seen.values()];
-}
-
-async function main() {
-  const o = options(process.argv.slice(2));
-  const runId = o.seed.toString(36);
-  log(
-    `seed ${o.seed}: ${o.ops} operations, ${o.concurrency} clients, ${o.kills} kill(s), duplicates ${o.dupRate * 100}% (${o.dupKinds.join(', ')}), lock ${o.lockSeconds} s, database ${o.db}`,
-  );
-  if (o.build) ensureBuild(root, log);
+/** The server, on a fresh database; both torn down by `teardown` whatever happens. */
+async function startServer(o, teardown) {
   const database = await provisionDatabase(o.db, { keep: o.keep });
+  teardown.add(
+    o.keep ? `keeping ${database.label}` : `removing ${database.label}`,
+    async () => {
+      await database.dispose();
+      if (o.keep) log(`kept ${database.workDir} (${database.label})`);
+    },
+    () => database.disposeSync(),
+  );
   const secret = randomBytes(24).toString('hex');
   const server = new Server({
     root,
@@ -159,88 +156,69 @@ async function main() {
     clientId: 'soak-client',
     secret,
   });
-  let conn;
-  try {
-    log(`starting npm start on ${database.label} (log: ${server.logFile})`);
-    log(`server answering after ${await server.start()} ms`);
-    const client = new Client(server.base, 'soak-client', secret, o.clientTimeout * 1000);
-    const customers = await setupCustomers(client, o.customers);
-    const rng = mulberry32(o.seed);
-    const ops = new Operations({ runId, rng, customers });
-    const { concurrency, dupRate, dupKinds } = o;
-    const load = new Load({ client, ops, rng, total: o.ops, concurrency, dupRate, dupKinds, log });
-    const t0 = Date.now();
-    const progress = setInterval(() => log(`${load.finished}/${o.ops} operations answered`), 10_000);
-    await load.runAll(schedule(o, server, database, customers, secret)).finally(() => clearInterval(progress));
-    const loadMs = Date.now() - t0;
-    log(`load done in ${(loadMs / 1000).toFixed(1)} s; letting the worker settle (up to ${o.settleSeconds} s)`);
+  teardown.add(
+    'stopping the server',
+    () => server.stop(),
+    () => server.killSync(),
+  );
+  log(`starting npm start on ${database.label} (log: ${server.logFile})`);
+  log(`server answering after ${await server.start()} ms`);
+  return { database, server, secret };
+}
 
-    conn = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 30_000 });
-    await conn.connect();
+/** The invariants after the run, through the database (its own connection) and the API. */
+async function check({ o, runId, database, server, load, client, customers }) {
+  const conn = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 30_000 });
+  conn.on('error', (err) => log(`judge connection: ${err.message}`)); // surfaces at the next query
+  await conn.connect();
+  try {
     const jobs = await jobViolations(conn, server.starts.at(-1), o.settleSeconds);
     const effects = await findEffects(conn, runId, load.all);
     const keyViolations = load.all.flatMap((op) => judge(op, effects.get(op.index) ?? []));
     const ledger = await ledgerViolations(conn);
-    await conn.end();
-    conn = undefined;
     const api = await apiViolations(client, customers, namedIds(load.all));
-    report({ o, load, loadMs, jobs, effects, violations: [...keyViolations, ...ledger, ...jobs.violations, ...api] });
-    process.exitCode = keyViolations.length + ledger.length + jobs.violations.length + api.length ? 1 : 0;
+    return { jobs, effects, violations: [...keyViolations, ...ledger, ...jobs.violations, ...api] };
   } finally {
-    await conn?.end().catch(() => {});
-    await server.stop().catch(() => {});
-    await database.dispose().catch((err) => console.error(`[soak] cleanup failed: ${err.message}`));
-    if (o.keep) log(`kept ${database.workDir} (${database.label})`);
+    await conn.end().catch(() => {});
   }
 }
 
-function report({ o, load, loadMs, jobs, effects, violations }) {
-  const f = figures(load.all);
-  const pct = ((100 * f.duplicateTotal) / f.operations).toFixed(1);
-  const withEffect = [...effects.values()].filter((e) => e.length).length;
-  const lines = [
-    '',
-    `=== soak figures (${o.db}, seed ${o.seed}) ===`,
-    `operations: ${f.operations} in ${(loadMs / 1000).toFixed(1)} s at ${o.concurrency} clients (${Object.entries(
-      f.byKind,
-    )
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ')})`,
-    `same-key duplicates: ${f.duplicateTotal} (${pct}% of operations: ${Object.entries(f.duplicates)
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ')})`,
-    `requests: ${f.senders} senders, ${f.attempts} attempts, ${f.connectionErrors} connection errors, ${f.replayed} replayed answers`,
-    `answers by status: ${Object.entries(f.status)
-      .map(([s, n]) => `${s}: ${n}`)
-      .join(', ')}`,
-    ...load.events.map((e) =>
-      e.kind === 'kill'
-        ? `kill ${e.n}: SIGKILL to the process group with ${e.inFlight} operations in flight; answering again after ${e.downMs} ms`
-        : [
-            `lock: ${e.account}'s ledger rows held ${e.heldMs} ms with ${e.ops.length} keyed operations against it in flight:`,
-            ...e.ops.map((op) => `  #${op.index} ${op.kind}: ${history(op)}`),
-          ].join('\n'),
-    ),
-    `effects found: ${withEffect} operations with an effect (by marker / unique amount / the quote's posting)`,
-    `jobs after settling: ${JSON.stringify(jobs.states)}; ${jobs.stillRunning} still RUNNING`,
-  ];
-  console.log(lines.join('\n'));
-  const byRule = new Map();
-  for (const v of violations) byRule.set(v.rule, [...(byRule.get(v.rule) ?? []), v]);
-  if (!violations.length) {
-    console.log('\nno violations: every key took effect at most once and every invariant held');
-    return;
-  }
-  console.log(`\n=== ${violations.length} violation(s) ===`);
-  for (const [rule, list] of byRule) console.log(`${rule}: ${list.length}`);
-  for (const [rule, list] of byRule)
-    for (const v of list)
-      console.log(
-        `[${rule}] ${v.op ? `#${v.op.index} ${v.op.kind}${v.op.duringLock ? ' (during lock)' : ''} key ${v.op.key}: ` : ''}${v.detail}`,
-      );
+async function main(teardown) {
+  const o = options(process.argv.slice(2));
+  const runId = o.seed.toString(36);
+  log(
+    `seed ${o.seed}: ${o.ops} operations, ${o.concurrency} clients, ${o.kills} kill(s), duplicates ${o.dupRate * 100}% (${o.dupKinds.join(', ')}), lock ${o.lockSeconds} s, database ${o.db}`,
+  );
+  if (o.build) ensureBuild(root, log);
+  const { database, server, secret } = await startServer(o, teardown);
+  const client = new Client(server.base, 'soak-client', secret, o.clientTimeout * 1000);
+  const customers = await setupCustomers(client, o.customers);
+  const rng = mulberry32(o.seed);
+  const ops = new Operations({ runId, rng, customers });
+  const { concurrency, dupRate, dupKinds } = o;
+  const load = new Load({ client, ops, rng, total: o.ops, concurrency, dupRate, dupKinds, log });
+  const t0 = Date.now();
+  const progress = setInterval(() => log(`${load.finished}/${o.ops} operations answered`), 10_000);
+  await load.runAll(schedule(o, server, database, customers, secret)).finally(() => clearInterval(progress));
+  const loadMs = Date.now() - t0;
+  log(`load done in ${(loadMs / 1000).toFixed(1)} s; letting the worker settle (up to ${o.settleSeconds} s)`);
+  const { jobs, effects, violations } = await check({ o, runId, database, server, load, client, customers });
+  report({ o, load, loadMs, jobs, effects, violations });
+  if (violations.length)
+    log(`every attempt of the operations concerned: ${writeRecord({ o, load, effects, violations })}`);
+  const lockFailed = load.events.some((e) => e.kind === 'lock' && e.failed);
+  return violations.length ? 1 : lockFailed ? 3 : 0;
 }
 
-main().catch((err) => {
-  console.error(`[soak] failed: ${err.stack ?? err.message}`);
-  process.exit(2);
-});
+// Exit status: 0 no violation, 1 violations, 2 the soak itself failed, 3 no violation but the
+// scheduled row lock could not be taken (the run was incomplete); signals: 128 + the signal.
+const teardown = new Teardown(log);
+teardown.install();
+main(teardown).then(
+  (code) => teardown.signal || teardown.exit(code),
+  (err) => {
+    if (teardown.signal) return; // interrupted: the signal handler is tearing down and exits
+    console.error(`[soak] failed: ${err.stack ?? err.message}`);
+    teardown.exit(2);
+  },
+);

@@ -68,9 +68,11 @@ it('races a changed body against the original: one effect, the loser refused, th
   }
 });
 
-it('never lets a refused or waiting repeat touch the running original’s claim', async () => {
-  // A claim held by a live request (this process): a changed body is refused at once, a repeat
-  // of the same body waits and then answers 409, and the claim is still the original's.
+it('never lets a waiting repeat touch the running original’s claim', async () => {
+  // A claim held by a live request (this process): a repeat of the same body and a changed body
+  // both wait and then answer 409 (retry later: the original has not committed, so the changed
+  // body is not refused for good yet, idempotency-changed-body.test.ts), and the claim is still
+  // the original's.
   process.env.CORRIDOR_IDEMPOTENCY_WAIT_MS = '300';
   const key = randomUUID();
   const body = transferBody(`held ${key}`);
@@ -89,7 +91,8 @@ it('never lets a refused or waiting repeat touch the running original’s claim'
     }),
   ).toBe(true);
   const changed = await transferOut(key, transferBody(`other ${key}`));
-  expect(changed.status, changed.text).toBe(400);
+  expect(changed.status, changed.text).toBe(409);
+  expect(changed.headers.get('x-should-retry')).toBe('true');
   const waiting = await transferOut(key, body);
   expect(waiting.status, waiting.text).toBe(409);
   expect(waiting.headers.get('x-should-retry')).toBe('true');

@@ -122,15 +122,18 @@ export async function findRecord(platformId: string, key: string): Promise<Store
   return rows[0] ?? null;
 }
 
-/** Takes over a PENDING claim from an owner known to be dead; only one taker wins. */
+/**
+ * Takes over a PENDING claim from an owner known to be dead; only one taker wins. The key then
+ * belongs to the taker's request (its hash), which may differ from the dead owner's.
+ */
 export async function takeOver(
   platformId: string,
   key: string,
   from: string,
-  to: { owner: string; ownerInstance: number },
+  to: { owner: string; ownerInstance: number; requestHash: string },
 ): Promise<boolean> {
   const rows = await queryDirect<unknown>(Prisma.sql`
-    UPDATE "IdempotencyRecord" SET "owner" = ${to.owner}, "ownerInstance" = ${to.ownerInstance}::int
+    UPDATE "IdempotencyRecord" SET "owner" = ${to.owner}, "ownerInstance" = ${to.ownerInstance}::int, "requestHash" = ${to.requestHash}
     WHERE "platformId" = ${platformId} AND "key" = ${key} AND "owner" = ${from} AND "state" = 'PENDING' RETURNING 1`);
   return rows.length === 1;
 }

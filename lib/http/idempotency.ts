@@ -8,9 +8,13 @@ import { instanceKey, isAlive } from '../core/instance';
 
 // The Idempotency-Key protocol at the edge. The first request with a key claims it and runs; its
 // effect records the answer in its own transaction (lib/core/idempotency.ts). A repeat:
-// - with another request body: refused (4xx), and the running original is never touched;
-// - after the answer is stored: gets it byte for byte, from any server process, after restarts;
-// - while the original runs: waits for its answer, then gets 409 "in progress" (retry later);
+// - after the answer is stored: gets it byte for byte, from any server process, after restarts —
+//   or, with another request body, a final refusal (400), since the key is then used for good;
+// - while the original runs: waits for its answer, then gets 409 "in progress" (retry later) —
+//   with another body too, and the running original is never touched. Not a final 400 yet: the
+//   original may still fail and let the key go, and an earlier attempt of this other body, given
+//   up by its client but still on its way here, would then claim the key and commit — an effect
+//   whose client was told it was refused for good;
 // - when the original's process died (its instance lock is gone from the database): takes the
 //   claim over and executes — the original's effect never committed, or the answer would be stored.
 // Only a claim's owner completes or releases it.
@@ -31,21 +35,29 @@ export function validateKey(key: string): string {
   return key;
 }
 
-export const inProgress = () =>
+export const inProgress = (other = false) =>
   new DomainError(
     'CONFLICT',
-    'A request with this Idempotency-Key is still in progress; retry later',
+    other
+      ? 'A different request with this Idempotency-Key is still in progress; retry later (once its answer is stored, this request is refused)'
+      : 'A request with this Idempotency-Key is still in progress; retry later',
     { reason: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
     { 'retry-after': '1', 'x-should-retry': 'true' },
   );
+
+const differentRequest = () =>
+  invalidInput('Idempotency-Key was already used with a different request; use a new key for a new request', [
+    { field: 'Idempotency-Key', message: 'was already used with a different request' },
+  ]);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export type Begin = { kind: 'replay'; status: number; body: string } | { kind: 'owned'; claim: Claim };
 
 /**
- * Claims `key` for this request, or says what to answer instead. Throws (4xx) for a different
- * request under the key, and 409 when the original is still running after a while.
+ * Claims `key` for this request, or says what to answer instead. Throws 400 for a different
+ * request under a key whose answer is stored, and 409 when the key's request (this one's or a
+ * different one) is still running after a while.
  */
 export async function begin(platformId: string, key: string, hash: string, answer: Claim['answer']): Promise<Begin> {
   const started = Date.now();
@@ -68,18 +80,17 @@ export async function begin(platformId: string, key: string, hash: string, answe
       return { kind: 'owned', claim };
     const record = await records.findRecord(platformId, key);
     if (!record) continue; // released between our insert and read: try again
-    if (record.requestHash !== hash) {
-      throw invalidInput('Idempotency-Key was already used with a different request; use a new key for a new request', [
-        { field: 'Idempotency-Key', message: 'was already used with a different request' },
-      ]);
+    const same = record.requestHash === hash;
+    if (record.state === 'DONE') {
+      if (!same) throw differentRequest();
+      if (record.responseStatus !== null)
+        return { kind: 'replay', status: record.responseStatus, body: record.responseBody ?? '' };
     }
-    if (record.state === 'DONE' && record.responseStatus !== null) {
-      return { kind: 'replay', status: record.responseStatus, body: record.responseBody ?? '' };
-    }
+    // A dead owner's effect never committed: the key is free, for this body or another one.
     const dead = record.owner !== null && (record.ownerInstance === null || !(await isAlive(record.ownerInstance)));
-    if (dead && (await records.takeOver(platformId, key, record.owner!, { owner: claim.owner, ownerInstance })))
-      return { kind: 'owned', claim };
-    if (Date.now() - started > waitLimitMs()) throw inProgress();
+    const to = { owner: claim.owner, ownerInstance, requestHash: hash };
+    if (dead && (await records.takeOver(platformId, key, record.owner!, to))) return { kind: 'owned', claim };
+    if (Date.now() - started > waitLimitMs()) throw inProgress(!same);
     await sleep(Math.min(10 * 2 ** Math.min(round, 4), 200));
   }
 }
@@ -90,7 +101,9 @@ export const keeps = (status: number) => status < 500 && status !== 429 && statu
 /**
  * After the operation: stores its answer unless its effect already did, and says what to send.
  * Returns the stored answer when the effect committed one (that is the answer, whatever happened
- * after), or null to send the operation's own.
+ * after), or null to send the operation's own. Throws 409 "in progress" when the claim was taken
+ * over while the operation ran (its process looked dead to a retry's): the key's answer is then
+ * the taker's, which may yet commit an effect, so this attempt's own refusal must not be final.
  */
 export async function finish(
   claim: Claim,
@@ -98,7 +111,7 @@ export async function finish(
 ): Promise<{ status: number; text: string } | null> {
   if (claim.bound) return claim.bound;
   if (keeps(outcome.status)) {
-    await records.complete(claim, outcome);
+    if (!(await records.complete(claim, outcome))) throw records.claimLost();
     return null;
   }
   // A server error: the effect may still have committed with its answer (e.g. the commit
@@ -156,6 +169,7 @@ export async function runKeyed(
   try {
     stored = await finish(claim, outcome);
   } catch (err) {
+    if (err instanceof DomainError) return { ...toError(err), source: 'fresh' }; // the key is no longer this request's
     // The answer could not be stored: a committed effect still answers with its own record.
     console.error(`[corridor] ${op.label}: storing the Idempotency-Key answer failed:`, err);
   }

@@ -7,7 +7,11 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, stat
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { dropDatabase } from './drop-database.mjs';
+
+const DROP_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'drop-database.mjs');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -52,10 +56,12 @@ export async function freePort() {
 /**
  * The database the soak's server runs on: a fresh embedded data directory (served on a fixed
  * loopback port, so the soak can reach it with psql's protocol across restarts), or a fresh
- * database created on a PostgreSQL server and dropped by `dispose`.
+ * database created on a PostgreSQL server. `dispose` removes it (unless `keep`); `disposeSync`
+ * does the same without awaiting, for the process's exit hook when `dispose` never ran.
  */
 export async function provisionDatabase(db, { keep }) {
   const workDir = mkdtempSync(path.join(tmpdir(), 'corridor-soak-'));
+  const removeDir = () => rmSync(workDir, { recursive: true, force: true });
   if (db === 'embedded') {
     const port = await freePort();
     return {
@@ -64,7 +70,10 @@ export async function provisionDatabase(db, { keep }) {
       env: { DATABASE_URL: '', CORRIDOR_DATA_DIR: path.join(workDir, 'data'), CORRIDOR_EMBEDDED_DB_PORT: String(port) },
       url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
       async dispose() {
-        if (!keep) rmSync(workDir, { recursive: true, force: true });
+        if (!keep) removeDir();
+      },
+      disposeSync() {
+        if (!keep) removeDir();
       },
     };
   }
@@ -72,24 +81,34 @@ export async function provisionDatabase(db, { keep }) {
     db === 'postgres' ? process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test' : db;
   const name = `corridor_soak_${process.pid}_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
+  admin.on('error', () => {});
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (err) {
+    removeDir();
+    throw err;
+  } finally {
+    await admin.end().catch(() => {});
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     label: `PostgreSQL (${url.host}/${name})`,
     workDir,
+    name,
     env: { DATABASE_URL: url.toString() },
     url: url.toString(),
     async dispose() {
-      if (!keep) {
-        const a = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-        await a.connect();
-        await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await a.end();
-        rmSync(workDir, { recursive: true, force: true });
-      }
+      if (keep) return;
+      await dropDatabase(serverUrl, name);
+      removeDir();
+    },
+    disposeSync() {
+      if (keep) return;
+      const r = spawnSync(process.execPath, [DROP_SCRIPT, serverUrl, name], { stdio: 'inherit', timeout: 20_000 });
+      if (r.status !== 0) console.error(`[soak] could not drop ${name}; drop it by hand: DROP DATABASE ${name}`);
+      removeDir();
     },
   };
 }
@@ -179,5 +198,16 @@ export class Server {
     const until = Date.now() + 20_000;
     while (groupAlive(pid) && Date.now() < until) await sleep(100);
     if (groupAlive(pid)) await this.kill();
+  }
+
+  /** For the process's exit hook, which cannot await: SIGKILL to whatever is left of the group. */
+  killSync() {
+    const pid = this.child?.pid;
+    if (!pid || !groupAlive(pid)) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone meanwhile */
+    }
   }
 }
