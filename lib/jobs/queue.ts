@@ -1,5 +1,5 @@
 import { newId } from '../core/ids';
-import { now } from '../core/clock';
+import { clockOf, now } from '../core/clock';
 import { runAs } from '../core/context';
 import type { Prisma, Tx } from '../core/db';
 import type { RowWrite } from '../core/sql';
@@ -90,12 +90,23 @@ export async function enqueue(
   return row.id;
 }
 
-/** Runs every job and sweep due now; returns how many ran. Safe to call from several processes. */
-export async function runDueJobs(opts: { limit?: number; platformId?: string } = {}): Promise<number> {
+/**
+ * How many of a platform's jobs are due on its clock (at wall instant `asOf`) and not yet done:
+ * waiting, or running somewhere.
+ */
+export function dueUnfinished(platformId: string, asOf = new Date()): Promise<number> {
+  return repo.countDueUnfinished(platformId, asOf);
+}
+
+/**
+ * Runs every job and sweep due now (jobs: due at wall instant `asOf`, on their platform's clock);
+ * returns how many ran. Safe to call from several processes.
+ */
+export async function runDueJobs(opts: { limit?: number; platformId?: string; asOf?: Date } = {}): Promise<number> {
   let total = 0;
   for (const sweep of sweeps.values()) total += await sweep({ platformId: opts.platformId });
   for (;;) {
-    const batch = await repo.claimDue(new Date(), opts.limit ?? 20, await instanceKey(), opts.platformId);
+    const batch = await repo.claimDue(opts.asOf ?? new Date(), opts.limit ?? 20, await instanceKey(), opts.platformId);
     // Finished jobs are marked together after the batch: a handler is idempotent (its state
     // moves are guarded), so a crash in between only runs it again, to no effect.
     const done: string[] = [];
@@ -112,7 +123,7 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
     const context = (job: repo.JobRow) => ({
       kind: 'system' as const,
       platformId: job.platformId,
-      clockOffsetMs: BigInt(job.clockOffsetMs),
+      ...clockOf(job),
     });
     // Kinds with a batch handler get all their jobs of one platform at once.
     const groups = new Map<string, repo.JobRow[]>();

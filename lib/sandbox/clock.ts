@@ -1,24 +1,69 @@
-import { nowFor } from '../core/clock';
+import { nowFor, type PlatformClock } from '../core/clock';
+import { notFound } from '../core/errors';
 import * as platforms from '../platform/repository';
-import { runDueJobs } from '../jobs/queue';
+import { dueUnfinished, runDueJobs } from '../jobs/queue';
 import { deliverDueWebhooks } from '../webhooks/service';
+
+/** How long an advance waits for the work it made due before answering with what is left. */
+export const SETTLE_LIMIT_MS = 30_000;
+const POLL_MS = 50;
 
 // POST /sandbox/clock/advance (our extension): fast-forwards this platform's clock, then runs
 // everything that became due (timed transitions, expiries, webhook retries) before answering,
 // so a client sees the effects at once instead of sleeping.
-export async function advanceClock(platformId: string, currentOffsetMs: bigint, seconds: number) {
-  const platform = await platforms.findById(platformId);
-  const offset = (platform?.clockOffsetMs ?? currentOffsetMs) + BigInt(seconds) * 1000n;
-  await platforms.setClockOffset(platformId, offset);
+export async function advanceClock(platformId: string, seconds: number) {
+  const clock = await platforms.advanceClock(platformId, BigInt(seconds) * 1000n);
+  if (!clock) throw notFound('REFERENCE_NOT_FOUND', `Platform ${platformId}`);
+  return { ...(await settle(platformId)), ...describe(clock) };
+}
+
+/**
+ * Runs what is due on the platform's clock at the advance until nothing is: a job may enqueue
+ * another that is already due (a stablecoin poll scheduling the next one), and due jobs another
+ * process holds (the server's own worker, which may have claimed them the moment the clock moved)
+ * are waited for, with whatever they enqueue in turn. "Due" is judged at the advance's own instant,
+ * so work that falls due only while this runs (a failed job's retry, on a clock that is not
+ * frozen) is the worker's, not a reason to keep answering late. Gives up after SETTLE_LIMIT_MS,
+ * saying how many jobs are still due, rather than answering as if it were done.
+ */
+async function settle(platformId: string) {
+  const asOf = new Date();
+  const deadline = asOf.getTime() + SETTLE_LIMIT_MS;
   let jobsRun = 0;
   let webhooksDelivered = 0;
-  // Jobs may schedule follow-ups that are already due (e.g. a return after a completion).
-  for (let round = 0; round < 10; round++) {
-    const ran = await runDueJobs({ platformId });
-    const sent = await deliverDueWebhooks({ platformId });
+  for (;;) {
+    const ran = await runDueJobs({ platformId, asOf });
+    const sent = await deliverDueWebhooks({ platformId, asOf });
     jobsRun += ran;
     webhooksDelivered += sent.delivered; // acknowledged by the receiver, not merely attempted
-    if (!ran && !sent.attempted) break;
+    const progressed = ran > 0 || sent.attempted > 0;
+    const jobsPending = progressed ? -1 : await dueUnfinished(platformId, asOf);
+    if (jobsPending === 0) return { jobsRun, webhooksDelivered, jobsPending };
+    if (Date.now() >= deadline)
+      return {
+        jobsRun,
+        webhooksDelivered,
+        jobsPending: jobsPending < 0 ? await dueUnfinished(platformId, asOf) : jobsPending,
+      };
+    if (!progressed) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  return { now: nowFor(offset).toISOString(), offsetSeconds: Number(offset / 1000n), jobsRun, webhooksDelivered };
+}
+
+function describe(clock: PlatformClock) {
+  return {
+    now: nowFor(clock).toISOString(),
+    offsetSeconds: Number(clock.clockOffsetMs / 1000n),
+    frozen: clock.clockFrozenAt !== null,
+  };
+}
+
+/**
+ * Stops (`frozen`) or restarts a platform's sandbox clock where its time stands. Frozen, it moves
+ * only when advanced, so a test can put it exactly at a delay's boundary (a payout PROCESSING at
+ * 359 s and COMPLETED at 360 s) however long the test itself takes.
+ */
+export async function freezeClock(platformId: string, frozen = true) {
+  const clock = await platforms.setClockFrozen(platformId, frozen, new Date());
+  if (!clock) throw notFound('REFERENCE_NOT_FOUND', `Platform ${platformId}`);
+  return describe(clock);
 }

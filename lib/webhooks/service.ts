@@ -1,4 +1,4 @@
-import { now } from '../core/clock';
+import { clockOf, now } from '../core/clock';
 import { runAs } from '../core/context';
 import { transaction } from '../core/db';
 import { DomainError } from '../core/errors';
@@ -75,22 +75,22 @@ export interface DeliverySummary {
  * once: events are claimed with SKIP LOCKED and leased. Returns what happened, for tests and logs.
  */
 export async function deliverDueWebhooks(
-  opts: { platformId?: string; limit?: number; send?: SendOptions } = {},
+  opts: { platformId?: string; limit?: number; send?: SendOptions; asOf?: Date } = {},
 ): Promise<DeliverySummary> {
   const limit = opts.limit ?? 20;
   const summary: DeliverySummary = { skipped: 0, attempted: 0, delivered: 0, retrying: 0, failed: 0 };
-  summary.skipped = await repo.skipWithoutEndpoint(new Date(), opts.platformId);
+  // Due on each platform's clock at `asOf` (an advance of the sandbox clock: its own instant).
+  summary.skipped = await repo.skipWithoutEndpoint(opts.asOf ?? new Date(), opts.platformId);
   for (;;) {
-    const batch = await repo.claimDue(new Date(), limit, LEASE_MS, opts.platformId);
+    const batch = await repo.claimDue(opts.asOf ?? new Date(), limit, LEASE_MS, opts.platformId);
     let next = 0;
     const lane = async () => {
       while (next < batch.length) {
         const event = batch[next++];
         summary.attempted++;
         try {
-          const outcome = await runAs(
-            { kind: 'system', platformId: event.platformId, clockOffsetMs: BigInt(event.clockOffsetMs) },
-            () => deliverOne(event, opts.send),
+          const outcome = await runAs({ kind: 'system', platformId: event.platformId, ...clockOf(event) }, () =>
+            deliverOne(event, opts.send),
           );
           summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
         } catch (err) {
