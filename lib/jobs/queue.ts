@@ -90,23 +90,17 @@ export async function enqueue(
   return row.id;
 }
 
-/**
- * How many of a platform's jobs are due on its clock (at wall instant `asOf`) and not yet done:
- * waiting, or running somewhere.
- */
-export function dueUnfinished(platformId: string, asOf = new Date()): Promise<number> {
-  return repo.countDueUnfinished(platformId, asOf);
+/** How many of a platform's jobs are due on its clock and not yet done: waiting, or running somewhere. */
+export function dueUnfinished(platformId: string): Promise<number> {
+  return repo.countDueUnfinished(platformId, new Date());
 }
 
-/**
- * Runs every job and sweep due now (jobs: due at wall instant `asOf`, on their platform's clock);
- * returns how many ran. Safe to call from several processes.
- */
-export async function runDueJobs(opts: { limit?: number; platformId?: string; asOf?: Date } = {}): Promise<number> {
+/** Runs every job and sweep due now; returns how many ran. Safe to call from several processes. */
+export async function runDueJobs(opts: { limit?: number; platformId?: string } = {}): Promise<number> {
   let total = 0;
   for (const sweep of sweeps.values()) total += await sweep({ platformId: opts.platformId });
   for (;;) {
-    const batch = await repo.claimDue(opts.asOf ?? new Date(), opts.limit ?? 20, await instanceKey(), opts.platformId);
+    const batch = await repo.claimDue(new Date(), opts.limit ?? 20, await instanceKey(), opts.platformId);
     // Finished jobs are marked together after the batch: a handler is idempotent (its state
     // moves are guarded), so a crash in between only runs it again, to no effect.
     const done: string[] = [];

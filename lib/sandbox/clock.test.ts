@@ -61,21 +61,33 @@ registerJob('test.sandbox-clock.chain', async (payload, job) => {
     );
 });
 
-it('runs a chain of jobs each scheduling the next, already due, to its end before answering', async () => {
+/** A chain of 25 jobs, each enqueueing the next due at once, its first due in a minute. */
+async function startChain(q: TestPlatform) {
   chained = 0;
-  const platformNow = nowFor((await platforms.findById(p.platformId))!);
+  const platformNow = nowFor((await platforms.findById(q.platformId))!);
   await transaction((tx) =>
     enqueue(tx, {
-      platformId: p.platformId,
+      platformId: q.platformId,
       kind: 'test.sandbox-clock.chain',
       payload: { left: 24 },
       runAt: addSeconds(platformNow, 60),
     }),
   );
+}
+
+it('runs a chain of jobs each scheduling the next, already due, to its end before answering', async () => {
+  await startChain(p);
   expect((await advance(p, 59)).jobsRun).toBe(0);
   expect(chained).toBe(0);
   const res = await advance(p, 1);
   expect(res).toMatchObject({ jobsRun: 25, jobsPending: 0 });
+  expect(chained).toBe(25);
+});
+
+it('runs such a chain to its end on a clock that is not frozen too (each next job due at its own now)', async () => {
+  const q = await newPlatform();
+  await startChain(q);
+  expect(await advance(q, 61)).toMatchObject({ frozen: false, jobsRun: 25, jobsPending: 0 });
   expect(chained).toBe(25);
 });
 

@@ -18,32 +18,31 @@ export async function advanceClock(platformId: string, seconds: number) {
 }
 
 /**
- * Runs what is due on the platform's clock at the advance until nothing is: a job may enqueue
- * another that is already due (a stablecoin poll scheduling the next one), and due jobs another
- * process holds (the server's own worker, which may have claimed them the moment the clock moved)
- * are waited for, with whatever they enqueue in turn. "Due" is judged at the advance's own instant,
- * so work that falls due only while this runs (a failed job's retry, on a clock that is not
- * frozen) is the worker's, not a reason to keep answering late. Gives up after SETTLE_LIMIT_MS,
- * saying how many jobs are still due, rather than answering as if it were done.
+ * Runs what is due on the platform's clock until nothing is: a job may enqueue another that is
+ * already due (a stablecoin poll scheduling the next one, due at its own "now"), and due jobs
+ * another process holds (the server's own worker, which may have claimed them the moment the
+ * clock moved) are waited for, with whatever they enqueue in turn. It stops as soon as nothing is
+ * due or running (a failed job's retry is scheduled ahead, so it does not hold the answer up), and
+ * gives up after SETTLE_LIMIT_MS, saying how many jobs are still due, rather than answering as if
+ * it were done.
  */
 async function settle(platformId: string) {
-  const asOf = new Date();
-  const deadline = asOf.getTime() + SETTLE_LIMIT_MS;
+  const deadline = Date.now() + SETTLE_LIMIT_MS;
   let jobsRun = 0;
   let webhooksDelivered = 0;
   for (;;) {
-    const ran = await runDueJobs({ platformId, asOf });
-    const sent = await deliverDueWebhooks({ platformId, asOf });
+    const ran = await runDueJobs({ platformId });
+    const sent = await deliverDueWebhooks({ platformId });
     jobsRun += ran;
     webhooksDelivered += sent.delivered; // acknowledged by the receiver, not merely attempted
     const progressed = ran > 0 || sent.attempted > 0;
-    const jobsPending = progressed ? -1 : await dueUnfinished(platformId, asOf);
+    const jobsPending = progressed ? -1 : await dueUnfinished(platformId);
     if (jobsPending === 0) return { jobsRun, webhooksDelivered, jobsPending };
     if (Date.now() >= deadline)
       return {
         jobsRun,
         webhooksDelivered,
-        jobsPending: jobsPending < 0 ? await dueUnfinished(platformId, asOf) : jobsPending,
+        jobsPending: jobsPending < 0 ? await dueUnfinished(platformId) : jobsPending,
       };
     if (!progressed) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

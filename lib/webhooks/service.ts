@@ -75,14 +75,13 @@ export interface DeliverySummary {
  * once: events are claimed with SKIP LOCKED and leased. Returns what happened, for tests and logs.
  */
 export async function deliverDueWebhooks(
-  opts: { platformId?: string; limit?: number; send?: SendOptions; asOf?: Date } = {},
+  opts: { platformId?: string; limit?: number; send?: SendOptions } = {},
 ): Promise<DeliverySummary> {
   const limit = opts.limit ?? 20;
   const summary: DeliverySummary = { skipped: 0, attempted: 0, delivered: 0, retrying: 0, failed: 0 };
-  // Due on each platform's clock at `asOf` (an advance of the sandbox clock: its own instant).
-  summary.skipped = await repo.skipWithoutEndpoint(opts.asOf ?? new Date(), opts.platformId);
+  summary.skipped = await repo.skipWithoutEndpoint(new Date(), opts.platformId);
   for (;;) {
-    const batch = await repo.claimDue(opts.asOf ?? new Date(), limit, LEASE_MS, opts.platformId);
+    const batch = await repo.claimDue(new Date(), limit, LEASE_MS, opts.platformId);
     let next = 0;
     const lane = async () => {
       while (next < batch.length) {
