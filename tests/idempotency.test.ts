@@ -143,7 +143,7 @@ it('replays the answer of an effect that committed before its process died', asy
     at,
     expiresAt: new Date(at.getTime() + 60_000),
   });
-  const actor: Actor = { kind: 'system', platformId: p.platformId, clockOffsetMs: 0n };
+  const actor: Actor = { kind: 'system', platformId: p.platformId, clockOffsetMs: 0n, clockFrozenAt: null };
   const done = await runAs(actor, () =>
     withClaim(claim, () => transfers.transferOut(p.platformId, { ...body, amount: 1_000n } as never)),
   );

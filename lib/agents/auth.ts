@@ -1,4 +1,5 @@
 import type { Actor } from '../core/context';
+import { clockOf } from '../core/clock';
 import { DomainError } from '../core/errors';
 import { generateSecret } from '../core/crypto/secrets';
 import { tag } from '../core/crypto/vault';
@@ -40,7 +41,7 @@ export async function resolveAgentToken(token: string): Promise<AgentActor | nul
     platformId: agent.platformId,
     agentId: agent.id,
     customerId: agent.customerId,
-    clockOffsetMs: agent.clockOffsetMs,
+    ...clockOf(agent),
   };
   actors.set(key, actor, stamp);
   return actor;

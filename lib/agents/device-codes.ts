@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { addSeconds, nowFor } from '../core/clock';
+import { addSeconds, nowFor, WALL_CLOCK } from '../core/clock';
 import { now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
 import { DomainError, notFound } from '../core/errors';
@@ -72,7 +72,7 @@ export async function redeem(code: string) {
   const found = await repo.findCode(hash);
   if (!found) throw notFound('REFERENCE_NOT_FOUND', 'Device code');
   const platform = await platforms.findById(found.platformId);
-  const at = nowFor(platform?.clockOffsetMs ?? 0n);
+  const at = nowFor(platform ?? WALL_CLOCK);
   const token = newAccessToken();
   const agent = await changing([{ topic: 'agent', key: found.agentId }], async (tx) => {
     const redeemed = await repo.redeemCode(hash, at, tx);

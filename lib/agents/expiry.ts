@@ -1,5 +1,5 @@
 import { runAs } from '../core/context';
-import { now } from '../core/clock';
+import { clockOf, now } from '../core/clock';
 import { transaction } from '../core/db';
 import type { Sweep } from '../jobs/queue';
 import { release } from './limits';
@@ -16,13 +16,10 @@ export const failExpiredActions: Sweep = async ({ platformId }) => {
       const due = await repo.lockExpiredPending(50, platformId, tx);
       for (const action of due) {
         await release(action.agentId, action.usage, tx);
-        await runAs(
-          { kind: 'system', platformId: action.platformId, clockOffsetMs: action.clockOffsetMs },
-          async () => {
-            const reason = `Quote ${action.quoteId} expired before the action was approved`;
-            await repo.move(action.id, 'fail', { failureReason: reason, updatedAt: now() }, tx);
-          },
-        );
+        await runAs({ kind: 'system', platformId: action.platformId, ...clockOf(action) }, async () => {
+          const reason = `Quote ${action.quoteId} expired before the action was approved`;
+          await repo.move(action.id, 'fail', { failureReason: reason, updatedAt: now() }, tx);
+        });
       }
       return due.length;
     });

@@ -1,3 +1,4 @@
+import type { PlatformClock } from '../core/clock';
 import { Prisma, db, type Tx } from '../core/db';
 import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 import { ACTION_MOVES, type ActionMove } from './state';
@@ -21,13 +22,16 @@ export function findAgentUnscoped(id: string, tx: Tx = db()): Promise<AgentRow |
   return tx.agent.findFirst({ where: { id, ...live } });
 }
 
-export function findByTokenHash(tokenHash: string): Promise<(AgentRow & { clockOffsetMs: bigint }) | null> {
+export function findByTokenHash(tokenHash: string): Promise<(AgentRow & PlatformClock) | null> {
   return db()
     .agent.findFirst({ where: { tokenHash, ...live } })
     .then(async (a) => {
       if (!a) return null;
-      const p = await db().platform.findUnique({ where: { id: a.platformId }, select: { clockOffsetMs: true } });
-      return p ? { ...a, clockOffsetMs: p.clockOffsetMs } : null;
+      const p = await db().platform.findUnique({
+        where: { id: a.platformId },
+        select: { clockOffsetMs: true, clockFrozenAt: true },
+      });
+      return p ? { ...a, ...p } : null;
     });
 }
 
@@ -121,8 +125,8 @@ export async function lockPending(platformId: string, id: string, tx: Tx): Promi
  * small however many actions were ever decided.
  */
 export function lockExpiredPending(limit: number, platformId: string | undefined, tx: Tx) {
-  return tx.$queryRaw<(ActionRow & { clockOffsetMs: bigint })[]>`
-    SELECT a.*, p."clockOffsetMs" FROM "AgentAction" a
+  return tx.$queryRaw<(ActionRow & PlatformClock)[]>`
+    SELECT a.*, p."clockOffsetMs", p."clockFrozenAt" FROM "AgentAction" a
     JOIN "Transaction" t ON t."id" = a."transactionId"
     JOIN "Platform" p ON p."id" = a."platformId"
     WHERE a."status" = 'PENDING_APPROVAL' AND t."status" = 'EXPIRED'

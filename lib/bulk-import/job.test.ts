@@ -55,19 +55,22 @@ it('takes over from a run that died holding the file once its lease runs out', a
   const jobId = res.body.jobId;
   // A dead run: it took the file, claimed row 2 and created its customer, then vanished.
   const platform = await db().platform.findUniqueOrThrow({ where: { id: q.platformId } });
-  await runAs({ kind: 'system', platformId: q.platformId, clockOffsetMs: platform.clockOffsetMs }, async () => {
-    const at = now();
-    await db().$transaction(async (tx) => {
-      expect(await repo.acquireLease(jobId, 'Job:dead-run', at, addSeconds(at, tuning.leaseSeconds), tx)).toBe(true);
-      expect(await repo.claimRow(jobId, 2, 0, null, at, tx)).toBe(true);
-    });
-    await customersService.create(q.platformId, {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: 'd1',
-      umaAddress: `$d1@${DOMAIN}`,
-      fullName: 'Person d1',
-    });
-  });
+  await runAs(
+    { kind: 'system', platformId: q.platformId, clockOffsetMs: platform.clockOffsetMs, clockFrozenAt: null },
+    async () => {
+      const at = now();
+      await db().$transaction(async (tx) => {
+        expect(await repo.acquireLease(jobId, 'Job:dead-run', at, addSeconds(at, tuning.leaseSeconds), tx)).toBe(true);
+        expect(await repo.claimRow(jobId, 2, 0, null, at, tx)).toBe(true);
+      });
+      await customersService.create(q.platformId, {
+        customerType: 'INDIVIDUAL',
+        platformCustomerId: 'd1',
+        umaAddress: `$d1@${DOMAIN}`,
+        fullName: 'Person d1',
+      });
+    },
+  );
 
   await runDueJobs({ platformId: q.platformId });
   const waiting = (await q.api.get(`/customers/bulk/jobs/${jobId}`)).body;

@@ -91,7 +91,7 @@ export async function openReveal(token: string): Promise<RevealedCard | null> {
   if (!card) return null;
   const platform = await platforms.findById(card.platformId);
   if (!platform) return null;
-  const at = nowFor(platform.clockOffsetMs);
+  const at = nowFor(platform);
   if (claims.e <= at.getTime()) return null;
   if (!(await repo.consumeReveal(claims.r, card.id, at))) return null;
   const text = (sealed: string, what: 'pan' | 'cvv') =>

@@ -4,6 +4,7 @@ import { advance, fund, type Holder } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
 import * as ledger from '@/lib/ledger/service';
 import { openCustomerAccounts } from '@/lib/accounts/service';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { activeCard, cardholder, cardWebhooks, simulate } from './testing';
 import { shop, simulationKit, USD } from './simulation-kit';
 
@@ -40,16 +41,22 @@ it('declines by descriptor suffix (002, 003), frozen state and maxSpendPerTransa
   await simulate(p, card.id, 'clearing', { cardTransactionId: (await latest()).id, amount: 500 });
 });
 
-it('delayed pull (005): the pull stays pending about 30 s, then is confirmed by a job', async () => {
-  await authorize(600, 'SLOW NETWORK 005');
-  const t = await latest();
-  expect(t.pullSummary).toEqual({ count: 1, totalAmount: 600, pendingCount: 1 });
-  await advance(p, 20);
-  expect((await get(t.id)).pullSummary.pendingCount).toBe(1);
-  await advance(p, 15);
-  expect((await get(t.id)).pullSummary).toEqual({ count: 1, totalAmount: 600, pendingCount: 0 });
-  expect((await get(t.id)).status).toBe('AUTHORIZED');
-  await simulate(p, card.id, 'clearing', { cardTransactionId: t.id, amount: 600 });
+it('delayed pull (005): the pull stays pending 30 s, then is confirmed by a job', async () => {
+  // Frozen, the clock moves only when advanced: the delay's boundary holds to the second.
+  await freezeClock(p.platformId);
+  try {
+    await authorize(600, 'SLOW NETWORK 005');
+    const t = await latest();
+    expect(t.pullSummary).toEqual({ count: 1, totalAmount: 600, pendingCount: 1 });
+    await advance(p, 29);
+    expect((await get(t.id)).pullSummary.pendingCount).toBe(1);
+    await advance(p, 1);
+    expect((await get(t.id)).pullSummary).toEqual({ count: 1, totalAmount: 600, pendingCount: 0 });
+    expect((await get(t.id)).status).toBe('AUTHORIZED');
+    await simulate(p, card.id, 'clearing', { cardTransactionId: t.id, amount: 600 });
+  } finally {
+    await freezeClock(p.platformId, false);
+  }
 });
 
 it('pull confirmation fails (006): the hold is released and the transaction goes to EXCEPTION', async () => {

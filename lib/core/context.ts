@@ -5,19 +5,25 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 // transaction helper binding an Idempotency-Key — needs nothing threaded through it.
 export type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 
-export type Actor =
-  | { kind: 'platform'; platformId: string; tokenId: string; permissions: Permission[]; clockOffsetMs: bigint }
-  | { kind: 'agent'; platformId: string; agentId: string; customerId: string; clockOffsetMs: bigint }
-  | { kind: 'system'; platformId: string; clockOffsetMs: bigint }
+/**
+ * A platform's sandbox clock, carried by every actor of the platform (lib/core/clock.ts reads it):
+ * the wall clock plus `clockOffsetMs`, or, while frozen, `clockFrozenAt` plus the offset.
+ */
+export interface PlatformClock {
+  /** Milliseconds the platform's time is ahead of the wall clock (POST /sandbox/clock/advance). */
+  clockOffsetMs: bigint;
+  /** When set, the wall instant the clock stopped at: the platform's time moves only when advanced. */
+  clockFrozenAt: Date | null;
+}
+
+export type Actor = (
+  | { kind: 'platform'; platformId: string; tokenId: string; permissions: Permission[] }
+  | { kind: 'agent'; platformId: string; agentId: string; customerId: string }
+  | { kind: 'system'; platformId: string }
   // A person signed in to the admin console: what they do is recorded in the staff audit trail.
-  | {
-      kind: 'staff';
-      platformId: string;
-      staffUserId: string;
-      email: string;
-      role: StaffRole;
-      clockOffsetMs: bigint;
-    };
+  | { kind: 'staff'; platformId: string; staffUserId: string; email: string; role: StaffRole }
+) &
+  PlatformClock;
 
 /** Console roles, each including the ones before it: viewer reads, operator acts, admin configures. */
 export type StaffRole = 'viewer' | 'operator' | 'admin';

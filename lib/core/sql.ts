@@ -18,6 +18,16 @@ export function value(v: unknown): Prisma.Sql {
   return Prisma.sql`${v}`;
 }
 
+/**
+ * A platform's time in a statement (lib/core/clock.ts nowFor, in SQL): `alias` names a row with
+ * the platform's "clockFrozenAt" and "clockOffsetMs" columns, `wallNow` is the statement's wall
+ * clock.
+ */
+export function platformNow(alias: string, wallNow: Date): Prisma.Sql {
+  const p = Prisma.raw(`"${alias}"`);
+  return Prisma.sql`(COALESCE(${p}."clockFrozenAt", ${wallNow}::timestamp(3)) + (${p}."clockOffsetMs" * interval '1 millisecond'))`;
+}
+
 /** Several rows of one table in one INSERT; all rows must have the same fields. */
 export function insertRows(table: string, rows: Record<string, unknown>[]): Prisma.Sql {
   const keys = Object.keys(rows[0]).filter((k) => rows[0][k] !== undefined);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { invalidInput, type FieldError } from './errors';
 import { strictRequests } from './mode';
 
@@ -213,16 +213,74 @@ function refuseUnknown(unknown: string[], summary: string, message: string): voi
     );
 }
 
+/** A query schema's parameters, and which of them take several values (the reference's arrays). */
+interface QueryParams {
+  known: Set<string>;
+  lists: Set<string>;
+}
+const queryParamsOf = new WeakMap<z.ZodType, QueryParams>();
+
+const acceptsArray = (s: Record<string, unknown>): boolean =>
+  s.type === 'array' || (Array.isArray(s.anyOf) && s.anyOf.some((o) => acceptsArray(o as Record<string, unknown>)));
+
+function paramsOf(schema: z.ZodType): QueryParams {
+  let params = queryParamsOf.get(schema);
+  if (!params) {
+    // The schema's input side, as the served OpenAPI document declares it (read once per schema).
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+      properties?: Record<string, Record<string, unknown>>;
+    };
+    const props = Object.entries(json.properties ?? {});
+    params = {
+      known: new Set(props.map(([name]) => name)),
+      lists: new Set(props.filter(([, s]) => acceptsArray(s)).map(([name]) => name)),
+    };
+    queryParamsOf.set(schema, params);
+  }
+  return params;
+}
+
+/**
+ * A parameter given with no value (`?customerId=`) or, when it takes one value, given twice
+ * (`?customerId=a&customerId=b`): refused, naming it. Read as absent, an empty filter would
+ * answer the list unfiltered — another customer's accounts for a guide whose variable was unset —
+ * and of two values neither is more the caller's intent than the other. A list parameter takes
+ * its values repeated or comma-joined, but not none at all.
+ */
+function refuseEmptyOrRepeated(schema: z.ZodType, value: Record<string, string | string[]>): void {
+  const { known, lists } = paramsOf(schema);
+  const errors: FieldError[] = [];
+  for (const [field, v] of Object.entries(value)) {
+    if (!known.has(field)) continue; // refused as unknown after parsing
+    const values = Array.isArray(v) ? v : [v];
+    if (lists.has(field)) {
+      if (values.every((s) => s.split(',').every((item) => item === '')))
+        errors.push({ field, message: 'must not be empty: give at least one value', constraint: { minLength: 1 } });
+    } else if (values.length > 1)
+      errors.push({ field, message: `must be given once (it was given ${values.length} times)` });
+    else if (values[0] === '')
+      errors.push({
+        field,
+        message: 'must not be empty: leave the parameter out instead',
+        constraint: { minLength: 1 },
+      });
+  }
+  if (errors.length)
+    throw invalidInput(`Invalid query parameter: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
+}
+
 /**
  * parseOrThrow for the query of an operation that takes query parameters: a parameter it does not
  * define is refused like an unknown body field. A filter misspelt (`?customerID=`) would otherwise
- * be dropped in silence and the list answered unfiltered. (Operations that take no query
- * parameters leave the URL's query alone.)
+ * be dropped in silence and the list answered unfiltered. For the same reason an empty or repeated
+ * parameter is refused (refuseEmptyOrRepeated). (Operations that take no query parameters leave
+ * the URL's query alone.)
  */
 export function parseQueryOrThrow<S extends z.ZodType>(
   schema: S,
   value: Record<string, string | string[]>,
 ): z.output<S> {
+  refuseEmptyOrRepeated(schema, value);
   const query = parseOrThrow(schema, value, 'query parameter');
   refuseUnknown(
     unknownFields(value, query),

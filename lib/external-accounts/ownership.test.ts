@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
 import { runDueJobs } from '@/lib/jobs/queue';
 import { setClockOffset } from '@/lib/platform/repository';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { verifyEvm } from './signatures';
 import { evmWallet, SAMPLES, solanaWallet, sparkWallet, tronWallet } from './testing';
@@ -194,8 +195,9 @@ it('answers 409 when verification does not apply or no challenge is outstanding'
   expectError(await challenge('ExternalAccount:00000000-0000-0000-0000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
 });
 
-it('LIVENESS completes asynchronously: the sandbox passes it after about 30 seconds', async () => {
+it('LIVENESS completes asynchronously: the sandbox passes it after 30 seconds', async () => {
   const q = await newPlatform();
+  await freezeClock(q.platformId); // it moves only when set: not yet at 29 s, done at 30 s
   const owner = (await q.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'Face Check', region: 'ES' }))
     .body.id;
   const acct = (
@@ -211,11 +213,12 @@ it('LIVENESS completes asynchronously: the sandbox passes it after about 30 seco
   expect(ch.body.method).toBe('LIVENESS');
   expect(ch.body.verificationLink).toMatch(/^https?:\/\/.+\/sandbox\/liveness\/Challenge/);
   expectError(await q.api.post(`/customers/external-accounts/${acct.id}/verify`, { signature: 'x' }), 409, 'CONFLICT');
+  await setClockOffset(q.platformId, 29_000n);
   await runDueJobs({ platformId: q.platformId });
   expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe(
     'PENDING_OWNERSHIP_VERIFICATION',
   );
-  await setClockOffset(q.platformId, 31_000n);
+  await setClockOffset(q.platformId, 30_000n);
   await runDueJobs({ platformId: q.platformId });
   expect((await q.api.get(`/customers/external-accounts/${acct.id}`)).body.status).toBe('ACTIVE');
   const events = (await eventsOf(q.platformId, 'EXTERNAL_ACCOUNT.STATUS_UPDATED')).map((e) => e.body.data.status);

@@ -161,6 +161,13 @@ export async function verifySignature(
   return account;
 }
 
+/** A LIVENESS challenge as the sandbox liveness page shows it; null when there is no such challenge. */
+export async function livenessChallenge(challengeId: string) {
+  const c = await repo.findOwnershipChallenge(challengeId);
+  if (!c || c.method !== 'LIVENESS') return null;
+  return { platformId: c.platformId, externalAccountId: c.externalAccountId, state: c.state, expiresAt: c.expiresAt };
+}
+
 /** The sandbox liveness outcome (job); a challenge replaced or ended meanwhile is left alone. */
 export async function completeLiveness(platformId: string, challengeId: string, passed: boolean): Promise<void> {
   await transaction(async (tx) => {

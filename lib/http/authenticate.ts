@@ -1,4 +1,5 @@
 import type { Permission, Actor } from '../core/context';
+import { clockOf } from '../core/clock';
 import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
 import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
@@ -74,7 +75,7 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
     platformId: token.platformId,
     tokenId: token.id,
     permissions: token.permissions as Permission[],
-    clockOffsetMs: token.platform.clockOffsetMs,
+    ...clockOf(token.platform),
   };
   principals.set(key, actor, stamp);
   return actor;

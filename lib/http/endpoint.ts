@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authenticate, requirePermission, type AuthMode } from './authenticate';
 import { runAs, type Permission, type Actor } from '../core/context';
+import { WALL_CLOCK } from '../core/clock';
 import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
 import { clientAddress } from './client-address';
@@ -233,7 +234,7 @@ export function endpoint(
         throw new DomainError('FORBIDDEN', 'Sandbox endpoints are not available in production mode');
       const actor: Actor =
         def.auth === 'none'
-          ? { kind: 'system', platformId: '', clockOffsetMs: 0n }
+          ? { kind: 'system', platformId: '', ...WALL_CLOCK }
           : await authenticate(req.headers.get('authorization'), def.auth ?? 'platform', clientAddress(req.headers));
       requirePermission(actor, def.permission);
       return await runAs(actor, async () => {

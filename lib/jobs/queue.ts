@@ -1,5 +1,5 @@
 import { newId } from '../core/ids';
-import { now } from '../core/clock';
+import { clockOf, now } from '../core/clock';
 import { runAs } from '../core/context';
 import type { Prisma, Tx } from '../core/db';
 import type { RowWrite } from '../core/sql';
@@ -90,6 +90,11 @@ export async function enqueue(
   return row.id;
 }
 
+/** How many of a platform's jobs are due on its clock and not yet done: waiting, or running somewhere. */
+export function dueUnfinished(platformId: string): Promise<number> {
+  return repo.countDueUnfinished(platformId, new Date());
+}
+
 /** Runs every job and sweep due now; returns how many ran. Safe to call from several processes. */
 export async function runDueJobs(opts: { limit?: number; platformId?: string } = {}): Promise<number> {
   let total = 0;
@@ -112,7 +117,7 @@ export async function runDueJobs(opts: { limit?: number; platformId?: string } =
     const context = (job: repo.JobRow) => ({
       kind: 'system' as const,
       platformId: job.platformId,
-      clockOffsetMs: BigInt(job.clockOffsetMs),
+      ...clockOf(job),
     });
     // Kinds with a batch handler get all their jobs of one platform at once.
     const groups = new Map<string, repo.JobRow[]>();

@@ -1,3 +1,4 @@
+import { platformNow } from '../core/sql';
 import { Prisma, db, queryDirect, type Tx } from '../core/db';
 import { liveInstancesSql } from '../core/instance';
 
@@ -9,6 +10,7 @@ export interface JobRow {
   runAt: Date;
   attempts: number;
   clockOffsetMs: bigint;
+  clockFrozenAt: Date | null;
 }
 
 export async function insert(
@@ -31,18 +33,30 @@ export async function claimDue(wallNow: Date, limit: number, lockedBy: number, p
   return queryDirect<JobRow>(Prisma.sql`
     UPDATE "Job" j SET "state" = 'RUNNING', "lockedAt" = ${wallNow}, "lockedBy" = ${lockedBy}::int, "attempts" = j."attempts" + 1
     FROM (
-      SELECT j2."id", p."clockOffsetMs" FROM "Job" j2 JOIN "Platform" p ON p."id" = j2."platformId"
+      SELECT j2."id", p."clockOffsetMs", p."clockFrozenAt" FROM "Job" j2 JOIN "Platform" p ON p."id" = j2."platformId"
       WHERE (j2."state" = 'PENDING' OR (j2."state" = 'RUNNING' AND (
           CASE WHEN j2."lockedBy" IS NULL THEN j2."lockedAt" < ${staleBefore}
           ELSE j2."lockedBy" <> ALL (ARRAY(${liveInstancesSql})) END)))
-        AND j2."runAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond')
+        AND j2."runAt" <= ${platformNow('p', wallNow)}
         ${platformId ? Prisma.sql`AND j2."platformId" = ${platformId}` : Prisma.empty}
       ORDER BY j2."runAt", j2."id"
       LIMIT ${limit}
       FOR UPDATE OF j2 SKIP LOCKED
     ) due
     WHERE j."id" = due."id"
-    RETURNING j."id", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs"`);
+    RETURNING j."id", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs", due."clockFrozenAt"`);
+}
+
+/**
+ * Jobs of a platform due on its clock and not finished: waiting, or running in a live process
+ * (one whose process is gone is claimed again by claimDue, not waited for).
+ */
+export async function countDueUnfinished(platformId: string, wallNow: Date): Promise<number> {
+  const rows = await queryDirect<{ n: bigint }>(Prisma.sql`
+    SELECT count(*) AS n FROM "Job" j JOIN "Platform" p ON p."id" = j."platformId"
+    WHERE j."platformId" = ${platformId} AND j."runAt" <= ${platformNow('p', wallNow)}
+      AND (j."state" = 'PENDING' OR (j."state" = 'RUNNING' AND j."lockedBy" = ANY (ARRAY(${liveInstancesSql}))))`);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Several finished jobs in one statement (the worker marks a batch at once). */

@@ -2,16 +2,19 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { advance, balanceOf, customerWithAccounts, externalAccount, txn, type Holder } from '@/tests/support/money';
 
 // A quote whose source is the customer's external USD bank account is funded by direct pull (ACH
 // debit), as the reference allows (immediatelyExecute "for sources that support direct pull").
 // The source account's suffix decides the pull as for /transfer-in: 002/003 refused at once,
-// 004 rejected when it settles, 005 pending about 30 s then failed.
+// 004 rejected when it settles, 005 pending about 30 s then failed. The platform's clock is
+// frozen (it moves only when advanced), so delays hold to the second.
 let p: TestPlatform;
 let h: Holder;
 beforeAll(async () => {
   p = await newPlatform();
+  await freezeClock(p.platformId);
   h = await customerWithAccounts(p, 'Pull Sender', ['USD', 'EUR']);
 });
 afterEach(async () => {
@@ -121,9 +124,9 @@ it('004: the bank rejects the pull when it settles; nothing is paid out and ther
 it('005: the pull stays pending about 30 seconds, then fails', async () => {
   const bank = await externalAccount(p, h.customerId, 'USD', '0005');
   const q = (await p.api.post('/quotes', quoteBody(bank, h.accounts.EUR, { immediatelyExecute: true }))).body;
-  await advance(p, 10);
+  await advance(p, 29);
   expect((await txn(p, q.transactionId)).status).toBe('PROCESSING');
-  await advance(p, 21);
+  await advance(p, 1);
   expect(await txn(p, q.transactionId)).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED' });
 });
 

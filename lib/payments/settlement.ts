@@ -1,4 +1,4 @@
-import { now } from '../core/clock';
+import { clockOf, now } from '../core/clock';
 import { transaction, type Tx } from '../core/db';
 import type { BatchJobHandler, JobHandler, Sweep } from '../jobs/queue';
 import { runAs } from '../core/context';
@@ -137,9 +137,7 @@ export const expireQuotes: Sweep = async ({ platformId }) => {
     const expired = await transaction(async (tx) => {
       const due = await quotes.lockExpired(new Date(), 50, platformId, tx);
       for (const quote of due) {
-        await runAs({ kind: 'system', platformId: quote.platformId, clockOffsetMs: quote.clockOffsetMs }, () =>
-          expireLocked(tx, quote),
-        );
+        await runAs({ kind: 'system', platformId: quote.platformId, ...clockOf(quote) }, () => expireLocked(tx, quote));
       }
       return due.length;
     });

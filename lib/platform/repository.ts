@@ -1,3 +1,4 @@
+import type { PlatformClock } from '../core/clock';
 import { db, Prisma, queryIn, type Tx } from '../core/db';
 import { changing } from '../core/invalidation';
 
@@ -80,4 +81,33 @@ export async function setClockOffset(id: string, offsetMs: bigint): Promise<void
   await changing([{ topic: 'platform', key: id }], (tx) =>
     tx.platform.update({ where: { id }, data: { clockOffsetMs: offsetMs } }),
   );
+}
+
+/** Moves a platform's clock `ms` ahead in one statement (two advances at once both count). */
+export async function advanceClock(id: string, ms: bigint): Promise<PlatformClock | null> {
+  return changing([{ topic: 'platform', key: id }], async (tx) => {
+    const rows = await tx.$queryRaw<PlatformClock[]>`
+      UPDATE "Platform" SET "clockOffsetMs" = "clockOffsetMs" + ${ms}::bigint WHERE "id" = ${id}
+      RETURNING "clockOffsetMs", "clockFrozenAt"`;
+    return rows[0] ?? null;
+  });
+}
+
+/**
+ * Freezes (`frozen`) or releases a platform's clock at wall instant `wallNow`, its time standing
+ * where it is: a frozen clock keeps the instant it stopped at; a released one takes the time it
+ * stood still into its offset, so its time goes on from there.
+ */
+export async function setClockFrozen(id: string, frozen: boolean, wallNow: Date): Promise<PlatformClock | null> {
+  return changing([{ topic: 'platform', key: id }], async (tx) => {
+    const rows = await tx.$queryRaw<PlatformClock[]>(
+      frozen
+        ? Prisma.sql`UPDATE "Platform" SET "clockFrozenAt" = COALESCE("clockFrozenAt", ${wallNow}::timestamp(3))
+            WHERE "id" = ${id} RETURNING "clockOffsetMs", "clockFrozenAt"`
+        : Prisma.sql`UPDATE "Platform" SET "clockFrozenAt" = NULL, "clockOffsetMs" = "clockOffsetMs" + COALESCE(
+              round(extract(epoch FROM "clockFrozenAt" - ${wallNow}::timestamp(3)) * 1000)::bigint, 0)
+            WHERE "id" = ${id} RETURNING "clockOffsetMs", "clockFrozenAt"`,
+    );
+    return rows[0] ?? null;
+  });
 }

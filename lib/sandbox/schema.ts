@@ -29,6 +29,14 @@ export const clockAdvanceRequest = z.object({
 export const clockState = z.object({
   now: z.string(),
   offsetSeconds: z.number(),
+  /** Whether the clock only moves when advanced (set for test platforms, lib/sandbox/clock.ts). */
+  frozen: z.boolean().describe('Whether this clock stands still between advances (it then moves only when advanced)'),
   jobsRun: z.number().int(),
   webhooksDelivered: z.number().int(),
+  jobsPending: z
+    .number()
+    .int()
+    .describe(
+      'Timed work the advance made due that had not finished when it answered: 0 unless it was still running after 30 seconds',
+    ),
 });

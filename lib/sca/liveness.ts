@@ -18,8 +18,14 @@ export interface LivenessSession {
 export interface LivenessCheck {
   /** Opens a liveness session for a reset; null when no provider is connected. */
   start(req: { resetId: string; customer: { id: string; email: string | null } }): Promise<LivenessSession | null>;
-  /** Where the session stands at `at`. */
-  state(session: { ref: string; startedAt: Date; sandboxOutcome: string | null }, at: Date): Promise<LivenessState>;
+  /**
+   * Where the session stands at `at`. `completedAt`: sandbox only, when the end user completed the
+   * check on the sandbox liveness page its verificationLink opens.
+   */
+  state(
+    session: { ref: string; startedAt: Date; sandboxOutcome: string | null; completedAt?: Date | null },
+    at: Date,
+  ): Promise<LivenessState>;
 }
 
 export const livenessCheck = port<LivenessCheck>('sca.liveness-check');
@@ -27,7 +33,8 @@ export const livenessCheck = port<LivenessCheck>('sca.liveness-check');
 // The sandbox: the end user "submits" after 10 s and the review ends 10 s later on the platform's
 // sandbox clock, with the outcome chosen by a magic value in the customer's email (README):
 // `liveness-rejected` in it -> REJECTED; `liveness-pending` -> stays in review until the reset
-// window closes; anything else passes.
+// window closes; anything else passes. Completing the check on the sandbox liveness page (the
+// verificationLink) reaches that outcome at once.
 export type SandboxOutcome = 'PASSED' | 'REJECTED' | 'PENDING';
 export const SANDBOX_SUBMIT_SECONDS = 10;
 export const SANDBOX_REVIEW_SECONDS = 10;
@@ -48,7 +55,9 @@ export const sandboxLiveness: LivenessCheck = {
       sandboxOutcome: sandboxOutcomeFor(customer.email),
     };
   },
-  async state({ startedAt, sandboxOutcome }, at) {
+  async state({ startedAt, sandboxOutcome, completedAt }, at) {
+    if (completedAt && completedAt <= at)
+      return sandboxOutcome === 'REJECTED' ? 'REJECTED' : sandboxOutcome === 'PENDING' ? 'PENDING_REVIEW' : 'PASSED';
     const elapsed = (at.getTime() - startedAt.getTime()) / 1000;
     if (elapsed < SANDBOX_SUBMIT_SECONDS) return 'INITIATED';
     if (elapsed < SANDBOX_SUBMIT_SECONDS + SANDBOX_REVIEW_SECONDS || sandboxOutcome === 'PENDING')

@@ -190,6 +190,20 @@ export function findReset(customerId: string, id: string, tx: Tx = db()): Promis
   return tx.scaReset.findFirst({ where: { id, customerId } });
 }
 
+/** A reset by its id alone (the sandbox liveness page knows nothing else). */
+export function findResetById(id: string, tx: Tx = db()): Promise<ResetRow | null> {
+  return tx.scaReset.findUnique({ where: { id } });
+}
+
+/** Records, once, that the end user completed a reset's liveness check (while it is still open). */
+export async function markLivenessCompleted(id: string, open: string[], at: Date, tx: Tx = db()): Promise<boolean> {
+  const n = await tx.scaReset.updateMany({
+    where: { id, status: { in: open }, livenessCompletedAt: null, expiresAt: { gt: at } },
+    data: { livenessCompletedAt: at, updatedAt: at },
+  });
+  return n.count === 1;
+}
+
 /** A guarded status move: only from one of `from`. */
 export async function moveReset(
   id: string,

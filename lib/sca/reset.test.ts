@@ -1,13 +1,17 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { advanceClock, enrollPasskey, enrollTotp, euCustomer, platformNow, type ScaTestCustomer } from './testing';
 
 // The liveness-gated 2FA reset over HTTP: start, poll on the sandbox clock (the liveness outcome
 // chosen by the customer's email), complete; the 5-per-24-hours limit; re-enrollment afterwards.
+// The platform's clock is frozen (it moves only when advanced): the liveness steps at 10 s and
+// 20 s hold to the second.
 let p: TestPlatform;
 beforeAll(async () => {
   p = await newPlatform({ embeddedWallet: false });
+  await freezeClock(p.platformId);
 });
 afterEach(() => {
   process.env.CORRIDOR_MODE = 'sandbox';
@@ -41,10 +45,14 @@ it('resets a lost TOTP once liveness passes; the customer enrolls again', async 
     completedAt: null,
   });
   expectError(await finish(c, id), 400, 'INVALID_INPUT');
-  await advanceClock(p, 11);
+  await advanceClock(p, 9);
+  expect((await poll(c, id)).body.status).toBe('INITIATED');
+  await advanceClock(p, 1);
   expect((await poll(c, id)).body.status).toBe('PENDING_REVIEW');
   expectError(await finish(c, id), 400, 'INVALID_INPUT');
-  await advanceClock(p, 10);
+  await advanceClock(p, 9);
+  expect((await poll(c, id)).body.status).toBe('PENDING_REVIEW');
+  await advanceClock(p, 1);
   expect((await poll(c, id)).body.status).toBe('LIVENESS_PASSED');
 
   expect((await finish(c, id)).status).toBe(204);

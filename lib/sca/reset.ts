@@ -52,6 +52,7 @@ export async function start(platformId: string, customerId: string, factor: Fact
         status: 'INITIATED',
         livenessRef: session.ref,
         sandboxOutcome: session.sandboxOutcome ?? null,
+        livenessCompletedAt: null,
         expiresAt,
         completedAt: null,
         createdAt: at,
@@ -77,14 +78,45 @@ async function current(platformId: string, customerId: string, resetId: string):
   let next: Status | null = null;
   if (OPEN.includes(row.status as Status) && row.expiresAt <= at) next = 'EXPIRED';
   else if (row.status === 'INITIATED' || row.status === 'PENDING_REVIEW') {
-    const state = await livenessCheck
-      .get()
-      .state({ ref: row.livenessRef, startedAt: row.createdAt, sandboxOutcome: row.sandboxOutcome }, at);
+    const state = await livenessCheck.get().state(
+      {
+        ref: row.livenessRef,
+        startedAt: row.createdAt,
+        sandboxOutcome: row.sandboxOutcome,
+        completedAt: row.livenessCompletedAt,
+      },
+      at,
+    );
     if (FROM_LIVENESS[state] !== row.status) next = FROM_LIVENESS[state];
   }
   if (next && (await repo.moveReset(row.id, [row.status], { status: next, updatedAt: at })))
     row = (await repo.findReset(customerId, resetId))!;
   return row;
+}
+
+/** The platform a reset belongs to (the sandbox liveness page runs on that platform's clock). */
+export async function platformOfReset(resetId: string): Promise<string | null> {
+  return (await repo.findResetById(resetId))?.platformId ?? null;
+}
+
+/** A reset's liveness check as the sandbox liveness page shows it; null when there is no such reset. */
+export async function livenessOfReset(resetId: string) {
+  const found = await repo.findResetById(resetId);
+  if (!found) return null;
+  const row = await current(found.platformId, found.customerId, resetId);
+  return { factor: row.factor, status: row.status as Status, completed: row.livenessCompletedAt !== null };
+}
+
+/**
+ * Sandbox: the end user completes the liveness check of reset `resetId` on the sandbox liveness
+ * page its verificationLink opens. The check then reports its outcome (lib/sca/liveness.ts), and
+ * the reset moves as its status poll moves it (current()). Null when there is no such reset.
+ */
+export async function completeSandboxLiveness(resetId: string) {
+  const found = await repo.findResetById(resetId);
+  if (!found) return null;
+  await repo.markLivenessCompleted(found.id, ['INITIATED', 'PENDING_REVIEW'], now());
+  return livenessOfReset(resetId);
 }
 
 async function enrollmentStatus(row: repo.ResetRow): Promise<'PENDING' | 'COMPLETED' | null> {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { db } from '@/lib/core/db';
+import { nowFor } from '@/lib/core/clock';
 import { setClockOffset } from '@/lib/platform/repository';
 import { assert, attest, newPasskey, type Passkey } from '@/lib/wallet-auth/testing/passkey';
 import type { TestPlatform } from '@/tests/support/api';
@@ -44,7 +45,7 @@ export async function euCustomer(
 /** The platform's sandbox time (what the service validates TOTP codes against). */
 export async function platformNow(p: TestPlatform): Promise<number> {
   const row = await db().platform.findUniqueOrThrow({ where: { id: p.platformId } });
-  return Date.now() + Number(row.clockOffsetMs);
+  return nowFor(row).getTime();
 }
 
 export async function advanceClock(p: TestPlatform, seconds: number): Promise<void> {

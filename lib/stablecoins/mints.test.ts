@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { advance, balanceOf, externalAccount, fund } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
 import {
@@ -28,6 +29,8 @@ let usd: string;
 let usdcAccount: string;
 beforeAll(async () => {
   p = await newPlatform();
+  // Frozen, the clock moves only when advanced: a step due at 10 s has not happened at 9 s.
+  await freezeClock(p.platformId);
   await linkAccount(p);
   acme = await registerCoin(p, 'ACME');
   // A token whose symbol is a currency the platform holds: Grid-managed destinations.

@@ -3,6 +3,10 @@ import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { advance, balanceOf, customerWithAccounts, externalAccount, fund } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
+import { clockOf } from '@/lib/core/clock';
+import { runAs } from '@/lib/core/context';
+import * as platforms from '@/lib/platform/repository';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { getOp, keyed, linkAccount, platformAccount, registerCoin, sparkWallet } from './testing';
 
 // Operation rules shared by mints and burns: amounts, stablecoin and link state, references,
@@ -166,16 +170,26 @@ it('concurrent mints never spend more than the internal account holds', async ()
 
 it('an early poll waits; a poll that runs twice changes nothing the second time', async () => {
   const { pollJob } = await import('./jobs');
-  const res = await mint({});
-  const job = { id: 'Job:x', platformId: p.platformId, attempts: 1 };
-  await pollJob({ operationId: res.body.id }, job);
-  expect(await getOp(p, res.body.id)).toEqual(res.body);
-  await advance(p, 15);
-  const done = await getOp(p, res.body.id);
-  expect(done.status).toBe('COMPLETED');
-  await pollJob({ operationId: res.body.id }, { id: 'Job:x', platformId: p.platformId, attempts: 1 });
-  expect(await getOp(p, res.body.id)).toEqual(done);
-  expect(await db().ledgerTransfer.count({ where: { transactionId: res.body.id } })).toBe(2);
+  // Frozen, the clock moves only when advanced: the first poll is early however slow this runs.
+  await freezeClock(p.platformId);
+  try {
+    const res = await mint({});
+    // As the worker runs it: as the system, on the platform's clock.
+    const poll = async () =>
+      runAs({ kind: 'system', platformId: p.platformId, ...clockOf((await platforms.findById(p.platformId))!) }, () =>
+        pollJob({ operationId: res.body.id }, { id: 'Job:x', platformId: p.platformId, attempts: 1 }),
+      );
+    await poll();
+    expect(await getOp(p, res.body.id)).toEqual(res.body);
+    await advance(p, 15);
+    const done = await getOp(p, res.body.id);
+    expect(done.status).toBe('COMPLETED');
+    await poll();
+    expect(await getOp(p, res.body.id)).toEqual(done);
+    expect(await db().ledgerTransfer.count({ where: { transactionId: res.body.id } })).toBe(2);
+  } finally {
+    await freezeClock(p.platformId, false);
+  }
 });
 
 it('lists operations newest first with the operationType filter and cursor pages; gets one', async () => {

@@ -72,7 +72,7 @@ export function advanceSandboxClock(actor: StaffActor, seconds: number) {
       if (!isSandbox()) throw new DomainError('FORBIDDEN', 'The sandbox clock exists in sandbox mode only');
       if (!Number.isInteger(seconds) || seconds < 1 || seconds > 366 * 86400)
         throw new DomainError('INVALID_INPUT', 'seconds must be a whole number from 1 to 31622400 (366 days)');
-      return advanceClock(actor.platformId, actor.clockOffsetMs, seconds);
+      return advanceClock(actor.platformId, seconds);
     },
     (r) => ({ details: { seconds, now: r.now } }),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { now } from '../core/clock';
+import { clockOf, now } from '../core/clock';
 import { isUniqueViolation, transaction, type Tx } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
@@ -158,7 +158,7 @@ export async function actorOf(sessionId: string): Promise<StaffActor | null> {
     staffUserId: user.id,
     email: user.email,
     role: user.role as StaffRole,
-    clockOffsetMs: platform.clockOffsetMs,
+    ...clockOf(platform),
   };
 }
 

@@ -30,7 +30,7 @@ export function findForAuth(username: string) {
       permissions: true,
       secretHash: true,
       secretHashVersion: true,
-      platform: { select: { clockOffsetMs: true } },
+      platform: { select: { clockOffsetMs: true, clockFrozenAt: true } },
     },
   });
 }

@@ -31,8 +31,9 @@ describe('manual review', () => {
       const c = await customer(complete(`Reviewed ${decision} 001`));
       await upload(p.api, c.id, 'PASSPORT');
       const v = (await submit(c.id)).body;
-      const decided = await runAs({ kind: 'system', platformId: p.platformId, clockOffsetMs: 0n }, () =>
-        decideReview(p.platformId, v.id, decision),
+      const decided = await runAs(
+        { kind: 'system', platformId: p.platformId, clockOffsetMs: 0n, clockFrozenAt: null },
+        () => decideReview(p.platformId, v.id, decision),
       );
       expect(decided).toMatchObject({ id: v.id, verificationStatus: decision, errors: [] });
       expect((await p.api.get(`/verifications/${v.id}`)).body.verificationStatus).toBe(decision);

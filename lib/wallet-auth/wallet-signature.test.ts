@@ -117,7 +117,12 @@ it('refuses sessions that expired (platform clock) or were revoked', async () =>
   const base = { platformId: q.platformId, accountId: wq.accountId, payload, stamp: stamp(payload, login.key) };
   expect(await codeOf(verifyWalletStamp(base))).toBe('OK');
   // Sixteen minutes later on this platform's clock the session is over.
-  const later = { kind: 'system' as const, platformId: q.platformId, clockOffsetMs: 16n * 60_000n };
+  const later = {
+    kind: 'system' as const,
+    platformId: q.platformId,
+    clockOffsetMs: 16n * 60_000n,
+    clockFrozenAt: null,
+  };
   expect(await runAs(later, () => codeOf(verifyWalletStamp(base)))).toBe('WALLET_SIGNATURE_INVALID');
   const { res } = await signed(q.api, 'DELETE', `/auth/sessions/${login.session.id}`, undefined, login.key);
   expect(res.status).toBe(204);

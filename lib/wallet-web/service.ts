@@ -99,7 +99,7 @@ export async function resolve(token: string | undefined): Promise<WebSession | n
   if (!row || row.revokedAt) return null;
   const platform = await platforms.findById(row.platformId);
   if (!platform) return null;
-  const at = nowFor(platform.clockOffsetMs);
+  const at = nowFor(platform);
   if (row.expiresAt <= at) return null;
   if (!(await walletAuth.findActiveSession(row.platformId, row.authSessionId, at))) return null;
   return {

@@ -1,7 +1,9 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventsOf } from '@/lib/events/outbox';
+import { nowFor } from '@/lib/core/clock';
 import * as platforms from '@/lib/platform/repository';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { receiverFor, startReceiver, type Receiver, type Responder } from '@/tests/support/webhook-receiver';
 import { attemptsOf, findEvent } from './repository';
@@ -46,11 +48,11 @@ async function createCustomer(p: TestPlatform, fullName = 'Ada Lovelace abc') {
   return event!;
 }
 
-/** Moves the platform's sandbox clock forward so that `at` has passed. */
+/** Moves the platform's sandbox clock forward to `at` (a frozen one exactly; a running one just past it). */
 async function advanceTo(platformId: string, at: Date) {
-  const current = (await platforms.findWithConfig(platformId))!.clockOffsetMs;
-  const needed = BigInt(at.getTime() - Date.now() + 100);
-  if (needed > current) await platforms.setClockOffset(platformId, needed);
+  const platform = (await platforms.findById(platformId))!;
+  const ahead = at.getTime() - nowFor(platform).getTime() + (platform.clockFrozenAt ? 0 : 100);
+  if (ahead > 0) await platforms.advanceClock(platformId, BigInt(ahead));
 }
 
 it('delivers state-change events with a valid signature over the stored body, stamped with the send time', async () => {
@@ -223,6 +225,8 @@ it('refuses a loopback endpoint without CORRIDOR_WEBHOOK_ALLOW_PRIVATE and recor
 
 it('gives up after the 7-day window: the last attempt is at the 7-day mark, then FAILED', async () => {
   const { p, rx } = await platformWithReceiver(() => ({ status: 503, body: 'down' }));
+  // Frozen, the clock moves only when advanced: "10 s before the deadline" stays 10 s before it.
+  await freezeClock(p.platformId);
   const event = await createCustomer(p);
   const deadline = event.createdAt.getTime() + RETRY_WINDOW_MS;
 

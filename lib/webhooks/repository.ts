@@ -1,3 +1,4 @@
+import { platformNow } from '../core/sql';
 import { Prisma, db, type Tx } from '../core/db';
 
 // Webhook delivery persistence: signing keys, claiming due outbox events, recording attempts.
@@ -23,6 +24,7 @@ export interface DueEvent {
   attempts: number;
   createdAt: Date;
   clockOffsetMs: bigint;
+  clockFrozenAt: Date | null;
   webhookEndpoint: string;
 }
 
@@ -36,7 +38,7 @@ export async function skipWithoutEndpoint(wallNow: Date, platformId?: string): P
     UPDATE "Event" e SET "status" = 'SKIPPED', "nextAttemptAt" = NULL
     FROM "Platform" p
     WHERE p."id" = e."platformId" AND p."webhookEndpoint" IS NULL AND e."status" = 'PENDING'
-      AND (e."nextAttemptAt" IS NULL OR e."nextAttemptAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond'))
+      AND (e."nextAttemptAt" IS NULL OR e."nextAttemptAt" <= ${platformNow('p', wallNow)})
       ${platformId ? Prisma.sql`AND e."platformId" = ${platformId}` : Prisma.empty}`;
 }
 
@@ -56,19 +58,19 @@ export async function claimDue(
   return db().$queryRaw<DueEvent[]>`
     UPDATE "Event" e
     SET "attempts" = e."attempts" + 1,
-        "nextAttemptAt" = ${wallNow}::timestamp + ((due."clockOffsetMs" + ${leaseMs}) * interval '1 millisecond')
+        "nextAttemptAt" = ${platformNow('due', wallNow)} + (${leaseMs} * interval '1 millisecond')
     FROM (
-      SELECT e2."id", p."clockOffsetMs", p."webhookEndpoint"
+      SELECT e2."id", p."clockOffsetMs", p."clockFrozenAt", p."webhookEndpoint"
       FROM "Event" e2 JOIN "Platform" p ON p."id" = e2."platformId"
       WHERE e2."status" = 'PENDING' AND p."webhookEndpoint" IS NOT NULL
-        AND (e2."nextAttemptAt" IS NULL OR e2."nextAttemptAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond'))
+        AND (e2."nextAttemptAt" IS NULL OR e2."nextAttemptAt" <= ${platformNow('p', wallNow)})
         ${platformId ? Prisma.sql`AND e2."platformId" = ${platformId}` : Prisma.empty}
       ORDER BY e2."nextAttemptAt" NULLS FIRST, e2."seq"
       LIMIT ${limit}
       FOR UPDATE OF e2 SKIP LOCKED
     ) due
     WHERE e."id" = due."id"
-    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", due."clockOffsetMs", due."webhookEndpoint"`;
+    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", due."clockOffsetMs", due."clockFrozenAt", due."webhookEndpoint"`;
 }
 
 export interface AttemptRow {

@@ -1,4 +1,4 @@
-import { now } from '../core/clock';
+import { clockOf, now } from '../core/clock';
 import { runAs } from '../core/context';
 import { transaction } from '../core/db';
 import { DomainError } from '../core/errors';
@@ -88,9 +88,8 @@ export async function deliverDueWebhooks(
         const event = batch[next++];
         summary.attempted++;
         try {
-          const outcome = await runAs(
-            { kind: 'system', platformId: event.platformId, clockOffsetMs: BigInt(event.clockOffsetMs) },
-            () => deliverOne(event, opts.send),
+          const outcome = await runAs({ kind: 'system', platformId: event.platformId, ...clockOf(event) }, () =>
+            deliverOne(event, opts.send),
           );
           summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
         } catch (err) {

@@ -2,7 +2,8 @@ import { db, lockOne, Prisma, queryIn, type Tx } from '../../core/db';
 import { QUOTE_MOVES, type QuoteMove } from './state';
 import type { InternalAccountRow } from '../../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
-import { insertAll, prefixedColumns, unprefix, type Guard } from '../../core/sql';
+import { insertAll, platformNow, prefixedColumns, unprefix, type Guard } from '../../core/sql';
+import type { PlatformClock } from '../../core/clock';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
 
@@ -93,10 +94,10 @@ export function moveGuard(
  * SKIP LOCKED: a quote being executed right now is left to its execution.
  */
 export function lockExpired(wallNow: Date, limit: number, platformId: string | undefined, tx: Tx) {
-  return tx.$queryRaw<(QuoteRow & { clockOffsetMs: bigint })[]>`
-    SELECT q.*, p."clockOffsetMs" FROM "Quote" q JOIN "Platform" p ON p."id" = q."platformId"
+  return tx.$queryRaw<(QuoteRow & PlatformClock)[]>`
+    SELECT q.*, p."clockOffsetMs", p."clockFrozenAt" FROM "Quote" q JOIN "Platform" p ON p."id" = q."platformId"
     WHERE q."status" IN ('PENDING', 'PENDING_AUTHORIZATION')
-      AND q."expiresAt" <= ${wallNow}::timestamp + (p."clockOffsetMs" * interval '1 millisecond')
+      AND q."expiresAt" <= ${platformNow('p', wallNow)}
       ${platformId ? Prisma.sql`AND q."platformId" = ${platformId}` : Prisma.empty}
     ORDER BY q."expiresAt"
     LIMIT ${limit}

@@ -1,14 +1,17 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
+import { freezeClock } from '@/lib/sandbox/clock';
 import { newWallet } from '@/lib/wallet-auth/testing/flows';
 import { advance, balanceOf, customerWithAccounts, externalAccount, txn, type Holder } from '@/tests/support/money';
 import { expectCancelledBeforeSettling } from './testing';
 
+// The platform's clock is frozen: it moves only when advanced, so delays hold to the second.
 let p: TestPlatform;
 let h: Holder;
 beforeAll(async () => {
   p = await newPlatform();
+  await freezeClock(p.platformId);
   h = await customerWithAccounts(p, 'Ivy Incoming', ['USD', 'EUR']);
 });
 afterEach(async () => {
@@ -87,10 +90,10 @@ it.each([
 ])('%s fails after %i seconds and the pending credit is withdrawn', async (suffix, seconds) => {
   const before = await balanceOf(p, h.accounts.USD);
   const res = await pull(suffix);
-  // Still pending shortly before its time (3 s early: real time passes too on a busy machine).
-  await advance(p, seconds - 3);
+  // Still pending a second before its time (the clock is frozen: no real time passes on it).
+  await advance(p, seconds - 1);
   expect((await txn(p, res.body.id)).status).toBe('PROCESSING');
-  await advance(p, 3);
+  await advance(p, 1);
   expect(await txn(p, res.body.id)).toMatchObject({ status: 'FAILED', failureReason: 'COLLECTION_FAILED' });
   expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
+import { freezeClock } from '@/lib/sandbox/clock';
 import {
   advance,
   balanceOf,
@@ -13,11 +14,13 @@ import {
 import { expectCancelledBeforeSettling } from './testing';
 
 // Same-currency transfers and the sandbox suffix table: 002 insufficient funds and 003 account
-// closed/invalid fail at once; 004 rejected by the bank; 005 pending about 30 s, then fails.
+// closed/invalid fail at once; 004 rejected by the bank; 005 pending about 30 s, then fails. The
+// platform's clock is frozen (it moves only when advanced), so delays hold to the second.
 let p: TestPlatform;
 let h: Holder;
 beforeAll(async () => {
   p = await newPlatform();
+  await freezeClock(p.platformId);
   h = await customerWithAccounts(p, 'Tom Transfer', ['USD', 'EUR']);
   await fund(p, h.accounts.USD, 1_000_000);
 });
@@ -78,9 +81,9 @@ it('004: rejected by the bank, refunded', async () => {
 it('005: pending about 30 seconds, then fails and refunds', async () => {
   const before = await balanceOf(p, h.accounts.USD);
   const res = await out('005');
-  await advance(p, 25);
+  await advance(p, 29);
   expect((await txn(p, res.body.id)).status).toBe('PROCESSING');
-  await advance(p, 6);
+  await advance(p, 1);
   expect((await txn(p, res.body.id)).status).toBe('FAILED');
   expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
 });

@@ -10,7 +10,7 @@ const advance = endpoint(
     path: '/sandbox/clock/advance',
     summary: 'Advance the sandbox clock',
     description:
-      "Corridor extension. Moves this platform's sandbox time forward by `seconds` and runs the timed work that became due (settlements, expiries, returns, webhook retries) before answering.",
+      "Corridor extension. Moves this platform's sandbox time forward by `seconds` and runs the timed work that became due (settlements, expiries, returns, webhook retries) before answering, including work that work schedules for a time already reached and work the server's background worker had already taken up. If some is still running after 30 seconds it answers anyway, counting it in `jobsPending`.",
     tags: ['Sandbox'],
     permission: 'TRANSACT',
     sandboxOnly: true,
@@ -18,7 +18,7 @@ const advance = endpoint(
     body: clockAdvanceRequest,
     responses: { 200: { description: 'Clock advanced', schema: clockState }, ...errors(400, 401, 403) },
   },
-  async ({ actor, body }) => ok(await advanceClock(actor.platformId, actor.clockOffsetMs, body.seconds)),
+  async ({ actor, body }) => ok(await advanceClock(actor.platformId, body.seconds)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(advance);
