@@ -4,9 +4,10 @@ import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import type { Permission } from '../core/context';
 import type { Tx } from '../core/db';
-import { DomainError, invalidInput, notFound } from '../core/errors';
+import { invalidInput, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import { generateSecret, hashSecret, SECRET_HASH_VERSION } from '../core/crypto/secrets';
+import { requireHeld } from './grants';
 import * as repo from './repository';
 
 // API tokens: Basic credentials for a platform. The secret is shown once, at creation.
@@ -57,19 +58,14 @@ export async function issue(
   return tx ? write(tx) : effect(write);
 }
 
+const holding = (permissions: readonly string[]) => `a token that holds ${permissions.join(', ')}`;
+
 /**
  * POST /tokens: a token grants at most what it holds, so a MANAGE-only token cannot mint itself
  * a TRANSACT token and move money with it.
  */
-export async function create(platformId: string, name: string, permissions: Permission[], held: Permission[]) {
-  const beyond = permissions.filter((p) => !held.includes(p));
-  if (beyond.length) {
-    throw new DomainError(
-      'FORBIDDEN',
-      `A token can grant only permissions it holds itself; this token lacks ${beyond.join(', ')}`,
-      { requestedPermissions: permissions, tokenPermissions: held },
-    );
-  }
+export async function create(platformId: string, name: string, permissions: Permission[]) {
+  requireHeld(permissions, `create ${holding(permissions)}`);
   return issue(platformId, name, permissions);
 }
 
@@ -84,9 +80,14 @@ export async function list(platformId: string, filter: repo.TokenFilter, limit: 
   return pageOf(listed, (r) => present(r));
 }
 
+/** DELETE /tokens/{id}: only a caller holding every permission of the token may take it away. */
 export async function revoke(platformId: string, id: string, callerTokenId: string | undefined) {
   // Deleting the credential the request is authenticated with would lock the caller out mid-call.
   if (id === callerTokenId)
     throw invalidInput('A token cannot delete itself; authenticate with another token to delete this one');
+  const row = await repo.findById(platformId, id);
+  if (!row) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
+  // A token's permissions never change, so the row read here is the one deleted.
+  requireHeld(row.permissions as Permission[], `delete ${holding(row.permissions)}`);
   if (!(await repo.softDelete(platformId, id, now()))) throw notFound('TOKEN_NOT_FOUND', `Token ${id}`);
 }
