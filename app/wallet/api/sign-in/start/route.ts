@@ -1,8 +1,8 @@
 import { cookies } from 'next/headers';
 import { relyingParty } from '@/lib/wallet-auth/webauthn';
-import { LOGIN_COOKIE, walletOfEmail, walletPlatformId } from '@/lib/wallet-web/service';
+import { LOGIN_COOKIE, walletActor, walletOfEmail, walletPlatformId } from '@/lib/wallet-web/service';
 import { forward } from '../../../_server/forward';
-import { body, cookieOptions, json, parsed, problem, refuseCrossSite, relay } from '../../../_server/http';
+import { body, cookieOptions, json, parsed, problem, refuseCrossSite, relay, walletRoute } from '../../../_server/http';
 import { LOGIN_TTL_SECONDS, sealLogin } from '../../../_server/login';
 import { credentialChallenge } from '../../../_server/routes';
 
@@ -10,7 +10,7 @@ import { credentialChallenge } from '../../../_server/routes';
 // challenge of the wallet's credential (an OTP sent by email and its HPKE target, or a WebAuthn
 // challenge bound to the browser's new session key). The wallet and credential it is for are kept
 // in a short-lived httpOnly cookie for the verification that follows.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const b = await body(req);
@@ -20,6 +20,7 @@ export async function POST(req: Request) {
     return problem(400, 'INVALID_INPUT', 'Give an email and a method (EMAIL_OTP or PASSKEY)');
   const platformId = await walletPlatformId();
   if (!platformId) return problem(503, 'SERVICE_UNAVAILABLE', 'No platform is set up yet');
+  await walletActor(platformId); // 503 when the configured platform does not exist
   const wallet = await walletOfEmail(platformId, email);
   if (!wallet) return problem(404, 'USER_NOT_FOUND', 'No wallet is registered with this email');
 
@@ -62,4 +63,4 @@ export async function POST(req: Request) {
         requestId: challenge.requestId,
         rpId: relyingParty().rpId,
       });
-}
+});

@@ -1,7 +1,17 @@
 import { cookies } from 'next/headers';
 import { COOKIE, LOGIN_COOKIE, open } from '@/lib/wallet-web/service';
 import { forward } from '../../../_server/forward';
-import { body, cookieOptions, json, parsed, problem, refuseCrossSite, relay, signatureOf } from '../../../_server/http';
+import {
+  body,
+  cookieOptions,
+  json,
+  parsed,
+  problem,
+  refuseCrossSite,
+  relay,
+  signatureOf,
+  walletRoute,
+} from '../../../_server/http';
 import { openLogin } from '../../../_server/login';
 import { credentialVerify } from '../../../_server/routes';
 
@@ -9,7 +19,7 @@ import { credentialVerify } from '../../../_server/routes';
 // HPKE-sealed OTP (answered 202 with a payload for the browser's key to stamp, then repeated with
 // the stamp) or a passkey assertion (with the challenge's Request-Id). When the API opens the
 // wallet session, this browser gets a new session cookie naming it — never one it brought along.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const jar = await cookies();
@@ -43,4 +53,4 @@ export async function POST(req: Request) {
   // the session itself on every request.
   jar.set(COOKIE, token, cookieOptions(60 * 60));
   return json(200, { signedIn: true, sessionId: session.id, expiresAt: session.expiresAt });
-}
+});
