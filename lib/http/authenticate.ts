@@ -1,7 +1,8 @@
 import type { Permission, Actor } from '../core/context';
 import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
-import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
+import { hashSecret, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
+import { matchSecret } from '../tokens/service';
 import { principals } from './actor-cache';
 import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 import { resolveAgentToken } from '../agents/auth';
@@ -65,12 +66,13 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
   if (cached) return cached;
   const stamp = principals.stamp();
   const token = await tokens.findForAuth(creds.username);
-  if (!token || !secretMatches(creds.secret, token.secretHash, token.secretHashVersion)) {
+  const match = token ? matchSecret(token, creds.secret, token.platform.clockOffsetMs) : null;
+  if (!token || !match) {
     await recordFailure(address, token);
     throw unauthorized('Invalid API client id or secret');
   }
   // A hash of an older version has just been proven against the secret: store the current one.
-  if (token.secretHashVersion !== SECRET_HASH_VERSION)
+  if (match === 'current' && token.secretHashVersion !== SECRET_HASH_VERSION)
     await tokens.upgradeSecretHash(token.id, hashSecret(creds.secret), SECRET_HASH_VERSION, token.secretHashVersion);
   const actor: Actor = {
     kind: 'platform',
@@ -79,7 +81,8 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
     permissions: token.permissions as Permission[],
     clockOffsetMs: token.platform.clockOffsetMs,
   };
-  principals.set(key, actor, stamp);
+  // A rotated-out secret is checked every time: its overlap window ends on the platform's clock.
+  if (match === 'current') principals.set(key, actor, stamp);
   return actor;
 }
 

@@ -47,6 +47,13 @@ const TOKEN_CASES: Case[] = [
     target: s,
     run: (api: Api, t: Target | undefined) => api.delete(`/tokens/${t!.id}`),
   })),
+  ...SUBSETS.map((s) => ({
+    name: `rotate the secret of a ${label(s)} token`,
+    needs: s,
+    status: 200,
+    target: s,
+    run: (api: Api, t: Target | undefined) => api.post(`/tokens/${t!.id}/rotate`, { overlapSeconds: 0 }),
+  })),
 ];
 
 let p: TestPlatform;
