@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { nowFor } from '../core/clock';
 import type { Actor } from '../core/context';
 import { DomainError } from '../core/errors';
@@ -6,7 +6,7 @@ import { sharedCache } from '../core/shared-cache';
 import * as platforms from '../platform/repository';
 import * as accounts from '../accounts/repository';
 import * as walletAuth from '../wallet-auth/repository';
-import { tokenKey } from '../core/crypto/vault';
+import { seal, unseal } from '../core/crypto/vault';
 import * as repo from './repository';
 
 // The server side of the /wallet pages. It acts as the platform toward the API — as an internal
@@ -142,13 +142,18 @@ export async function ownsCredential(session: WebSession, credentialId: string):
   return c?.accountId === session.accountId;
 }
 
-/** HMAC tag binding a pending sign-in (the login cookie) to its contents. */
-export function loginTag(payload: string): string {
-  return createHmac('sha256', tokenKey('wallet-login')).update(payload).digest('base64url');
+/**
+ * A pending sign-in (the login cookie) sealed with AES-GCM: the browser can neither forge, alter
+ * nor read it, so it cannot tell a customer's sign-in from a decoy's (lib/wallet-auth/decoy.ts).
+ */
+export function sealLoginCookie(text: string): string {
+  return seal(text, 'wallet-login-cookie');
 }
 
-export function loginTagMatches(payload: string, tag: string): boolean {
-  const a = Buffer.from(loginTag(payload));
-  const b = Buffer.from(tag);
-  return a.length === b.length && timingSafeEqual(a, b);
+export function openLoginCookie(value: string): string | null {
+  try {
+    return Buffer.from(unseal(value, 'wallet-login-cookie')).toString('utf8');
+  } catch {
+    return null;
+  }
 }

@@ -26,6 +26,18 @@ export const json = async (res: Response) => ({
   body: res.status === 204 ? null : await res.json(),
 });
 
+let n = 0;
+/** An email no customer has. */
+export const stranger = () => `nobody-${process.pid}-${Date.now()}-${++n}@example.com`;
+
+/** A sign-in start as a browser of its own; the answer and the login cookie it got. */
+export async function begin(email: string, method = 'EMAIL_OTP', extra: Record<string, unknown> = {}) {
+  const jar = new CookieJar();
+  current.jar = jar;
+  const res = await json(await start(request('POST', '/sign-in/start', { email, method, ...extra })));
+  return { ...res, jar, cookie: jar.get('corridor_wallet_login')?.value ?? '' };
+}
+
 /** Email-code sign-in as the browser does it; returns the browser's jar and its session key. */
 export async function signIn(email: string): Promise<{ jar: CookieJar; key: ClientKey }> {
   const jar = new CookieJar();

@@ -70,11 +70,8 @@ describe('wallet pages: sessions', () => {
     expect((await json(await listCredentials())).status).toBe(401);
   });
 
-  it('an unknown email, a wrong code and a verification without a started sign-in are refused', async () => {
-    expect(
-      (await json(await start(request('POST', '/sign-in/start', { email: 'nobody@example.com', method: 'EMAIL_OTP' }))))
-        .status,
-    ).toBe(404);
+  it('a wrong code and a verification without a started sign-in are refused', async () => {
+    // (An unknown email is answered as a known one: tests/pages/wallet-sign-in.test.ts.)
     const verifyAlone = await json(
       await verify(request('POST', '/sign-in/verify', { type: 'EMAIL_OTP', encryptedOtpBundle: 'x' })),
     );

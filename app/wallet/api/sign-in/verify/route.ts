@@ -1,5 +1,6 @@
 import { cookies } from 'next/headers';
 import { COOKIE, LOGIN_COOKIE, open } from '@/lib/wallet-web/service';
+import { verifyDecoy } from '@/lib/wallet-web/sign-in';
 import { forward } from '../../../_server/forward';
 import {
   body,
@@ -27,6 +28,8 @@ export const POST = walletRoute(async (req: Request) => {
   if (!login) return problem(401, 'UNAUTHORIZED', 'No sign-in in progress (or it expired): start again');
   const b = await body(req);
   if (!b) return problem(400, 'INVALID_INPUT', 'The body must be a JSON object');
+  // A decoy's sign-in (an email with no wallet) is refused exactly as a wrong proof would be.
+  if (login.decoy) return verifyDecoy(login, b, signatureOf(req));
   const r = await forward(
     login.platformId,
     credentialVerify,
