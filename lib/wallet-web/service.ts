@@ -5,6 +5,7 @@ import { DomainError } from '../core/errors';
 import { sharedCache } from '../core/shared-cache';
 import * as platforms from '../platform/repository';
 import * as accounts from '../accounts/repository';
+import { decoyCredential } from '../wallet-auth/decoy';
 import * as walletAuth from '../wallet-auth/repository';
 import { seal, unseal } from '../core/crypto/vault';
 import * as repo from './repository';
@@ -76,10 +77,13 @@ export interface WalletOfEmail {
 /** The embedded wallet whose EMAIL_OTP credential delivers to `email`, with its passkeys. */
 export async function walletOfEmail(platformId: string, email: string): Promise<WalletOfEmail | null> {
   const [match] = await walletAuth.emailOtpCredentialsWithEmail(platformId, email.trim(), []);
-  const credential = match ? await walletAuth.findCredential(platformId, match.id) : null;
-  const account = credential ? await accounts.findById(platformId, credential.accountId) : null;
+  // An email with no wallet is looked up as far as one with a wallet, by the ids of its decoy
+  // (lib/wallet-auth/decoy.ts): the time a sign-in takes must not tell the two apart.
+  const decoy = decoyCredential(platformId, email, 'EMAIL_OTP').credential;
+  const credential = await walletAuth.findCredential(platformId, match?.id ?? decoy.id);
+  const account = await accounts.findById(platformId, credential?.accountId ?? decoy.accountId);
+  const active = await walletAuth.activeCredentials(platformId, account?.id ?? decoy.accountId);
   if (!credential || !account?.customerId || account.status === 'CLOSED') return null;
-  const active = await walletAuth.activeCredentials(platformId, account.id);
   return {
     customerId: account.customerId,
     accountId: account.id,
