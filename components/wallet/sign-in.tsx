@@ -123,7 +123,8 @@ function CodeForm({
       }}
     >
       <p className="text-sm">
-        We sent a code to <strong>{email}</strong>. In the sandbox the code is always 000000.
+        If a wallet is registered with <strong>{email}</strong>, we sent a code there. In the sandbox the code is always
+        000000.
       </p>
       <Field id="otp-code" label="Code from the email">
         <input

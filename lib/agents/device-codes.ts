@@ -8,6 +8,7 @@ import { changing } from '../core/invalidation';
 import * as platforms from '../platform/repository';
 import * as repo from './repository';
 import { newAccessToken, tokenHash } from './auth';
+import { requireOver } from './grants';
 import { policyFromJson } from './policy';
 
 // Device codes connect agent software: the platform creates the agent (or regenerates a code)
@@ -43,11 +44,15 @@ export async function issueCode(tx: Tx, platformId: string, agentId: string): Pr
   return { code, agentId, expiresAt, redeemed: false };
 }
 
-/** POST /agents/{agentId}/device-codes: a connected agent keeps its connection (409). */
+/**
+ * POST /agents/{agentId}/device-codes: a connected agent keeps its connection (409). Whoever
+ * redeems the code acts as the agent, so the caller must hold what the agent can do.
+ */
 export async function regenerate(platformId: string, agentId: string): Promise<IssuedCode> {
   return transaction(async (tx) => {
-    const agent = await repo.findAgent(platformId, agentId, tx);
-    if (!agent) throw notFound('REFERENCE_NOT_FOUND', `Agent ${agentId}`);
+    const agent = await repo.lockAgent(agentId, tx);
+    if (!agent || agent.platformId !== platformId) throw notFound('REFERENCE_NOT_FOUND', `Agent ${agentId}`);
+    requireOver(agentId, policyFromJson(agent.policy));
     if (agent.connectedAt)
       throw new DomainError('CONFLICT', `Agent ${agentId} is already connected; delete it and create a new agent`, {
         reason: 'AGENT_ALREADY_CONNECTED',

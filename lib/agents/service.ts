@@ -7,18 +7,21 @@ import { pageOf } from '../core/list';
 import * as customers from '../customers/repository';
 import * as repo from './repository';
 import { issueCode } from './device-codes';
+import { requireGrantable, requireOver } from './grants';
 import { checkPolicy, mergePolicy, policyFromJson, policyToJson } from './policy';
 import { toAgent } from './presenter';
 import type { AgentListQuery, AgentPolicy, AgentPolicyUpdate } from './schema';
 
 // The platform's side of agents: create, read, rename, pause, change the policy, delete. Every
 // change that an agent's requests depend on announces topic `agent`, so it holds at once in every
-// server process (lib/agents/auth.ts caches).
+// server process (lib/agents/auth.ts caches). The caller must hold every platform permission the
+// agent exercises (lib/agents/grants.ts), checked on the row the change is made to.
 const agentNotFound = (id: string) => notFound('REFERENCE_NOT_FOUND', `Agent ${id}`);
 const announce = (agentId: string) => [{ topic: 'agent', key: agentId }];
 
 export async function create(platformId: string, input: { name: string; customerId: string; policy: AgentPolicy }) {
   const policy = checkPolicy(input.policy);
+  requireGrantable(policy);
   return transaction(async (tx) => {
     const customer = await customers.findById(platformId, input.customerId, tx);
     if (!customer || customer.deletedAt)
@@ -70,8 +73,9 @@ export async function list(platformId: string, q: AgentListQuery) {
 /** PATCH /agents/{agentId}: name and paused state; pausing holds in every process on return. */
 export async function update(platformId: string, id: string, u: { name?: string; isPaused?: boolean }) {
   const row = await changing(announce(id), async (tx) => {
-    const agent = await repo.findAgent(platformId, id, tx);
-    if (!agent) throw agentNotFound(id);
+    const agent = await repo.lockAgent(id, tx);
+    if (!agent || agent.platformId !== platformId) throw agentNotFound(id);
+    requireOver(id, policyFromJson(agent.policy));
     return repo.updateAgent(id, { ...u, updatedAt: now() }, tx);
   });
   return toAgent(row);
@@ -82,7 +86,9 @@ export async function updatePolicy(platformId: string, id: string, u: AgentPolic
   const row = await changing(announce(id), async (tx) => {
     const agent = await repo.lockAgent(id, tx);
     if (!agent || agent.platformId !== platformId) throw agentNotFound(id);
-    const policy = mergePolicy(policyFromJson(agent.policy), u, now());
+    const current = policyFromJson(agent.policy);
+    const policy = mergePolicy(current, u, now());
+    requireOver(id, current, policy);
     return repo.updateAgent(id, { policy: policyToJson(policy) as object, updatedAt: now() }, tx);
   });
   return toAgent(row);
@@ -91,8 +97,9 @@ export async function updatePolicy(platformId: string, id: string, u: AgentPolic
 /** DELETE /agents/{agentId}: the token stops working in every process before this returns. */
 export async function remove(platformId: string, id: string): Promise<void> {
   await changing(announce(id), async (tx) => {
-    const agent = await repo.findAgent(platformId, id, tx);
-    if (!agent) throw agentNotFound(id);
+    const agent = await repo.lockAgent(id, tx);
+    if (!agent || agent.platformId !== platformId) throw agentNotFound(id);
+    requireOver(id, policyFromJson(agent.policy));
     await repo.retireCodes(id, 'REVOKED', tx);
     const at = now();
     await repo.updateAgent(id, { deletedAt: at, tokenHash: null, updatedAt: at }, tx);

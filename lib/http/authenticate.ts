@@ -2,10 +2,12 @@ import type { Permission, Actor } from '../core/context';
 import { clockOf } from '../core/clock';
 import { DomainError } from '../core/errors';
 import * as tokens from '../tokens/repository';
-import { hashSecret, secretMatches, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
+import { hashSecret, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
+import { matchSecret } from '../tokens/service';
 import { principals } from './actor-cache';
 import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 import { resolveAgentToken } from '../agents/auth';
+import { takeInternalCaller } from './internal-caller';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
 // `Authorization: Bearer <agent access token>`, resolved by the agents domain (lib/agents/auth.ts)
@@ -29,6 +31,8 @@ function parseBasic(header: string): { username: string; secret: string } | null
  * (lib/http/client-address.ts), against which failures are throttled (lib/tokens/throttle.ts).
  */
 export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Actor> {
+  const internal = mode === 'platform' ? takeInternalCaller() : undefined;
+  if (internal) return internal;
   if (!authorization)
     throw unauthorized(
       mode === 'agent'
@@ -63,12 +67,13 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
   if (cached) return cached;
   const stamp = principals.stamp();
   const token = await tokens.findForAuth(creds.username);
-  if (!token || !secretMatches(creds.secret, token.secretHash, token.secretHashVersion)) {
+  const match = token ? matchSecret(token, creds.secret, token.platform.clockOffsetMs) : null;
+  if (!token || !match) {
     await recordFailure(address, token);
     throw unauthorized('Invalid API client id or secret');
   }
   // A hash of an older version has just been proven against the secret: store the current one.
-  if (token.secretHashVersion !== SECRET_HASH_VERSION)
+  if (match === 'current' && token.secretHashVersion !== SECRET_HASH_VERSION)
     await tokens.upgradeSecretHash(token.id, hashSecret(creds.secret), SECRET_HASH_VERSION, token.secretHashVersion);
   const actor: Actor = {
     kind: 'platform',
@@ -77,7 +82,8 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
     permissions: token.permissions as Permission[],
     ...clockOf(token.platform),
   };
-  principals.set(key, actor, stamp);
+  // A rotated-out secret is checked every time: its overlap window ends on the platform's clock.
+  if (match === 'current') principals.set(key, actor, stamp);
   return actor;
 }
 

@@ -11,6 +11,10 @@ export interface TokenRow {
   clientId: string;
   secretHash: string;
   secretHashVersion: number;
+  previousSecretHash?: string | null;
+  previousSecretHashVersion?: number | null;
+  previousSecretExpiresAt?: Date | null;
+  rotatedAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -30,6 +34,9 @@ export function findForAuth(username: string) {
       permissions: true,
       secretHash: true,
       secretHashVersion: true,
+      previousSecretHash: true,
+      previousSecretHashVersion: true,
+      previousSecretExpiresAt: true,
       platform: { select: { clockOffsetMs: true, clockFrozenAt: true } },
     },
   });
@@ -43,11 +50,48 @@ export async function upgradeSecretHash(id: string, hash: string, version: numbe
   });
 }
 
-/** A new secret for a token (bootstrap credentials): the old one stops working in every process. */
+const noPrevious = { previousSecretHash: null, previousSecretHashVersion: null, previousSecretExpiresAt: null };
+
+/** A new secret for a token (bootstrap credentials): the old ones stop working in every process. */
 export async function replaceSecretHash(id: string, hash: string, version: number, at: Date) {
   await changing([{ topic: 'api-token', key: id }], (tx) =>
-    tx.apiToken.update({ where: { id }, data: { secretHash: hash, secretHashVersion: version, updatedAt: at } }),
+    tx.apiToken.update({
+      where: { id },
+      data: { secretHash: hash, secretHashVersion: version, ...noPrevious, updatedAt: at },
+    }),
   );
+}
+
+export interface Rotation {
+  hash: string;
+  version: number;
+  /** Until when the replaced secret still authenticates; null: it stops now. */
+  previousExpiresAt: Date | null;
+  at: Date;
+}
+
+/**
+ * Rotates a live token's secret inside `tx`: the current secret becomes the previous one (with
+ * its expiry), replacing any earlier previous one. The row is locked first, so two rotations at
+ * once chain (each new secret works) rather than one overwriting the other's. Null: no such token.
+ */
+export async function rotateSecret(tx: Tx, platformId: string, id: string, r: Rotation): Promise<TokenRow | null> {
+  const [locked] = await tx.$queryRaw<{ secretHash: string; secretHashVersion: number }[]>`
+    SELECT "secretHash", "secretHashVersion" FROM "ApiToken"
+    WHERE "platformId" = ${platformId} AND "id" = ${id} AND "deletedAt" IS NULL
+    FOR UPDATE`;
+  if (!locked) return null;
+  const previous = r.previousExpiresAt
+    ? {
+        previousSecretHash: locked.secretHash,
+        previousSecretHashVersion: locked.secretHashVersion,
+        previousSecretExpiresAt: r.previousExpiresAt,
+      }
+    : noPrevious;
+  return tx.apiToken.update({
+    where: { id },
+    data: { secretHash: r.hash, secretHashVersion: r.version, ...previous, rotatedAt: r.at, updatedAt: r.at },
+  });
 }
 
 export function findById(platformId: string, id: string) {

@@ -41,3 +41,25 @@ export const tokenList = z.object({
   nextCursor: z.string().optional(),
   totalCount: z.number().int().optional(),
 });
+
+// POST /tokens/{tokenId}/rotate (our extension; the reference has no way to rotate a secret).
+export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
+
+export const tokenRotate = z
+  .object({
+    overlapSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_OVERLAP_SECONDS)
+      .optional()
+      .describe('How long the replaced secret keeps working, in seconds (default 86400; 0 revokes it now)'),
+  })
+  .default({});
+
+export const apiTokenRotation = apiToken.extend({
+  clientSecret: z.string().describe('The new secret: only in this response; never retrievable again'),
+  previousSecretExpiresAt: isoDateTime
+    .nullable()
+    .describe('Until when the replaced secret still authenticates (null: it stopped at once)'),
+});

@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, type Tx } from '../core/db';
 import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
 import { canonicalJson } from '../core/json';
 import { isSandbox } from '../core/mode';
@@ -17,8 +17,8 @@ import {
   type CredentialType,
   type SignedRequest,
 } from './signed-retry';
-import { verifyPasskeyAssertion } from './webauthn';
-import { checkOtpAttempt, issueOtp, spendOtp, verificationToken } from './otp';
+import { passkeyAssertionFailed, verifyPasskeyAssertion } from './webauthn';
+import { checkOtpAttempt, issueOtp, spendOtp, verificationToken, wrongOtpCode } from './otp';
 import { toAuthMethod, type AuthSession } from './presenter';
 import * as repo from './repository';
 import type { CredentialVerify } from './schema';
@@ -30,7 +30,9 @@ import { openSession, SESSION_TTL_SECONDS, sessionKeyFor } from './sessions';
 /** Legacy literal assertion signature the sandbox still accepts in place of a WebAuthn signature. */
 export const SANDBOX_PASSKEY_SIGNATURE = 'sandbox-valid-passkey-signature';
 
-async function credentialOr404(platformId: string, id: string) {
+type Credential = repo.AuthMethodRow;
+
+async function credentialOr404(platformId: string, id: string): Promise<Credential> {
   const credential = await repo.findCredential(platformId, id);
   if (!credential) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
   return credential;
@@ -42,7 +44,38 @@ export async function challenge(
   clientPublicKey: string | undefined,
   request: SignedRequest,
 ) {
-  const credential = await credentialOr404(platformId, id);
+  return challengeFor(await credentialOr404(platformId, id), clientPublicKey, request, false);
+}
+
+/**
+ * The challenge of a decoy credential (lib/wallet-auth/decoy.ts): the same lookups, throttle,
+ * keys and rows as for a real one; the code is never sent.
+ */
+export async function decoyChallenge(
+  credential: Credential,
+  clientPublicKey: string | undefined,
+  request: SignedRequest,
+) {
+  await repo.findCredential(credential.platformId, credential.id);
+  return challengeFor(credential, clientPublicKey, request, true);
+}
+
+/**
+ * The credential's row locked in `tx`. A decoy runs the same query and stands in for the row it
+ * does not have (only where the login cannot go on to open a session).
+ */
+async function lockFor(tx: Tx, credential: Credential, decoy: boolean) {
+  const row = await repo.lockCredential(credential.platformId, credential.id, tx);
+  return decoy ? credential : row;
+}
+
+async function challengeFor(
+  credential: Credential,
+  clientPublicKey: string | undefined,
+  request: SignedRequest,
+  decoy: boolean,
+) {
+  const { platformId, id } = credential;
   if (credential.type === 'OAUTH') {
     throw invalidInput(
       'OAUTH credentials have no challenge step: call POST /auth/credentials/{id}/verify with a fresh oidcToken and a clientPublicKey',
@@ -51,11 +84,11 @@ export async function challenge(
   }
   if (credential.type === 'EMAIL_OTP' || credential.type === 'SMS_OTP') {
     const { row, otp } = await transaction(async (tx) => {
-      const locked = await repo.lockCredential(platformId, id, tx);
+      const locked = await lockFor(tx, credential, decoy);
       if (!locked) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
       return { row: locked, otp: await issueOtp(tx, locked) };
     });
-    await otp.deliver();
+    if (!decoy) await otp.deliver();
     return toAuthMethod(row, { otpEncryptionTargetBundle: otp.otpEncryptionTargetBundle });
   }
   if (!clientPublicKey)
@@ -96,7 +129,6 @@ export async function challenge(
   };
 }
 
-type Credential = Awaited<ReturnType<typeof credentialOr404>>;
 type VerifyOf<T extends CredentialVerify['type']> = Extract<CredentialVerify, { type: T }>;
 const gone = (id: string) => notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
 
@@ -106,14 +138,33 @@ export async function verify(
   body: CredentialVerify,
   request: SignedRequest,
 ): Promise<Challenge | AuthSession> {
-  const credential = await credentialOr404(platformId, id);
+  return verifyFor(await credentialOr404(platformId, id), body, request, false);
+}
+
+/**
+ * A proof for a decoy credential: checked like any other (attempts counted, the same refusals)
+ * and refused as a wrong code or a failed assertion even if it checks out. Never a session.
+ */
+export async function decoyVerify(credential: Credential, body: CredentialVerify, request: SignedRequest) {
+  await repo.findCredential(credential.platformId, credential.id);
+  return verifyFor(credential, body, request, true);
+}
+
+async function verifyFor(
+  credential: Credential,
+  body: CredentialVerify,
+  request: SignedRequest,
+  decoy: boolean,
+): Promise<Challenge | AuthSession> {
+  const { platformId, id } = credential;
   if (body.type !== credential.type)
     throw fieldError('type', `type must be ${credential.type}, the type of credential ${id}`, {
       enum: [credential.type],
     });
-  if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') return verifyOtp(platformId, credential, body, request);
+  if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP')
+    return verifyOtp(platformId, credential, body, request, decoy);
   if (body.type === 'OAUTH') return verifyOauth(platformId, credential, body);
-  return verifyPasskey(platformId, credential, body, request);
+  return verifyPasskey(platformId, credential, body, request, decoy);
 }
 
 /**
@@ -125,12 +176,14 @@ async function verifyOtp(
   credential: Credential,
   body: VerifyOf<'EMAIL_OTP' | 'SMS_OTP'>,
   request: SignedRequest,
+  decoy: boolean,
 ): Promise<Challenge | AuthSession> {
   const id = credential.id;
   const binding = bindRequest(request);
   const headers = retryHeaders(request);
   if (!headers) {
     const { challengeId, tekPublicKey } = await checkOtpAttempt(credential, body.encryptedOtpBundle);
+    if (decoy) throw wrongOtpCode();
     return transaction(async (tx) => {
       if (!(await repo.lockCredential(platformId, id, tx))) throw gone(id);
       await spendOtp(tx, challengeId);
@@ -172,6 +225,7 @@ async function verifyPasskey(
   credential: Credential,
   body: VerifyOf<'PASSKEY'>,
   request: SignedRequest,
+  decoy: boolean,
 ) {
   const id = credential.id;
   const requestId = request.requestId;
@@ -187,9 +241,9 @@ async function verifyPasskey(
       throw new DomainError('UNAUTHORIZED', `Request-Id ${requestId} was issued for another credential`, {
         reason: 'Request-Id belongs to another credential',
       });
-    const locked = await repo.lockCredential(platformId, id, tx);
+    const locked = await lockFor(tx, credential, decoy);
     if (!locked) throw gone(id);
-    const legacyLiteral = isSandbox() && body.assertion.signature === SANDBOX_PASSKEY_SIGNATURE;
+    const legacyLiteral = !decoy && isSandbox() && body.assertion.signature === SANDBOX_PASSKEY_SIGNATURE;
     if (legacyLiteral) {
       if (body.assertion.credentialId !== locked.credentialId) {
         throw new DomainError(
@@ -205,6 +259,7 @@ async function verifyPasskey(
         counter: Number(locked.signCount ?? 0n),
         transports: locked.transports,
       });
+      if (decoy) throw passkeyAssertionFailed();
       await repo.setSignCount(id, BigInt(counter), now(), tx);
     }
     await consumePendingRequest(tx, pending);

@@ -142,6 +142,9 @@ function refusal(result: Exclude<codes.Verification, { ok: true }>, wrong: strin
   }
 }
 
+/** What a wrong code is answered (a decoy's right one too, lib/wallet-auth/decoy.ts). */
+export const wrongOtpCode = () => rejected('Invalid OTP code');
+
 const noCodePending = () =>
   rejected(
     'No OTP code is pending',

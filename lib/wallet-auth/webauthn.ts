@@ -23,6 +23,9 @@ const failed = (what: string, err: unknown) =>
     reason: `Passkey ${what} failed: ${(err as Error).message}`,
   });
 
+/** What an assertion whose signature does not verify is answered. */
+export const passkeyAssertionFailed = () => failed('assertion', new Error('signature does not verify'));
+
 function requireBase64url(value: string, field: string): void {
   try {
     base64urlToBytes(value);
@@ -141,6 +144,6 @@ export async function verifyPasskeyAssertion(
   } catch (err) {
     throw failed('assertion', err);
   }
-  if (!result.verified) throw failed('assertion', new Error('signature does not verify'));
+  if (!result.verified) throw passkeyAssertionFailed();
   return result.authenticationInfo.newCounter;
 }

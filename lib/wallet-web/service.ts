@@ -1,18 +1,20 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { nowFor } from '../core/clock';
+import type { Actor } from '../core/context';
+import { DomainError } from '../core/errors';
+import { sharedCache } from '../core/shared-cache';
 import * as platforms from '../platform/repository';
 import * as accounts from '../accounts/repository';
+import { decoyCredential } from '../wallet-auth/decoy';
 import * as walletAuth from '../wallet-auth/repository';
-import * as tokenRepo from '../tokens/repository';
-import * as tokens from '../tokens/service';
-import { tokenKey } from '../core/crypto/vault';
+import { seal, unseal } from '../core/crypto/vault';
 import * as repo from './repository';
 
-// The server side of the /wallet pages. It acts as the platform toward the API — with a token of
-// its own whose secret is derived from the service master key, so every server process knows it
-// without storing it — and it keeps, per signed-in browser, which customer's wallet session that
-// browser holds (an httpOnly cookie carries a random token; its SHA-256 is the row id). The pages'
-// route handlers forward a request only when it concerns that customer's own wallet.
+// The server side of the /wallet pages. It acts as the platform toward the API — as an internal
+// actor of this server, not through an API token, so no API call can delete or change what it
+// acts as — and it keeps, per signed-in browser, which customer's wallet session that browser
+// holds (an httpOnly cookie carries a random token; its SHA-256 is the row id). The pages' route
+// handlers forward a request only when it concerns that customer's own wallet.
 export const COOKIE = 'corridor_wallet';
 export const LOGIN_COOKIE = 'corridor_wallet_login';
 
@@ -34,28 +36,35 @@ export async function walletPlatformId(): Promise<string | null> {
   return (await platforms.findFirst())?.id ?? null;
 }
 
-const known = new Map<string, { clientId: string; clientSecret: string }>();
+/** What the wallet pages' actor is called where an actor is recorded; never an API token's id. */
+export const WALLET_PAGES_ACTOR = 'internal:wallet-pages';
+
+// The actor carries the platform's sandbox clock: dropped in every process when the clock moves.
+const actors = sharedCache<Actor>('wallet-pages-actors', 5_000, {
+  platform: (platformId, _key, a) => a.platformId === platformId,
+});
 
 /**
- * The wallet pages' API credentials on a platform, issued on first use. They carry every
- * permission (the credential operations need MANAGE); what a browser can reach through them is
- * limited by the pages' route handlers, which forward only the signed-in customer's own requests.
+ * The wallet pages' actor on a platform. It carries every permission (the credential operations
+ * need MANAGE); what a browser can reach through it is limited by the pages' route handlers,
+ * which forward only the signed-in customer's own requests.
  */
-export async function walletCredentials(platformId: string, recheck = false) {
-  const cached = known.get(platformId);
-  if (cached && !recheck) return cached;
-  const clientSecret = createHmac('sha256', tokenKey('wallet-pages')).update(platformId).digest('base64url');
-  // The id names the secret, so a new master key means a new token rather than a stale one.
-  const clientId = `wallet-pages-${hashOf(`${platformId}\n${clientSecret}`).slice(0, 24)}`;
-  const existing = await tokenRepo.findForAuth(clientId);
-  if (!existing)
-    await tokens.issue(platformId, 'Wallet pages (server side)', ['VIEW', 'TRANSACT', 'MANAGE'], {
-      clientId,
-      clientSecret,
-    });
-  const creds = { clientId, clientSecret };
-  known.set(platformId, creds);
-  return creds;
+export async function walletActor(platformId: string): Promise<Actor> {
+  const cached = actors.get(platformId);
+  if (cached) return cached;
+  const stamp = actors.stamp();
+  const platform = await platforms.findById(platformId);
+  if (!platform)
+    throw new DomainError('SERVICE_UNAVAILABLE', `The wallet pages' platform ${platformId} does not exist`);
+  const actor: Actor = {
+    kind: 'platform',
+    platformId,
+    tokenId: WALLET_PAGES_ACTOR,
+    permissions: ['VIEW', 'TRANSACT', 'MANAGE'],
+    clockOffsetMs: platform.clockOffsetMs,
+  };
+  actors.set(platformId, actor, stamp);
+  return actor;
 }
 
 export interface WalletOfEmail {
@@ -68,10 +77,13 @@ export interface WalletOfEmail {
 /** The embedded wallet whose EMAIL_OTP credential delivers to `email`, with its passkeys. */
 export async function walletOfEmail(platformId: string, email: string): Promise<WalletOfEmail | null> {
   const [match] = await walletAuth.emailOtpCredentialsWithEmail(platformId, email.trim(), []);
-  const credential = match ? await walletAuth.findCredential(platformId, match.id) : null;
-  const account = credential ? await accounts.findById(platformId, credential.accountId) : null;
+  // An email with no wallet is looked up as far as one with a wallet, by the ids of its decoy
+  // (lib/wallet-auth/decoy.ts): the time a sign-in takes must not tell the two apart.
+  const decoy = decoyCredential(platformId, email, 'EMAIL_OTP').credential;
+  const credential = await walletAuth.findCredential(platformId, match?.id ?? decoy.id);
+  const account = await accounts.findById(platformId, credential?.accountId ?? decoy.accountId);
+  const active = await walletAuth.activeCredentials(platformId, account?.id ?? decoy.accountId);
   if (!credential || !account?.customerId || account.status === 'CLOSED') return null;
-  const active = await walletAuth.activeCredentials(platformId, account.id);
   return {
     customerId: account.customerId,
     accountId: account.id,
@@ -134,13 +146,18 @@ export async function ownsCredential(session: WebSession, credentialId: string):
   return c?.accountId === session.accountId;
 }
 
-/** HMAC tag binding a pending sign-in (the login cookie) to its contents. */
-export function loginTag(payload: string): string {
-  return createHmac('sha256', tokenKey('wallet-login')).update(payload).digest('base64url');
+/**
+ * A pending sign-in (the login cookie) sealed with AES-GCM: the browser can neither forge, alter
+ * nor read it, so it cannot tell a customer's sign-in from a decoy's (lib/wallet-auth/decoy.ts).
+ */
+export function sealLoginCookie(text: string): string {
+  return seal(text, 'wallet-login-cookie');
 }
 
-export function loginTagMatches(payload: string, tag: string): boolean {
-  const a = Buffer.from(loginTag(payload));
-  const b = Buffer.from(tag);
-  return a.length === b.length && timingSafeEqual(a, b);
+export function openLoginCookie(value: string): string | null {
+  try {
+    return Buffer.from(unseal(value, 'wallet-login-cookie')).toString('utf8');
+  } catch {
+    return null;
+  }
 }

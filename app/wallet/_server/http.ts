@@ -1,6 +1,9 @@
 import 'server-only';
 import { cookies } from 'next/headers';
+import { unstable_rethrow } from 'next/navigation';
+import { DomainError } from '@/lib/core/errors';
 import { parseJson, stringifyJson } from '@/lib/core/json';
+import { ERROR_STATUS, errorBody } from '@/lib/http/errors';
 import { secureCookies } from '@/lib/core/mode';
 import { COOKIE, resolve, type WebSession } from '@/lib/wallet-web/service';
 import type { Forwarded } from './forward';
@@ -23,6 +26,31 @@ export function json(status: number, body: unknown): Response {
 }
 
 export const problem = (status: number, code: string, message: string) => json(status, { status, code, message });
+
+/** A domain error as the API answers it: the spec's body, with its status. */
+export const domainProblem = (err: DomainError) => json(ERROR_STATUS[err.code], errorBody(err));
+
+/**
+ * Every wallet route handler goes through this: whatever fails inside it is answered as JSON in
+ * the spec's error body (a domain error with its status; anything else 500 INTERNAL_ERROR,
+ * logged, nothing leaked), never as Next.js's bare 500 page.
+ */
+export function walletRoute<A extends unknown[]>(
+  handler: (...args: A) => Promise<Response>,
+): (...args: A) => Promise<Response> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      // Next.js's own control flow (dynamic rendering bail-outs) must reach Next.js.
+      unstable_rethrow(err);
+      if (err instanceof DomainError) return domainProblem(err);
+      const req = args[0] instanceof Request ? args[0] : null;
+      console.error(`[corridor] wallet ${req ? `${req.method} ${new URL(req.url).pathname}` : 'route'} failed:`, err);
+      return problem(500, 'INTERNAL_ERROR', 'Internal error; the request was not completed');
+    }
+  };
+}
 
 /** The API's answer as it came (a challenge, a result or an error body). */
 export function relay(f: Forwarded): Response {

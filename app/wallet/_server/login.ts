@@ -1,9 +1,11 @@
 import 'server-only';
-import { loginTag, loginTagMatches } from '@/lib/wallet-web/service';
+import { openLoginCookie, sealLoginCookie } from '@/lib/wallet-web/service';
 
 // A sign-in in progress (between the challenge and the verification) lives in a short-lived
-// httpOnly cookie: which wallet and which credential it is for, until when, under an HMAC tag so
-// the browser can neither forge nor alter it. Nothing is stored for sign-ins never finished.
+// httpOnly cookie: which wallet, credential and email it is for, until when, and whether it stands
+// on a decoy (an email with no wallet, lib/wallet-auth/decoy.ts) — sealed, so the browser can
+// neither forge, alter nor read it, and of the same length either way. Nothing is stored for
+// sign-ins never finished.
 export const LOGIN_TTL_SECONDS = 300;
 
 export interface PendingLogin {
@@ -11,21 +13,24 @@ export interface PendingLogin {
   customerId: string;
   accountId: string;
   credentialId: string;
+  email: string;
+  method: 'EMAIL_OTP' | 'PASSKEY';
+  decoy: boolean;
   expiresAtMs: number;
 }
 
 export function sealLogin(login: PendingLogin): string {
-  const payload = Buffer.from(JSON.stringify(login)).toString('base64url');
-  return `${payload}.${loginTag(payload)}`;
+  // The flag as a digit: `true` and `false` differ in length, and so would the sealed cookies.
+  return sealLoginCookie(JSON.stringify({ ...login, decoy: login.decoy ? 1 : 0 }));
 }
 
 export function openLogin(value: string | undefined): PendingLogin | null {
   if (!value || value.length > 2000) return null;
-  const [payload, tag] = value.split('.');
-  if (!payload || !tag || !loginTagMatches(payload, tag)) return null;
+  const text = openLoginCookie(value);
+  if (!text) return null;
   try {
-    const login = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as PendingLogin;
-    return login.expiresAtMs > Date.now() ? login : null;
+    const login = JSON.parse(text) as Omit<PendingLogin, 'decoy'> & { decoy: number };
+    return login.expiresAtMs > Date.now() ? { ...login, decoy: login.decoy === 1 } : null;
   } catch {
     return null;
   }

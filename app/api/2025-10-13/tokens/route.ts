@@ -16,8 +16,7 @@ const createToken = endpoint(
     answer: created,
     responses: { 201: { description: 'Token created', schema: apiToken }, ...errors(400, 401, 403) },
   },
-  async ({ actor, body }) =>
-    tokens.create(actor.platformId, body.name, body.permissions, actor.kind === 'platform' ? actor.permissions : []),
+  async ({ actor, body }) => tokens.create(actor.platformId, body.name, body.permissions),
 );
 
 // GET /tokens – list tokens (secrets are never listed)

@@ -1,21 +1,30 @@
 import { clearRegistrationChallenge } from '@/lib/wallet-web/service';
 import { forward } from '../../_server/forward';
-import { body, problem, refuseCrossSite, relay, signatureOf, signedOut, webSession } from '../../_server/http';
+import {
+  body,
+  problem,
+  refuseCrossSite,
+  relay,
+  signatureOf,
+  signedOut,
+  walletRoute,
+  webSession,
+} from '../../_server/http';
 import { credentials } from '../../_server/routes';
 
 // GET /wallet/api/credentials – the wallet's credentials (how its holder can sign in).
-export async function GET() {
+export const GET = walletRoute(async () => {
   const s = await webSession();
   if (!s) return signedOut();
   return relay(
     await forward(s.platformId, credentials, 'GET', '/auth/credentials', { query: { accountId: s.accountId } }),
   );
-}
+});
 
 // POST /wallet/api/credentials – {nickname, attestation}: adds the passkey the browser just
 // created over the registration challenge this browser was given. A signed retry: answered 202
 // with the payload for the session key to stamp, then repeated with the stamp.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const s = await webSession();
@@ -39,4 +48,4 @@ export async function POST(req: Request) {
   });
   if (r.status === 201) await clearRegistrationChallenge(s);
   return relay(r);
-}
+});

@@ -1,9 +1,9 @@
 import { forward } from '../../_server/forward';
-import { relay, signedOut, webSession } from '../../_server/http';
+import { relay, signedOut, walletRoute, webSession } from '../../_server/http';
 import { externalAccounts } from '../../_server/routes';
 
 // GET /wallet/api/destinations – the customer's external accounts, where the wallet can send to.
-export async function GET() {
+export const GET = walletRoute(async () => {
   const s = await webSession();
   if (!s) return signedOut();
   return relay(
@@ -11,4 +11,4 @@ export async function GET() {
       query: { customerId: s.customerId, limit: '100' },
     }),
   );
-}
+});

@@ -1,10 +1,19 @@
 import { forward } from '../../_server/forward';
-import { body, problem, refuseCrossSite, relay, signatureOf, signedOut, webSession } from '../../_server/http';
+import {
+  body,
+  problem,
+  refuseCrossSite,
+  relay,
+  signatureOf,
+  signedOut,
+  walletRoute,
+  webSession,
+} from '../../_server/http';
 import { walletExport } from '../../_server/routes';
 
 // POST /wallet/api/export – {clientPublicKey}: the wallet's recovery phrase sealed (HPKE) to a
 // key the browser just made; only the browser can open it. A signed retry.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const s = await webSession();
@@ -20,4 +29,4 @@ export async function POST(req: Request) {
       signature: signatureOf(req),
     }),
   );
-}
+});

@@ -1,11 +1,11 @@
 import { forward } from '../../_server/forward';
-import { json, parsed, relay, webSession } from '../../_server/http';
+import { json, parsed, relay, walletRoute, webSession } from '../../_server/http';
 import { customer as customerRoute, internalAccounts } from '../../_server/routes';
 
 // GET /wallet/api/me – the signed-in customer, their accounts and balances, and their session;
 // {signedIn: false} when this browser is not signed in (an answer, not an error: the page asks
 // on every load).
-export async function GET() {
+export const GET = walletRoute(async () => {
   const s = await webSession();
   if (!s) return json(200, { signedIn: false });
   const [c, a] = await Promise.all([
@@ -28,4 +28,4 @@ export async function GET() {
     accounts: (parsed(a) as { data: unknown[] }).data,
     session: { id: s.authSessionId, expiresAt: s.expiresAt },
   });
-}
+});

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { forward } from '../../_server/forward';
-import { body, parsed, problem, refuseCrossSite, relay, signedOut, webSession } from '../../_server/http';
+import { body, parsed, problem, refuseCrossSite, relay, signedOut, walletRoute, webSession } from '../../_server/http';
 import { customer as customerRoute, externalAccounts, quotes, umaLookup } from '../../_server/routes';
 
 // POST /wallet/api/quotes – {destination: {accountId} | {umaAddress}, amount, description?}: a
 // quote paid from the signed-in customer's own wallet (the source is never the browser's to
 // choose), to one of their own external accounts or to a UMA address.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const s = await webSession();
@@ -50,7 +50,7 @@ export async function POST(req: Request) {
   // The amount goes in as a JSON number with all its digits (no float in between).
   const text = JSON.stringify(request).replace(/}$/, `,"lockedCurrencyAmount":${amount}}`);
   return relay(await forward(s.platformId, quotes, 'POST', '/quotes', { body: text, idempotencyKey: randomUUID() }));
-}
+});
 
 /**
  * What the receiver asks to know about the payer, from the customer's own record (the fields it

@@ -1,13 +1,22 @@
 import { cookies } from 'next/headers';
 import { close, COOKIE } from '@/lib/wallet-web/service';
 import { forward } from '../../_server/forward';
-import { body, json, refuseCrossSite, relay, signatureOf, signedOut, webSession } from '../../_server/http';
+import {
+  body,
+  json,
+  refuseCrossSite,
+  relay,
+  signatureOf,
+  signedOut,
+  walletRoute,
+  webSession,
+} from '../../_server/http';
 import { session as sessionRoute } from '../../_server/routes';
 
 // POST /wallet/api/sign-out – revokes this browser's wallet session with the API (a signed retry:
 // 202 with the payload to stamp, then again with the stamp), then forgets the browser's session.
 // {"local": true} only forgets it here, for a browser that lost its key.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const s = await webSession();
@@ -26,4 +35,4 @@ export async function POST(req: Request) {
   });
   if (r.status === 204) return forget();
   return relay(r);
-}
+});

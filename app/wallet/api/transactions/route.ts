@@ -1,9 +1,9 @@
 import { forward } from '../../_server/forward';
-import { relay, signedOut, webSession } from '../../_server/http';
+import { relay, signedOut, walletRoute, webSession } from '../../_server/http';
 import { transactions } from '../../_server/routes';
 
 // GET /wallet/api/transactions?cursor= – the signed-in customer's transactions, newest first.
-export async function GET(req: Request) {
+export const GET = walletRoute(async (req: Request) => {
   const s = await webSession();
   if (!s) return signedOut();
   const cursor = new URL(req.url).searchParams.get('cursor') ?? undefined;
@@ -12,4 +12,4 @@ export async function GET(req: Request) {
       query: { customerId: s.customerId, limit: '20', cursor: cursor && cursor.length <= 512 ? cursor : undefined },
     }),
   );
-}
+});

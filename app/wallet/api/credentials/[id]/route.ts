@@ -1,12 +1,20 @@
 import { isId } from '@/lib/core/ids';
 import { ownsCredential } from '@/lib/wallet-web/service';
 import { forward } from '../../../_server/forward';
-import { problem, refuseCrossSite, relay, signatureOf, signedOut, webSession } from '../../../_server/http';
+import {
+  problem,
+  refuseCrossSite,
+  relay,
+  signatureOf,
+  signedOut,
+  walletRoute,
+  webSession,
+} from '../../../_server/http';
 import { credential } from '../../../_server/routes';
 
 // DELETE /wallet/api/credentials/{id} – revokes one of this wallet's credentials (a signed retry
 // by a session of another credential, as the API requires).
-export async function DELETE(req: Request, ctx: { params: Promise<{ id: string }> }) {
+export const DELETE = walletRoute(async (req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const s = await webSession();
@@ -20,4 +28,4 @@ export async function DELETE(req: Request, ctx: { params: Promise<{ id: string }
       signature: signatureOf(req),
     }),
   );
-}
+});

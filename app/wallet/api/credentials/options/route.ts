@@ -1,13 +1,13 @@
 import { relyingParty } from '@/lib/wallet-auth/webauthn';
 import { newRegistrationChallenge } from '@/lib/wallet-web/service';
 import { forward } from '../../../_server/forward';
-import { json, parsed, refuseCrossSite, signedOut, webSession } from '../../../_server/http';
+import { json, parsed, refuseCrossSite, signedOut, walletRoute, webSession } from '../../../_server/http';
 import { credentials, customer as customerRoute } from '../../../_server/routes';
 
 // POST /wallet/api/credentials/options – WebAuthn creation options for a new passkey of this
 // wallet (for @simplewebauthn/browser's startRegistration): a fresh challenge remembered for this
 // browser, the relying party, the wallet as the user, and the passkeys it has already.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const s = await webSession();
@@ -35,4 +35,4 @@ export async function POST(req: Request) {
     excludeCredentials: existing,
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
   });
-}
+});

@@ -1,16 +1,19 @@
 import { cookies } from 'next/headers';
 import { relyingParty } from '@/lib/wallet-auth/webauthn';
-import { LOGIN_COOKIE, walletOfEmail, walletPlatformId } from '@/lib/wallet-web/service';
+import { LOGIN_COOKIE, walletActor, walletOfEmail, walletPlatformId } from '@/lib/wallet-web/service';
+import { startDecoy } from '@/lib/wallet-web/sign-in';
 import { forward } from '../../../_server/forward';
-import { body, cookieOptions, json, parsed, problem, refuseCrossSite, relay } from '../../../_server/http';
+import { body, cookieOptions, json, parsed, problem, refuseCrossSite, relay, walletRoute } from '../../../_server/http';
 import { LOGIN_TTL_SECONDS, sealLogin } from '../../../_server/login';
 import { credentialChallenge } from '../../../_server/routes';
 
 // POST /wallet/api/sign-in/start – {email, method: EMAIL_OTP | PASSKEY, clientPublicKey?}: the
 // challenge of the wallet's credential (an OTP sent by email and its HPKE target, or a WebAuthn
 // challenge bound to the browser's new session key). The wallet and credential it is for are kept
-// in a short-lived httpOnly cookie for the verification that follows.
-export async function POST(req: Request) {
+// in a short-lived httpOnly cookie for the verification that follows. An email with no wallet (or
+// no passkey, for a passkey sign-in) is answered the same way, from a decoy credential that sends
+// nothing and can never sign in (lib/wallet-auth/decoy.ts): the answer tells no one who is a customer.
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const b = await body(req);
@@ -20,35 +23,38 @@ export async function POST(req: Request) {
     return problem(400, 'INVALID_INPUT', 'Give an email and a method (EMAIL_OTP or PASSKEY)');
   const platformId = await walletPlatformId();
   if (!platformId) return problem(503, 'SERVICE_UNAVAILABLE', 'No platform is set up yet');
-  const wallet = await walletOfEmail(platformId, email);
-  if (!wallet) return problem(404, 'USER_NOT_FOUND', 'No wallet is registered with this email');
+  await walletActor(platformId); // 503 when the configured platform does not exist
 
-  let credentialId = wallet.emailOtpCredentialId;
-  let request: string | undefined;
-  if (method === 'PASSKEY') {
-    const passkey = wallet.passkeys[0];
-    if (!passkey)
-      return problem(
-        404,
-        'REFERENCE_NOT_FOUND',
-        'This wallet has no passkey yet: sign in with an email code and add one',
-      );
-    credentialId = passkey.id;
-    request = JSON.stringify({ clientPublicKey: String(b?.value.clientPublicKey ?? '') });
+  const request = method === 'PASSKEY' ? { clientPublicKey: String(b?.value.clientPublicKey ?? '') } : undefined;
+  const wallet = await walletOfEmail(platformId, email);
+  const credentialId = method === 'PASSKEY' ? wallet?.passkeys[0]?.id : wallet?.emailOtpCredentialId;
+  let login = { customerId: wallet?.customerId ?? '', accountId: wallet?.accountId ?? '', credentialId: '' };
+  let challenge: Record<string, unknown>;
+  if (wallet && credentialId) {
+    const r = await forward(platformId, credentialChallenge, 'POST', `/auth/credentials/${credentialId}/challenge`, {
+      params: { id: credentialId },
+      ...(request ? { body: JSON.stringify(request) } : {}),
+    });
+    if (r.status !== 200) return relay(r);
+    challenge = parsed(r);
+    login.credentialId = credentialId;
+  } else {
+    const d = await startDecoy(platformId, email, method, request);
+    challenge = d.challenge;
+    login = {
+      customerId: d.decoy.customerId,
+      accountId: d.decoy.credential.accountId,
+      credentialId: d.decoy.credential.id,
+    };
   }
-  const r = await forward(platformId, credentialChallenge, 'POST', `/auth/credentials/${credentialId}/challenge`, {
-    params: { id: credentialId },
-    ...(request ? { body: request } : {}),
-  });
-  if (r.status !== 200) return relay(r);
-  const challenge = parsed(r);
   (await cookies()).set(
     LOGIN_COOKIE,
     sealLogin({
       platformId,
-      customerId: wallet.customerId,
-      accountId: wallet.accountId,
-      credentialId,
+      ...login,
+      email,
+      method,
+      decoy: !(wallet && credentialId),
       expiresAtMs: Date.now() + LOGIN_TTL_SECONDS * 1000,
     }),
     cookieOptions(LOGIN_TTL_SECONDS),
@@ -62,4 +68,4 @@ export async function POST(req: Request) {
         requestId: challenge.requestId,
         rpId: relyingParty().rpId,
       });
-}
+});

@@ -1,7 +1,18 @@
 import { cookies } from 'next/headers';
 import { COOKIE, LOGIN_COOKIE, open } from '@/lib/wallet-web/service';
+import { verifyDecoy } from '@/lib/wallet-web/sign-in';
 import { forward } from '../../../_server/forward';
-import { body, cookieOptions, json, parsed, problem, refuseCrossSite, relay, signatureOf } from '../../../_server/http';
+import {
+  body,
+  cookieOptions,
+  json,
+  parsed,
+  problem,
+  refuseCrossSite,
+  relay,
+  signatureOf,
+  walletRoute,
+} from '../../../_server/http';
 import { openLogin } from '../../../_server/login';
 import { credentialVerify } from '../../../_server/routes';
 
@@ -9,7 +20,7 @@ import { credentialVerify } from '../../../_server/routes';
 // HPKE-sealed OTP (answered 202 with a payload for the browser's key to stamp, then repeated with
 // the stamp) or a passkey assertion (with the challenge's Request-Id). When the API opens the
 // wallet session, this browser gets a new session cookie naming it — never one it brought along.
-export async function POST(req: Request) {
+export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const jar = await cookies();
@@ -17,6 +28,8 @@ export async function POST(req: Request) {
   if (!login) return problem(401, 'UNAUTHORIZED', 'No sign-in in progress (or it expired): start again');
   const b = await body(req);
   if (!b) return problem(400, 'INVALID_INPUT', 'The body must be a JSON object');
+  // A decoy's sign-in (an email with no wallet) is refused exactly as a wrong proof would be.
+  if (login.decoy) return verifyDecoy(login, b, signatureOf(req));
   const r = await forward(
     login.platformId,
     credentialVerify,
@@ -43,4 +56,4 @@ export async function POST(req: Request) {
   // the session itself on every request.
   jar.set(COOKIE, token, cookieOptions(60 * 60));
   return json(200, { signedIn: true, sessionId: session.id, expiresAt: session.expiresAt });
-}
+});

@@ -1,12 +1,21 @@
 import { isId } from '@/lib/core/ids';
 import { forward } from '../../../../_server/forward';
-import { parsed, problem, refuseCrossSite, relay, signatureOf, signedOut, webSession } from '../../../../_server/http';
+import {
+  parsed,
+  problem,
+  refuseCrossSite,
+  relay,
+  signatureOf,
+  signedOut,
+  walletRoute,
+  webSession,
+} from '../../../../_server/http';
 import { quote as quoteRoute, quoteExecute } from '../../../../_server/routes';
 
 // POST /wallet/api/quotes/{id}/execute – executes one of the customer's own wallet quotes with the
 // stamp the browser made over its payloadToSign. The browser's Idempotency-Key is passed along,
 // so a retry after a lost answer cannot pay twice.
-export async function POST(req: Request, ctx: { params: Promise<{ id: string }> }) {
+export const POST = walletRoute(async (req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const s = await webSession();
@@ -25,4 +34,4 @@ export async function POST(req: Request, ctx: { params: Promise<{ id: string }> 
       idempotencyKey: key && key.length <= 255 ? key : undefined,
     }),
   );
-}
+});
