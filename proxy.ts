@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { refuseServerAction } from './lib/http/server-action-guard';
 
 // Security headers of every page (the API under /api is left alone: it answers JSON to
 // programs and its latency matters). A strict Content-Security-Policy with a fresh nonce per
@@ -24,7 +25,14 @@ function policy(nonce: string, path: string, https: boolean): string {
   ].join('; ');
 }
 
-export function proxy(request: NextRequest) {
+// Pages get the headers below; the other paths reach the proxy only as possible server actions.
+const PAGE = /^\/(?!api\/|_next\/static|_next\/image|favicon\.ico)/;
+
+export async function proxy(request: NextRequest) {
+  // Before Next.js dispatches a server action (lib/http/server-action-guard.ts).
+  const refused = await refuseServerAction(request, request.nextUrl.pathname);
+  if (refused) return refused;
+  if (!PAGE.test(request.nextUrl.pathname)) return NextResponse.next();
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   const csp = policy(nonce, request.nextUrl.pathname, request.nextUrl.protocol === 'https:');
   const headers = new Headers(request.headers);
@@ -41,5 +49,14 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: [{ source: '/((?!api/|_next/static|_next/image|favicon.ico).*)' }],
+  matcher: [
+    { source: '/((?!api/|_next/static|_next/image|favicon.ico).*)' },
+    // A server action runs on any path Next.js renders a page for, a path without a page
+    // included (it renders the not-found page): every request that could be one comes here.
+    { source: '/:path*', has: [{ type: 'header', key: 'next-action' }] },
+    {
+      source: '/((?!api/2025-10-13/).*)',
+      has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }],
+    },
+  ],
 };

@@ -24,6 +24,7 @@ import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/recei
 import { answerInterpreters } from './webhooks/service';
 import { pruneEvents } from './webhooks/retention';
 import { registerPruner } from './jobs/retention';
+import { pruneSignInLimits } from './staff/sign-in-limits';
 import { contactChangeGuard } from './customers/service';
 import { PROVISION_JOB, provisionJob } from './cards/service';
 import { PULL_CONFIRM_JOB, pullConfirmJob } from './cards/authorization';
@@ -58,8 +59,10 @@ export function wire(): void {
   registerJob(PULL_CONFIRM_JOB, pullConfirmJob);
   registerSweep('quote.expire', expireQuotes);
   registerSweep('agent.action.expire', failExpiredActions); // after quote.expire: it reads what that one expired
-  // Housekeeping (lib/jobs/retention.ts, every 10 minutes): settled events past their retention.
+  // Housekeeping (lib/jobs/retention.ts, every 10 minutes): settled events past their retention,
+  // staff sign-in limits gone quiet.
   registerPruner('events', pruneEvents);
+  registerPruner('staffSignIn', pruneSignInLimits);
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
   // Ports to the outside world: the sandbox simulations in sandbox mode, the production adapters

@@ -93,6 +93,8 @@ const ACTIONS: Record<string, string> = {
   'staff.role': 'Changed the role',
   'staff.disable': 'Disabled the staff user',
   'staff.enable': 'Enabled the staff user',
+  'staff.sign_in': 'Signed in',
+  'staff.sign_in_refused': 'Sign-in refused',
   'card.frozen': 'Froze the card',
   'card.active': 'Unfroze the card',
   'card.closed': 'Closed the card',

@@ -58,6 +58,32 @@ export async function record(
   return present(row);
 }
 
+/** A sign-in (`staff.sign_in`) or a refused one (`staff.sign_in_refused`), and from where. */
+export interface SignInEntry {
+  platformId: string;
+  /** The account the email named; '' when it named none. */
+  staffUserId: string;
+  /** The email as typed (normalized), when it is one: a password typed into it is not kept. */
+  email: string;
+  refused: boolean;
+  /** `address`, and for a refusal its `reason` (never the password). */
+  details: Record<string, unknown>;
+}
+
+export async function recordSignIn(entry: SignInEntry): Promise<void> {
+  await repo.insertAudit({
+    id: newId('StaffAction'),
+    platformId: entry.platformId,
+    staffUserId: entry.staffUserId,
+    staffEmail: entry.email,
+    action: entry.refused ? 'staff.sign_in_refused' : 'staff.sign_in',
+    objectId: entry.staffUserId,
+    details: entry.details as repo.AuditRow['details'],
+    outcome: 'DONE',
+    createdAt: now(),
+  });
+}
+
 export interface AuditIntent {
   action: string;
   objectId: string;

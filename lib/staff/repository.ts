@@ -1,7 +1,7 @@
 import { Prisma, db, type Tx } from '../core/db';
 import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
-// Persistence of staff users, their console sessions, the sign-in throttle and the audit trail.
+// Persistence of staff users, their console sessions, the sign-in limits and the audit trail.
 export type StaffUserRow = Prisma.StaffUserGetPayload<object>;
 export type StaffSessionRow = Prisma.StaffSessionGetPayload<object>;
 export type AuditRow = Prisma.StaffAuditEntryGetPayload<object>;
@@ -69,36 +69,63 @@ export async function revokeSession(id: string, at: Date): Promise<boolean> {
   return count === 1;
 }
 
-export function findThrottle(key: string) {
-  return db().staffSignInThrottle.findUnique({ where: { key } });
+export interface LimitRow {
+  key: string;
+  attempts: number;
+  lastAttemptAt: Date;
 }
 
 /**
- * Counts one failed sign-in for `key` in one statement (concurrent failures all count): the
- * window restarts when the last one began more than `windowMs` ago. Returns the count so far.
+ * The sign-in limits under `keys`, made (at zero) where missing and locked until `tx` ends. Keys
+ * are taken in one order, so concurrent attempts queue on the rows instead of deadlocking.
  */
-export async function countFailure(key: string, at: Date, windowMs: number): Promise<number> {
-  const since = new Date(at.getTime() - windowMs);
-  const rows = await db().$queryRaw<{ failures: number }[]>`
-    INSERT INTO "StaffSignInThrottle" AS t ("key", "failures", "windowStartedAt", "lockedUntil")
-    VALUES (${key}, 1, ${at}::timestamp(3), NULL)
-    ON CONFLICT ("key") DO UPDATE SET
-      "failures" = CASE WHEN t."windowStartedAt" < ${since}::timestamp(3) THEN 1 ELSE t."failures" + 1 END,
-      "windowStartedAt" = CASE WHEN t."windowStartedAt" < ${since}::timestamp(3) THEN ${at}::timestamp(3) ELSE t."windowStartedAt" END
-    RETURNING "failures"`;
-  return rows[0].failures;
+export async function lockLimits(tx: Tx, keys: string[], at: Date): Promise<LimitRow[]> {
+  const sorted = [...keys].sort();
+  await tx.$executeRaw`
+    INSERT INTO "StaffSignInLimit" ("key", "attempts", "lastAttemptAt")
+    SELECT k, 0, ${at}::timestamp(3) FROM unnest(${sorted}::text[]) AS k
+    ON CONFLICT ("key") DO NOTHING`;
+  return tx.$queryRaw<LimitRow[]>`
+    SELECT "key", "attempts", "lastAttemptAt" FROM "StaffSignInLimit"
+    WHERE "key" = ANY(${sorted}::text[]) ORDER BY "key" FOR UPDATE`;
 }
 
-/** Locks `key` until `until` and starts its count again. */
-export async function lockKey(key: string, at: Date, until: Date): Promise<void> {
-  await db().staffSignInThrottle.update({
-    where: { key },
-    data: { failures: 0, windowStartedAt: at, lockedUntil: until },
+/** Sets the attempts counted under each limit, the last one made at `at`. */
+export async function writeLimits(tx: Tx, counts: { key: string; attempts: number }[], at: Date): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "StaffSignInLimit" AS t SET "attempts" = v.n, "lastAttemptAt" = ${at}::timestamp(3)
+    FROM unnest(${counts.map((c) => c.key)}::text[], ${counts.map((c) => c.attempts)}::int[]) AS v(k, n)
+    WHERE t."key" = v.k`;
+}
+
+/** Takes back one attempt under each limit (a sign-in that succeeded was no guess). */
+export async function refundLimits(keys: string[]): Promise<void> {
+  await db().$executeRaw`
+    UPDATE "StaffSignInLimit" SET "attempts" = GREATEST("attempts" - 1, 0) WHERE "key" = ANY(${keys}::text[])`;
+}
+
+export async function clearLimit(key: string): Promise<void> {
+  await db().staffSignInLimit.deleteMany({ where: { key } });
+}
+
+export async function isKnownSource(staffUserId: string, source: string, since: Date): Promise<boolean> {
+  const row = await db().staffSignInSource.findUnique({ where: { staffUserId_source: { staffUserId, source } } });
+  return row !== null && row.lastSignedInAt >= since;
+}
+
+export async function rememberSource(staffUserId: string, source: string, at: Date): Promise<void> {
+  await db().staffSignInSource.upsert({
+    where: { staffUserId_source: { staffUserId, source } },
+    create: { staffUserId, source, lastSignedInAt: at },
+    update: { lastSignedInAt: at },
   });
 }
 
-export function clearThrottle(key: string) {
-  return db().staffSignInThrottle.deleteMany({ where: { key } });
+/** Limits with no attempt since `quietSince` (they count from zero again) and sources not used since `knownSince`. */
+export async function pruneSignIn(quietSince: Date, knownSince: Date): Promise<number> {
+  const limits = await db().staffSignInLimit.deleteMany({ where: { lastAttemptAt: { lt: quietSince } } });
+  const sources = await db().staffSignInSource.deleteMany({ where: { lastSignedInAt: { lt: knownSince } } });
+  return limits.count + sources.count;
 }
 
 export function insertAudit(row: AuditRow, tx: Tx = db()): Promise<AuditRow> {

@@ -5,20 +5,18 @@ import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { pageOf } from '../core/list';
 import * as platforms from '../platform/repository';
-import { record } from './audit';
+import { record, recordSignIn } from './audit';
 import { decoyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password';
 import * as repo from './repository';
+import { claimAttempt, signedIn } from './sign-in-limits';
 import { isRole, requireRole, type StaffActor, type StaffRole } from './roles';
 
 // Staff accounts of the admin console and their sign-in. Sign-in is by email and password; a
 // session lives SESSION_HOURS and ends early when it is signed out, when its user is disabled or
-// when the user's sessions are reset. Failed sign-ins are counted per email address (known or
-// not): past MAX_FAILURES within WINDOW the address is locked for LOCK, so guessing costs at least
-// LOCK per five tries, and whether the address exists shows neither in the answer nor its timing.
+// when the user's sessions are reset. Attempts are limited per source address and email before
+// any password is checked (lib/staff/sign-in-limits.ts), and whether an email exists shows
+// neither in the answer nor in its timing. Every attempt, allowed or refused, is in the audit trail.
 export const SESSION_HOURS = 8;
-export const MAX_FAILURES = 5;
-export const WINDOW_MS = 15 * 60_000;
-export const LOCK_MS = 15 * 60_000;
 
 export interface StaffUser {
   id: string;
@@ -104,34 +102,57 @@ export function countUsers(platformId: string): Promise<number> {
 
 const wrongCredentials = () => new DomainError('UNAUTHORIZED', 'Wrong email or password');
 
+const tooManyAttempts = (seconds: number) =>
+  new DomainError(
+    'RATE_LIMITED',
+    `Too many sign-in attempts; try again in ${seconds} s`,
+    { retryAfterSeconds: seconds },
+    { 'retry-after': String(seconds) },
+  );
+
+/** Where an attempt is recorded: its account's platform, or the installation's first for an email naming none. */
+async function recordAttempt(
+  email: string,
+  user: repo.StaffUserRow | null,
+  address: string,
+  refusal: Record<string, unknown> | null,
+): Promise<void> {
+  const platformId = user?.platformId ?? (await platforms.findFirst())?.id ?? '';
+  await recordSignIn({
+    platformId,
+    staffUserId: user?.id ?? '',
+    email: emailSchema.safeParse(email).success ? email : '(not an email address)',
+    refused: refusal !== null,
+    details: { address, ...refusal },
+  });
+}
+
 /**
- * Checks an email and password and opens a session. Refusals: UNAUTHORIZED (wrong email or
- * password, or a disabled account — the same answer) and RATE_LIMITED (too many failures).
+ * Checks an email and password from `address` (the client's, lib/http/client-address.ts) and
+ * opens a session. Refusals: RATE_LIMITED (a sign-in limit is spent; the password was not
+ * checked) and UNAUTHORIZED (wrong email or password, or a disabled account — the same answer).
  */
-export async function signIn(emailInput: string, password: string): Promise<{ sessionId: string; user: StaffUser }> {
+export async function signIn(
+  emailInput: string,
+  password: string,
+  address = 'unknown',
+): Promise<{ sessionId: string; user: StaffUser }> {
   const email = normalizeEmail(emailInput);
-  const key = `email:${email}`;
   const at = now();
-  const throttle = await repo.findThrottle(key);
-  if (throttle?.lockedUntil && throttle.lockedUntil > at) {
-    const seconds = Math.ceil((throttle.lockedUntil.getTime() - at.getTime()) / 1000);
-    throw new DomainError(
-      'RATE_LIMITED',
-      `Too many failed sign-ins for this email; try again in ${Math.ceil(seconds / 60)} minute(s)`,
-      { retryAfterSeconds: seconds },
-      { 'retry-after': String(seconds) },
-    );
-  }
   const user = await repo.findUserByEmail(email);
+  const claim = await claimAttempt(email, address, user?.id ?? null, at);
+  if (!claim.allowed) {
+    const { retryAfterSeconds, limit } = claim;
+    await recordAttempt(email, user, address, { reason: 'throttled', limit, retryAfterSeconds });
+    throw tooManyAttempts(retryAfterSeconds);
+  }
   const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !matches || user.disabledAt) {
-    if (!matches) {
-      const failures = await repo.countFailure(key, at, WINDOW_MS);
-      if (failures >= MAX_FAILURES) await repo.lockKey(key, at, new Date(at.getTime() + LOCK_MS));
-    }
+    const reason = !user ? 'unknown_email' : !matches ? 'wrong_password' : 'disabled';
+    await recordAttempt(email, user, address, { reason });
     throw wrongCredentials();
   }
-  if (throttle) await repo.clearThrottle(key);
+  await signedIn(claim, user.id, at);
   const session = await repo.insertSession({
     id: newId('StaffSession'),
     staffUserId: user.id,
@@ -139,6 +160,7 @@ export async function signIn(emailInput: string, password: string): Promise<{ se
     expiresAt: new Date(at.getTime() + SESSION_HOURS * 3600_000),
     revokedAt: null,
   });
+  await recordAttempt(email, user, address, null);
   return { sessionId: session.id, user: present(user) };
 }
 

@@ -81,7 +81,11 @@ export interface ProductionServer {
   stop(): Promise<void>;
 }
 
-export async function startProductionServer(embedded: boolean): Promise<ProductionServer> {
+/** `env` adds to (or overrides) the server's environment, e.g. a known console admin. */
+export async function startProductionServer(
+  embedded: boolean,
+  env: Record<string, string> = {},
+): Promise<ProductionServer> {
   ensureBuild();
   const database = await newDatabase(embedded);
   await migrate(database.url);
@@ -104,6 +108,7 @@ export async function startProductionServer(embedded: boolean): Promise<Producti
       CORRIDOR_CLIENT_ID: clientId,
       CORRIDOR_CLIENT_SECRET: clientSecret,
       CORRIDOR_STRICT_REQUESTS: '',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

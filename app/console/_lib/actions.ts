@@ -8,25 +8,28 @@ import { sessionIdOfRequest, signIn, signOut } from './auth';
 
 // The console's server actions: each checks the session and role on the server (actionAs) and
 // calls lib/staff/operations, which runs the service as the staff actor and records the audit
-// entry. Next.js accepts a server action only from a page of this origin (it compares Origin
-// with Host), and the session cookie is SameSite=Strict: a request forged elsewhere carries no
-// session and is refused.
+// entry. proxy.ts refuses an action request whose Origin is not this site (or is missing), and
+// whose body is oversized or malformed, before Next.js decodes it (lib/http/server-action-guard.ts);
+// the session cookie is SameSite=Strict besides.
 const text = (v: unknown, max = 2048) => (typeof v === 'string' && v.length <= max ? v : '');
 
 export async function signInAction(_prev: { error?: string } | undefined, form: FormData) {
+  // Called by the sign-in form with its FormData; a request crafted with other arguments gets
+  // the answer of a wrong password rather than a server error.
+  const field = (name: string, max: number) => (form instanceof FormData ? text(form.get(name), max) : '');
   try {
     await signIn('credentials', {
-      email: text(form.get('email'), 254),
-      password: text(form.get('password'), 200),
+      email: field('email', 254),
+      password: field('password', 200),
       redirectTo: '/console',
     });
   } catch (err) {
     if (err instanceof AuthError) {
-      const code = (err as AuthError & { code?: string }).code;
+      const { code, retryAfterSeconds } = err as AuthError & { code?: string; retryAfterSeconds?: number };
       return {
         error:
           code === 'throttled'
-            ? 'Too many failed sign-ins for this email. Wait 15 minutes and try again.'
+            ? `Too many sign-in attempts. Try again in ${retryAfterSeconds ?? 1} s.`
             : 'Wrong email or password.',
       };
     }

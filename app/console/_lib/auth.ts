@@ -7,11 +7,13 @@ import { cache } from 'react';
 import { tokenKey } from '@/lib/core/crypto/vault';
 import { DomainError } from '@/lib/core/errors';
 import { secureCookies } from '@/lib/core/mode';
+import { clientAddress } from '@/lib/http/client-address';
 import * as staff from '@/lib/staff/service';
 import type { StaffActor } from '@/lib/staff/roles';
 
 // Staff sign-in through next-auth (Auth.js): the credentials provider checks the email and
-// password with lib/staff (slow hash, throttled failures) and opens a StaffSession; the browser
+// password with lib/staff (slow hash, attempts limited per address and account before any check,
+// lib/staff/sign-in-limits.ts) and opens a StaffSession; the browser
 // gets an encrypted JWT naming that session in an HttpOnly, SameSite=Strict cookie (Secure and
 // __Host- prefixed outside localhost). Every page and action resolves the cookie back to the
 // session row, so signing out, disabling a user or an expired session takes effect at once.
@@ -20,8 +22,12 @@ export const sessionCookieName = () => (secureCookies() ? '__Host-corridor_staff
 // every server process sharing CORRIDOR_SECRET_KEY.
 const secret = () => tokenKey('staff-sessions').toString('base64url');
 
-class Throttled extends CredentialsSignin {
+/** A sign-in limit is spent: the password was not checked; the form says when to try again. */
+export class Throttled extends CredentialsSignin {
   code = 'throttled';
+  constructor(readonly retryAfterSeconds: number) {
+    super();
+  }
 }
 
 const strict = (name: string) => ({
@@ -43,15 +49,18 @@ export const { signIn, signOut } = NextAuth(() => ({
   providers: [
     Credentials({
       credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
-      async authorize(credentials) {
+      // `request` carries the headers of the request that called signIn (next-auth copies them),
+      // the client's address among them (scripts/server.mjs, CORRIDOR_TRUSTED_PROXIES).
+      async authorize(credentials, request) {
         const email = typeof credentials.email === 'string' ? credentials.email : '';
         const password = typeof credentials.password === 'string' ? credentials.password : '';
         if (!email || !password || email.length > 254 || password.length > 200) return null;
         try {
-          const { sessionId, user } = await staff.signIn(email, password);
+          const { sessionId, user } = await staff.signIn(email, password, clientAddress(request.headers));
           return { id: user.id, email: user.email, sid: sessionId };
         } catch (err) {
-          if (err instanceof DomainError && err.code === 'RATE_LIMITED') throw new Throttled();
+          if (err instanceof DomainError && err.code === 'RATE_LIMITED')
+            throw new Throttled(Number(err.details?.retryAfterSeconds) || 1);
           if (err instanceof DomainError && err.code === 'UNAUTHORIZED') return null;
           throw err;
         }
