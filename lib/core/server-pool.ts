@@ -11,6 +11,10 @@ interface Deadline {
 }
 const deadlines = new AsyncLocalStorage<Deadline>();
 
+/** Deadlock (40P01) and serialization failure (40001): the statement was rolled back and may run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const STATEMENT_ATTEMPTS = 5;
+
 /** While an overdue transaction still holds its connection, its statement is cancelled again this often. */
 const RECANCEL_MS = 250;
 
@@ -28,6 +32,8 @@ export type ServerPoolConfig = pg.PoolConfig & {
   timeoutMs: number;
 };
 
+// pg's callback shape: (err, result), err null on success (typed loosely, as pg.Pool's overloads are).
+type QueryCallback = (err: Error, result: pg.QueryResult) => void;
 type ConnectCallback = (
   err: Error | undefined,
   client: pg.PoolClient | undefined,
@@ -52,6 +58,43 @@ export class ServerPool extends pg.Pool {
   constructor({ timeoutMs, ...config }: ServerPoolConfig) {
     super({ ...config, statement_timeout: timeoutMs, lock_timeout: timeoutMs });
     this.cancelConfig = { ...config, statement_timeout: 5_000, connectionTimeoutMillis: 5_000 } as pg.ClientConfig;
+    // Assigned rather than declared as a method: one implementation cannot restate pg.Pool's
+    // overloads (generic row types, Submittable) in TypeScript.
+    this.query = this.retryingQuery.bind(this) as unknown as pg.Pool['query'];
+  }
+
+  /**
+   * pg.Pool's query (promise and callback forms), with a statement that was chosen as a deadlock
+   * victim or failed serialization run again. It ran alone, outside any transaction (transactions
+   * take a connection with connect()), so it was rolled back whole: running it again cannot apply
+   * it twice. Statements run side by side here, where the pipelined pool ran them one after another.
+   */
+  private retryingQuery(
+    config: pg.QueryConfig | string,
+    values?: unknown,
+    callback?: QueryCallback,
+  ): Promise<pg.QueryResult> | undefined {
+    if (typeof values === 'function') {
+      callback = values as QueryCallback;
+      values = undefined;
+    }
+    const result = (async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await super.query(config as pg.QueryConfig, values as unknown[] | undefined);
+        } catch (err) {
+          if (attempt >= STATEMENT_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+          await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+        }
+      }
+    })();
+    if (!callback) return result;
+    const cb = callback;
+    result.then(
+      (r) => cb(null as unknown as Error, r),
+      (e: Error) => cb(e, undefined as unknown as pg.QueryResult),
+    );
+    return undefined;
   }
 
   override connect(): Promise<pg.PoolClient>;
