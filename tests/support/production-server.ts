@@ -75,13 +75,19 @@ async function newDatabase(embedded: boolean): Promise<Database> {
 export interface ProductionServer {
   port: number;
   base: string;
+  /** The server's own database. */
+  databaseUrl: string;
   clientId: string;
   clientSecret: string;
   output(): string;
   stop(): Promise<void>;
 }
 
-export async function startProductionServer(embedded: boolean): Promise<ProductionServer> {
+/** `env` adds to (or, with undefined, removes from) the server's environment. */
+export async function startProductionServer(
+  embedded: boolean,
+  env: Record<string, string | undefined> = {},
+): Promise<ProductionServer> {
   ensureBuild();
   const database = await newDatabase(embedded);
   await migrate(database.url);
@@ -104,6 +110,7 @@ export async function startProductionServer(embedded: boolean): Promise<Producti
       CORRIDOR_CLIENT_ID: clientId,
       CORRIDOR_CLIENT_SECRET: clientSecret,
       CORRIDOR_STRICT_REQUESTS: '',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -129,5 +136,13 @@ export async function startProductionServer(embedded: boolean): Promise<Producti
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { port, base: `http://127.0.0.1:${port}`, clientId, clientSecret, output: () => out, stop };
+  return {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    databaseUrl: database.url,
+    clientId,
+    clientSecret,
+    output: () => out,
+    stop,
+  };
 }
