@@ -11,9 +11,12 @@
 //                                             is sealed under them any more
 //
 // With keys in the environment (CORRIDOR_SECRET_KEY) the script cannot change them for running
-// processes. Give every process the new key first as one it opens (CORRIDOR_OTHER_SECRET_KEYS=new),
-// then make it current (CORRIDOR_SECRET_KEY=new, CORRIDOR_OTHER_SECRET_KEYS=old, CORRIDOR_HASH_KEY=old
-// unless set already: hashes never change key), then run this to re-seal, then drop the old key.
+// processes; restart them in steps, each step on every process before the next:
+//   1. CORRIDOR_HASH_KEY=<the hash key: for a single-key installation, its CORRIDOR_SECRET_KEY>
+//      and CORRIDOR_OTHER_SECRET_KEYS=<new key>: every process can open what the new key seals;
+//   2. CORRIDOR_SECRET_KEY=<new key>, CORRIDOR_OTHER_SECRET_KEYS=<old key>: the new key seals;
+//   3. this script (same environment): everything is re-sealed under the new key;
+//   4. --check shows nothing under the old key: remove it from CORRIDOR_OTHER_SECRET_KEYS.
 // The hash key (keyed hashes of API secrets, codes, signed links) never rotates: see
 // lib/core/crypto/keyring.mjs for why.
 import { randomBytes } from 'node:crypto';

@@ -18,7 +18,7 @@
 // - CORRIDOR_SECRET_KEY: the current master key, 32 bytes as 64 hex characters or base64(url).
 //   CORRIDOR_OTHER_SECRET_KEYS: further keys (comma-separated) that only open: the previous key
 //   during and after a rotation. CORRIDOR_HASH_KEY: the hash key (default CORRIDOR_SECRET_KEY,
-//   which is what a single-key installation has always used).
+//   which is what a single-key installation has always used; required once there are other keys).
 // - Otherwise the key file `${CORRIDOR_DATA_DIR:-./data}/secret.key` (mode 0600), generated on
 //   first start: `key <k>` lines (the first seals) and one `hash <k>` line (a file of one bare key,
 //   as written before keys rotated, is that key for both). Every process sharing the database must
@@ -122,6 +122,12 @@ export function loadKeyring(env = process.env) {
       .split(',')
       .filter((k) => k.trim())
       .map((k) => parseKey(k, 'CORRIDOR_OTHER_SECRET_KEYS'));
+    // With more than one key the hash key must be named: taking the current one by default would
+    // silently invalidate every stored hash the moment a new key became current.
+    if (others.length && !env.CORRIDOR_HASH_KEY)
+      throw new MasterKeyError(
+        'CORRIDOR_HASH_KEY must be set when CORRIDOR_OTHER_SECRET_KEYS is: hashes never change key (for an installation that began with one key, it is that first CORRIDOR_SECRET_KEY)',
+      );
     const hash = env.CORRIDOR_HASH_KEY ? parseKey(env.CORRIDOR_HASH_KEY, 'CORRIDOR_HASH_KEY') : current;
     return ringOf([current, ...others], hash, null);
   }

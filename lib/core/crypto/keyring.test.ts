@@ -55,6 +55,10 @@ describe('where the keys come from', () => {
     expect(rotated.keys.map((k) => k.id)).toEqual([keyId(other), keyId(raw)]);
     expect(rotated.current.id).toBe(keyId(other));
     expect(rotated.hashKey.equals(hash)).toBe(true);
+    // Once there are other keys the hash key must be named, or every stored hash would stop matching.
+    expect(() => loadKeyring({ CORRIDOR_SECRET_KEY: hex(other), CORRIDOR_OTHER_SECRET_KEYS: hex(raw) })).toThrow(
+      /CORRIDOR_HASH_KEY must be set/,
+    );
   });
 
   it('when unset, generates ${CORRIDOR_DATA_DIR}/secret.key (0600) once: a key and a hash key of its own', () => {
@@ -123,7 +127,11 @@ describe('envelopes', () => {
       .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
       .join('.');
     // After a rotation the old key only opens; the v1 envelopes name no key, and still open.
-    useKeys({ CORRIDOR_SECRET_KEY: hex(randomBytes(32)), CORRIDOR_OTHER_SECRET_KEYS: hex(old) });
+    useKeys({
+      CORRIDOR_SECRET_KEY: hex(randomBytes(32)),
+      CORRIDOR_OTHER_SECRET_KEYS: hex(old),
+      CORRIDOR_HASH_KEY: hex(old),
+    });
     expect(Buffer.from(unseal(vaultV1, 'card:pan:Card:1')).toString()).toBe('4111111111111111');
     expect(open(webhookV1, 'webhook-signing-key:Platform:1', SCHEMES.webhookKeys).toString()).toBe('pkcs8 bytes');
     expect(() => unseal(vaultV1, 'card:pan:Card:2')).toThrow(MasterKeyError);
