@@ -130,10 +130,26 @@ function endGracefully(socket, text) {
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
+/**
+ * An answer written before its request's body has fully arrived closes the connection after it.
+ * Kept open, node:http would go on reading the rest of the announced body from the socket, and the
+ * next request's first bytes would be taken for it: a body shorter than its Content-Length, refused
+ * once it stalled, made the following request on that connection answer 405 "Unknown method".
+ */
+function closeUnlessBodyComplete(req, res) {
+  if (req.complete) return; // no body, or all of it already received: the connection stays in step
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    if (!req.complete) this.setHeader('connection', 'close');
+    return writeHead.apply(this, args);
+  };
+}
+
 export function createServer(handle) {
   const inFlight = new WeakMap(); // socket -> the response being produced on it
   const answered = new WeakSet();
   const listener = (req, res) => {
+    closeUnlessBodyComplete(req, res);
     const refused = refusal(req);
     if (refused) {
       const body = errorJson(refused.code, refused.message, refused.details);

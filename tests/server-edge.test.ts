@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERROR_STATUS } from '@/lib/http/errors';
 import { EDGE_ERRORS } from '@/scripts/http-edge.mjs';
 import { startProductionServer, type ProductionServer } from './support/production-server';
-import { rawRequest, type RawResponse } from './support/raw-http';
+import { rawFollowUp, rawRequest, type RawResponse } from './support/raw-http';
 
 // Against a production server (scripts/server.mjs, as `npm start` runs it), because much of this
 // never reaches a route handler: node:http's parser and Next.js's router answer first. Every
@@ -163,6 +163,18 @@ it('answers promptly: a body shorter than its Content-Length gets 400, headers n
     { field: '(body)', message: 'ended before the announced length arrived' },
   ]);
   expectErrorBody(slow, 408, 'REQUEST_TIMEOUT', 'true');
+});
+
+it('closes the connection after refusing a body shorter than its Content-Length (the next request is not read as its rest)', async () => {
+  const short = Buffer.concat([
+    Buffer.from(head(`POST ${BASE}/customers HTTP/1.1`, ['Content-Type: application/json', 'Content-Length: 30'])),
+    Buffer.from('{}'),
+  ]);
+  const { first, after, closed } = await rawFollowUp(server.port, short, head(`GET ${BASE}/config HTTP/1.1`));
+  expectErrorBody(first, 400, 'INVALID_INPUT');
+  expect(first.headers.connection, first.raw).toBe('close');
+  expect(closed).toBe(true);
+  expect(after).toBe('');
 });
 
 it('refuses compressed bodies with 415 (gzip declared, compressed or not)', async () => {

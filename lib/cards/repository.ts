@@ -201,13 +201,23 @@ export function insertReveal(row: Prisma.CardRevealUncheckedCreateInput, tx: Tx 
   return tx.cardReveal.create({ data: row });
 }
 
-/** Marks a reveal used if it is unused and unexpired at `at`: true for exactly one caller. */
+/**
+ * Marks a reveal used if it is unused and unexpired at `at` and its card is still ACTIVE: true for
+ * exactly one caller. The card's state is read in the same statement, so a card frozen or closed
+ * after the link was minted never has its details shown through it.
+ */
 export async function consumeReveal(id: string, cardId: string, at: Date): Promise<boolean> {
-  const n = await db().cardReveal.updateMany({
-    where: { id, cardId, usedAt: null, expiresAt: { gt: at } },
-    data: { usedAt: at },
-  });
-  return n.count === 1;
+  const rows = await db().$queryRaw<unknown[]>`
+    UPDATE "CardReveal" r SET "usedAt" = ${at}::timestamp(3)
+    WHERE r."id" = ${id} AND r."cardId" = ${cardId} AND r."usedAt" IS NULL AND r."expiresAt" > ${at}::timestamp(3)
+      AND EXISTS (SELECT 1 FROM "Card" c WHERE c."id" = r."cardId" AND c."state" = 'ACTIVE')
+    RETURNING 1`;
+  return rows.length === 1;
+}
+
+/** Whether a reveal is unused and unexpired at `at` (read only: HEAD and link checks consume nothing). */
+export async function revealUsable(id: string, cardId: string, at: Date): Promise<boolean> {
+  return (await db().cardReveal.count({ where: { id, cardId, usedAt: null, expiresAt: { gt: at } } })) === 1;
 }
 
 export function revealsOf(cardId: string) {

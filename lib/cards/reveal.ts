@@ -13,7 +13,8 @@ import { sealPurpose } from './service';
 // (/cards/reveal/<token>) that shows PAN, CVV and expiry once: the token is HMAC-signed with a
 // key derived from the master key (so it cannot be forged or altered), names a CardReveal row
 // that records who asked for it, expires after REVEAL_SECONDS of the platform's time, and is
-// consumed by a conditional UPDATE the first time the page opens it.
+// consumed by a conditional UPDATE the first time the page opens it with GET, and only while the
+// card is ACTIVE: a frozen or closed card's details are never shown, whenever the link was minted.
 export const REVEAL_SECONDS = 300;
 const key = () => tokenKey('card-reveal');
 
@@ -81,10 +82,14 @@ export interface RevealedCard {
 }
 
 /**
- * Opens a reveal URL: the card's details for a genuine, unexpired, unused token (consuming it),
- * otherwise null — the page says only that the link is not valid.
+ * What a reveal link shows now: the card's details; nothing, because the link is not genuine, has
+ * expired or was used; or nothing, because the card is no longer ACTIVE (frozen or closed since
+ * the link was minted) — then the page says so.
  */
-export async function openReveal(token: string): Promise<RevealedCard | null> {
+export type RevealOutcome =
+  { kind: 'shown'; card: RevealedCard } | { kind: 'invalid' } | { kind: 'inactive'; state: string };
+
+async function resolve(token: string) {
   const claims = verifyToken(token);
   if (!claims) return null;
   const card = await repo.findCardUnscoped(claims.c);
@@ -93,15 +98,45 @@ export async function openReveal(token: string): Promise<RevealedCard | null> {
   if (!platform) return null;
   const at = nowFor(platform);
   if (claims.e <= at.getTime()) return null;
-  if (!(await repo.consumeReveal(claims.r, card.id, at))) return null;
+  return { claims, card, at };
+}
+
+/**
+ * What opening the link would show, consuming nothing (HEAD requests and link checkers: only a
+ * GET that shows the details uses the link up).
+ */
+export async function peekReveal(token: string): Promise<RevealOutcome['kind']> {
+  const found = await resolve(token);
+  if (!found || !(await repo.revealUsable(found.claims.r, found.card.id, found.at))) return 'invalid';
+  return found.card.state === 'ACTIVE' ? 'shown' : 'inactive';
+}
+
+/**
+ * Opens a reveal URL: the card's details for a genuine, unexpired, unused token of an ACTIVE card
+ * (consuming it), otherwise what the page says instead.
+ */
+export async function openReveal(token: string): Promise<RevealOutcome> {
+  const found = await resolve(token);
+  if (!found) return { kind: 'invalid' };
+  const { claims, card, at } = found;
+  if (!(await repo.consumeReveal(claims.r, card.id, at))) {
+    // Not consumed: used, expired, unknown, or the card is not ACTIVE (checked in the same
+    // statement). A link that would otherwise still work is left unused.
+    if (!(await repo.revealUsable(claims.r, card.id, at))) return { kind: 'invalid' };
+    const state = (await repo.findCardUnscoped(card.id))?.state ?? card.state;
+    return state === 'ACTIVE' ? { kind: 'invalid' } : { kind: 'inactive', state };
+  }
   const text = (sealed: string, what: 'pan' | 'cvv') =>
     Buffer.from(unseal(sealed, sealPurpose(card.id, what))).toString('utf8');
   return {
-    pan: text(card.panSealed, 'pan'),
-    cvv: text(card.cvvSealed, 'cvv'),
-    expMonth: card.expMonth,
-    expYear: card.expYear,
-    last4: card.last4,
-    brand: card.brand,
+    kind: 'shown',
+    card: {
+      pan: text(card.panSealed, 'pan'),
+      cvv: text(card.cvvSealed, 'cvv'),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      last4: card.last4,
+      brand: card.brand,
+    },
   };
 }

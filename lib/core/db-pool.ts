@@ -26,6 +26,10 @@ export type PipelinedPoolConfig = pg.ClientConfig & {
  * (2 CPUs, 16 concurrent): embedded database 160-198 -> 310 flows/s (the PGlite process had been
  * half idle); PostgreSQL about a third less database CPU per flow.
  *
+ * Used for the embedded database only (lib/core/db.ts). On a PostgreSQL server a statement can
+ * wait on a row lock another session holds, and every statement pipelined behind it on its
+ * connection waits too, however unrelated (issue 23); there lib/core/server-pool.ts serves instead.
+ *
  * A transaction (`connect()`, as the driver adapter's `$transaction` does) must not see anyone
  * else's statements between its BEGIN and its end, so it gets a connection with nothing
  * unanswered and has it to itself until it releases it. Waiters are served in arrival order: a

@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { PipelinedPool } from './db-pool';
+import { ServerPool, withDeadline } from './server-pool';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 export { Prisma };
@@ -12,11 +13,27 @@ export type Tx = Prisma.TransactionClient;
 // The one Prisma client. DATABASE_URL always names a PostgreSQL wire endpoint: a server, or the
 // embedded PGlite served on loopback by scripts/start.mjs. The embedded endpoint funnels every
 // connection into one backend session, so its pool holds exactly one connection (DESIGN.md,
-// Database); CORRIDOR_EMBEDDED=1 says so. Both pools pipeline their connections (lib/db-pool.ts).
+// Database); CORRIDOR_EMBEDDED=1 says so.
+//
+// Time limits. On a PostgreSQL server (lib/core/server-pool.ts) every connection starts with
+// statement_timeout and lock_timeout at CORRIDOR_TX_TIMEOUT_MS, so every statement, inside a
+// transaction or not, is bounded without a statement spent on it; a transaction given another
+// limit sets its own (SET LOCAL, through set_config) as its first statement; and a transaction
+// past its deadline has its running statement cancelled. Statements are not pipelined there: one
+// waiting on a row lock would hold up every statement written after it on its connection.
+// The embedded database is one session that runs one statement at a time, whatever the pool:
+// no statement can wait on a lock another request holds (there is no other session to hold one),
+// so "behind a blocked statement" can only mean behind a slow one, which everything waits for
+// anyway; PGlite enforces no statement_timeout (measured: pg_sleep(1) ran its full second under a
+// 100 ms limit). There the pool pipelines its one connection (lib/core/db-pool.ts), which keeps
+// that session busy instead of idle between round trips.
 const globalForDb = globalThis as unknown as {
   __corridorPrisma?: PrismaClient;
   __corridorAdapter?: PrismaPg;
   __corridorDirect?: Promise<Direct>;
+  __corridorPool?: pg.Pool;
+  /** The statement_timeout every connection starts with (null: the embedded database, none). */
+  __corridorSessionTimeoutMs?: number | null;
 };
 type Direct = Awaited<ReturnType<PrismaPg['connect']>>;
 
@@ -29,15 +46,16 @@ export function db(): PrismaClient {
     // reconnects: a new connection starts by dropping the names an earlier one prepared (the
     // pool awaits onConnect before handing the connection out).
     const size = Number(process.env.CORRIDOR_DB_POOL_SIZE || 10);
+    const timeoutMs = transactionTimeoutMs();
     const pool: pg.Pool = embedded
       ? new PipelinedPool({
           connectionString: url,
           size: 1,
           onConnect: async (client) => void (await client.query('DEALLOCATE ALL')),
         })
-      : process.env.CORRIDOR_DB_PIPELINE !== '0'
-        ? new PipelinedPool({ connectionString: url, size })
-        : new pg.Pool({ connectionString: url, max: size, idleTimeoutMillis: 30_000 });
+      : new ServerPool({ connectionString: url, max: size, idleTimeoutMillis: 30_000, timeoutMs });
+    globalForDb.__corridorPool = pool;
+    globalForDb.__corridorSessionTimeoutMs = embedded ? null : timeoutMs;
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
     const adapter = new PrismaPg(pool, {
       disposeExternalPool: true,
@@ -208,7 +226,32 @@ export async function disconnectDb(): Promise<void> {
   globalForDb.__corridorPrisma = undefined;
   globalForDb.__corridorAdapter = undefined;
   globalForDb.__corridorDirect = undefined;
+  globalForDb.__corridorPool = undefined;
   await client?.$disconnect();
+}
+
+/**
+ * A maintenance statement (VACUUM, ANALYZE), which may rightly run longer than any request's
+ * statement: on a PostgreSQL server it runs with statement_timeout lifted on its connection
+ * (lock_timeout stays: it never queues long for a lock), restored before the connection is reused.
+ */
+export async function maintenance(sql: string): Promise<void> {
+  const client = db();
+  const pool = globalForDb.__corridorPool;
+  if (globalForDb.__corridorSessionTimeoutMs === null || !pool) {
+    await client.$executeRawUnsafe(sql);
+    return;
+  }
+  const conn = await pool.connect();
+  let failed: Error | undefined;
+  try {
+    await conn.query('SET statement_timeout = 0');
+    await conn.query(sql);
+  } finally {
+    // RESET goes back to the value the connection started with; if it fails, the connection goes.
+    await conn.query('RESET statement_timeout').catch((err: Error) => (failed = err));
+    conn.release(failed);
+  }
 }
 
 /**
@@ -254,16 +297,22 @@ function isRetryable(err: unknown): boolean {
 }
 
 /**
- * How long an interactive transaction may run before it is rolled back (15 s;
- * CORRIDOR_TX_TIMEOUT_MS changes it, e.g. for tests of a database that holds a lock too long).
+ * How long a transaction may run, and a statement may run or wait for a lock, before the database
+ * ends it and rolls it back (15 s; CORRIDOR_TX_TIMEOUT_MS changes it). The connections' own limit
+ * is read when the pool is made.
  */
 export function transactionTimeoutMs(): number {
   return Number(process.env.CORRIDOR_TX_TIMEOUT_MS) || 15_000;
 }
 
-/** A transaction that ran past its timeout and was rolled back (Prisma's P2028). */
+/**
+ * Work the database ended for running past its time, rolled back so that nothing of it changed:
+ * a transaction past its timeout (Prisma's P2028), or a statement cancelled (57014: its
+ * statement_timeout, or its transaction's deadline) or refused a lock in time (55P03).
+ */
 export function isTransactionTimeout(err: unknown): boolean {
-  return (err as { code?: string })?.code === 'P2028';
+  const code = pgCode(err);
+  return (err as { code?: string })?.code === 'P2028' || code === '57014' || code === '55P03';
 }
 
 /**
@@ -276,9 +325,21 @@ export async function transaction<T>(
   opts: { retries?: number; timeoutMs?: number } = {},
 ): Promise<T> {
   const retries = opts.retries ?? 5;
+  const timeout = opts.timeoutMs ?? transactionTimeoutMs();
+  const client = db();
+  // A limit other than the one the connections start with is set by the transaction itself.
+  const session = globalForDb.__corridorSessionTimeoutMs;
+  const run =
+    session === null || session === timeout
+      ? fn
+      : async (tx: Tx) => {
+          await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(timeout)}, true) AS s,
+            set_config('lock_timeout', ${String(timeout)}, true) AS l`;
+          return fn(tx);
+        };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db().$transaction(fn, { timeout: opts.timeoutMs ?? transactionTimeoutMs(), maxWait: 15_000 });
+      return await withDeadline(timeout, () => client.$transaction(run, { timeout, maxWait: 15_000 }));
     } catch (err) {
       if (attempt >= retries || !isRetryable(err)) throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));

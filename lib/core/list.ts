@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { db } from './db';
-import { masterKey } from './crypto/master-key';
+import { hashKey } from './crypto/master-key';
 import { invalidInput } from './errors';
 import { inStoredRange } from './fields';
 import { type Page } from './pagination';
@@ -105,7 +105,7 @@ export function fingerprintOf(filters: Record<string, unknown>, order: Order = '
 
 let signingKey: Buffer | undefined;
 function sign(payload: string): string {
-  signingKey ??= createHmac('sha256', masterKey()).update('corridor/list-cursor/v1').digest();
+  signingKey ??= createHmac('sha256', hashKey()).update('corridor/list-cursor/v1').digest();
   return createHmac('sha256', signingKey).update(payload).digest('base64url').slice(0, 22);
 }
 

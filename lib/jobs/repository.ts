@@ -1,5 +1,5 @@
 import { platformNow } from '../core/sql';
-import { Prisma, db, queryDirect, type Tx } from '../core/db';
+import { Prisma, db, maintenance, queryDirect, type Tx } from '../core/db';
 import { liveInstancesSql } from '../core/instance';
 
 export interface JobRow {
@@ -109,12 +109,14 @@ export async function tableActivity(): Promise<TableActivity[]> {
 
 const quoted = (table: string) => `"${table.replace(/"/g, '""')}"`;
 
+// Not bounded by the request statement limit (lib/core/db.ts maintenance): a large table's VACUUM
+// may take longer than any request should.
 export async function analyze(table: string): Promise<void> {
-  await db().$executeRawUnsafe(`ANALYZE ${quoted(table)}`);
+  await maintenance(`ANALYZE ${quoted(table)}`);
 }
 
 export async function vacuum(table: string): Promise<void> {
-  await db().$executeRawUnsafe(`VACUUM (ANALYZE) ${quoted(table)}`);
+  await maintenance(`VACUUM (ANALYZE) ${quoted(table)}`);
 }
 
 /** Jobs finished before `before` (failed ones are kept for inspection). */

@@ -10,7 +10,7 @@ import { SANDBOX_CODE } from './codes';
 // and stored as keyed hashes. In sandbox the reference's 123456 is also accepted.
 const PERIOD = 30;
 const WINDOW = 1;
-const SEAL_PURPOSE = 'sca-totp-secret';
+export const SEAL_PURPOSE = 'sca-totp-secret';
 const ISSUER = 'Corridor';
 const RECOVERY_COUNT = 10;
 // No 0/O, 1/I: a recovery code is read off paper and typed in.

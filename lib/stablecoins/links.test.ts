@@ -27,7 +27,7 @@ it('links verified credentials, stores them sealed and never returns them', asyn
   expect(res.text).not.toContain('very-secret-value');
   expect(res.text).not.toContain('client_abc');
   const row = await db().stablecoinProviderAccount.findUnique({ where: { id: res.body.id } });
-  expect(row!.sealedCredentials).toMatch(/^v1\./);
+  expect(row!.sealedCredentials).toMatch(/^v2\.[0-9a-f]{16}\./);
   expect(row!.sealedCredentials).not.toContain('very-secret-value');
   const got = await p.api.get(`/stablecoin-provider-accounts/${res.body.id}`);
   expect(got.status).toBe(200);

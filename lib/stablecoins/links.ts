@@ -26,7 +26,7 @@ const PROVIDER = 'BRALE';
 /** The provider environment follows the platform mode (reference: StablecoinProviderEnvironment). */
 export const environment = (): ProviderEnvironment => (isSandbox() ? 'SANDBOX' : 'PRODUCTION');
 
-const sealPurpose = (linkId: string) => `stablecoin-provider-credentials:${linkId}`;
+export const sealPurpose = (linkId: string) => `stablecoin-provider-credentials:${linkId}`;
 
 export function refusalError(refusal: CredentialRefusal, message: string): DomainError {
   return new DomainError(

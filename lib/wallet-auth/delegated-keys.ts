@@ -40,7 +40,7 @@ export function registerFundingSourceLookup(lookup: FundingSourceLookup): void {
   lookupFundingSource = lookup;
 }
 
-const keyPurpose = (id: string) => `delegated-key:${id}`;
+export const keyPurpose = (id: string) => `delegated-key:${id}`;
 const activeExists = (fundingSourceId: string) =>
   conflict(
     `An ACTIVE delegated key already exists for funding source ${fundingSourceId}; revoke it before creating another`,

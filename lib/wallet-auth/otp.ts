@@ -39,7 +39,7 @@ async function walletConfig(platformId: string, tx?: Tx): Promise<WalletConfig> 
   return ((await platforms.findById(platformId, tx))?.embeddedWalletConfig ?? {}) as WalletConfig;
 }
 
-const targetPurpose = (challengeId: string) => `otp-target:${challengeId}`;
+export const targetPurpose = (challengeId: string) => `otp-target:${challengeId}`;
 
 export interface IssuedOtp {
   otpEncryptionTargetBundle: string;

@@ -23,6 +23,8 @@ import { seal, unseal } from '../core/crypto/vault';
 // (retry differs from the bound request), WALLET_SIGNATURE_INVALID (signature or signing key not
 // acceptable), UNAUTHORIZED with details.reason (request id unknown, used or expired).
 export const SIGNED_REQUEST_TTL_SECONDS = 300;
+/** What a signed request's sealed context is bound to. */
+export const contextPurpose = (id: string) => `signed-request:${id}`;
 export type CredentialType = 'PASSKEY' | 'OAUTH' | 'EMAIL_OTP' | 'SMS_OTP';
 
 export interface RequestBinding {
@@ -139,7 +141,7 @@ export async function issueChallenge(tx: Tx, spec: ChallengeSpec): Promise<Chall
       sessionId: spec.signer?.sessionId ?? null,
       excludeAuthMethodId: spec.signer?.excludeAuthMethodId ?? null,
       context: (spec.context ?? {}) as Prisma.InputJsonValue,
-      sealedContext: spec.secret ? seal(spec.secret, `signed-request:${id}`) : null,
+      sealedContext: spec.secret ? seal(spec.secret, contextPurpose(id)) : null,
       createdAt: at,
       expiresAt,
     },
@@ -219,7 +221,7 @@ export async function consumePendingRequest(tx: Tx, pending: repo.SignedRequestR
 
 export function pendingSecret(pending: repo.SignedRequestRow): Uint8Array {
   if (!pending.sealedContext) throw new Error('signed request has no sealed context');
-  return unseal(pending.sealedContext, `signed-request:${pending.id}`);
+  return unseal(pending.sealedContext, contextPurpose(pending.id));
 }
 
 /**

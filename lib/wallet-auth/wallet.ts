@@ -17,7 +17,7 @@ import * as repo from './repository';
 
 // Wallet-level actions the wallet holder signs: exporting the wallet's mnemonic (sealed to a
 // fresh client key) and changing its privacy setting.
-const secretPurpose = (accountId: string) => `wallet-seed:${accountId}`;
+export const secretPurpose = (accountId: string) => `wallet-seed:${accountId}`;
 
 /** The wallet's 256-bit root secret, created (and sealed at rest) the first time it is needed. */
 async function walletSeed(tx: Tx, platformId: string, accountId: string): Promise<Uint8Array> {

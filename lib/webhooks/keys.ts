@@ -1,7 +1,8 @@
-import { createPrivateKey, generateKeyPairSync, hkdfSync, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { now } from '../core/clock';
 import type { Tx } from '../core/db';
-import { masterKey, open, seal } from '../core/crypto/master-key';
+import { open, seal } from '../core/crypto/master-key';
+import { SCHEMES } from '../core/crypto/sealed-columns.mjs';
 import * as repo from './repository';
 
 // Each platform signs with its own P-256 key pair, made on first need (GET /config or the first
@@ -11,10 +12,8 @@ import * as repo from './repository';
 // cryptography, Java Signature "SHA256withECDSA") accept by default.
 export const SIGNATURE_HEADER = 'X-Grid-Signature';
 
-const context = (platformId: string) => `webhook-signing-key:${platformId}`;
-// A subkey of the master key for this one purpose (other users of the master key derive their own).
-const sealingKey = (master: Buffer = masterKey()) =>
-  Buffer.from(hkdfSync('sha256', master, 'corridor-webhooks', 'signing-key-seal', 32));
+// Sealed under a subkey of the master key for this one purpose (SCHEMES.webhookKeys), bound to the platform.
+export const sealContext = (platformId: string) => `webhook-signing-key:${platformId}`;
 
 /** The platform's verification key (SPKI PEM), creating the key pair if it has none yet. */
 export async function signingPublicKeyPem(platformId: string, tx?: Tx): Promise<string> {
@@ -25,7 +24,11 @@ export async function signingPublicKeyPem(platformId: string, tx?: Tx): Promise<
     {
       platformId,
       publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      encryptedPrivateKey: seal(privateKey.export({ type: 'pkcs8', format: 'der' }), context(platformId), sealingKey()),
+      encryptedPrivateKey: seal(
+        privateKey.export({ type: 'pkcs8', format: 'der' }),
+        sealContext(platformId),
+        SCHEMES.webhookKeys,
+      ),
       createdAt: now(),
     },
     tx,
@@ -34,8 +37,8 @@ export async function signingPublicKeyPem(platformId: string, tx?: Tx): Promise<
   return (await repo.findSigningKey(platformId, tx))!.publicKeyPem;
 }
 
-// Decrypted keys stay in memory for the process's life; keys do not rotate, and decrypting per
-// delivery would only cost time. Bounded so a huge multi-tenant process does not grow forever.
+// Decrypted keys stay in memory for the process's life; the signing keys do not rotate (a rotation
+// of the master key re-seals them, the key pair stays), and decrypting per delivery would only cost time. Bounded so a huge multi-tenant process does not grow forever.
 const cache = new Map<string, KeyObject>();
 
 export async function signingPrivateKey(platformId: string): Promise<KeyObject> {
@@ -57,10 +60,10 @@ export async function signBody(platformId: string, body: string | Buffer): Promi
   }).toString('base64');
 }
 
-/** Decrypts a stored private key (with the service master key unless another is given). */
-export function decryptStoredPrivateKey(platformId: string, encryptedPrivateKey: string, master?: Buffer): KeyObject {
+/** Decrypts a stored private key (under whichever known master key sealed it). */
+export function decryptStoredPrivateKey(platformId: string, encryptedPrivateKey: string): KeyObject {
   return createPrivateKey({
-    key: open(encryptedPrivateKey, context(platformId), sealingKey(master)),
+    key: open(encryptedPrivateKey, sealContext(platformId), SCHEMES.webhookKeys),
     format: 'der',
     type: 'pkcs8',
   });

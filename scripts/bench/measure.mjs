@@ -2,7 +2,7 @@
 // server's statement counters and CPU time, the database's CPU time, and the payout backlog.
 import { readFileSync, readdirSync } from 'node:fs';
 import { Connection } from '../bench-client.mjs';
-import { api } from './server.mjs';
+import { AUTH, api } from './server.mjs';
 
 export const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 export const SECONDS = Number(process.env.BENCH_SECONDS || 15);
@@ -58,7 +58,7 @@ export async function load(base, seconds, fn) {
 export async function stats(base, embeddedHost) {
   const byPid = new Map();
   for (let i = 0; i < 40; i++) {
-    const r = await fetch(`${base}/api/bench-stats`);
+    const r = await fetch(`${base}/api/bench-stats`, { headers: { authorization: AUTH } });
     if (!r.ok) return null;
     const s = await r.json();
     byPid.set(s.pid, s);

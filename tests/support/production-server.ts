@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -23,21 +24,55 @@ function newestSource(p: string): number {
   return Math.max(0, ...readdirSync(p).map((name) => newestSource(path.join(p, name))));
 }
 
-function ensureBuild(): void {
+function buildIsFresh(): boolean {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const newest = Math.max(
     ...SOURCES.map((s) => path.join(root, s))
       .filter(existsSync)
       .map(newestSource),
   );
-  if (existsSync(buildId) && statSync(buildId).mtimeMs >= newest) return;
-  // `next build` alone: `npm run build` would also regenerate the Prisma client other test files use.
-  const built = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (built.status !== 0) throw new Error(`next build failed:\n${built.stdout}\n${built.stderr}`);
+  return existsSync(buildId) && statSync(buildId).mtimeMs >= newest;
+}
+
+/**
+ * Builds when the sources changed since the last build. Several test files start production
+ * servers at once (each in its own worker): one builds while the others wait for it (a lock
+ * directory beside the checkout's temporary files), since two `next build` in one checkout fail.
+ */
+async function ensureBuild(): Promise<void> {
+  if (buildIsFresh()) return;
+  const lock = path.join(
+    tmpdir(),
+    `corridor-build-${createHash('sha256').update(root).digest('hex').slice(0, 12)}.lock`,
+  );
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A lock left by a killed run: a build takes minutes, not a quarter of an hour.
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 15 * 60_000)
+        rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+  try {
+    if (buildIsFresh()) return; // built by whoever held the lock
+    // `next build` alone: `npm run build` would also regenerate the Prisma client other test files use.
+    const built = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
+    if (built.status !== 0) throw new Error(`next build failed:\n${built.stdout}\n${built.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -75,18 +110,20 @@ async function newDatabase(embedded: boolean): Promise<Database> {
 export interface ProductionServer {
   port: number;
   base: string;
+  /** The server's own database. */
+  databaseUrl: string;
   clientId: string;
   clientSecret: string;
   output(): string;
   stop(): Promise<void>;
 }
 
-/** `env` adds to (or overrides) the server's environment, e.g. a known console admin. */
+/** `env` adds to (or, with undefined, removes from) the server's environment. */
 export async function startProductionServer(
   embedded: boolean,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<ProductionServer> {
-  ensureBuild();
+  await ensureBuild();
   const database = await newDatabase(embedded);
   await migrate(database.url);
   const port = await freePort();
@@ -134,5 +171,13 @@ export async function startProductionServer(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { port, base: `http://127.0.0.1:${port}`, clientId, clientSecret, output: () => out, stop };
+  return {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    databaseUrl: database.url,
+    clientId,
+    clientSecret,
+    output: () => out,
+    stop,
+  };
 }

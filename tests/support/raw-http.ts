@@ -97,3 +97,45 @@ export function rawRequest(port: number, request: string | Buffer | (string | Bu
     for (const part of Array.isArray(request) ? request : [request]) socket.write(part);
   });
 }
+
+/**
+ * Sends `request`, waits for its answer, then sends `next` on the same connection and listens for
+ * `listenMs`: what arrived after the first answer, and whether the server closed the connection.
+ */
+export function rawFollowUp(
+  port: number,
+  request: string | Buffer,
+  next: string,
+  listenMs = 2_000,
+): Promise<{ first: RawResponse; after: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let buf = Buffer.alloc(0);
+    let first: RawResponse | null = null;
+    let firstLength = 0;
+    let closed = false;
+    const deadline = setTimeout(() => finish(new Error('no first answer in time')), ANSWER_DEADLINE_MS);
+    const finish = (err: Error | null) => {
+      clearTimeout(deadline);
+      socket.destroy();
+      if (err || !first) reject(err ?? new Error(`closed without an answer: ${buf.toString('latin1')}`));
+      else resolve({ first, after: buf.subarray(firstLength).toString('latin1'), closed });
+    };
+    socket.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      if (first) return;
+      first = parse(buf, false);
+      if (!first) return;
+      // The first answer's length (the server's refusals carry Content-Length).
+      firstLength = buf.indexOf('\r\n\r\n') + 4 + Number(first.headers['content-length'] ?? buf.length);
+      socket.write(next, () => {});
+      setTimeout(() => finish(null), listenMs);
+    });
+    socket.on('error', () => {}); // writing to a connection the server closed
+    socket.on('close', () => {
+      closed = true;
+      if (!first) finish(null);
+    });
+    socket.write(request);
+  });
+}

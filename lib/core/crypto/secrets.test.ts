@@ -2,15 +2,15 @@ import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/core/db';
 import { boot, BootError } from '@/lib/boot';
-import { loadMasterKey } from '@/lib/core/crypto/master-key';
+import { loadKeyring } from '@/lib/core/crypto/master-key';
 import { Api, expectError, newPlatform } from '@/tests/support/api';
 
-// API secrets at rest: a keyed hash (HMAC-SHA256 under the master key), legacy SHA-256 rows
+// API secrets at rest: a keyed hash (HMAC-SHA256 under the hash key), legacy SHA-256 rows
 // upgraded at their next successful authentication, and bootstrap secrets refused when short.
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-/** The keyed hash as lib/core/crypto/vault.ts derives it, recomputed independently from the master key. */
+/** The keyed hash as lib/core/crypto/vault.ts derives it, recomputed independently from the hash key. */
 function keyed(secret: string): string {
-  const key = Buffer.from(hkdfSync('sha256', loadMasterKey(), 'corridor-wallet-auth', 'tag', 32));
+  const key = Buffer.from(hkdfSync('sha256', loadKeyring().hashKey, 'corridor-wallet-auth', 'tag', 32));
   return createHmac('sha256', key).update('api-secret').update('\0').update(secret).digest('hex');
 }
 

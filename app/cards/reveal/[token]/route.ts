@@ -1,7 +1,8 @@
-import { openReveal, type RevealedCard } from '@/lib/cards/reveal';
+import { openReveal, peekReveal, type RevealedCard } from '@/lib/cards/reveal';
 
 // GET /cards/reveal/<token> – the reveal page a POST /cards/{id}/reveal URL points to: PAN, CVV
-// and expiry, once. A tampered, expired or already used link shows only that it is not valid.
+// and expiry, once, and only while the card is ACTIVE. A tampered, expired or already used link
+// shows only that it is not valid; a link to a frozen or closed card, only that.
 // Never cached or stored by the browser; the nonce comes from proxy.ts's Content-Security-Policy.
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -26,22 +27,34 @@ function details(c: RevealedCard): string {
 <p>This link has now been used and will not show these details again.</p>`;
 }
 
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store, max-age=0',
+  'referrer-policy': 'no-referrer',
+};
+
+const INVALID =
+  '<p role="alert">This card-details link is not valid: it has expired, was already used, or was altered. Request a new reveal.</p>';
+const inactive = (state: string) =>
+  `<p role="alert">This card is ${state === 'FROZEN' ? 'frozen' : 'closed'}, so its details are not shown. ${
+    state === 'FROZEN' ? 'Unfreeze the card and request a new reveal.' : 'A closed card cannot be revealed.'
+  }</p>`;
+
+/** The status of each outcome: GET and HEAD answer alike. */
+const STATUS = { shown: 200, invalid: 404, inactive: 403 } as const;
+
 export async function GET(req: Request, ctx: { params: Promise<{ token: string }> }): Promise<Response> {
   const { token } = await ctx.params;
-  const card = await openReveal(token);
+  const outcome = await openReveal(token);
   const nonce = req.headers.get('x-nonce') ?? '';
-  const headers = {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store, max-age=0',
-    'referrer-policy': 'no-referrer',
-  };
-  if (!card)
-    return new Response(
-      page(
-        nonce,
-        '<p role="alert">This card-details link is not valid: it has expired, was already used, or was altered. Request a new reveal.</p>',
-      ),
-      { status: 404, headers },
-    );
-  return new Response(page(nonce, details(card)), { status: 200, headers });
+  const body =
+    outcome.kind === 'shown' ? details(outcome.card) : outcome.kind === 'inactive' ? inactive(outcome.state) : INVALID;
+  return new Response(page(nonce, body), { status: STATUS[outcome.kind], headers: HEADERS });
+}
+
+// HEAD /cards/reveal/<token> – the status a GET would answer now, without using the link up (Next.js
+// would otherwise answer HEAD by running GET, and a link checker or a preview fetch would consume it).
+export async function HEAD(_req: Request, ctx: { params: Promise<{ token: string }> }): Promise<Response> {
+  const { token } = await ctx.params;
+  return new Response(null, { status: STATUS[await peekReveal(token)], headers: HEADERS });
 }
