@@ -5,7 +5,7 @@ import { newPlatform } from '@/tests/support/api';
 // A statement that adds to a count several times (a customer created with its accounts: one
 // internal account per currency) adds to one slot of that count, its session's, rather than to
 // random slots in random order, which made two such statements side by side deadlock on the
-// counters' rows (prisma/migrations/20261129100000_list_count_slot_per_session).
+// counters' rows (prisma/migrations/20261129150000_list_count_slot_per_session).
 it('adds one statement’s rows to one slot of each count', async () => {
   const p = await newPlatform();
   const made = await p.api.post('/customers', {

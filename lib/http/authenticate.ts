@@ -67,7 +67,7 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
   if (cached) return cached;
   const stamp = principals.stamp();
   const token = await tokens.findForAuth(creds.username);
-  const match = token ? matchSecret(token, creds.secret, token.platform.clockOffsetMs) : null;
+  const match = token ? matchSecret(token, creds.secret, token.platform) : null;
   if (!token || !match) {
     await recordFailure(address, token);
     throw unauthorized('Invalid API client id or secret');

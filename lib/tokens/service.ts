@@ -1,7 +1,7 @@
 import { effect } from '../core/idempotency';
 import { randomBytes } from 'node:crypto';
 import { newId } from '../core/ids';
-import { addSeconds, now, nowFor } from '../core/clock';
+import { addSeconds, now, nowFor, type PlatformClock } from '../core/clock';
 import { announce, type Announcement } from '../core/invalidation';
 import type { Permission } from '../core/context';
 import type { Tx } from '../core/db';
@@ -137,10 +137,10 @@ export function matchSecret(
     'secretHash' | 'secretHashVersion' | 'previousSecretHash' | 'previousSecretHashVersion' | 'previousSecretExpiresAt'
   >,
   secret: string,
-  clockOffsetMs: bigint,
+  clock: PlatformClock,
 ): SecretMatch {
   if (secretMatches(secret, token.secretHash, token.secretHashVersion)) return 'current';
   const { previousSecretHash: hash, previousSecretExpiresAt: until } = token;
-  if (!hash || !until || until <= nowFor(clockOffsetMs)) return null;
+  if (!hash || !until || until <= nowFor(clock)) return null;
   return secretMatches(secret, hash, token.previousSecretHashVersion ?? SECRET_HASH_VERSION) ? 'previous' : null;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { nowFor } from '../core/clock';
+import { clockOf, nowFor } from '../core/clock';
 import type { Actor } from '../core/context';
 import { DomainError } from '../core/errors';
 import { sharedCache } from '../core/shared-cache';
@@ -61,7 +61,7 @@ export async function walletActor(platformId: string): Promise<Actor> {
     platformId,
     tokenId: WALLET_PAGES_ACTOR,
     permissions: ['VIEW', 'TRANSACT', 'MANAGE'],
-    clockOffsetMs: platform.clockOffsetMs,
+    ...clockOf(platform),
   };
   actors.set(platformId, actor, stamp);
   return actor;
