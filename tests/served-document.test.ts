@@ -37,14 +37,22 @@ it("refuses a body that breaks its operation's schema: a wrong type, a missing f
 
 it('holds an answer the document does not list to the error body, and names it', () => {
   const doc = served();
-  expect(doc.check('PUT', '/config', 405, error)).toBe(true);
-  expect(() => doc.check('PUT', '/config', 405, { error: 'nope' })).toThrow(/does not match the served document/);
-  expect(doc.check('GET', '/openapi.json', 200, { openapi: '3.1.0' })).toBe(false);
+  expect(doc.check('GET', '/config', 418, error)).toBe(true);
+  expect(() => doc.check('GET', '/config', 418, { error: 'nope' })).toThrow(/does not match the served document/);
+  expect(doc.check('GET', '/config', 302, undefined)).toBe(false);
   expect(doc.take()).toEqual({
     responses: 1,
-    pairs: ['PUT /config 405'],
-    unlisted: ['PUT /config 405', 'GET /openapi.json 200'],
+    pairs: ['GET /config 418'],
+    unlisted: ['GET /config 418', 'GET /config 302'],
   });
+});
+
+it("takes a 405 for a method a described path does not take as the document's own answer", () => {
+  const doc = served();
+  expect(doc.check('PUT', '/config', 405, error)).toBe(true);
+  expect(() => doc.check('PUT', '/config', 405, { error: 'nope' })).toThrow(/is not the error body/);
+  expect(doc.check('GET', '/openapi.json', 200, { openapi: '3.1.0' })).toBe(true);
+  expect(doc.take()).toEqual({ responses: 2, pairs: ['PUT /config 405', 'GET /openapi.json 200'], unlisted: [] });
 });
 
 it('holds an answer without a body to having none, and one with a body to having one', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Endpoint, Method, RouteHandler } from './endpoint';
+import type { Endpoint, Method, ResponseDoc, RouteHandler } from './endpoint';
+import { errorBody } from './docs';
 
 // Our own OpenAPI 3.1 document, generated from the endpoint definitions and their zod schemas,
 // served at {base}/openapi.json. It describes what this implementation does, extensions included.
@@ -52,6 +53,40 @@ export function endpointsOf(modules: Record<string, unknown>[]): Endpoint[] {
   return out;
 }
 
+/**
+ * Answers the wrapper itself may give any operation, whatever its route declares: a refused or
+ * throttled caller (401, 429), a JSON body of another media type (415), a running request under
+ * the same Idempotency-Key (409 in progress), and a database that did not answer in time (503,
+ * nothing changed).
+ */
+function generalAnswers(def: Endpoint['def']): Record<number, ResponseDoc> {
+  const statuses = [503];
+  if (def.auth !== 'none') statuses.push(401, 429);
+  if (def.body && def.bodyType !== 'multipart') statuses.push(415);
+  if (def.idempotent) statuses.push(409);
+  return Object.fromEntries(statuses.map((s) => [s, { description: GENERAL[s], schema: errorBody }]));
+}
+const GENERAL: Record<number, string> = {
+  401: 'Unauthorized',
+  409: 'A request with this Idempotency-Key is still in progress',
+  415: 'The body is not JSON',
+  429: 'Too many failed authentications from this address or for this client',
+  503: 'The database did not answer in time; nothing was changed (retry)',
+};
+
+/** This document itself, served without credentials. */
+const SELF = {
+  operationId: 'getOpenapiJson',
+  summary: "This service's OpenAPI document",
+  tags: ['Documentation'],
+  security: [],
+  'x-corridor-extension': true,
+  parameters: [],
+  responses: {
+    200: { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
+  },
+};
+
 export function buildOpenApi(endpoints: Endpoint[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { def } of endpoints) {
@@ -86,7 +121,7 @@ export function buildOpenApi(endpoints: Endpoint[], serverUrl: string) {
         })),
       ],
       responses: Object.fromEntries(
-        Object.entries(def.responses).map(([status, r]) => [
+        Object.entries({ ...generalAnswers(def), ...def.responses }).map(([status, r]) => [
           status,
           {
             description: r.description,
@@ -120,6 +155,8 @@ export function buildOpenApi(endpoints: Endpoint[], serverUrl: string) {
         },
       },
     },
-    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    paths: Object.fromEntries(
+      Object.entries({ ...paths, '/openapi.json': { get: SELF } }).sort(([a], [b]) => a.localeCompare(b)),
+    ),
   };
 }

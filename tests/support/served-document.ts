@@ -48,6 +48,10 @@ export class ServedDocument {
     throw new Error('conformance: the served document lists no error answer');
   }
 
+  private pathKnown(template: string): boolean {
+    return Boolean((this.doc.paths as Record<string, Json>)[template]);
+  }
+
   private validatorFor(method: string, template: string, status: number) {
     const key = `${method} ${template} ${status}`;
     const known = this.validators.get(key);
@@ -72,6 +76,14 @@ export class ServedDocument {
   check(method: string, template: string, status: number, body: unknown): boolean {
     const pair = `${method} ${template} ${status}`;
     let v = this.validatorFor(method, template, status);
+    // A method the path does not take is answered 405 with the error body: the document lists the
+    // methods a path takes, so that answer is the document's own statement, not an omission.
+    if (v === 'unlisted' && status === 405 && this.pathKnown(template) && !this.operation(method, template)) {
+      if (body === undefined) throw new Error(`conformance: ${pair} has no JSON body`);
+      if (!this.errorSchema()(plainJson(body))) throw new Error(`conformance: ${pair} is not the error body`);
+      this.count(pair);
+      return true;
+    }
     if (v === 'unlisted') {
       this.tally.unlisted.add(pair);
       // An error status the operation does not list still has to be the one error body.
