@@ -36,7 +36,7 @@ describe('code blocks', () => {
     const withoutBlocks = guides()
       .filter((g) => g.run.length === 0)
       .map((g) => g.file);
-    expect(withoutBlocks.sort()).toEqual(['docs/configuration.md', 'docs/contributing.md', 'docs/security.md']);
+    expect(withoutBlocks.sort()).toEqual(['docs/configuration.md', 'docs/contributing.md']);
   });
 
   it('a reader can run the guides from a shell: each file loads the helpers before using them', () => {
@@ -137,18 +137,59 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every environment variable the code reads: process.env.X, process.env['X'], env.X. */
-function variablesRead(): Set<string> {
-  const names = new Set<string>();
+// A read by computed name (`process.env[variable]`, e.g. scripts/test.mjs's
+// `leftOut('CORRIDOR_SKIP_E2E')`) does not say which variable it reads. In a file that reads so,
+// every quoted name shaped like a variable (capitals with an underscore) counts as read: the names
+// such a file hands to its reader are written there as strings. Writes (`process.env[k] = ...`,
+// `delete process.env[k]`) read nothing.
+const LITERAL_READ = /\b(?:process\.env|env)(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])/g;
+const COMPUTED_READ = /(?<!\bdelete\s+)(?<![\w.])(?:process\.env|env)\[\s*(?!['"`])[^\]]*\](?!\s*=(?!=))/;
+const QUOTED_NAME = /['"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['"]/g;
+
+/** The variables one source text reads, and whether it reads any by computed name. */
+export function variablesIn(text: string): { names: string[]; computed: boolean } {
+  const names = [...text.matchAll(LITERAL_READ)].map((m) => m[1] ?? m[2]);
+  const computed = COMPUTED_READ.test(text);
+  if (computed) names.push(...[...text.matchAll(QUOTED_NAME)].map((m) => m[1]));
+  return { names: [...new Set(names)], computed };
+}
+
+// This file's own samples of reads (below) read nothing.
+const SCANNER = 'tests/docs.test.ts';
+
+function codeFiles(): string[] {
   const files = [...CODE.flatMap(sourceFiles), ...CODE_FILES.filter((f) => existsSync(path.join(root, f)))];
-  for (const file of files) {
-    const text = read(file);
-    for (const m of text.matchAll(/\b(?:process\.env|env)(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])/g))
-      names.add(m[1] ?? m[2]);
-  }
+  return files.filter((f) => f !== SCANNER);
+}
+
+/** Every environment variable the code reads (variablesIn over every source file). */
+function variablesRead(): Set<string> {
+  const names = new Set(codeFiles().flatMap((file) => variablesIn(read(file)).names));
   for (const n of NOT_SETTINGS) names.delete(n);
   return names;
 }
+
+describe('the variable scanner', () => {
+  it('sees literal reads, and reads by computed name through the names the file quotes', () => {
+    const text = [
+      "const a = process.env.CORRIDOR_A; const b = env['CORRIDOR_B'];",
+      "const leftOut = (variable) => (process.env[variable] ? 'set' : null);",
+      "leftOut('CORRIDOR_SKIP_C'); const notAVariable = 'USD';",
+    ].join('\n');
+    expect(variablesIn(text)).toEqual({ names: ['CORRIDOR_A', 'CORRIDOR_B', 'CORRIDOR_SKIP_C'], computed: true });
+  });
+
+  it('takes writes for writes', () => {
+    const text = "process.env[k] = before[k]; delete process.env[k]; const x = 'CORRIDOR_D';";
+    expect(variablesIn(text)).toEqual({ names: [], computed: false });
+  });
+
+  it('knows every file that reads a variable by computed name (check the names it quotes are variables)', () => {
+    const computed = codeFiles().filter((f) => variablesIn(read(f)).computed);
+    expect(computed).toEqual(['scripts/test.mjs']);
+    expect([...variablesRead()]).toEqual(expect.arrayContaining(['SKIP_TYPECHECK', 'CORRIDOR_SKIP_E2E']));
+  });
+});
 
 describe('the configuration reference', () => {
   const reference = read('docs/configuration.md');
