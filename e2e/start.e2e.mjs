@@ -96,6 +96,21 @@ try {
   });
   await weak.stop();
 
+  step('several keys without a named hash key are refused at start');
+  const key = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
+  const keys = start({
+    CORRIDOR_DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    CORRIDOR_SECRET_KEY: key(),
+    CORRIDOR_OTHER_SECRET_KEYS: key(),
+    CORRIDOR_HASH_KEY: '',
+  });
+  await keys.ready(/cannot start: CORRIDOR_HASH_KEY must be set/, 60_000).catch((err) => {
+    if (!/exited/.test(err.message)) throw err;
+    assert.match(keys.output(), /cannot start: CORRIDOR_HASH_KEY must be set/);
+  });
+  await keys.stop();
+
   step('npm start on an empty data directory (embedded database)');
   let s = start({ CORRIDOR_DATA_DIR: dataDir, DATABASE_URL: '', CORRIDOR_CLIENT_ID: '', CORRIDOR_CLIENT_SECRET: '' });
   await s.ready(/OpenAPI:\s+http/);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDatabase } from './embedded-db.mjs';
 import { migrate } from './migrate.mjs';
+import { loadKeyring } from '../lib/core/crypto/keyring.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -27,6 +28,15 @@ if (chosenSecret && chosenSecret.length < 32) {
     `[corridor] cannot start: CORRIDOR_CLIENT_SECRET is ${chosenSecret.length} characters long; it must have at least 32 ` +
       '(for example `openssl rand -base64 32`), or leave it unset to have a random secret generated',
   );
+  process.exit(1);
+}
+
+// The service's keys (lib/core/crypto/keyring.mjs), read (or, at first start, generated) before
+// anything runs: a server that cannot read them would answer every request with a 500.
+try {
+  loadKeyring();
+} catch (err) {
+  console.error(`[corridor] cannot start: ${err.message}`);
   process.exit(1);
 }
 
