@@ -1,5 +1,6 @@
-// `npm start`: build if there is no build yet, start the database (embedded PGlite under
-// CORRIDOR_DATA_DIR unless DATABASE_URL names PostgreSQL), apply migrations, then run the
+// `npm start`: start the database (embedded PGlite under CORRIDOR_DATA_DIR unless DATABASE_URL
+// names PostgreSQL), apply migrations (or, with CORRIDOR_MIGRATE=off, refuse to start while some
+// are pending), build if there is no build yet, then run the
 // Next.js server on PORT (scripts/server.mjs). The first server process bootstraps the sandbox
 // platform, prints credentials and runs the background worker. On PostgreSQL several server
 // processes share the port (CORRIDOR_WEB_CONCURRENCY, default: one per CPU, less one for a
@@ -40,12 +41,6 @@ try {
   process.exit(1);
 }
 
-if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-  console.log('[corridor] no build found: building once (npm run build)...');
-  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
-}
-
 // CORRIDOR_MIGRATE=off: migrations are a separate step (`npm run db:migrate`, run once per
 // release before the new servers start), and a server finding some pending refuses to start
 // rather than run code against a schema it was not written for.
@@ -74,6 +69,17 @@ try {
   console.error(`[corridor] cannot start: ${err.message}`);
   await database?.stop();
   process.exit(1);
+}
+
+// After the database: a server that may not start (pending migrations with CORRIDOR_MIGRATE=off)
+// says so at once rather than after a build.
+if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  console.log('[corridor] no build found: building once (npm run build)...');
+  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) {
+    await database.stop();
+    process.exit(built.status ?? 1);
+  }
 }
 
 const env = {
