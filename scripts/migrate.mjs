@@ -60,7 +60,10 @@ export function refusal(status) {
   return null;
 }
 
-/** The database's standing against this code's migrations (see compareMigrations); changes nothing. */
+/**
+ * The database's standing against this code's migrations (see compareMigrations); changes nothing.
+ * @param {string} connectionString @param {{ dir?: string }} [options]
+ */
 export async function migrationStatus(connectionString, { dir } = {}) {
   const migrations = await readMigrations(dir);
   const client = new pg.Client({ connectionString });
@@ -74,7 +77,10 @@ export async function migrationStatus(connectionString, { dir } = {}) {
   }
 }
 
-/** Applies pending migrations; returns the names applied. Idempotent. */
+/**
+ * Applies pending migrations; returns the names applied. Idempotent.
+ * @param {string} connectionString @param {{ log?: (line: string) => void, dir?: string }} [options]
+ */
 export async function migrate(connectionString, { log = () => {}, dir } = {}) {
   const migrations = await readMigrations(dir);
   const client = new pg.Client({ connectionString });
