@@ -3,8 +3,8 @@
 // CORRIDOR_DATA_DIR) into an empty database: a backup (scripts/db-dump.mjs) loaded straight into
 // it, then checked — the same row count in every table, the same balance on every ledger account,
 // the ledger audited. The source is left as it was. No server may be using the source (the
-// embedded database refuses while one holds it; on PostgreSQL the servers' liveness locks are
-// looked for), or what it wrote after the copy began would stay behind.
+// embedded database refuses while one holds it; on PostgreSQL any other connection to the source
+// database refuses it), or what it wrote after the copy began would stay behind.
 //
 // The keys are not in the database: start the servers on the new database with the same key file
 // (CORRIDOR_DATA_DIR/secret.key) or the same CORRIDOR_SECRET_KEY and CORRIDOR_HASH_KEY, and every
@@ -15,7 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { backup } from './backup.mjs';
 import { isPostgresUrl, resolveDatabase, startEmbedded } from './embedded-db.mjs';
-import { auditLines, liveServers, tablesIn } from './ops-checks.mjs';
+import { auditLines, otherConnections, tablesIn } from './ops-checks.mjs';
 import { restoreInto } from './restore.mjs';
 
 const log = (line) => console.log(`[db:move] ${line}`);
@@ -52,8 +52,11 @@ async function checkSourceIdle(database) {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const live = await liveServers(client);
-    if (live) throw new Error(`${live} server process(es) are using the source database: stop them first`);
+    const others = await otherConnections(client);
+    if (others.length)
+      throw new Error(
+        `the source database has ${others.reduce((n, o) => n + o.n, 0)} other connection(s) (${others.map((o) => o.name).join(', ')}): stop the servers using it first, or what they write after the copy began would stay behind`,
+      );
   } finally {
     await client.end().catch(() => {});
   }

@@ -6,8 +6,6 @@ import { SEALED_COLUMNS } from '../lib/core/crypto/sealed-columns.mjs';
 import { ledgerViolations } from './soak/invariants.mjs';
 
 const q = (name) => `"${name.replace(/"/g, '""')}"`;
-/** classid of the server processes' liveness locks (lib/core/instance.ts LOCK_SPACE, "Corr"). */
-const INSTANCE_LOCK_SPACE = 0x436f7272;
 
 /** The keys this environment would give a server, without generating a key file; null if none. */
 export function configuredKeys(env = process.env) {
@@ -66,14 +64,17 @@ export async function tablesIn(client) {
   return rows.map((r) => r.name);
 }
 
-/** How many Corridor server processes hold their liveness lock on this database. */
-export async function liveServers(client) {
+/**
+ * The other client connections to this database (server processes, workers, psql sessions): a
+ * move must not begin while anything may still write to the source. Server processes take their
+ * liveness lock and their cache listener only when first needed, so connections are what tells.
+ */
+export async function otherConnections(client) {
   const { rows } = await client.query(
-    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objsubid = 2
-       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    [INSTANCE_LOCK_SPACE],
+    `SELECT coalesce(nullif(application_name, ''), 'unnamed') AS name, count(*)::int AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' GROUP BY 1`,
   );
-  return rows[0].n;
+  return rows;
 }
 
 /**
