@@ -148,3 +148,29 @@ it('a backup cut short or altered is refused before anything is written', async 
   expect(altered.out).toMatch(/damaged: its checksum does not match/);
   expect(await sql(target.url, `SELECT 1 FROM pg_tables WHERE schemaname = 'public'`)).toEqual([]);
 }, 120_000);
+
+it('a restore without the keys the backup needs is refused before anything is written', async () => {
+  expect((await call(server, server, 'GET', '/config')).status).toBe(200); // seals the webhook signing key
+  const file = path.join(scratch('corridor-backup-keys-'), 'backup.sql');
+  expect((await runScript('backup', ['--out', file], sourceEnv())).code).toBe(0);
+  const target = await scratchPostgres();
+  stops.push(() => target.stop());
+  const testKey = process.env.CORRIDOR_SECRET_KEY!;
+  const other = 'a1'.repeat(32);
+  const attempts: [Record<string, string | undefined>, RegExp][] = [
+    // No key in the environment and no key file beside the target.
+    [{ CORRIDOR_SECRET_KEY: undefined, CORRIDOR_DATA_DIR: scratch('corridor-no-keys-') }, /has no keys/],
+    // Another installation's keys: API secrets would not verify.
+    [{ CORRIDOR_SECRET_KEY: other }, /made with hash key .* API secrets would not verify/],
+    // The right hash key, but not the master key the signing key is sealed under.
+    [{ CORRIDOR_SECRET_KEY: other, CORRIDOR_HASH_KEY: testKey }, /sealed under master key\(s\) [0-9a-f]{16}/],
+  ];
+  for (const [env, message] of attempts) {
+    const r = await runScript('restore', [file], { DATABASE_URL: target.url, ...env });
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(message);
+  }
+  expect(await sql(target.url, `SELECT 1 FROM pg_tables WHERE schemaname = 'public'`)).toEqual([]);
+  const ok = await runScript('restore', [file], { DATABASE_URL: target.url });
+  expect(ok.code, ok.out).toBe(0);
+}, 120_000);

@@ -10,7 +10,7 @@ import { call, fundPath, runScript, sql, usdAccount } from './support/ops';
 import { scratchPostgres } from './support/scratch-database';
 
 // Issue 28, point 6: `npm run db:move` carries a platform's whole state from the embedded database
-// to PostgreSQL and back: every table's rows and every ledger balance equal, and what the API
+// to PostgreSQL and back: every table's rows equal, value for value, and what the API
 // showed before — balances, the webhook signing key (a sealed secret) — it shows after, to the same
 // API credentials (the bootstrap token's and one made through the API). Both ways need a
 // PostgreSQL server, so this runs with the PostgreSQL suite.
@@ -26,19 +26,18 @@ const scratch = (prefix: string) => {
 };
 type Credentials = { clientId: string; clientSecret: string };
 
-/** Row count per table and ledger totals: what must be equal on both sides of a move. */
+/** Per table its row count and a fingerprint of its whole contents: equal on both sides of a move. */
 async function inventory(url: string) {
   const tables = await sql<{ t: string }>(url, `SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public'`);
-  const counts: Record<string, number> = {};
-  for (const { t } of tables)
-    counts[t] = Number((await sql<{ n: string }>(url, `SELECT count(*) AS n FROM "${t}"`))[0].n);
-  const sums = await sql(
-    url,
-    `SELECT "platformId", "currency", sum("balance")::text AS balances, count(*)::int AS accounts,
-       (SELECT coalesce(sum(abs(e."amount")), 0)::text FROM "LedgerEntry" e WHERE e."currency" = a."currency") AS moved
-     FROM "LedgerAccount" a GROUP BY 1, 2 ORDER BY 1, 2`,
-  );
-  return { counts, sums };
+  const out: Record<string, { rows: number; contents: string }> = {};
+  for (const { t } of tables) {
+    const [r] = await sql<{ n: string; f: string }>(
+      url,
+      `SELECT count(*) AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS f FROM "${t}" x`,
+    );
+    out[t] = { rows: Number(r.n), contents: r.f };
+  }
+  return out;
 }
 
 /** What the API shows: the platform's accounts and its webhook signing key, as each credential sees it. */
