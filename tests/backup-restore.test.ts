@@ -6,7 +6,7 @@ import { startEmbedded } from '../scripts/embedded-db.mjs';
 import { ledgerViolations } from '../scripts/soak/invariants.mjs';
 import { startProductionServer, type ProductionServer } from './support/production-server';
 import { call, fundingLoad, fundPath, runScript, sql, until, usdAccount, type Funding } from './support/ops';
-import { scratchPostgres, type ScratchDatabase } from './support/scratch-database';
+import { scratchDatabase, scratchPostgres, type ScratchDatabase } from './support/scratch-database';
 
 // Issue 28, point 5: `npm run backup` while payments are being made, `npm run restore` into a fresh
 // database, and what was committed before the backup began is all there, consistent: the ledger
@@ -136,7 +136,7 @@ it('a backup cut short or altered is refused before anything is written', async 
   expect((await runScript('backup', ['--out', file], sourceEnv())).code).toBe(0);
   const { readFileSync, writeFileSync } = await import('node:fs');
   const text = readFileSync(file, 'utf8');
-  const target = await scratchPostgres();
+  const target = await scratchDatabase();
   stops.push(() => target.stop());
   writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
   const cut = await runScript('restore', [file], { DATABASE_URL: target.url });
@@ -153,7 +153,7 @@ it('a restore without the keys the backup needs is refused before anything is wr
   expect((await call(server, server, 'GET', '/config')).status).toBe(200); // seals the webhook signing key
   const file = path.join(scratch('corridor-backup-keys-'), 'backup.sql');
   expect((await runScript('backup', ['--out', file], sourceEnv())).code).toBe(0);
-  const target = await scratchPostgres();
+  const target = await scratchDatabase();
   stops.push(() => target.stop());
   const testKey = process.env.CORRIDOR_SECRET_KEY!;
   const other = 'a1'.repeat(32);
