@@ -1,7 +1,7 @@
 // The embedded database: PGlite (PostgreSQL compiled to WebAssembly) persisted under
 // CORRIDOR_DATA_DIR and served on a loopback port, so the app reaches it through the same
 // pg driver adapter it uses for a PostgreSQL server. One code path, one SQL dialect.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -43,6 +43,24 @@ function takeLock(dir) {
   throw new Error(`could not lock ${file}`);
 }
 
+const SERVING_FILE = 'corridor.serving';
+
+/**
+ * The URL the live process holding the embedded database under `dataDir` serves it on, or null
+ * when no process holds it. The loopback port takes a few connections beside the server's own.
+ */
+export function servedUrl(dataDir) {
+  const dir = path.resolve(dataDir, 'pglite');
+  try {
+    const holder = Number(readFileSync(path.join(dir, 'corridor.lock'), 'utf8'));
+    const { pid, url } = JSON.parse(readFileSync(path.join(dir, SERVING_FILE), 'utf8'));
+    return holder && holder === pid && holder !== process.pid && pidAlive(pid) ? url : null;
+  } catch (err) {
+    if (err.code === 'ENOENT' || err instanceof SyntaxError) return null;
+    throw err;
+  }
+}
+
 /**
  * Starts the embedded database. `dataDir` null means in memory (tests).
  * Returns { url, stop }. Pool size for clients must stay 1 (see DESIGN.md, Database).
@@ -63,6 +81,10 @@ export async function startEmbedded({ dataDir, port = 0, maxConnections = 8 } = 
   await server.start();
   const conn = server.getServerConn(); // "127.0.0.1:PORT"
   const url = `postgresql://postgres:postgres@${conn}/postgres?sslmode=disable`;
+  // Where the process holding the directory serves it, for tools that must work beside a running
+  // server through its own connection (npm run backup, npm run ledger:check).
+  const serving = dataDir ? path.resolve(dataDir, 'pglite', SERVING_FILE) : null;
+  if (serving) writeFileSync(serving, JSON.stringify({ pid: process.pid, url }));
   let stopped = false;
   return {
     url,
@@ -71,6 +93,7 @@ export async function startEmbedded({ dataDir, port = 0, maxConnections = 8 } = 
     async stop() {
       if (stopped) return;
       stopped = true;
+      if (serving) rmSync(serving, { force: true });
       await server.stop().catch(() => {});
       await db.close().catch(() => {});
       release();
@@ -90,4 +113,16 @@ export async function resolveDatabase(env = process.env) {
   }
   const port = env.CORRIDOR_EMBEDDED_DB_PORT ? Number(env.CORRIDOR_EMBEDDED_DB_PORT) : 0;
   return startEmbedded({ dataDir: env.CORRIDOR_DATA_DIR || './data', port });
+}
+
+/**
+ * Like resolveDatabase, but beside a running server: the embedded database a live server holds is
+ * reached through that server's own loopback port (`shared: true`) instead of being refused.
+ */
+export async function reachDatabase(env = process.env) {
+  if (!isPostgresUrl(env.DATABASE_URL) && !env.DATABASE_URL) {
+    const url = servedUrl(env.CORRIDOR_DATA_DIR || './data');
+    if (url) return { url, embedded: true, shared: true, async stop() {} };
+  }
+  return resolveDatabase(env);
 }

@@ -1,5 +1,6 @@
-// `npm start`: build if there is no build yet, start the database (embedded PGlite under
-// CORRIDOR_DATA_DIR unless DATABASE_URL names PostgreSQL), apply migrations, then run the
+// `npm start`: start the database (embedded PGlite under CORRIDOR_DATA_DIR unless DATABASE_URL
+// names PostgreSQL), apply migrations (or, with CORRIDOR_MIGRATE=off, refuse to start while some
+// are pending), build if there is no build yet, then run the
 // Next.js server on PORT (scripts/server.mjs). The first server process bootstraps the sandbox
 // platform, prints credentials and runs the background worker. On PostgreSQL several server
 // processes share the port (CORRIDOR_WEB_CONCURRENCY, default: one per CPU, less one for a
@@ -12,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDatabase } from './embedded-db.mjs';
-import { migrate } from './migrate.mjs';
+import { migrate, migrationStatus, refusal } from './migrate.mjs';
 import { loadKeyring } from '../lib/core/crypto/keyring.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,23 +41,45 @@ try {
   process.exit(1);
 }
 
-if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-  console.log('[corridor] no build found: building once (npm run build)...');
-  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+// CORRIDOR_MIGRATE=off: migrations are a separate step (`npm run db:migrate`, run once per
+// release before the new servers start), and a server finding some pending refuses to start
+// rather than run code against a schema it was not written for.
+async function migrateOrCheck(url) {
+  if (process.env.CORRIDOR_MIGRATE !== 'off') {
+    return (await migrate(url, { log: (m) => console.log(`[corridor] ${m}`) })).length;
+  }
+  const status = await migrationStatus(url);
+  const refused = refusal(status);
+  if (refused) throw new Error(refused);
+  if (status.pending.length)
+    throw new Error(
+      `${status.pending.length} migration(s) pending (${status.pending.join(', ')}) and CORRIDOR_MIGRATE=off: run \`npm run db:migrate\` first`,
+    );
+  return 0;
 }
 
 let database;
 try {
   database = await resolveDatabase();
-  const applied = await migrate(database.url, { log: (m) => console.log(`[corridor] ${m}`) });
+  const applied = await migrateOrCheck(database.url);
   console.log(
-    `[corridor] database: ${database.embedded ? `embedded (${path.resolve(process.env.CORRIDOR_DATA_DIR || './data')})` : 'PostgreSQL'}; ${applied.length} migration(s) applied`,
+    `[corridor] database: ${database.embedded ? `embedded (${path.resolve(process.env.CORRIDOR_DATA_DIR || './data')})` : 'PostgreSQL'}; ${applied} migration(s) applied`,
   );
 } catch (err) {
   console.error(`[corridor] cannot start: ${err.message}`);
   await database?.stop();
   process.exit(1);
+}
+
+// After the database: a server that may not start (pending migrations with CORRIDOR_MIGRATE=off)
+// says so at once rather than after a build.
+if (!dev && !existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  console.log('[corridor] no build found: building once (npm run build)...');
+  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) {
+    await database.stop();
+    process.exit(built.status ?? 1);
+  }
 }
 
 const env = {

@@ -118,13 +118,17 @@ export interface ProductionServer {
   stop(): Promise<void>;
 }
 
-/** `env` adds to (or, with undefined, removes from) the server's environment. */
+/**
+ * `env` adds to (or, with undefined, removes from) the server's environment. `databaseUrl` names
+ * a database to serve instead of a new one (migrated, and left in place by stop()).
+ */
 export async function startProductionServer(
   embedded: boolean,
   env: Record<string, string | undefined> = {},
+  { databaseUrl }: { databaseUrl?: string } = {},
 ): Promise<ProductionServer> {
   await ensureBuild();
-  const database = await newDatabase(embedded);
+  const database = databaseUrl ? { url: databaseUrl, stop: async () => {} } : await newDatabase(embedded);
   await migrate(database.url);
   const port = await freePort();
   const clientId = `edge-${randomBytes(4).toString('hex')}`;
