@@ -3,37 +3,34 @@ import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
 import { purgeStale } from './jobs/retention';
 import { runDueJobs } from './jobs/queue';
 import { foldRunningTotals } from './core/running-totals';
+import { within, type Corridor } from './core/context';
 
-// The in-process worker started with the server: polls the job table and does housekeeping.
-// Several server processes may run it at once (jobs are claimed with SKIP LOCKED).
-let timer: NodeJS.Timeout | undefined;
-let running = false;
-let lastHousekeeping = 0;
-let lastMaintenance = 0;
-let lastFold = 0;
-let delivering = false;
-
-// Webhook sends wait on other people's servers (up to the attempt timeout), so they run beside
-// the job pass rather than in it: a slow receiver never delays timed transitions.
-async function deliverWebhooks() {
-  if (delivering) return;
-  delivering = true;
-  try {
-    await deliverDueWebhooks();
-  } catch (err) {
-    console.error('[corridor] webhook delivery pass failed:', err instanceof Error ? err.message : err);
-  } finally {
-    delivering = false;
-  }
+// The background worker of one Corridor instance (started with the server, by its start()):
+// polls the job table and does housekeeping, everything under its instance. Several server
+// processes may run it at once (jobs are claimed under leases with SKIP LOCKED).
+export interface Worker {
+  start(intervalMs?: number): void;
+  /** Stops polling and waits for the passes under way. */
+  stop(): Promise<void>;
 }
 
-// Housekeeping has its own pass too: under sustained load the job pass may not return for a
-// long time, and the embedded database's statistics must keep up exactly then.
-let housekeeping = false;
-async function keepHouse() {
-  if (housekeeping) return;
-  housekeeping = true;
-  try {
+export function createWorker(corridor: Corridor): Worker {
+  let timer: NodeJS.Timeout | undefined;
+  let lastHousekeeping = 0;
+  let lastMaintenance = 0;
+  let lastFold = 0;
+  // One pass of each kind at a time; what runs is awaited on stop.
+  const passes = { jobs: null, webhooks: null, housekeeping: null } as Record<string, Promise<void> | null>;
+  const once = (name: string, fn: () => Promise<void>) => {
+    if (passes[name]) return;
+    passes[name] = within(corridor, fn)
+      .catch((err) => console.error(`[corridor] worker ${name} pass failed:`, err instanceof Error ? err.message : err))
+      .finally(() => (passes[name] = null));
+  };
+
+  // Housekeeping has its own pass: under sustained load the job pass may not return for a long
+  // time, and the embedded database's statistics must keep up exactly then.
+  const keepHouse = async () => {
     if (Date.now() - lastHousekeeping > 10 * 60_000) {
       lastHousekeeping = Date.now();
       await purgeStale(new Date());
@@ -48,34 +45,26 @@ async function keepHouse() {
       lastMaintenance = Date.now();
       await maintainDatabase();
     }
-  } catch (err) {
-    console.error('[corridor] housekeeping failed:', err instanceof Error ? err.message : err);
-  } finally {
-    housekeeping = false;
-  }
-}
+  };
 
-async function tick() {
-  void deliverWebhooks();
-  void keepHouse();
-  if (running) return;
-  running = true;
-  try {
-    await runDueJobs();
-  } catch (err) {
-    console.error('[corridor] worker tick failed:', err instanceof Error ? err.message : err);
-  } finally {
-    running = false;
-  }
-}
+  const tick = () => {
+    // Webhook sends wait on other people's servers (up to the attempt timeout), so they run
+    // beside the job pass rather than in it: a slow receiver never delays timed transitions.
+    once('webhooks', () => deliverDueWebhooks().then(() => {}));
+    once('housekeeping', keepHouse);
+    once('jobs', () => runDueJobs().then(() => {}));
+  };
 
-export function startWorker(intervalMs = Number(process.env.CORRIDOR_WORKER_INTERVAL_MS || 1000)): void {
-  if (timer) return;
-  timer = setInterval(tick, intervalMs);
-  timer.unref();
-}
-
-export function stopWorker(): void {
-  if (timer) clearInterval(timer);
-  timer = undefined;
+  return {
+    start(intervalMs = Number(process.env.CORRIDOR_WORKER_INTERVAL_MS || 1000)) {
+      if (timer) return;
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await Promise.all(Object.values(passes));
+    },
+  };
 }
