@@ -1,3 +1,4 @@
+import { errorText, log } from './core/log';
 import { deliverDueWebhooks } from './webhooks/service';
 import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
 import { purgeStale } from './jobs/retention';
@@ -21,7 +22,7 @@ async function deliverWebhooks() {
   try {
     await deliverDueWebhooks();
   } catch (err) {
-    console.error('[corridor] webhook delivery pass failed:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'webhook delivery pass failed');
   } finally {
     delivering = false;
   }
@@ -49,7 +50,7 @@ async function keepHouse() {
       await maintainDatabase();
     }
   } catch (err) {
-    console.error('[corridor] housekeeping failed:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'housekeeping failed');
   } finally {
     housekeeping = false;
   }
@@ -63,7 +64,7 @@ async function tick() {
   try {
     await runDueJobs();
   } catch (err) {
-    console.error('[corridor] worker tick failed:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'worker tick failed');
   } finally {
     running = false;
   }
