@@ -4,6 +4,9 @@ import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
 import { purgeStale } from './jobs/retention';
 import { runDueJobs } from './jobs/queue';
 import { foldRunningTotals } from './core/running-totals';
+import { db } from './core/db';
+import { instanceKey } from './core/instance';
+import { beat } from './ops/heartbeat';
 
 // The in-process worker started with the server: polls the job table and does housekeeping.
 // Several server processes may run it at once (jobs are claimed with SKIP LOCKED).
@@ -56,7 +59,17 @@ async function keepHouse() {
   }
 }
 
+// The heartbeat /api/ready reads: this process's worker is alive (a write every few seconds).
+async function heartbeat() {
+  try {
+    await beat(db(), await instanceKey());
+  } catch (err) {
+    log().error({ err: errorText(err) }, 'worker heartbeat failed');
+  }
+}
+
 async function tick() {
+  void heartbeat();
   void deliverWebhooks();
   void keepHouse();
   if (running) return;
