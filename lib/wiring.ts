@@ -25,6 +25,8 @@ import { answerInterpreters } from './webhooks/service';
 import { pruneEvents } from './webhooks/retention';
 import { registerPruner } from './jobs/retention';
 import { pruneSignInLimits } from './staff/sign-in-limits';
+import { pruneHeartbeats } from './ops/heartbeat';
+import { db } from './core/db';
 import { contactChangeGuard } from './customers/service';
 import { PROVISION_JOB, provisionJob } from './cards/service';
 import { PULL_CONFIRM_JOB, pullConfirmJob } from './cards/authorization';
@@ -63,6 +65,7 @@ export function wire(): void {
   // staff sign-in limits gone quiet.
   registerPruner('events', pruneEvents);
   registerPruner('staffSignIn', pruneSignInLimits);
+  registerPruner('workerHeartbeats', (wallNow) => pruneHeartbeats(db(), wallNow));
   // Ports: where an inner domain asks an outer one.
   contactChangeGuard.set(guardContactChange);
   // Ports to the outside world: the sandbox simulations in sandbox mode, the production adapters

@@ -1,8 +1,12 @@
+import { errorText, log } from './core/log';
 import { deliverDueWebhooks } from './webhooks/service';
 import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
 import { purgeStale } from './jobs/retention';
 import { runDueJobs } from './jobs/queue';
 import { foldRunningTotals } from './core/running-totals';
+import { db } from './core/db';
+import { instanceKey } from './core/instance';
+import { beat } from './ops/heartbeat';
 
 // The in-process worker started with the server: polls the job table and does housekeeping.
 // Several server processes may run it at once (jobs are claimed with SKIP LOCKED).
@@ -21,7 +25,7 @@ async function deliverWebhooks() {
   try {
     await deliverDueWebhooks();
   } catch (err) {
-    console.error('[corridor] webhook delivery pass failed:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'webhook delivery pass failed');
   } finally {
     delivering = false;
   }
@@ -49,13 +53,23 @@ async function keepHouse() {
       await maintainDatabase();
     }
   } catch (err) {
-    console.error('[corridor] housekeeping failed:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'housekeeping failed');
   } finally {
     housekeeping = false;
   }
 }
 
+// The heartbeat /api/ready reads: this process's worker is alive (a write every few seconds).
+async function heartbeat() {
+  try {
+    await beat(db(), await instanceKey());
+  } catch (err) {
+    log().error({ err: errorText(err) }, 'worker heartbeat failed');
+  }
+}
+
 async function tick() {
+  void heartbeat();
   void deliverWebhooks();
   void keepHouse();
   if (running) return;
@@ -63,7 +77,7 @@ async function tick() {
   try {
     await runDueJobs();
   } catch (err) {
-    console.error('[corridor] worker tick failed:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'worker tick failed');
   } finally {
     running = false;
   }
