@@ -1,3 +1,4 @@
+import { log } from './core/log';
 import * as platforms from './platform/repository';
 import { createPlatform } from './platform/service';
 import * as tokens from './tokens/service';
@@ -100,7 +101,7 @@ export function bootstrapCredentials(env: Record<string, string | undefined> = p
     );
   }
   if ((clientId && !clientSecret) || (!clientId && clientSecret)) {
-    console.warn('[corridor] CORRIDOR_CLIENT_ID and CORRIDOR_CLIENT_SECRET must be set together; ignoring them');
+    log().warn('CORRIDOR_CLIENT_ID and CORRIDOR_CLIENT_SECRET must be set together; ignoring them');
     return undefined;
   }
   return clientId && clientSecret ? { clientId, clientSecret } : undefined;

@@ -25,6 +25,8 @@ import { answerInterpreters } from './webhooks/service';
 import { pruneEvents } from './webhooks/retention';
 import type { Pruner } from './jobs/retention';
 import { pruneSignInLimits } from './staff/sign-in-limits';
+import { pruneHeartbeats } from './ops/heartbeat';
+import { db } from './core/db';
 import { contactChangeGuard } from './customers/service';
 import { PROVISION_JOB, provisionJob } from './cards/service';
 import { PULL_CONFIRM_JOB, pullConfirmJob } from './cards/authorization';
@@ -63,6 +65,7 @@ export function registerWork(jobs: JobRegistry, pruners: Map<string, Pruner>): v
   // staff sign-in limits gone quiet.
   pruners.set('events', pruneEvents);
   pruners.set('staffSignIn', pruneSignInLimits);
+  pruners.set('workerHeartbeats', (wallNow: Date) => pruneHeartbeats(db(), wallNow));
 }
 
 /**

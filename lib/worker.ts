@@ -1,9 +1,13 @@
+import { errorText, log } from './core/log';
 import { deliverDueWebhooks } from './webhooks/service';
 import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
 import { purgeStale } from './jobs/retention';
 import { runDueJobs } from './jobs/queue';
 import { foldRunningTotals } from './core/running-totals';
 import { within, type Corridor } from './core/context';
+import { db } from './core/db';
+import { instanceKey } from './core/instance';
+import { beat } from './ops/heartbeat';
 
 // The background worker of one Corridor instance (started with the server, by its start()):
 // polls the job table and does housekeeping, everything under its instance. Several server
@@ -20,11 +24,14 @@ export function createWorker(corridor: Corridor): Worker {
   let lastMaintenance = 0;
   let lastFold = 0;
   // One pass of each kind at a time; what runs is awaited on stop.
-  const passes = { jobs: null, webhooks: null, housekeeping: null } as Record<string, Promise<void> | null>;
+  const passes = { jobs: null, webhooks: null, housekeeping: null, heartbeat: null } as Record<
+    string,
+    Promise<void> | null
+  >;
   const once = (name: string, fn: () => Promise<void>) => {
     if (passes[name]) return;
     passes[name] = within(corridor, fn)
-      .catch((err) => console.error(`[corridor] worker ${name} pass failed:`, err instanceof Error ? err.message : err))
+      .catch((err) => log().error({ pass: name, err: errorText(err) }, 'worker pass failed'))
       .finally(() => (passes[name] = null));
   };
 
@@ -48,6 +55,8 @@ export function createWorker(corridor: Corridor): Worker {
   };
 
   const tick = () => {
+    // The heartbeat /api/ready reads: this instance's worker is alive (a write every few seconds).
+    once('heartbeat', async () => beat(db(), await instanceKey()));
     // Webhook sends wait on other people's servers (up to the attempt timeout), so they run
     // beside the job pass rather than in it: a slow receiver never delays timed transitions.
     once('webhooks', () => deliverDueWebhooks().then(() => {}));

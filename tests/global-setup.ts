@@ -61,8 +61,9 @@ const missingText = () => `openapi.yaml is in none of ${referenceDirs().join(', 
 
 /** The document GET /openapi.json serves, fetched from its route handler and kept for the workers. */
 async function writeServedDocument(runDir: string, kind: string): Promise<string> {
+  process.env.CORRIDOR_LOG_LEVEL ??= 'warn';
   const { GET } = await import('../app/api/2025-10-13/openapi.json/route');
-  const res = await GET();
+  const res = await GET(new Request('http://localhost/api/2025-10-13/openapi.json'));
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
   const file = path.join(runDir, `served-openapi-${kind}.json`);
   writeFileSync(file, await res.text());

@@ -1,3 +1,4 @@
+import { log } from './log';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { currentCorridor, type CorridorConfig } from './context';
@@ -160,7 +161,7 @@ async function confirmed(state: State, id: string): Promise<void> {
     while (!listeners.every((name) => waiter.acked.has(name))) {
       if (Date.now() > end) {
         const silent = listeners.filter((name) => !waiter.acked.has(name));
-        console.warn(`[corridor] cache invalidation not confirmed by ${silent.join(', ')} in time`);
+        log().warn({ silent }, 'cache invalidation not confirmed in time');
         return;
       }
       // Woken by each acknowledgement; every 100 ms the list is read again, so that a listener
@@ -197,7 +198,7 @@ export function cachesUsable(): boolean {
 function down(state: State, client: pg.Client, why: string): void {
   if (state.client !== client) return;
   state.client = null;
-  if (state.live) console.warn(`[corridor] cache invalidation listener lost (${why}); caches off until it reconnects`);
+  if (state.live) log().warn({ why }, 'cache invalidation listener lost; caches off until it reconnects');
   state.live = false;
   deliver(state, null, null);
   client.end().catch(() => {});

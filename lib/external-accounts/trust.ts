@@ -1,3 +1,4 @@
+import { errorText, log } from '../core/log';
 import { newId } from '../core/ids';
 import { addSeconds, now } from '../core/clock';
 import { transaction } from '../core/db';
@@ -76,7 +77,7 @@ export async function start(platformId: string, id: string, action: TrustAction)
         action === 'TRUST' ? 'SCA_TRUST_BENEFICIARY' : 'SCA_UNTRUST_BENEFICIARY',
       );
     } catch (err) {
-      console.error('[corridor] SCA code delivery failed:', err instanceof Error ? err.message : err);
+      log().error({ err: errorText(err) }, 'SCA code delivery failed');
       await sca.discard(code.id);
       throw new DomainError('SERVICE_UNAVAILABLE', 'The SMS code could not be sent; start again');
     }

@@ -14,6 +14,8 @@ import type { SignedRequest } from '../wallet-auth/signed-retry';
 import { stampHeader } from '../wallet-auth/stamp';
 import { canonicalJson, stringifyJson } from '../core/json';
 import { checkTextValues, parseBodyOrThrow, parseOrThrow, parseQueryOrThrow } from '../core/validation';
+import { log } from '../core/log';
+import { logged, noteActor, requestIdOf } from './request-log';
 
 // The one wrapper every route handler goes through: authenticate, check the permission, parse
 // and validate input with zod, apply Idempotency-Key, run the handler as the caller, map errors
@@ -123,7 +125,8 @@ export function toDomainError(err: unknown, req: Request): DomainError {
   // the transaction rolled back, so nothing was written.
   if (code === '22003' || code === '22008' || code === '22009')
     return new DomainError('INVALID_INPUT', 'A value in the request is out of the range this service can store');
-  console.error(`[corridor] ${req.method} ${new URL(req.url).pathname} failed:`, err);
+  // The request's own line (lib/http/request-log.ts) names its route; this one carries the cause.
+  log().error({ reqId: requestIdOf(req), method: req.method, err }, 'request failed with an unexpected error');
   return new DomainError('INTERNAL_ERROR', 'Internal error; the request was not completed');
 }
 
@@ -236,6 +239,7 @@ export function endpoint(
         def.auth === 'none'
           ? { kind: 'system', platformId: '', ...WALL_CLOCK }
           : await authenticate(req.headers.get('authorization'), def.auth ?? 'platform', clientAddress(req.headers));
+      noteActor(req, actor);
       requirePermission(actor, def.permission);
       return await runAs(actor, async () => {
         const { input, rawValue, url } = await readInput(def, req, ctx, actor);
@@ -264,7 +268,7 @@ export function endpoint(
       return errorResponse(toDomainError(err, req));
     }
   };
-  return Object.assign(run, { def: def as unknown as EndpointDef<z.ZodType, z.ZodType, z.ZodType> });
+  return Object.assign(logged(def.path, run), { def: def as unknown as EndpointDef<z.ZodType, z.ZodType, z.ZodType> });
 }
 
 const replyText = (reply: Reply) =>
@@ -317,7 +321,9 @@ export function methodNotAllowed(allowed: Method[]): RouteHandler {
 /** A route file's exports: its endpoints by method, and a JSON 405 for every other method. */
 export function routes(...endpoints: Endpoint[]): Record<Method, RouteHandler> {
   const allowed = endpoints.map((e) => e.def.method);
-  return Object.fromEntries(
-    METHODS.map((m) => [m, endpoints.find((e) => e.def.method === m) ?? methodNotAllowed(allowed)]),
-  ) as Record<Method, RouteHandler>;
+  const refuse = logged(endpoints[0]?.def.path ?? '(unknown)', methodNotAllowed(allowed));
+  return Object.fromEntries(METHODS.map((m) => [m, endpoints.find((e) => e.def.method === m) ?? refuse])) as Record<
+    Method,
+    RouteHandler
+  >;
 }

@@ -1,3 +1,4 @@
+import { errorText, log } from '../core/log';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../core/crypto/secrets';
 import { addSeconds, now } from '../core/clock';
@@ -171,7 +172,7 @@ export async function runKeyed(
   } catch (err) {
     if (err instanceof DomainError) return { ...toError(err), source: 'fresh' }; // the key is no longer this request's
     // The answer could not be stored: a committed effect still answers with its own record.
-    console.error(`[corridor] ${op.label}: storing the Idempotency-Key answer failed:`, err);
+    log().error({ operation: op.label, err: errorText(err) }, 'storing the Idempotency-Key answer failed');
   }
   if (stored) return { ...stored, source: 'stored' };
   return { ...outcome, source: 'fresh' };

@@ -1,3 +1,4 @@
+import { errorText, log } from '../core/log';
 import { addSeconds, now } from '../core/clock';
 import { transaction } from '../core/db';
 import { DomainError, fieldError, invalidInput } from '../core/errors';
@@ -79,7 +80,7 @@ export async function start(platformId: string, customerId: string, factor: Fact
       'SCA_LOGIN',
     );
   } catch (err) {
-    console.error('[corridor] SCA login code delivery failed:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'SCA login code delivery failed');
     await discard(code.id);
     throw new DomainError('SERVICE_UNAVAILABLE', 'The SMS code could not be sent; start the login again');
   }

@@ -1,3 +1,4 @@
+import { log } from '../core/log';
 import { createUser, countUsers, normalizeEmail } from './service';
 import * as repo from './repository';
 import { hashPassword } from './password';
@@ -9,7 +10,7 @@ export async function ensureFirstStaff(platformId: string, host: string): Promis
   const envEmail = process.env.CORRIDOR_STAFF_EMAIL?.trim();
   const envPassword = process.env.CORRIDOR_STAFF_PASSWORD;
   if ((envEmail && !envPassword) || (!envEmail && envPassword))
-    console.warn('[corridor] CORRIDOR_STAFF_EMAIL and CORRIDOR_STAFF_PASSWORD must be set together; ignoring them');
+    log().warn('CORRIDOR_STAFF_EMAIL and CORRIDOR_STAFF_PASSWORD must be set together; ignoring them');
   const known = envEmail && envPassword ? { email: normalizeEmail(envEmail), password: envPassword } : undefined;
 
   if ((await countUsers(platformId)) === 0) {

@@ -1,3 +1,4 @@
+import { errorText, log } from '../core/log';
 import { isIP } from 'node:net';
 import { now } from '../core/clock';
 import { DomainError } from '../core/errors';
@@ -72,7 +73,7 @@ async function reload(state: State): Promise<void> {
   try {
     for (const b of await repo.activeBlocks(now())) remember(state, [b.key], b.blockedUntil.getTime());
   } catch (err) {
-    console.error('[corridor] cannot load authentication refusals:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'cannot load authentication refusals');
   }
 }
 
@@ -160,7 +161,7 @@ export async function recordFailure(address: string, token: { id: string; client
     }
   } catch (err) {
     // The request fails either way (401); a counting failure must not turn it into a 500.
-    console.error('[corridor] cannot count a failed authentication:', err instanceof Error ? err.message : err);
+    log().error({ err: errorText(err) }, 'cannot count a failed authentication');
   }
 }
 

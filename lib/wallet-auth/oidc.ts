@@ -1,3 +1,4 @@
+import { errorText, log } from '../core/log';
 import { port } from '../core/ports';
 import { createPublicKey, verify as verifySignature, type JsonWebKey } from 'node:crypto';
 import { ttlCache } from '../core/cache';
@@ -126,7 +127,7 @@ async function checkSignature(t: DecodedToken, issuer: string): Promise<void> {
   try {
     keys = await fetchJwks(issuer);
   } catch (err) {
-    console.error(`[corridor] fetching the signing keys of ${issuer} failed:`, (err as Error).message);
+    log().error({ issuer, err: errorText(err) }, "fetching an OIDC issuer's signing keys failed");
     throw failed("The issuer's signing keys could not be fetched");
   }
   const candidates = keys.filter(

@@ -1,3 +1,4 @@
+import { log } from '../core/log';
 import { Prisma, db } from '../core/db';
 
 // Events (the webhook outbox) and their delivery attempts are history once settled: delivered,
@@ -17,7 +18,7 @@ export function eventRetentionDays(env: Record<string, string | undefined> = pro
   if (v.toLowerCase() === 'never') return null;
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) {
-    console.warn(`[corridor] CORRIDOR_EVENT_RETENTION_DAYS=${v} is not a number of days; keeping ${DEFAULT_DAYS}`);
+    log().warn(`CORRIDOR_EVENT_RETENTION_DAYS=${v} is not a number of days; keeping ${DEFAULT_DAYS}`);
     return DEFAULT_DAYS;
   }
   return Math.max(MIN_DAYS, n);

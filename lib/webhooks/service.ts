@@ -1,3 +1,4 @@
+import { errorText, log } from '../core/log';
 import { clockOf, now } from '../core/clock';
 import { runAs } from '../core/context';
 import { transaction } from '../core/db';
@@ -87,16 +88,27 @@ export async function deliverDueWebhooks(
       while (next < batch.length) {
         const event = batch[next++];
         summary.attempted++;
+        const started = performance.now();
         try {
           const outcome = await runAs({ kind: 'system', platformId: event.platformId, ...clockOf(event) }, () =>
             deliverOne(event, opts.send),
           );
           summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
+          log().info(
+            {
+              webhookEvent: event.id,
+              platformId: event.platformId,
+              attempt: event.attempts,
+              outcome,
+              ms: Math.round(performance.now() - started),
+            },
+            'webhook attempt',
+          );
         } catch (err) {
           // Recording failed (database trouble): the lease runs out and the event is tried again.
-          console.error(
-            `[corridor] webhook ${event.id} attempt ${event.attempts} not recorded:`,
-            err instanceof Error ? err.message : err,
+          log().error(
+            { webhookEvent: event.id, platformId: event.platformId, attempt: event.attempts, err: errorText(err) },
+            'webhook attempt not recorded',
           );
           summary.retrying++;
         }
@@ -112,7 +124,7 @@ async function signedPost(platformId: string, endpoint: string, body: string, se
   try {
     signature = await signBody(platformId, body);
   } catch (err) {
-    console.error(`[corridor] cannot sign webhooks for ${platformId}:`, err instanceof Error ? err.message : err);
+    log().error({ platformId, err: errorText(err) }, 'cannot sign webhooks');
     return { error: 'the webhook signing key is unavailable (master key mismatch?)', latencyMs: 0, body: '' };
   }
   return webhookTransport.get().post(endpoint, body, signature, send);

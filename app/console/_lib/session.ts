@@ -1,3 +1,4 @@
+import { log } from '@/lib/core/log';
 import 'server-only';
 import { redirect } from 'next/navigation';
 import { DomainError } from '@/lib/core/errors';
@@ -32,7 +33,7 @@ export async function actionAs<T>(role: StaffRole, fn: (actor: StaffActor) => Pr
       }));
       return { ok: false, code: err.code, error: err.message, ...(fields ? { fields } : {}) };
     }
-    console.error('[corridor] console action failed:', err);
+    log().error({ err }, 'console action failed with an unexpected error');
     return { ok: false, code: 'INTERNAL_ERROR', error: 'Internal error; nothing was changed' };
   }
 }

@@ -5,6 +5,7 @@ import { DomainError } from '@/lib/core/errors';
 import { parseJson, stringifyJson } from '@/lib/core/json';
 import { ERROR_STATUS, errorBody } from '@/lib/http/errors';
 import { secureCookies } from '@/lib/core/mode';
+import { log } from '@/lib/core/log';
 import { COOKIE, resolve, type WebSession } from '@/lib/wallet-web/service';
 import type { Forwarded } from './forward';
 
@@ -46,7 +47,7 @@ export function walletRoute<A extends unknown[]>(
       unstable_rethrow(err);
       if (err instanceof DomainError) return domainProblem(err);
       const req = args[0] instanceof Request ? args[0] : null;
-      console.error(`[corridor] wallet ${req ? `${req.method} ${new URL(req.url).pathname}` : 'route'} failed:`, err);
+      log().error({ method: req?.method, err }, 'wallet request failed with an unexpected error');
       return problem(500, 'INTERNAL_ERROR', 'Internal error; the request was not completed');
     }
   };

@@ -1,0 +1,50 @@
+import { Writable } from 'node:stream';
+import pino, { type Logger, type LevelWithSilent } from 'pino';
+import pretty from 'pino-pretty';
+
+// The service's log: one JSON line per event on stdout (an operator's collector reads it), pretty
+// text only when a person watches a terminal. Lines carry facts chosen field by field — never
+// request bodies, query strings, secrets, codes or card numbers: callers pass ids and outcomes.
+const LEVELS: readonly LevelWithSilent[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+function levelFrom(value: string | undefined): { level: LevelWithSilent; refused?: string } {
+  if (!value) return { level: 'info' };
+  const v = value.trim().toLowerCase() as LevelWithSilent;
+  return LEVELS.includes(v) ? { level: v } : { level: 'info', refused: value };
+}
+
+// Tests swap the destination to read what was written (lib/core/log.test.ts, tests/log-secrets.test.ts).
+let sink: Writable | undefined;
+let current: Logger | undefined;
+
+function build(): Logger {
+  const { level, refused } = levelFrom(process.env.CORRIDOR_LOG_LEVEL);
+  const destination = sink ?? (process.stdout.isTTY ? pretty({ colorize: true, sync: true }) : pino.destination(1));
+  const logger = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  if (refused) logger.warn(`CORRIDOR_LOG_LEVEL=${refused} is not one of ${LEVELS.join(', ')}; logging at info`);
+  return logger;
+}
+
+/** The process's logger (built on first use, after the environment is read). */
+export function log(): Logger {
+  return (current ??= build());
+}
+
+/** Sends every later line to `stream` (tests), or back to stdout when undefined. */
+export function setLogDestination(stream: Writable | undefined): void {
+  sink = stream;
+  current = undefined;
+}
+
+/** An error's message for a log line: its text, never the object (which may hold values). */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
