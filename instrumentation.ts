@@ -6,7 +6,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { createCorridor, boot } = await import('./lib/boot');
   const { setAppCorridor } = await import('./lib/core/context');
-  const corridor = createCorridor();
+  const corridor = createCorridor({ processMetrics: true });
   setAppCorridor(corridor);
   if (process.env.CORRIDOR_SKIP_BOOT !== '1') await boot(corridor);
 }

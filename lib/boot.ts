@@ -7,7 +7,9 @@ import { hashSecret, MIN_CHOSEN_SECRET_LENGTH, SECRET_HASH_VERSION, secretMatche
 import { now } from './core/clock';
 import { createWorker } from './worker';
 import { within, type Corridor, type CorridorConfig } from './core/context';
-import { createDatabase, disconnectDb, type Database } from './core/db';
+import { createMetrics } from './core/metrics';
+import { readFigures } from './ops/metrics-probe';
+import { createDatabase, db, disconnectDb, type Database } from './core/db';
 import { createInstanceLock, releaseInstance } from './core/instance';
 import { createInvalidation, stopListener } from './core/invalidation';
 import type { Plug } from './core/ports';
@@ -31,6 +33,8 @@ export interface CorridorOptions extends Partial<CorridorConfig> {
   database?: Database;
   /** The worker's lease and handler time, and its bookkeeping (a test may inject failures). */
   jobs?: Parameters<typeof createJobRegistry>[0];
+  /** Also export this process's CPU, memory and event-loop metrics (the app's own instance). */
+  processMetrics?: boolean;
 }
 
 /** A Corridor instance: everything it holds, and its worker. */
@@ -71,6 +75,7 @@ export function createCorridor(options: CorridorOptions = {}, env = process.env)
     pruners,
     outbox: [],
     authThrottle: createThrottleState(),
+    metrics: createMetrics({ process: options.processMetrics }),
   } satisfies Corridor;
   const corridor: CorridorInstance = Object.assign(parts, {
     start: (intervalMs?: number) => worker.start(intervalMs),
@@ -83,6 +88,7 @@ export function createCorridor(options: CorridorOptions = {}, env = process.env)
     },
   });
   const worker = createWorker(corridor);
+  corridor.metrics.setProbe(() => within(corridor, () => readFigures(db(), corridor.database.pool)));
   return corridor;
 }
 

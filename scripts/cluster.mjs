@@ -3,6 +3,7 @@
 // A worker that dies is replaced. scripts/start.mjs decides the count (its default is one per CPU,
 // less one for a database on this machine) and always passes it, so it is required here.
 import cluster from 'node:cluster';
+import promClient from 'prom-client';
 
 const raw = process.env.CORRIDOR_WEB_CONCURRENCY;
 const count = Number(raw);
@@ -32,6 +33,17 @@ if (cluster.isPrimary) {
   };
   let stopping = false;
   for (let i = 0; i < count; i++) fork(i);
+  // GET /metrics on any process answers for all (lib/http/metrics.ts): the answering process asks
+  // here, and prom-client's aggregator collects every process's registry and merges them.
+  const aggregator = new promClient.AggregatorRegistry();
+  cluster.on('message', async (worker, msg) => {
+    if (msg?.corridorMetrics !== 'request') return;
+    try {
+      worker.send({ corridorMetrics: 'answer', id: msg.id, text: await aggregator.clusterMetrics() });
+    } catch (err) {
+      worker.send({ corridorMetrics: 'answer', id: msg.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
   const stop = () => {
     stopping = true;
     for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');

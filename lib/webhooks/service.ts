@@ -1,4 +1,5 @@
 import { errorText, log } from '../core/log';
+import { currentCorridor } from '../core/context';
 import { clockOf, now } from '../core/clock';
 import { runAs } from '../core/context';
 import { transaction } from '../core/db';
@@ -94,6 +95,7 @@ export async function deliverDueWebhooks(
             deliverOne(event, opts.send),
           );
           summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
+          currentCorridor().metrics.webhookAttempts.inc({ outcome });
           log().info(
             {
               webhookEvent: event.id,
