@@ -20,6 +20,7 @@ export interface Worker {
 
 export function createWorker(corridor: Corridor): Worker {
   let timer: NodeJS.Timeout | undefined;
+  let stopping = false;
   let lastHousekeeping = 0;
   let lastMaintenance = 0;
   let lastFold = 0;
@@ -59,18 +60,20 @@ export function createWorker(corridor: Corridor): Worker {
     once('heartbeat', async () => beat(db(), await instanceKey()));
     // Webhook sends wait on other people's servers (up to the attempt timeout), so they run
     // beside the job pass rather than in it: a slow receiver never delays timed transitions.
-    once('webhooks', () => deliverDueWebhooks().then(() => {}));
+    once('webhooks', () => deliverDueWebhooks({ stopping: () => stopping }).then(() => {}));
     once('housekeeping', keepHouse);
-    once('jobs', () => runDueJobs().then(() => {}));
+    once('jobs', () => runDueJobs({ stopping: () => stopping }).then(() => {}));
   };
 
   return {
     start(intervalMs = Number(process.env.CORRIDOR_WORKER_INTERVAL_MS || 1000)) {
       if (timer) return;
+      stopping = false;
       timer = setInterval(tick, intervalMs);
       timer.unref();
     },
     async stop() {
+      stopping = true;
       if (timer) clearInterval(timer);
       timer = undefined;
       await Promise.all(Object.values(passes));

@@ -44,10 +44,19 @@ if (cluster.isPrimary) {
       worker.send({ corridorMetrics: 'answer', id: msg.id, error: err instanceof Error ? err.message : String(err) });
     }
   });
+  // Each server process drains on its own (scripts/server.mjs); the primary waits for all of them.
   const stop = () => {
+    if (stopping) return;
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 6_000).unref();
+    const workers = Object.values(cluster.workers ?? {}).filter(Boolean);
+    let left = workers.length;
+    if (!left) process.exit(0);
+    for (const w of workers) {
+      w.once('exit', () => --left === 0 && process.exit(0));
+      w.process.kill('SIGTERM');
+    }
+    const limit = Number(process.env.CORRIDOR_SHUTDOWN_TIMEOUT_MS || 20_000) + 10_000;
+    setTimeout(() => process.exit(0), limit).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

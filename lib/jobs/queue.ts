@@ -77,12 +77,16 @@ export function dueUnfinished(platformId: string): Promise<number> {
  * Runs every job and sweep due now on the current instance; returns how many ran. Safe to call
  * from several processes (and instances): each job is claimed by one of them under a lease.
  */
-export async function runDueJobs(opts: { limit?: number; platformId?: string } = {}): Promise<number> {
+export async function runDueJobs(
+  opts: { limit?: number; platformId?: string; stopping?: () => boolean } = {},
+): Promise<number> {
   const jobs = registry();
   const limit = opts.limit ?? 20;
   let total = 0;
   for (const sweep of jobs.sweeps.values()) total += await sweep({ platformId: opts.platformId });
   for (;;) {
+    // A worker shutting down claims nothing more; what it claimed it finishes.
+    if (opts.stopping?.()) return total;
     const wall = new Date();
     const batch = await repo.claimDue(
       wall,
