@@ -1,11 +1,12 @@
-// Next.js calls register() once when a server process starts: plug the parts together (every
-// process), then bootstrap the sandbox and start the worker (the first process only).
+// Next.js calls register() once when a server process starts: build the process's Corridor
+// instance (its composition root: lib/boot.ts createCorridor), make it the app's one handle (read
+// by the HTTP edge and anything that starts work outside a context), then bootstrap the sandbox
+// and start the worker.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { wire } = await import('./lib/wiring');
-  wire();
-  if (process.env.CORRIDOR_SKIP_BOOT !== '1') {
-    const { boot } = await import('./lib/boot');
-    await boot();
-  }
+  const { createCorridor, boot } = await import('./lib/boot');
+  const { setAppCorridor } = await import('./lib/core/context');
+  const corridor = createCorridor({ processMetrics: true });
+  setAppCorridor(corridor);
+  if (process.env.CORRIDOR_SKIP_BOOT !== '1') await boot(corridor);
 }

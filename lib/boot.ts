@@ -5,12 +5,92 @@ import * as tokens from './tokens/service';
 import * as tokenRepo from './tokens/repository';
 import { hashSecret, MIN_CHOSEN_SECRET_LENGTH, SECRET_HASH_VERSION, secretMatches } from './core/crypto/secrets';
 import { now } from './core/clock';
-import { startWorker } from './worker';
+import { createWorker } from './worker';
+import { within, type Corridor, type CorridorConfig } from './core/context';
+import { createMetrics } from './core/metrics';
+import { readFigures } from './ops/metrics-probe';
+import { createDatabase, db, disconnectDb, type Database } from './core/db';
+import { createInstanceLock, releaseInstance } from './core/instance';
+import { createInvalidation, stopListener } from './core/invalidation';
+import type { Plug } from './core/ports';
+import { createJobRegistry } from './jobs/queue';
+import { createThrottleState } from './tokens/throttle';
+import { portsFor, registerWork } from './wiring';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
 import { ensureFirstStaff } from './staff/bootstrap';
 
 export class BootError extends Error {}
+
+export interface CorridorOptions extends Partial<CorridorConfig> {
+  /** Implementations that replace the mode's own (tests standing in for a provider). */
+  ports?: Plug[];
+  /**
+   * Another instance's database client, shared instead of opening a pool of its own (the
+   * embedded database runs one session, which one pool must own: a second would drop the first's
+   * prepared statements). The instance that made it closes it.
+   */
+  database?: Database;
+  /** The worker's lease and handler time, and its bookkeeping (a test may inject failures). */
+  jobs?: Parameters<typeof createJobRegistry>[0];
+  /** Also export this process's CPU, memory and event-loop metrics (the app's own instance). */
+  processMetrics?: boolean;
+}
+
+/** A Corridor instance: everything it holds, and its worker. */
+export type CorridorInstance = Corridor & {
+  /** Starts the instance's background worker (CORRIDOR_WORKER_INTERVAL_MS apart). */
+  start(intervalMs?: number): void;
+  /** Stops the worker and closes what the instance holds open: its lock, listener and database. */
+  close(): Promise<void>;
+  /** Runs `fn` under this instance. */
+  run<T>(fn: () => T): T;
+};
+
+/**
+ * Builds one Corridor instance: its configuration (from `options`, else the environment), its
+ * database client, its ports with the adapters of its mode chosen now, its job registry (kinds,
+ * batch handlers, sweeps, pruners), caches, cache invalidation, instance key, outbox and
+ * authentication-refusal state. Work reaches it through the actor context (lib/core/context.ts);
+ * several instances live side by side in one process without sharing any of it.
+ */
+export function createCorridor(options: CorridorOptions = {}, env = process.env): CorridorInstance {
+  const shared = options.database;
+  const config: CorridorConfig = {
+    mode: options.mode ?? (env.CORRIDOR_MODE === 'production' ? 'production' : 'sandbox'),
+    databaseUrl: shared?.config.databaseUrl ?? options.databaseUrl ?? env.DATABASE_URL ?? '',
+    embedded: shared?.config.embedded ?? options.embedded ?? env.CORRIDOR_EMBEDDED === '1',
+  };
+  const jobs = createJobRegistry(options.jobs);
+  const pruners = new Map();
+  registerWork(jobs, pruners);
+  const parts = {
+    config,
+    database: shared ?? createDatabase(config),
+    ports: new Map([...portsFor(config.mode), ...(options.ports ?? [])]),
+    caches: new Map(),
+    invalidation: createInvalidation(config),
+    instance: createInstanceLock(config),
+    jobs,
+    pruners,
+    outbox: [],
+    authThrottle: createThrottleState(),
+    metrics: createMetrics({ process: options.processMetrics }),
+  } satisfies Corridor;
+  const corridor: CorridorInstance = Object.assign(parts, {
+    start: (intervalMs?: number) => worker.start(intervalMs),
+    run: <T>(fn: () => T): T => within(corridor, fn),
+    close: async () => {
+      await worker.stop();
+      await within(corridor, () => releaseInstance(corridor.instance));
+      await stopListener(corridor.invalidation);
+      if (!shared) await disconnectDb(corridor.database);
+    },
+  });
+  const worker = createWorker(corridor);
+  corridor.metrics.setProbe(() => within(corridor, () => readFigures(db(), corridor.database.pool)));
+  return corridor;
+}
 
 /**
  * The bootstrap credentials the environment asks for, if any. An operator-chosen secret shorter
@@ -33,9 +113,16 @@ export function bootstrapCredentials(env: Record<string, string | undefined> = p
   return clientId && clientSecret ? { clientId, clientSecret } : undefined;
 }
 
-// Server start (called from instrumentation.ts): make sure a sandbox platform exists, print how
-// to reach it, and start the worker.
-export async function boot(): Promise<void> {
+// Server start (called from instrumentation.ts with the process's instance): make sure a sandbox
+// platform exists, print how to reach it, and start the instance's worker.
+export function boot(corridor: CorridorInstance): Promise<void> {
+  return within(corridor, async () => {
+    await greet();
+    if (process.env.CORRIDOR_WORKER !== 'off') corridor.start();
+  });
+}
+
+async function greet(): Promise<void> {
   const known = bootstrapCredentials();
   const baseUrl = publicBaseUrl();
 
@@ -71,6 +158,4 @@ export async function boot(): Promise<void> {
   lines.push(`  Console:       ${baseUrl}/console`);
   lines.push(`  Wallet:        ${baseUrl}/wallet`);
   console.log(`\n[corridor] ${lines.join('\n[corridor] ')}\n`);
-
-  if (process.env.CORRIDOR_WORKER !== 'off') startWorker();
 }

@@ -4,40 +4,41 @@ import { maintainDatabase, ownMaintenanceNeeded } from './jobs/maintenance';
 import { purgeStale } from './jobs/retention';
 import { runDueJobs } from './jobs/queue';
 import { foldRunningTotals } from './core/running-totals';
+import { within, type Corridor } from './core/context';
 import { db } from './core/db';
 import { instanceKey } from './core/instance';
 import { beat } from './ops/heartbeat';
 
-// The in-process worker started with the server: polls the job table and does housekeeping.
-// Several server processes may run it at once (jobs are claimed with SKIP LOCKED).
-let timer: NodeJS.Timeout | undefined;
-let running = false;
-let lastHousekeeping = 0;
-let lastMaintenance = 0;
-let lastFold = 0;
-let delivering = false;
-
-// Webhook sends wait on other people's servers (up to the attempt timeout), so they run beside
-// the job pass rather than in it: a slow receiver never delays timed transitions.
-async function deliverWebhooks() {
-  if (delivering) return;
-  delivering = true;
-  try {
-    await deliverDueWebhooks();
-  } catch (err) {
-    log().error({ err: errorText(err) }, 'webhook delivery pass failed');
-  } finally {
-    delivering = false;
-  }
+// The background worker of one Corridor instance (started with the server, by its start()):
+// polls the job table and does housekeeping, everything under its instance. Several server
+// processes may run it at once (jobs are claimed under leases with SKIP LOCKED).
+export interface Worker {
+  start(intervalMs?: number): void;
+  /** Stops polling and waits for the passes under way. */
+  stop(): Promise<void>;
 }
 
-// Housekeeping has its own pass too: under sustained load the job pass may not return for a
-// long time, and the embedded database's statistics must keep up exactly then.
-let housekeeping = false;
-async function keepHouse() {
-  if (housekeeping) return;
-  housekeeping = true;
-  try {
+export function createWorker(corridor: Corridor): Worker {
+  let timer: NodeJS.Timeout | undefined;
+  let stopping = false;
+  let lastHousekeeping = 0;
+  let lastMaintenance = 0;
+  let lastFold = 0;
+  // One pass of each kind at a time; what runs is awaited on stop.
+  const passes = { jobs: null, webhooks: null, housekeeping: null, heartbeat: null } as Record<
+    string,
+    Promise<void> | null
+  >;
+  const once = (name: string, fn: () => Promise<void>) => {
+    if (passes[name]) return;
+    passes[name] = within(corridor, fn)
+      .catch((err) => log().error({ pass: name, err: errorText(err) }, 'worker pass failed'))
+      .finally(() => (passes[name] = null));
+  };
+
+  // Housekeeping has its own pass: under sustained load the job pass may not return for a long
+  // time, and the embedded database's statistics must keep up exactly then.
+  const keepHouse = async () => {
     if (Date.now() - lastHousekeeping > 10 * 60_000) {
       lastHousekeeping = Date.now();
       await purgeStale(new Date());
@@ -52,44 +53,30 @@ async function keepHouse() {
       lastMaintenance = Date.now();
       await maintainDatabase();
     }
-  } catch (err) {
-    log().error({ err: errorText(err) }, 'housekeeping failed');
-  } finally {
-    housekeeping = false;
-  }
-}
+  };
 
-// The heartbeat /api/ready reads: this process's worker is alive (a write every few seconds).
-async function heartbeat() {
-  try {
-    await beat(db(), await instanceKey());
-  } catch (err) {
-    log().error({ err: errorText(err) }, 'worker heartbeat failed');
-  }
-}
+  const tick = () => {
+    // The heartbeat /api/ready reads: this instance's worker is alive (a write every few seconds).
+    once('heartbeat', async () => beat(db(), await instanceKey()));
+    // Webhook sends wait on other people's servers (up to the attempt timeout), so they run
+    // beside the job pass rather than in it: a slow receiver never delays timed transitions.
+    once('webhooks', () => deliverDueWebhooks({ stopping: () => stopping }).then(() => {}));
+    once('housekeeping', keepHouse);
+    once('jobs', () => runDueJobs({ stopping: () => stopping }).then(() => {}));
+  };
 
-async function tick() {
-  void heartbeat();
-  void deliverWebhooks();
-  void keepHouse();
-  if (running) return;
-  running = true;
-  try {
-    await runDueJobs();
-  } catch (err) {
-    log().error({ err: errorText(err) }, 'worker tick failed');
-  } finally {
-    running = false;
-  }
-}
-
-export function startWorker(intervalMs = Number(process.env.CORRIDOR_WORKER_INTERVAL_MS || 1000)): void {
-  if (timer) return;
-  timer = setInterval(tick, intervalMs);
-  timer.unref();
-}
-
-export function stopWorker(): void {
-  if (timer) clearInterval(timer);
-  timer = undefined;
+  return {
+    start(intervalMs = Number(process.env.CORRIDOR_WORKER_INTERVAL_MS || 1000)) {
+      if (timer) return;
+      stopping = false;
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await Promise.all(Object.values(passes));
+    },
+  };
 }

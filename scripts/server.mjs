@@ -12,6 +12,9 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOSTNAME || undefined;
 
+const DRAIN_MS = Number(process.env.CORRIDOR_SHUTDOWN_TIMEOUT_MS || 20_000);
+let stopping = false;
+
 const app = next({ dev: false, dir: root, port, hostname: host ?? 'localhost' });
 await app.prepare();
 const handle = app.getRequestHandler();
@@ -20,6 +23,8 @@ const handle = app.getRequestHandler();
 const PEER_ADDRESS_HEADER = 'x-corridor-peer-address';
 const server = createServer((req, res) => {
   req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  // Draining (below): answer what arrived, then close the connection rather than keep it alive.
+  if (stopping) res.shouldKeepAlive = false;
   return handle(req, res);
 });
 server.listen(port, host, () => {
@@ -27,9 +32,34 @@ server.listen(port, host, () => {
     console.log(`[corridor] listening on http://${host ?? 'localhost'}:${port}`);
 });
 
-function shutdown() {
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 5_000).unref();
+// SIGTERM (or Ctrl-C): stop accepting connections, let the requests under way finish (for up to
+// CORRIDOR_SHUTDOWN_TIMEOUT_MS, then cut), then close the app's Corridor instance — its worker
+// finishes or releases what it claimed, its instance lock and database connections close — and
+// exit 0. A request is either answered or never started.
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  const started = Date.now();
+  const drained = new Promise((resolve) => server.close(() => resolve(true)));
+  // A keep-alive connection whose request was under way becomes idle once answered: close it then.
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  server.closeIdleConnections();
+  // Connections that stay busy past the limit are cut; the rest close as their answers go out.
+  const late = new Promise((resolve) => setTimeout(() => resolve(false), DRAIN_MS).unref());
+  const inTime = await Promise.race([drained, late]);
+  clearInterval(idle);
+  if (!inTime) server.closeAllConnections();
+  // instrumentation.ts made the app's instance this process's one handle (lib/core/context.ts).
+  const app = globalThis.__corridorApp;
+  try {
+    await app?.close();
+  } catch (err) {
+    console.error(`[corridor] closing the service failed: ${err instanceof Error ? err.message : err}`);
+  }
+  console.log(
+    `[corridor] ${signal}: stopped in ${Date.now() - started} ms${inTime ? '' : ' (requests still running were cut)'}`,
+  );
+  process.exit(0);
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));

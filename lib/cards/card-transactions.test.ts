@@ -4,6 +4,7 @@ import { externalAccount, fund, type Holder } from '@/tests/support/money';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import * as ledger from '@/lib/ledger/service';
 import { activeCard, cardholder, simulate } from './testing';
+import { switchMode } from '@/tests/support/mode';
 
 // Card transactions beside payment transactions in GET /transactions (one cursor over both),
 // Idempotency-Key on simulations, concurrent authorizations against one balance, and the
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await expectLedgerBalanced(p.platformId);
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 it('pages through payments and card transactions together, newest first, with filters', async () => {
@@ -120,7 +121,7 @@ it('never overdraws the funding source under concurrent authorizations', async (
 });
 
 it('outside sandbox: no card issuer (501) and no simulations (403)', async () => {
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const res = await p.api.post('/cards', {
     cardholderId: h.customerId,
     form: 'VIRTUAL',

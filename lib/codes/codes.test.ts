@@ -3,6 +3,7 @@ import { db, transaction } from '@/lib/core/db';
 import { DomainError } from '@/lib/core/errors';
 import { newPlatform } from '@/tests/support/api';
 import * as codes from './service';
+import { switchMode } from '@/tests/support/mode';
 
 // The one-time code module itself, against the database: attempts counted atomically, re-issue
 // throttled, sandbox and real codes, bindings. The mechanisms' own tests cover them over HTTP.
@@ -16,7 +17,7 @@ const purpose = (over: Partial<codes.CodePurpose> = {}): codes.CodePurpose => ({
 const subject = () => `Subject:${Math.random().toString(36).slice(2)}`;
 
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 it('evaluates at most maxAttempts wrong codes however many arrive at once; then the code is dead', async () => {
@@ -103,7 +104,7 @@ it('issues the sandbox code (and its documented aliases) in sandbox, random code
   expect(sandboxed.code).toBe('123456');
   expect(await codes.verify(p, { subject: s, code: '000000' })).toMatchObject({ ok: true });
 
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const t = subject();
   const real = await transaction((tx) => codes.issue(tx, p, { platformId, subject: t, format: { length: 8 } }));
   expect(real.code).toMatch(/^\d{8}$/);

@@ -4,6 +4,7 @@ import { setClockOffset } from '@/lib/platform/repository';
 import { freezeClock } from '@/lib/sandbox/clock';
 import { developmentSender, messageSender, outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
+import { switchMode } from '@/tests/support/mode';
 
 const address = { line1: '1 Hauptstr.', city: 'Berlin', postalCode: '10115', country: 'DE' };
 let seq = 0;
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterEach(() => {
   vi.restoreAllMocks();
   messageSender.set(developmentSender);
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 async function euCustomer(extra: Record<string, unknown> = {}) {
@@ -250,7 +251,7 @@ describe.each(channels)('%s channel: customers that cannot verify', (path, _send
 });
 
 it('uses a random code outside sandbox and never logs it', async () => {
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const logged: string[] = [];
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));

@@ -1,7 +1,9 @@
+import { currentCorridor } from './context';
+
 // A small time-bounded cache for hot read paths (credentials, platform settings). Entries live
 // a few seconds: writes in this process invalidate at once; other processes sharing the database
-// see a change within the TTL. Kept on globalThis because Next.js bundles each route separately,
-// and a per-bundle cache would miss more and invalidate less.
+// see a change within the TTL. Each Corridor instance holds its own entries (two instances in one
+// process never see each other's); the module-level handle finds the current instance's.
 export interface TtlCache<V> {
   get(key: string): V | undefined;
   set(key: string, value: V): void;
@@ -12,14 +14,42 @@ export interface TtlCache<V> {
   readonly size: number;
 }
 
-const registry = globalThis as unknown as { __corridorCaches?: Map<string, TtlCache<unknown>> };
+/** A cache handle declared at module level: each call works on the current instance's entries. */
+export interface InstanceTtlCache<V> extends TtlCache<V> {
+  /** The current instance's cache itself (to hold on to it outside its context). */
+  here(): TtlCache<V>;
+}
 
-export function ttlCache<V>(name: string, ttlMs: number, maxEntries = 10_000): TtlCache<V> {
-  const caches = (registry.__corridorCaches ??= new Map());
-  const existing = caches.get(name);
-  if (existing) return existing as TtlCache<V>;
+declare module './context' {
+  interface CorridorParts {
+    /** This instance's caches, by name. */
+    caches: Map<string, TtlCache<unknown>>;
+  }
+}
+
+export function ttlCache<V>(name: string, ttlMs: number, maxEntries = 10_000): InstanceTtlCache<V> {
+  const here = (): TtlCache<V> => {
+    const caches = currentCorridor().caches;
+    let cache = caches.get(name);
+    if (!cache) caches.set(name, (cache = newCache<unknown>(ttlMs, maxEntries)));
+    return cache as TtlCache<V>;
+  };
+  return {
+    here,
+    get: (key) => here().get(key),
+    set: (key, value) => here().set(key, value),
+    delete: (key) => here().delete(key),
+    deleteWhere: (match) => here().deleteWhere(match),
+    clear: () => here().clear(),
+    get size() {
+      return here().size;
+    },
+  };
+}
+
+function newCache<V>(ttlMs: number, maxEntries: number): TtlCache<V> {
   const entries = new Map<string, { value: V; expires: number }>();
-  const cache: TtlCache<V> = {
+  return {
     get(key) {
       const hit = entries.get(key);
       if (!hit) return undefined;
@@ -46,6 +76,4 @@ export function ttlCache<V>(name: string, ttlMs: number, maxEntries = 10_000): T
       return entries.size;
     },
   };
-  caches.set(name, cache as TtlCache<unknown>);
-  return cache;
 }

@@ -44,15 +44,58 @@ export interface Claim {
   bound?: { status: number; text: string };
 }
 
+/**
+ * What one Corridor instance holds (lib/boot.ts createCorridor builds it): each part is declared
+ * by the module that owns it (`declare module './context'`), so that lib/core needs nothing
+ * from the layers above, and the type checker refuses an instance missing a part.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CorridorParts {}
+
+export interface CorridorConfig {
+  /** Sandbox (magic values, simulated providers) or production: fixed for the instance's life. */
+  mode: 'sandbox' | 'production';
+  /** A PostgreSQL wire endpoint: a server, or the embedded PGlite served on loopback. */
+  databaseUrl: string;
+  /** The endpoint is the embedded database (one session, one connection). */
+  embedded: boolean;
+}
+
+export type Corridor = CorridorParts & { readonly config: CorridorConfig };
+
 interface Context {
-  actor: Actor;
+  actor?: Actor;
   claim?: Claim;
+  corridor: Corridor;
 }
 
 const storage = new AsyncLocalStorage<Context>();
 
-export function runAs<T>(actor: Actor, fn: () => Promise<T>): Promise<T> {
-  return storage.run({ actor }, fn);
+// The app process's one handle to its instance, set by its composition root (instrumentation.ts;
+// tests/setup.ts in a test process) and read when work starts outside any context (a request
+// reaching the edge, a script). It is on globalThis because Next.js bundles routes separately and
+// every bundle must reach the same instance. Everything else an instance holds hangs off it.
+const app = globalThis as unknown as { __corridorApp?: Corridor };
+
+export function setAppCorridor(corridor: Corridor | undefined): void {
+  app.__corridorApp = corridor;
+}
+
+/** The instance the current work runs under: its context's, else the app's. */
+export function currentCorridor(): Corridor {
+  const corridor = storage.getStore()?.corridor ?? app.__corridorApp;
+  if (!corridor) throw new Error('no Corridor instance: build one with createCorridor (lib/boot.ts) first');
+  return corridor;
+}
+
+/** Runs `fn` as `actor` under `corridor` (by default the instance of the current work). */
+export function runAs<T>(actor: Actor, fn: () => Promise<T>, corridor = currentCorridor()): Promise<T> {
+  return storage.run({ actor, corridor }, fn);
+}
+
+/** Runs `fn` under `corridor`, acting as nobody yet (a script, a worker pass, a test). */
+export function within<T>(corridor: Corridor, fn: () => T): T {
+  return storage.run({ corridor }, fn);
 }
 
 export function currentActor(): Actor | undefined {

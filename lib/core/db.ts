@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { PipelinedPool } from './db-pool';
 import { ServerPool, withDeadline } from './server-pool';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { currentCorridor, type CorridorConfig } from './context';
 
 export { Prisma };
 export type Db = PrismaClient;
@@ -27,21 +28,42 @@ export type Tx = Prisma.TransactionClient;
 // anyway; PGlite enforces no statement_timeout (measured: pg_sleep(1) ran its full second under a
 // 100 ms limit). There the pool pipelines its one connection (lib/core/db-pool.ts), which keeps
 // that session busy instead of idle between round trips.
-const globalForDb = globalThis as unknown as {
-  __corridorPrisma?: PrismaClient;
-  __corridorAdapter?: PrismaPg;
-  __corridorDirect?: Promise<Direct>;
-  __corridorPool?: pg.Pool;
+/** An instance's database client, made on first use; each instance has its own pool. */
+export interface Database {
+  config: CorridorConfig;
+  prisma?: PrismaClient;
+  adapter?: PrismaPg;
+  direct?: Promise<Direct>;
+  pool?: pg.Pool;
   /** The statement_timeout every connection starts with (null: the embedded database, none). */
-  __corridorSessionTimeoutMs?: number | null;
-};
+  sessionTimeoutMs?: number | null;
+  /** Statement counters (CORRIDOR_BENCH_STATS=1; read by the bench). */
+  stats: { statements: number; dbMs: number; transactions: number };
+}
 type Direct = Awaited<ReturnType<PrismaPg['connect']>>;
 
+declare module './context' {
+  interface CorridorParts {
+    database: Database;
+  }
+}
+
+export function createDatabase(config: CorridorConfig): Database {
+  return { config, stats: { statements: 0, dbMs: 0, transactions: 0 } };
+}
+
+const database = () => currentCorridor().database;
+
+/** The current instance's database client. */
 export function db(): PrismaClient {
-  if (!globalForDb.__corridorPrisma) {
-    const url = process.env.DATABASE_URL;
+  return clientOf(database());
+}
+
+function clientOf(d: Database): PrismaClient {
+  if (!d.prisma) {
+    const url = d.config.databaseUrl;
     if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm start`, which provides the database');
-    const embedded = process.env.CORRIDOR_EMBEDDED === '1';
+    const embedded = d.config.embedded;
     // The embedded database's connections share one session, which outlives a client that
     // reconnects: a new connection starts by dropping the names an earlier one prepared (the
     // pool awaits onConnect before handing the connection out).
@@ -54,18 +76,18 @@ export function db(): PrismaClient {
           onConnect: async (client) => void (await client.query('DEALLOCATE ALL')),
         })
       : new ServerPool({ connectionString: url, max: size, idleTimeoutMillis: 30_000, timeoutMs });
-    globalForDb.__corridorPool = pool;
-    globalForDb.__corridorSessionTimeoutMs = embedded ? null : timeoutMs;
+    d.pool = pool;
+    d.sessionTimeoutMs = embedded ? null : timeoutMs;
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
     const adapter = new PrismaPg(pool, {
       disposeExternalPool: true,
       ...(prepared ? { statementNameGenerator: statementName } : {}),
     });
-    if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements();
-    globalForDb.__corridorAdapter = adapter;
-    globalForDb.__corridorPrisma = new PrismaClient({ adapter });
+    if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements(d.stats);
+    d.adapter = adapter;
+    d.prisma = new PrismaClient({ adapter });
   }
-  return globalForDb.__corridorPrisma;
+  return d.prisma;
 }
 
 /**
@@ -88,24 +110,21 @@ function statementName(query: { sql: string }): string {
   return name ?? ''; // empty: an unnamed statement
 }
 
-/**
- * Statement counters, only maintained when CORRIDOR_BENCH_STATS=1 (read by the bench). On
- * globalThis because Next.js bundles each route separately and module state is not shared.
- */
-const globalStats = globalThis as unknown as {
-  __corridorQueryStats?: { statements: number; dbMs: number; transactions: number };
-};
-export const queryStats = (globalStats.__corridorQueryStats ??= { statements: 0, dbMs: 0, transactions: 0 });
+/** The current instance's statement counters (only counted when CORRIDOR_BENCH_STATS=1). */
+export function queryStats(): { statements: number; dbMs: number; transactions: number } {
+  return database().stats;
+}
 
 /**
  * `npm run bench` asks the server where its time goes: every statement sent to the database is
  * counted and timed at the driver (cheap, unlike Prisma's query log, which would skew the figures).
  */
-function countStatements(): void {
+function countStatements(queryStats: Database['stats']): void {
   const proto = pg.Client.prototype as unknown as {
     query: (...args: unknown[]) => unknown;
     __corridorCounted?: boolean;
   };
+  // The driver's prototype is the process's: the first instance that counts owns the counters.
   if (proto.__corridorCounted) return;
   proto.__corridorCounted = true;
   const query = proto.query;
@@ -141,8 +160,9 @@ function countStatements(): void {
  * PostgreSQL codes (pgCode).
  */
 export async function queryDirect<T>(query: Prisma.Sql): Promise<T[]> {
-  db();
-  const direct = await (globalForDb.__corridorDirect ??= globalForDb.__corridorAdapter!.connect());
+  const d = database();
+  clientOf(d);
+  const direct = await (d.direct ??= d.adapter!.connect());
   const values = query.values;
   const result = await direct.queryRaw({ sql: query.text, args: values.map(argOf), argTypes: values.map(argTypeOf) });
   const { columnNames, columnTypes, rows } = result;
@@ -162,7 +182,7 @@ export async function queryDirect<T>(query: Prisma.Sql): Promise<T[]> {
 
 /** `tx.$queryRaw(query)`, or queryDirect when `tx` is the client itself (no transaction). */
 export function queryIn<T>(tx: Tx | undefined, query: Prisma.Sql): Promise<T[]> {
-  return !tx || tx === globalForDb.__corridorPrisma ? queryDirect<T>(query) : tx.$queryRaw<T[]>(query);
+  return !tx || tx === database().prisma ? queryDirect<T>(query) : tx.$queryRaw<T[]>(query);
 }
 
 // Parameters as the client sends them: objects as JSON text, bigint as text; Dates are formatted
@@ -221,12 +241,13 @@ function converterOf(type: number): Convert {
   }
 }
 
-export async function disconnectDb(): Promise<void> {
-  const client = globalForDb.__corridorPrisma;
-  globalForDb.__corridorPrisma = undefined;
-  globalForDb.__corridorAdapter = undefined;
-  globalForDb.__corridorDirect = undefined;
-  globalForDb.__corridorPool = undefined;
+/** Closes the instance's client (the next db() opens a new one). */
+export async function disconnectDb(d: Database = database()): Promise<void> {
+  const client = d.prisma;
+  d.prisma = undefined;
+  d.adapter = undefined;
+  d.direct = undefined;
+  d.pool = undefined;
   await client?.$disconnect();
 }
 
@@ -236,9 +257,10 @@ export async function disconnectDb(): Promise<void> {
  * (lock_timeout stays: it never queues long for a lock), restored before the connection is reused.
  */
 export async function maintenance(sql: string): Promise<void> {
-  const client = db();
-  const pool = globalForDb.__corridorPool;
-  if (globalForDb.__corridorSessionTimeoutMs === null || !pool) {
+  const d = database();
+  const client = clientOf(d);
+  const pool = d.pool;
+  if (d.sessionTimeoutMs === null || !pool) {
     await client.$executeRawUnsafe(sql);
     return;
   }
@@ -326,9 +348,10 @@ export async function transaction<T>(
 ): Promise<T> {
   const retries = opts.retries ?? 5;
   const timeout = opts.timeoutMs ?? transactionTimeoutMs();
-  const client = db();
+  const d = database();
+  const client = clientOf(d);
   // A limit other than the one the connections start with is set by the transaction itself.
-  const session = globalForDb.__corridorSessionTimeoutMs;
+  const session = d.sessionTimeoutMs;
   const run =
     session === null || session === timeout
       ? fn

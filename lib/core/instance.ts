@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import pg from 'pg';
+import { currentCorridor, type CorridorConfig } from './context';
 import { Prisma, queryDirect } from './db';
 
 // Which server processes are alive, as the database sees it. Each process holds a session-level
@@ -17,20 +18,35 @@ import { Prisma, queryDirect } from './db';
 export const LOCK_SPACE = 0x436f7272;
 
 type State = { key: number; ready: Promise<void>; client?: pg.Client; lost: boolean };
-const globalState = globalThis as unknown as { __corridorInstance?: State };
 
-function acquire(): State {
+/** An instance's key and the lock that keeps it (taken on first use, taken again if lost). */
+export interface InstanceLock {
+  config: CorridorConfig;
+  state?: State;
+}
+
+declare module './context' {
+  interface CorridorParts {
+    instance: InstanceLock;
+  }
+}
+
+export function createInstanceLock(config: CorridorConfig): InstanceLock {
+  return { config };
+}
+
+function acquire(config: CorridorConfig): State {
   // Positive 31-bit keys: they compare equal as int4 and as pg_locks' oid column.
   const state: State = { key: randomInt(1, 2 ** 31 - 1), ready: Promise.resolve(), lost: false };
   state.ready = (async () => {
-    if (process.env.CORRIDOR_EMBEDDED === '1') {
+    if (config.embedded) {
       // (void is not a type the driver adapter reads: select a constant beside it.)
       await queryDirect(
         Prisma.sql`SELECT 1 AS ok FROM (SELECT pg_advisory_lock(${LOCK_SPACE}::int, ${state.key}::int)) l`,
       );
       return;
     }
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    const client = new pg.Client({ connectionString: config.databaseUrl });
     // A lost connection releases the lock: from then on this process's claims look dead to
     // everyone else, so it takes a new key (claims are guarded by owner, so nothing runs twice).
     const lose = () => {
@@ -52,10 +68,11 @@ function acquire(): State {
   return state;
 }
 
-/** This process's instance key, holding its lock (taken on first use). */
+/** The current instance's key, holding its lock (taken on first use). */
 export async function instanceKey(): Promise<number> {
-  let state = globalState.__corridorInstance;
-  if (!state || state.lost) state = globalState.__corridorInstance = acquire();
+  const lock = currentCorridor().instance;
+  let state = lock.state;
+  if (!state || state.lost) state = lock.state = acquire(lock.config);
   await state.ready;
   return state.key;
 }
@@ -71,10 +88,10 @@ export async function isAlive(key: number): Promise<boolean> {
   return rows[0]?.alive === true;
 }
 
-/** Releases this process's lock (tests and orderly shutdown); the next use takes a new key. */
-export async function releaseInstance(): Promise<void> {
-  const state = globalState.__corridorInstance;
-  globalState.__corridorInstance = undefined;
+/** Releases the instance's lock (tests and orderly shutdown); the next use takes a new key. */
+export async function releaseInstance(lock: InstanceLock = currentCorridor().instance): Promise<void> {
+  const state = lock.state;
+  lock.state = undefined;
   if (!state) return;
   await state.ready.catch(() => {});
   if (state.client) await state.client.end().catch(() => {});

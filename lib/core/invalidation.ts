@@ -1,6 +1,7 @@
 import { log } from './log';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { currentCorridor, type CorridorConfig } from './context';
 import { db, transaction, type Tx } from './db';
 
 // Cross-process cache invalidation. Hot paths cache what they read (credentials, platform
@@ -38,7 +39,10 @@ const MAX_BACKOFF_MS = 30_000;
 /** Drops what a cache holds for `key` of a topic; null means everything (missed notifications). */
 export type InvalidationHandler = (key: string | null) => void;
 
-interface State {
+/** One instance's invalidation state: its handlers, its listener. */
+export interface InvalidationState {
+  /** The database whose notifications it listens to; null on the embedded database (local only). */
+  url: string | null;
   handlers: Map<string, Map<string, InvalidationHandler>>;
   /** Bumped by every invalidation and listener state change: a stored value must predate none. */
   stamp: number;
@@ -59,30 +63,41 @@ interface Pending {
   wake: () => void;
 }
 
-// On globalThis: Next.js bundles each route separately, and module state would not be shared.
-const g = globalThis as unknown as { __corridorInvalidation?: State };
-const state: State = (g.__corridorInvalidation ??= {
-  handlers: new Map(),
-  stamp: 0,
-  live: false,
-  started: false,
-  client: null,
-  backoffMs: 500,
-  sequence: 0,
-  pending: new Map(),
-  name: `${LISTENER_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`,
-});
+declare module './context' {
+  interface CorridorParts {
+    invalidation: InvalidationState;
+  }
+}
 
-const embedded = () => process.env.CORRIDOR_EMBEDDED === '1';
+type State = InvalidationState;
+
+/** A new instance's invalidation state (its listener starts on first use). */
+export function createInvalidation(config: CorridorConfig): InvalidationState {
+  return {
+    url: config.embedded ? null : config.databaseUrl,
+    handlers: new Map(),
+    stamp: 0,
+    live: false,
+    started: false,
+    client: null,
+    backoffMs: 500,
+    sequence: 0,
+    pending: new Map(),
+    name: `${LISTENER_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`,
+  };
+}
+
+const current = () => currentCorridor().invalidation;
 
 /** Registers what to drop when `topic` is invalidated; `name` makes repeated registration idempotent. */
 export function subscribe(topic: string, name: string, handler: InvalidationHandler): void {
+  const state = current();
   let byName = state.handlers.get(topic);
   if (!byName) state.handlers.set(topic, (byName = new Map()));
   byName.set(name, handler);
 }
 
-function deliver(topic: string | null, key: string | null): void {
+function deliver(state: State, topic: string | null, key: string | null): void {
   state.stamp++;
   for (const [t, byName] of state.handlers) {
     if (topic !== null && t !== topic) continue;
@@ -102,7 +117,8 @@ export interface Announcement {
  * result after the commit.
  */
 export async function announce(tx: Tx, topic: string, key: string): Promise<Announcement> {
-  if (embedded()) return { committed: async () => deliver(topic, key) };
+  const state = current();
+  if (state.url === null) return { committed: async () => deliver(state, topic, key) };
   const id = `${state.name}:${++state.sequence}`;
   // NOTIFY takes at most 8000 bytes: a key too long for it drops the whole topic instead.
   const payload = JSON.stringify({ t: topic, k: key, id });
@@ -110,8 +126,8 @@ export async function announce(tx: Tx, topic: string, key: string): Promise<Anno
   await tx.$executeRaw`SELECT pg_notify(${CHANNEL}, ${sent})`;
   return {
     async committed() {
-      deliver(topic, key); // at once here, without waiting for the notification's round trip
-      await confirmed(id);
+      deliver(state, topic, key); // at once here, without waiting for the notification's round trip
+      await confirmed(state, id);
     },
   };
 }
@@ -135,7 +151,7 @@ export async function changing<T>(targets: { topic: string; key: string }[], fn:
  * no cache without one); one that stays silent is given up on after CONFIRM_TIMEOUT_MS, leaving
  * the TTL as the backstop.
  */
-async function confirmed(id: string): Promise<void> {
+async function confirmed(state: State, id: string): Promise<void> {
   if (!state.live) return; // acknowledgements arrive through our own listener
   const waiter: Pending = { acked: new Set(), wake: () => {} };
   state.pending.set(id, waiter);
@@ -173,26 +189,27 @@ async function listenerNames(): Promise<string[]> {
 
 /** Whether caches may be used now: always on the embedded database, else while the listener is up. */
 export function cachesUsable(): boolean {
-  if (embedded()) return true;
-  if (!state.started) startListener();
+  const state = current();
+  if (state.url === null) return true;
+  if (!state.started) startListener(state);
   return state.live;
 }
 
-function down(client: pg.Client, why: string): void {
+function down(state: State, client: pg.Client, why: string): void {
   if (state.client !== client) return;
   state.client = null;
   if (state.live) log().warn({ why }, 'cache invalidation listener lost; caches off until it reconnects');
   state.live = false;
-  deliver(null, null);
+  deliver(state, null, null);
   client.end().catch(() => {});
   const wait = state.backoffMs;
   state.backoffMs = Math.min(MAX_BACKOFF_MS, state.backoffMs * 2);
-  setTimeout(connect, wait).unref();
+  setTimeout(() => connect(state), wait).unref();
 }
 
-async function connect(): Promise<void> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return;
+async function connect(state: State): Promise<void> {
+  const url = state.url;
+  if (!url || !state.started) return;
   // Named, so an operator (or a test) can tell the listeners apart in pg_stat_activity.
   const client = new pg.Client({
     connectionString: url,
@@ -217,52 +234,52 @@ async function connect(): Promise<void> {
       // unreadable: handled below as "drop everything" rather than keep something stale
     }
     // No topic: unreadable, drop everything; no key: drop the whole topic.
-    deliver(note.t ?? null, note.t ? (note.k ?? null) : null);
+    deliver(state, note.t ?? null, note.t ? (note.k ?? null) : null);
     if (note.id) client.query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, `${note.id} ${state.name}`]).catch(() => {});
   });
-  client.on('error', (err) => down(client, err.message));
-  client.on('end', () => down(client, 'connection closed'));
+  client.on('error', (err) => down(state, client, err.message));
+  client.on('end', () => down(state, client, 'connection closed'));
   try {
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}; LISTEN ${ACK_CHANNEL}`);
   } catch (err) {
-    down(client, err instanceof Error ? err.message : String(err));
+    down(state, client, err instanceof Error ? err.message : String(err));
     return;
   }
   // The listener must not keep a finished process (a script, a test worker) alive.
   (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
   state.backoffMs = 500;
-  deliver(null, null); // anything cached before now may have missed a notification
+  deliver(state, null, null); // anything cached before now may have missed a notification
   state.live = true;
-  heartbeat(client);
+  heartbeat(state, client);
 }
 
 /** A silently dropped connection (no RST) is noticed by a periodic round trip, not by waiting on TCP. */
-function heartbeat(client: pg.Client): void {
+function heartbeat(state: State, client: pg.Client): void {
   const timer = setInterval(() => {
     if (state.client !== client) return clearInterval(timer);
-    const timeout = setTimeout(() => down(client, 'heartbeat timed out'), 5_000);
+    const timeout = setTimeout(() => down(state, client, 'heartbeat timed out'), 5_000);
     timeout.unref();
     client.query('SELECT 1').then(
       () => clearTimeout(timeout),
       (err: Error) => {
         clearTimeout(timeout);
-        down(client, err.message);
+        down(state, client, err.message);
       },
     );
   }, HEARTBEAT_MS);
   timer.unref();
 }
 
-/** Starts this process's listener (idempotent; a no-op on the embedded database). */
-export function startListener(): void {
-  if (state.started || embedded()) return;
+/** Starts the instance's listener (idempotent; a no-op on the embedded database). */
+export function startListener(state: State = current()): void {
+  if (state.started || state.url === null) return;
   state.started = true;
-  void connect();
+  void connect(state);
 }
 
-/** Stops the listener (tests, shutdown). */
-export async function stopListener(): Promise<void> {
+/** Stops the instance's listener (tests, shutdown). */
+export async function stopListener(state: State = current()): Promise<void> {
   const client = state.client;
   state.started = false;
   state.client = null;
@@ -272,5 +289,5 @@ export async function stopListener(): Promise<void> {
 
 /** Changes with every invalidation this process sees (see SharedCache.stamp). */
 export function invalidationStamp(): number {
-  return state.stamp;
+  return current().stamp;
 }

@@ -1,7 +1,10 @@
-// How this installation runs, from its environment: sandbox (the default: magic values, sandbox
-// endpoints, sandbox codes) or production, and where it is reached.
+import { currentCorridor } from './context';
+
+// How this installation runs: sandbox (the default: magic values, sandbox endpoints, sandbox
+// codes) or production — the current instance's mode, fixed when it was built (CORRIDOR_MODE at
+// start) — and where it is reached.
 export function isSandbox(): boolean {
-  return (process.env.CORRIDOR_MODE ?? 'sandbox') !== 'production';
+  return currentCorridor().config.mode === 'sandbox';
 }
 
 /** The API's base path: `{base_url}` = `http://<host>/api/2025-10-13` (DESIGN.md). */

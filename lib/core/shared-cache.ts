@@ -23,15 +23,31 @@ export function sharedCache<V>(
   maxEntries?: number,
 ): SharedCache<V> {
   const local = ttlCache<V>(name, ttlMs, maxEntries);
-  for (const [topic, matches] of Object.entries(topics)) {
-    subscribe(topic, name, (key) => (key === null ? local.clear() : local.deleteWhere((k, v) => matches(key, k, v))));
-  }
+  // Each instance's cache subscribes to its instance's invalidations on first use (the handler
+  // holds that instance's cache: notifications arrive outside any instance's context).
+  const subscribed = new WeakSet<TtlCache<V>>();
+  const here = () => {
+    const cache = local.here();
+    if (!subscribed.has(cache)) {
+      subscribed.add(cache);
+      for (const [topic, matches] of Object.entries(topics)) {
+        subscribe(topic, name, (key) =>
+          key === null ? cache.clear() : cache.deleteWhere((k, v) => matches(key, k, v)),
+        );
+      }
+    }
+    return cache;
+  };
   return {
     local,
-    get: (key) => (cachesUsable() ? local.get(key) : undefined),
-    stamp: invalidationStamp,
+    get: (key) => {
+      const cache = here();
+      return cachesUsable() ? cache.get(key) : undefined;
+    },
+    stamp: () => (here(), invalidationStamp()),
     set(key, value, stamp) {
-      if (stamp === invalidationStamp() && cachesUsable()) local.set(key, value);
+      const cache = here();
+      if (stamp === invalidationStamp() && cachesUsable()) cache.set(key, value);
     },
   };
 }

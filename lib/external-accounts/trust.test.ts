@@ -4,6 +4,7 @@ import { outboxOf } from '@/lib/notify/sender';
 import { setClockOffset } from '@/lib/platform/repository';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { SAMPLES } from './testing';
+import { switchMode } from '@/tests/support/mode';
 
 const eur = SAMPLES.find((s) => s.accountType === 'EUR_ACCOUNT')!;
 
@@ -192,12 +193,12 @@ it('refuses an expired challenge', async () => {
 
 describe('outside the sandbox', () => {
   afterEach(() => {
-    process.env.CORRIDOR_MODE = 'sandbox';
+    switchMode('sandbox');
   });
 
   it('sends a random one-time code by SMS after commit and stores only its hash', async () => {
     const id = await account(euCustomer);
-    process.env.CORRIDOR_MODE = 'production';
+    switchMode('production');
     const start = await p.api.post(path(id, 'trust'));
     expect(start.status, start.text).toBe(200);
     const sms = outboxOf(p.platformId, '+4915112345678').filter((m) => m.purpose === 'SCA_TRUST_BENEFICIARY');
@@ -217,7 +218,7 @@ describe('outside the sandbox', () => {
     const noPhone = (await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'No Phone', region: 'PT' }))
       .body.id;
     const id = await account(noPhone);
-    process.env.CORRIDOR_MODE = 'production';
+    switchMode('production');
     expectError(await p.api.post(path(id, 'trust')), 400, 'MISSING_MANDATORY_USER_INFO');
   });
 });

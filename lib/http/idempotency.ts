@@ -1,4 +1,5 @@
 import { errorText, log } from '../core/log';
+import { currentCorridor } from '../core/context';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../core/crypto/secrets';
 import { addSeconds, now } from '../core/clock';
@@ -151,11 +152,22 @@ export async function runKeyed(
   toAnswer: (result: unknown) => Answer,
   toError: (err: unknown) => Answer,
 ): Promise<KeyedAnswer> {
-  const begun = await begin(op.platformId, op.key, op.hash, (result) => {
-    const { status, text } = toAnswer(result);
-    return { status, text };
-  });
-  if (begun.kind === 'replay') return { status: begun.status, text: begun.body, source: 'replay' };
+  const metrics = currentCorridor().metrics.idempotency;
+  let begun: Begin;
+  try {
+    begun = await begin(op.platformId, op.key, op.hash, (result) => {
+      const { status, text } = toAnswer(result);
+      return { status, text };
+    });
+  } catch (err) {
+    if (err instanceof DomainError)
+      metrics.inc({ outcome: err.code === 'CONFLICT' ? 'in_progress' : 'different_request' });
+    throw err;
+  }
+  if (begun.kind === 'replay') {
+    metrics.inc({ outcome: 'replay' });
+    return { status: begun.status, text: begun.body, source: 'replay' };
+  }
   const { claim } = begun;
   let outcome: Answer;
   try {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { log, errorText } from '../core/log';
+import { currentCorridor } from '../core/context';
 
 // Every answer carries X-Request-Id (a caller's own, when it is a sensible token, else a new one)
 // and every request writes one log line under it, so support can find a customer's request from
@@ -31,6 +32,18 @@ export function noteActor(req: Request, actor: { kind: string; platformId: strin
 /** The id of a request being answered (for log lines written while handling it). */
 export function requestIdOf(req: Request): string | undefined {
   return notes.get(req)?.id;
+}
+
+function count(route: string, method: string, status: number, seconds: number): void {
+  let metrics;
+  try {
+    metrics = currentCorridor().metrics;
+  } catch {
+    return; // no instance in this process (a route called by a script): nothing to count in
+  }
+  const labels = { route, method, status: String(status) };
+  metrics.requests.inc(labels);
+  metrics.requestSeconds.observe(labels, seconds);
 }
 
 function withHeader(res: Response, id: string): Response {
@@ -69,13 +82,15 @@ export function logged<R extends unknown[]>(
         { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'x-should-retry': 'true' } },
       );
     }
+    const seconds = (performance.now() - started) / 1000;
+    count(route, req.method, res.status, seconds);
     log().info(
       {
         reqId: note.id,
         method: req.method,
         route,
         status: res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(seconds * 10_000) / 10,
         ...(note.platformId ? { platformId: note.platformId } : {}),
         ...(note.actor ? { actor: note.actor } : {}),
       },

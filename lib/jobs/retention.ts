@@ -4,6 +4,7 @@ import { purgeExpiredOtp } from '../wallet-auth/repository';
 import { purgeExpired as purgeCodes } from '../codes/service';
 import { purgeStaleFailures } from '../tokens/throttle';
 import { purgeDone } from './repository';
+import { currentCorridor } from '../core/context';
 
 // What the service keeps only while it can matter. One-time codes and signed-retry challenges
 // are useless once expired (an expired or spent requestId is refused whether or not its row is
@@ -15,17 +16,22 @@ export const DAY_MS = 24 * 3600_000;
 
 /** Pruning a domain owns (its rows, its rules), plugged in by lib/wiring.ts; run with the rest. */
 export type Pruner = (wallNow: Date) => Promise<number>;
-const registry = globalThis as unknown as { __corridorPruners?: Map<string, Pruner> };
-const pruners = (registry.__corridorPruners ??= new Map());
+
+declare module '../core/context' {
+  interface CorridorParts {
+    /** The instance's pruners, by name. */
+    pruners: Map<string, Pruner>;
+  }
+}
 
 export function registerPruner(name: string, prune: Pruner): void {
-  pruners.set(name, prune);
+  currentCorridor().pruners.set(name, prune);
 }
 
 export async function purgeStale(wallNow: Date): Promise<Record<string, number>> {
   const dayAgo = new Date(wallNow.getTime() - DAY_MS);
   const owned: Record<string, number> = {};
-  for (const [name, prune] of pruners) owned[name] = await prune(wallNow);
+  for (const [name, prune] of currentCorridor().pruners) owned[name] = await prune(wallNow);
   return {
     ...owned,
     idempotencyKeys: await purgeIdempotency(wallNow),

@@ -1,5 +1,6 @@
 import { port } from '../core/ports';
 import { now } from '../core/clock';
+import { currentCorridor } from '../core/context';
 
 // Outbound messages (OTP codes, contact verification) go through this port. No email or SMS
 // provider is connected in this installation, so the development sender keeps the messages in an
@@ -21,11 +22,17 @@ export interface Sender {
 }
 
 const OUTBOX_LIMIT = 500;
-const globalOutbox = globalThis as unknown as { __corridorOutbox?: OutboundMessage[] };
-const outbox = (globalOutbox.__corridorOutbox ??= []);
+
+declare module '../core/context' {
+  interface CorridorParts {
+    /** The development sender's messages in this instance (never persisted). */
+    outbox: OutboundMessage[];
+  }
+}
 
 export const developmentSender: Sender = {
   async send(message) {
+    const outbox = currentCorridor().outbox;
     outbox.push({ ...message, sentAt: now() });
     if (outbox.length > OUTBOX_LIMIT) outbox.splice(0, outbox.length - OUTBOX_LIMIT);
   },
@@ -40,5 +47,5 @@ export function sendMessage(message: Omit<OutboundMessage, 'sentAt'>): Promise<v
 
 /** Messages the development sender holds for a platform, newest last. */
 export function outboxOf(platformId: string, to?: string): OutboundMessage[] {
-  return outbox.filter((m) => m.platformId === platformId && (to === undefined || m.to === to));
+  return currentCorridor().outbox.filter((m) => m.platformId === platformId && (to === undefined || m.to === to));
 }

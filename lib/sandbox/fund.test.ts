@@ -3,6 +3,7 @@ import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { db } from '@/lib/core/db';
+import { switchMode } from '@/tests/support/mode';
 
 // The operation under test: POST /sandbox/internal-accounts/{accountId}/fund.
 let p: TestPlatform;
@@ -100,10 +101,10 @@ it('answers 404 for unknown or foreign accounts and refuses closed ones', async 
 it('is refused outside sandbox mode and without TRANSACT', async () => {
   const viewer = await p.withPermissions('VIEW');
   expectError(await viewer.post(`/sandbox/internal-accounts/${usd.id}/fund`, { amount: 1 }), 403, 'FORBIDDEN');
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   try {
     expectError(await p.api.post(`/sandbox/internal-accounts/${usd.id}/fund`, { amount: 1 }), 403, 'FORBIDDEN');
   } finally {
-    process.env.CORRIDOR_MODE = 'sandbox';
+    switchMode('sandbox');
   }
 });

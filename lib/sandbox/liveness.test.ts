@@ -4,6 +4,7 @@ import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { euCustomer, type ScaTestCustomer } from '@/lib/sca/testing';
 import { solanaWallet } from '@/lib/external-accounts/testing';
 import { freezeClock } from './clock';
+import { switchMode } from '@/tests/support/mode';
 
 // Every verificationLink the sandbox hands out answers: the sandbox liveness page, followed from
 // the API's answer, shows the check and completes it with its button; the API then shows the
@@ -16,7 +17,7 @@ beforeAll(async () => {
   await freezeClock(p.platformId);
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 /** Requests the link as a browser would: GET it, or submit its form (POST, same origin). */
@@ -119,9 +120,9 @@ it('refuses a form posted from another site, and answers 404 for unknown ids and
     for (const method of ['GET', 'POST'] as const)
       expect((await follow(`${base}/sandbox/liveness/${id}`, method)).status, `${method} ${id}`).toBe(404);
 
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   expect((await follow(reset.verificationLink)).status).toBe(404);
   expect((await follow(reset.verificationLink, 'POST')).status).toBe(404);
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   expect(await resetStatus(c, reset.resetId)).toBe('INITIATED');
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { ORIGIN, enrollPasskey, enrollTotp, euCustomer, newPasskey, registration, totpCode } from './testing';
+import { switchMode } from '@/tests/support/mode';
 
 // SCA factors over HTTP: the implicit SMS_OTP, TOTP enrollment with real RFC 6238 codes, passkey
 // enrollment with a software WebAuthn authenticator, one of each, deletion, and the 409 every SCA
@@ -11,7 +12,7 @@ beforeAll(async () => {
   p = await newPlatform({ embeddedWallet: false });
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   delete process.env.CORRIDOR_SCA_REGIONS;
 });
 
@@ -85,7 +86,7 @@ it('enrolls TOTP with a real code: secret and recovery codes shown once, stored 
 it('accepts the sandbox code 123456 in sandbox only, and caps wrong confirmations', async () => {
   const c = await euCustomer(p);
   const start = await p.api.post('/sca/factors', { type: 'TOTP' }, { query: c.q });
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const refused = await p.api.post(
     '/sca/factors/confirm',
     { type: 'TOTP', secret: start.body.secret, code: '123456' },
@@ -93,7 +94,7 @@ it('accepts the sandbox code 123456 in sandbox only, and caps wrong confirmation
   );
   // (A real code may be 123456 once in a million: then it is accepted, as it should be.)
   if (refused.status !== 200) expectError(refused, 400, 'INVALID_INPUT');
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   if (refused.status !== 200) {
     const ok = await p.api.post(
       '/sca/factors/confirm',

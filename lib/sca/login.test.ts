@@ -13,6 +13,7 @@ import {
   totpCode,
   type ScaTestCustomer,
 } from './testing';
+import { switchMode } from '@/tests/support/mode';
 
 // SCA logins over HTTP with every factor (SMS code, real TOTP codes, a software WebAuthn
 // authenticator), the session they open, the lockout after failed logins (423) and
@@ -24,7 +25,7 @@ beforeAll(async () => {
   p = await newPlatform({ embeddedWallet: false });
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   delete process.env.CORRIDOR_SCA_SESSION_SECONDS;
 });
 
@@ -96,11 +97,11 @@ it('TOTP: real codes, each time step once; recovery codes once each; unknown fac
 it('TOTP: outside sandbox only real codes', async () => {
   const c = await euCustomer(p);
   const { secret } = await enrollTotp(p, c);
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const real = await totpCode(p, secret, 1);
   if (real !== '123456') expectError(await complete(c, { factor: 'TOTP', code: '123456' }), 400, 'INVALID_INPUT');
   expect((await complete(c, { factor: 'TOTP', code: real })).status).toBe(200);
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   expect((await complete(c, { factor: 'TOTP', code: '123456' })).status).toBe(200);
 });
 

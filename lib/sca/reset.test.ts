@@ -3,6 +3,7 @@ import { db } from '@/lib/core/db';
 import { freezeClock } from '@/lib/sandbox/clock';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { advanceClock, enrollPasskey, enrollTotp, euCustomer, platformNow, type ScaTestCustomer } from './testing';
+import { switchMode } from '@/tests/support/mode';
 
 // The liveness-gated 2FA reset over HTTP: start, poll on the sandbox clock (the liveness outcome
 // chosen by the customer's email), complete; the 5-per-24-hours limit; re-enrollment afterwards.
@@ -14,7 +15,7 @@ beforeAll(async () => {
   await freezeClock(p.platformId);
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 const startReset = (c: ScaTestCustomer, factor: string) => p.api.post('/sca/factors/reset', { factor }, { query: c.q });
@@ -142,6 +143,6 @@ it("404 for an unknown or another customer's reset; 503 outside sandbox with no 
   expectError(await finish(other, id), 404, 'REFERENCE_NOT_FOUND');
   expectError(await poll(c, 'TwoFactorReset:nope'), 404, 'REFERENCE_NOT_FOUND');
   expectError(await startReset(c, 'EMAIL'), 400, 'INVALID_INPUT');
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   expectError(await startReset(c, 'SMS_OTP'), 503, 'SERVICE_UNAVAILABLE');
 });

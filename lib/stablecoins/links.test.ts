@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { db } from '@/lib/core/db';
 import { keyed } from './testing';
+import { switchMode } from '@/tests/support/mode';
 
 // Provider account links, through the API. Sandbox magic values: apiClientSecret ending 002 is
 // refused; 003 / 004 link, then are reported revoked / invalid at the first use (registration.test.ts);
@@ -87,13 +88,13 @@ it('links one account once under concurrent requests', async () => {
 });
 
 it('outside sandbox, with no provider client configured, nothing links', async () => {
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   try {
     const res = await link(p, { apiClientId: 'prod_client', apiClientSecret: 'prod-secret' });
     expectError(res, 400, 'STABLECOIN_PROVIDER_ACCOUNT_INVALID');
     expect(res.body.message).toContain('production client');
   } finally {
-    process.env.CORRIDOR_MODE = 'sandbox';
+    switchMode('sandbox');
   }
 });
 

@@ -2,6 +2,7 @@ import { errorText, log } from '../core/log';
 import { isIP } from 'node:net';
 import { now } from '../core/clock';
 import { DomainError } from '../core/errors';
+import { currentCorridor, within } from '../core/context';
 import { startListener, subscribe } from '../core/invalidation';
 import * as repo from './throttle-repository';
 
@@ -40,17 +41,27 @@ export function throttleLimits(env: Record<string, string | undefined> = process
   };
 }
 
-interface State {
+export interface ThrottleState {
   /** Refusals in force in this process: key -> until (epoch ms). */
   blocks: Map<string, number>;
   /** The first load of the refusals in force, awaited by the first checks of this process. */
   loaded: Promise<void> | null;
   ready: boolean;
 }
-const g = globalThis as unknown as { __corridorAuthThrottle?: State };
-const state: State = (g.__corridorAuthThrottle ??= { blocks: new Map(), loaded: null, ready: false });
+type State = ThrottleState;
 
-function remember(keys: string[], until: number): void {
+declare module '../core/context' {
+  interface CorridorParts {
+    /** Authentication refusals in force, as this instance knows them. */
+    authThrottle: ThrottleState;
+  }
+}
+
+export function createThrottleState(): ThrottleState {
+  return { blocks: new Map(), loaded: null, ready: false };
+}
+
+function remember(state: State, keys: string[], until: number): void {
   if (state.blocks.size > 50_000) {
     const t = Date.now();
     for (const [k, u] of state.blocks) if (u <= t) state.blocks.delete(k);
@@ -58,9 +69,9 @@ function remember(keys: string[], until: number): void {
   for (const k of keys) state.blocks.set(k, Math.max(until, state.blocks.get(k) ?? 0));
 }
 
-async function reload(): Promise<void> {
+async function reload(state: State): Promise<void> {
   try {
-    for (const b of await repo.activeBlocks(now())) remember([b.key], b.blockedUntil.getTime());
+    for (const b of await repo.activeBlocks(now())) remember(state, [b.key], b.blockedUntil.getTime());
   } catch (err) {
     log().error({ err: errorText(err) }, 'cannot load authentication refusals');
   }
@@ -71,18 +82,22 @@ async function reload(): Promise<void> {
  * when it connects, after it listens, so none falls between) and loads those in force now.
  */
 function ensure(): Promise<void> {
+  const corridor = currentCorridor();
+  const state = corridor.authThrottle;
   if (state.loaded) return state.loaded;
+  // Notifications arrive outside any work's context: the reload runs under this instance.
+  const reloadHere = () => void within(corridor, () => reload(state));
   subscribe('auth-block', 'auth-throttle', (key) => {
-    if (key === null) return void reload(); // the listener (re)connected: refusals may have been missed
+    if (key === null) return reloadHere(); // the listener (re)connected: refusals may have been missed
     try {
       const { until, keys } = JSON.parse(key) as { until: number; keys: string[] };
-      remember(keys, until);
+      remember(state, keys, until);
     } catch {
-      void reload();
+      reloadHere();
     }
   });
   startListener();
-  return (state.loaded = reload().then(() => void (state.ready = true)));
+  return (state.loaded = reload(state).then(() => void (state.ready = true)));
 }
 
 /** The source a failure is counted against: the address, or its /64 for IPv6. */
@@ -115,6 +130,7 @@ function rateLimited(untilMs: number, nowMs: number): DomainError {
 
 /** Before credentials are evaluated: throws RATE_LIMITED when this source (for this client id) is refused. */
 export async function refuseIfBlocked(address: string, username: string | null): Promise<void> {
+  const state = currentCorridor().authThrottle;
   if (!state.ready) await ensure();
   const t = Date.now();
   const source = sourceOf(address);
@@ -150,7 +166,7 @@ export async function recordFailure(address: string, token: { id: string; client
 }
 
 async function refuse(keys: string[], at: Date, until: Date): Promise<void> {
-  remember(keys, until.getTime());
+  remember(currentCorridor().authThrottle, keys, until.getTime());
   await repo.block(keys, at, until);
 }
 

@@ -3,6 +3,7 @@ import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { upload } from '@/lib/documents/testing';
 import { decideReview } from './service';
+import { switchMode } from '@/tests/support/mode';
 
 // KYB of businesses: the sandbox table (last 3 characters of businessInfo.registrationNumber)
 // row by row, what a complete business is, and beneficial-owner KYC (last 3 characters of
@@ -269,11 +270,11 @@ describe.each(['003', '001'])('%s: no auto-decision, normal validation', (suffix
 
 describe('outside sandbox (no KYC vendor)', () => {
   afterEach(() => {
-    process.env.CORRIDOR_MODE = 'sandbox';
+    switchMode('sandbox');
   });
 
   it('no registration number decides: every business is validated and waits for review; owners follow the decision', async () => {
-    process.env.CORRIDOR_MODE = 'production';
+    switchMode('production');
     const id = await create(business('REG-123', { countriesOfOperation: ['US'] }));
     expect((await submit(id)).body.verificationStatus).toBe('RESOLVE_ERRORS');
     await p.api.patch(`/customers/${id}`, { customerType: 'BUSINESS', address });

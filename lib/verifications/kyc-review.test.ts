@@ -5,6 +5,7 @@ import { answerOf, expectError, newPlatform, type TestPlatform } from '@/tests/s
 import { upload } from '@/lib/documents/testing';
 import { decideReview } from './service';
 import { complete, eventTypesAbout } from './testing';
+import { switchMode } from '@/tests/support/mode';
 
 // KYC of individuals: manual review, concurrent submissions and decisions, reading, listing,
 // permissions, and the rules outside sandbox.
@@ -169,11 +170,11 @@ it('requires MANAGE to submit and VIEW to read', async () => {
 
 describe('outside sandbox (no KYC vendor)', () => {
   afterEach(() => {
-    process.env.CORRIDOR_MODE = 'sandbox';
+    switchMode('sandbox');
   });
 
   it('names decide nothing: customers start UNVERIFIED and complete submissions wait for manual review', async () => {
-    process.env.CORRIDOR_MODE = 'production';
+    switchMode('production');
     const c = await customer(complete('Ada Lovelace'));
     expect(c.kycStatus).toBe('UNVERIFIED');
     await upload(p.api, c.id, 'PASSPORT');

@@ -3,6 +3,7 @@ import { outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { advance, newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
 import { googleClaims, newClientKey, oidcToken, sha256Hex } from './testing/client';
+import { switchMode } from '@/tests/support/mode';
 
 // PATCH /customers/{id} changing a contact tied to the wallet's OTP credentials: a signed retry
 // that changes the customer and the credentials together.
@@ -13,7 +14,7 @@ beforeAll(async () => {
   p = await newPlatform();
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 it('first call 202 binding the fields; the signed retry updates customer email and EMAIL_OTP credential together', async () => {
@@ -66,11 +67,11 @@ it('first call 202 binding the fields; the signed retry updates customer email a
   expect(creds.body.data).toEqual([expect.objectContaining({ id: w.emailOtpId, type: 'EMAIL_OTP', nickname: next })]);
   // The next code goes to the new address.
   await advance(p, 31);
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   expect((await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`)).status).toBe(200);
   expect(outboxOf(p.platformId, next)).toHaveLength(1);
   expect(outboxOf(p.platformId, w.email)).toHaveLength(0);
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   // Changing other fields, or the email back to the same address in another case, needs no signature.
   expect(
     (await p.api.patch(path, { customerType: 'INDIVIDUAL', email: next.toUpperCase(), birthDate: '1990-02-02' }))

@@ -12,6 +12,7 @@ import {
   sha256Hex,
   type ClientKey,
 } from './testing/client';
+import { switchMode } from '@/tests/support/mode';
 
 // OAUTH credentials: JWT-shaped OIDC tokens with real claims; in sandbox a dummy signature, in
 // production a signature checked against the issuer's JWKS (served here by a local server).
@@ -27,7 +28,7 @@ beforeAll(async () => {
   emailKey = (await otpLogin(p.api, w.emailOtpId)).key;
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 it('registers with a signed retry: 202 naming the provider, then 201 with the email claim as nickname', async () => {
@@ -247,7 +248,7 @@ describe('outside sandbox', () => {
 
   it("checks the signature against the issuer's JWKS", async () => {
     const claims = googleClaims(nowS(), { iss: 'https://issuer.test', sub: 'jwks-user' });
-    process.env.CORRIDOR_MODE = 'production';
+    switchMode('production');
     const good = await p.api.post('/auth/credentials', {
       type: 'OAUTH',
       accountId: w.accountId,

@@ -2,6 +2,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { newWallet, signatureHeaders } from './testing/flows';
 import { encryptOtpBundle, newClientKey, stamp, stampOf } from './testing/client';
+import { switchMode } from '@/tests/support/mode';
 
 // How EMAIL_OTP verification refuses: each failure of the TEK-stamped signed retry with its own
 // code, and malformed challenge answers (otp.test.ts walks the flows that succeed).
@@ -12,7 +13,7 @@ beforeAll(async () => {
   p = await newPlatform();
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 it('names every signed-retry failure with its own 401 code', async () => {

@@ -4,6 +4,7 @@ import { outboxOf } from '@/lib/notify/sender';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { advance, newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
 import { encryptOtpBundle, newClientKey, sealTo, targetKeyOf } from './testing/client';
+import { switchMode } from '@/tests/support/mode';
 
 // EMAIL_OTP and SMS_OTP credentials, end to end as a client does it: real HPKE sealing of
 // {"otp_code","public_key"} to the target bundle, the TEK-stamped signed retry, and every way
@@ -15,7 +16,7 @@ beforeAll(async () => {
   p = await newPlatform();
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 it('walks challenge → HPKE-sealed code → 202 → TEK-signed retry → session keyed by the TEK (rule 4, rule 6)', async () => {
@@ -202,7 +203,7 @@ it('outside sandbox sends a random code through the sender; 000000 is then just 
     embeddedWalletConfig: { otpLength: 8, alphanumeric: true, appName: 'Acme Wallet' },
   });
   const w = await newWallet(q);
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const ch = await q.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
   expect(ch.status, ch.text).toBe(200);
   const sent = outboxOf(q.platformId, w.email);

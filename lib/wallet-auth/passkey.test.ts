@@ -4,6 +4,7 @@ import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api
 import { advance, newWallet, otpLogin, signed } from './testing/flows';
 import { clientKeyFromSecret, newClientKey, openSessionKeyBundle, type ClientKey } from './testing/client';
 import { assert, attest, newPasskey, type Passkey } from './testing/passkey';
+import { switchMode } from '@/tests/support/mode';
 
 // PASSKEY credentials with the real WebAuthn ceremony, driven by a software authenticator
 // (P-256 key, CBOR attestation object with 'none' attestation, authenticator data with flags and
@@ -21,7 +22,7 @@ beforeAll(async () => {
   sessionKey = (await otpLogin(p.api, w.emailOtpId)).key;
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 const register = (passkey: Passkey, overrides: Record<string, unknown> = {}, challenge = integratorChallenge()) => ({
@@ -283,7 +284,7 @@ it('accepts the legacy literal assertion signature in sandbox only', async () =>
   const ch2 = await p.api.post(`/auth/credentials/${passkeyId}/challenge`, {
     clientPublicKey: newClientKey().publicKey,
   });
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const no = await p.api.post(
     `/auth/credentials/${passkeyId}/verify`,
     { type: 'PASSKEY', assertion: literal(ch2.body.challenge) },

@@ -18,6 +18,7 @@ import {
 } from './testing/client';
 import { mnemonicToEntropy } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { switchMode } from '@/tests/support/mode';
 
 // Secrets at rest: after real flows (production-mode OTP codes, client keys, a legacy session key
 // the service generated, a custodied delegated key, OTP target keys, a wallet secret), no table
@@ -96,7 +97,7 @@ async function custodiedDelegatedKey(p: TestPlatform, w: Wallet, key: ClientKey)
 }
 
 afterAll(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   registerFundingSourceLookup(async () => null);
 });
 
@@ -107,7 +108,7 @@ it('keeps OTP codes, session keys, target keys, delegated keys and wallet secret
   const secrets: Uint8Array[] = [];
   const codes: string[] = [];
 
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const ch = await p.api.post(`/auth/credentials/${w.emailOtpId}/challenge`);
   codes.push(/code is ([A-Z0-9]+)\./.exec(outboxOf(p.platformId, w.email).at(-1)!.text)![1]);
   const email = await otpLogin(p.api, w.emailOtpId, {
@@ -123,7 +124,7 @@ it('keeps OTP codes, session keys, target keys, delegated keys and wallet secret
     targetBundle: sms.res.body.otpEncryptionTargetBundle,
   });
   secrets.push(smsLogin.key.secretKey);
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 
   secrets.push(...(await legacyOauthSecrets(p, w, email.key)));
   const dkRow = await custodiedDelegatedKey(p, w, email.key);

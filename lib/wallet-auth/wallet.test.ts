@@ -5,6 +5,7 @@ import { newWallet, otpLogin, signatureHeaders, signed } from './testing/flows';
 import { newClientKey, openEnvelope, type ClientKey } from './testing/client';
 import { mnemonicToEntropy, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { switchMode } from '@/tests/support/mode';
 
 // Wallet actions under the signed retry: export (HPKE envelope) and privacy.
 let p: TestPlatform;
@@ -16,7 +17,7 @@ beforeAll(async () => {
   key = (await otpLogin(p.api, w.emailOtpId)).key;
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 it('exports the wallet mnemonic sealed to a fresh client key, which the payload binds', async () => {
@@ -51,7 +52,7 @@ it('exports the wallet mnemonic sealed to a fresh client key, which the payload 
     { headers: signatureHeaders(ch.body.payloadToSign, key, ch.body.requestId) },
   );
   expectError(swapped, 401, 'WALLET_SIGNATURE_BODY_MISMATCH');
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   const again = await p.api.post(
     path,
     { clientPublicKey: other.publicKeyUncompressed },
@@ -151,7 +152,7 @@ it('accepts the legacy literal wallet signature in sandbox only, still bound to 
     'UNAUTHORIZED',
   );
   const ch2 = await p.api.patch(path, { privateEnabled: true });
-  process.env.CORRIDOR_MODE = 'production';
+  switchMode('production');
   expectError(
     await p.api.patch(
       path,
@@ -162,7 +163,7 @@ it('accepts the legacy literal wallet signature in sandbox only, still bound to 
     'WALLET_SIGNATURE_MALFORMED',
   );
   // A wallet without any active session cannot be signed for, even with the literal.
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
   const fresh = await newWallet(p);
   const ch3 = await p.api.patch(`/internal-accounts/${fresh.accountId}`, { privateEnabled: true });
   expectError(

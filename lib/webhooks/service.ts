@@ -1,4 +1,5 @@
 import { errorText, log } from '../core/log';
+import { currentCorridor } from '../core/context';
 import { clockOf, now } from '../core/clock';
 import { runAs } from '../core/context';
 import { transaction } from '../core/db';
@@ -76,12 +77,14 @@ export interface DeliverySummary {
  * once: events are claimed with SKIP LOCKED and leased. Returns what happened, for tests and logs.
  */
 export async function deliverDueWebhooks(
-  opts: { platformId?: string; limit?: number; send?: SendOptions } = {},
+  opts: { platformId?: string; limit?: number; send?: SendOptions; stopping?: () => boolean } = {},
 ): Promise<DeliverySummary> {
   const limit = opts.limit ?? 20;
   const summary: DeliverySummary = { skipped: 0, attempted: 0, delivered: 0, retrying: 0, failed: 0 };
   summary.skipped = await repo.skipWithoutEndpoint(new Date(), opts.platformId);
   for (;;) {
+    // A worker shutting down leases no more events; those it leased it tries now.
+    if (opts.stopping?.()) return summary;
     const batch = await repo.claimDue(new Date(), limit, LEASE_MS, opts.platformId);
     let next = 0;
     const lane = async () => {
@@ -94,6 +97,7 @@ export async function deliverDueWebhooks(
             deliverOne(event, opts.send),
           );
           summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
+          currentCorridor().metrics.webhookAttempts.inc({ outcome });
           log().info(
             {
               webhookEvent: event.id,

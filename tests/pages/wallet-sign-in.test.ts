@@ -5,6 +5,7 @@ import { advance, newWallet } from '@/lib/wallet-auth/testing/flows';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { current, CookieJar } from './cookie-jar';
 import { begin, json, request, stranger } from './wallet-client';
+import { switchMode } from '@/tests/support/mode';
 
 vi.mock('next/headers', () => ({ cookies: async () => current.jar, headers: async () => current.headers }));
 
@@ -23,7 +24,7 @@ beforeEach(() => {
   current.jar = new CookieJar();
 });
 afterEach(() => {
-  process.env.CORRIDOR_MODE = 'sandbox';
+  switchMode('sandbox');
 });
 
 const lengths = (o: Record<string, unknown>) =>
@@ -56,7 +57,7 @@ describe('an email code sign-in answers a known and an unknown email alike', () 
   it('same status, body and cookie; the code goes to the known email only', async () => {
     const w = await newWallet(p);
     const other = stranger();
-    process.env.CORRIDOR_MODE = 'production';
+    switchMode('production');
     const known = await begin(w.email);
     const unknown = await begin(other);
     expect(known.status, JSON.stringify(known.body)).toBe(200);

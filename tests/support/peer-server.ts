@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { routeModules } from '@/lib/http/route-manifest';
 import { API_BASE } from '@/lib/core/mode';
 import { PEER_ADDRESS_HEADER } from '@/lib/http/client-address';
-import { wire } from '@/lib/wiring';
+import { createCorridor } from '@/lib/boot';
+import { setAppCorridor } from '@/lib/core/context';
 
-// Job kinds and ports, plugged in as every server process does at start (instrumentation.ts).
-wire();
+// The process's instance, built as every server process builds it at start (instrumentation.ts).
+setAppCorridor(createCorridor());
 
 // A second server process for tests about several processes sharing one database: node:http in
 // front of the real route handlers (the manifest's), in a process with its own connection pool,

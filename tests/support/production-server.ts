@@ -115,6 +115,8 @@ export interface ProductionServer {
   clientId: string;
   clientSecret: string;
   output(): string;
+  /** Sends the server process a signal and resolves with its exit code once it exited. */
+  signal(signal: NodeJS.Signals): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -156,7 +158,7 @@ export async function startProductionServer(
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -182,6 +184,10 @@ export async function startProductionServer(
     clientId,
     clientSecret,
     output: () => out,
+    signal: (signal) => {
+      child.kill(signal);
+      return exited;
+    },
     stop,
   };
 }

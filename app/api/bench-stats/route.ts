@@ -16,5 +16,5 @@ export async function GET(req: Request): Promise<Response> {
     throw err;
   }
   const cpu = process.cpuUsage();
-  return Response.json({ ...queryStats, cpuMs: (cpu.user + cpu.system) / 1000, pid: process.pid });
+  return Response.json({ ...queryStats(), cpuMs: (cpu.user + cpu.system) / 1000, pid: process.pid });
 }

@@ -1,7 +1,8 @@
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/core/db';
-import { boot, BootError } from '@/lib/boot';
+import { boot, BootError, type CorridorInstance } from '@/lib/boot';
+import { currentCorridor } from '@/lib/core/context';
 import { loadKeyring } from '@/lib/core/crypto/master-key';
 import { Api, expectError, newPlatform } from '@/tests/support/api';
 
@@ -74,12 +75,17 @@ describe('API secrets at rest', () => {
   });
 });
 
+// The test process's instance (tests/setup.ts), as instrumentation.ts hands the server's to boot.
+const appInstance = () => currentCorridor() as CorridorInstance;
+
 describe('bootstrap credentials', () => {
   it('refuses a CORRIDOR_CLIENT_SECRET shorter than 32 characters, with a clear message', async () => {
     process.env.CORRIDOR_CLIENT_ID = 'boot-short';
     process.env.CORRIDOR_CLIENT_SECRET = 'e2e-secret-0123456789';
-    await expect(boot()).rejects.toThrow(BootError);
-    await expect(boot()).rejects.toThrow(/CORRIDOR_CLIENT_SECRET is 21 characters long; it must have at least 32/);
+    await expect(boot(appInstance())).rejects.toThrow(BootError);
+    await expect(boot(appInstance())).rejects.toThrow(
+      /CORRIDOR_CLIENT_SECRET is 21 characters long; it must have at least 32/,
+    );
     expect(await db().apiToken.count({ where: { clientId: 'boot-short' } })).toBe(0);
   });
 
@@ -93,10 +99,10 @@ describe('bootstrap credentials', () => {
     const logged: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void logged.push(a.join(' ')));
     process.env.CORRIDOR_CLIENT_SECRET = first;
-    await boot();
+    await boot(appInstance());
     expect((await new Api({ clientId, clientSecret: first }).get('/config')).status).toBe(200);
     process.env.CORRIDOR_CLIENT_SECRET = second;
-    await boot();
+    await boot(appInstance());
     expectError(await new Api({ clientId, clientSecret: first }).get('/config'), 401, 'UNAUTHORIZED');
     expect((await new Api({ clientId, clientSecret: second }).get('/config')).status).toBe(200);
     const token = await db().apiToken.findUniqueOrThrow({ where: { clientId } });

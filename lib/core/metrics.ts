@@ -1,0 +1,168 @@
+import cluster from 'node:cluster';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Corridor } from './context';
+
+// An instance's Prometheus metrics (GET /metrics, app/metrics/route.ts). Two kinds:
+// - what this process saw (requests, their latency, webhook attempts, Idempotency-Key replays and
+//   conflicts, its database pool, its own CPU and memory): counted here, summed across a server's
+//   processes by the cluster primary (scripts/cluster.mjs) so a scrape of any process sees all;
+// - what the database holds (payments by type and status, ledger postings, due jobs, undelivered
+//   webhook events): read from the database when scraped (at most every few seconds), so every
+//   process and every server reports the same exact figures; the primary keeps one copy ('max'),
+//   never a sum.
+declare module './context' {
+  interface CorridorParts {
+    metrics: Metrics;
+  }
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The database-held figures, read when scraped (lib/ops/metrics-probe.ts supplies them). */
+export interface Figures {
+  payments: { type: string; status: string; count: number }[];
+  ledgerPostings: number;
+  jobsDue: { kind: string; count: number }[];
+  oldestDueJobSeconds: number;
+  webhookEvents: { status: string; count: number }[];
+  oldestUndeliveredWebhookSeconds: number;
+  pool: { total: number; idle: number; waiting: number } | null;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(opts: { process?: boolean } = {}) {
+  const registry = new Registry();
+  const registers = [registry];
+  let probe: (() => Promise<Figures>) | undefined;
+  let cached: { at: number; figures: Promise<Figures> } | undefined;
+  // Several gauges are filled from one probe per scrape.
+  const figures = () => {
+    if (!probe) return null;
+    if (!cached || Date.now() - cached.at > 5_000) {
+      cached = { at: Date.now(), figures: probe() };
+      cached.figures.catch(() => (cached = undefined));
+    }
+    return cached.figures;
+  };
+  const fromDatabase = (
+    name: string,
+    help: string,
+    labelNames: string[],
+    fill: (g: Gauge<string>, f: Figures) => void,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const f = await figures();
+        if (!f) return;
+        this.reset();
+        fill(this, f);
+      },
+    });
+
+  const metrics = {
+    registry,
+    requests: new Counter({
+      name: 'corridor_http_requests_total',
+      help: 'Requests answered, by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    }),
+    requestSeconds: new Histogram({
+      name: 'corridor_http_request_duration_seconds',
+      help: 'Time to answer a request, by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    webhookAttempts: new Counter({
+      name: 'corridor_webhook_attempts_total',
+      help: 'Webhook delivery attempts, by outcome (DELIVERED, PENDING: will retry, FAILED: gave up)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    idempotency: new Counter({
+      name: 'corridor_idempotency_keys_total',
+      help: 'Requests under an Idempotency-Key that were replayed or refused as a conflict',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    /** Where the database-held figures come from (set once by the instance's builder). */
+    setProbe(p: () => Promise<Figures>) {
+      probe = p;
+    },
+  };
+  databaseGauges(fromDatabase, registers, figures);
+  if (opts.process) {
+    collectDefaultMetrics({ register: registry });
+    // In a cluster worker, the primary asks each worker for this registry when it aggregates.
+    if (cluster.isWorker) AggregatorRegistry.setRegistries([registry]);
+  }
+  return metrics;
+}
+
+type FromDatabase = (
+  name: string,
+  help: string,
+  labelNames: string[],
+  fill: (g: Gauge<string>, f: Figures) => void,
+) => Gauge<string>;
+
+/** The gauges filled from the database-held figures, and this process's pool. */
+function databaseGauges(
+  fromDatabase: FromDatabase,
+  registers: Registry[],
+  figures: () => Promise<Figures> | null,
+): void {
+  fromDatabase(
+    'corridor_payments',
+    'Payments (transactions) by type and status, as the database holds them',
+    ['type', 'status'],
+    (g, f) => f.payments.forEach((p) => g.set({ type: p.type, status: p.status }, p.count)),
+  );
+  fromDatabase('corridor_ledger_postings', 'Ledger postings (balanced transfers) recorded', [], (g, f) =>
+    g.set(f.ledgerPostings),
+  );
+  fromDatabase('corridor_jobs_due', 'Background jobs due and not finished, by kind', ['kind'], (g, f) =>
+    f.jobsDue.forEach((j) => g.set({ kind: j.kind }, j.count)),
+  );
+  fromDatabase(
+    'corridor_jobs_oldest_due_age_seconds',
+    'How long the oldest due, unfinished job has waited (0: none)',
+    [],
+    (g, f) => g.set(f.oldestDueJobSeconds),
+  );
+  fromDatabase('corridor_webhook_events', 'Webhook events by delivery status', ['status'], (g, f) =>
+    f.webhookEvents.forEach((w) => g.set({ status: w.status }, w.count)),
+  );
+  fromDatabase(
+    'corridor_webhook_oldest_undelivered_age_seconds',
+    'Age of the oldest webhook event still waiting for delivery (0: none)',
+    [],
+    (g, f) => g.set(f.oldestUndeliveredWebhookSeconds),
+  );
+  new Gauge({
+    name: 'corridor_db_pool_connections',
+    help: "This process's database connections: in use, idle, and requests waiting for one",
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      const f = await figures();
+      this.reset();
+      if (!f?.pool) return;
+      this.set({ state: 'in_use' }, f.pool.total - f.pool.idle);
+      this.set({ state: 'idle' }, f.pool.idle);
+      this.set({ state: 'waiting' }, f.pool.waiting);
+    },
+  });
+}
+
+/** The metrics of the instance the current work runs under, or none (a script without one). */
+export function metricsOf(corridor: Corridor | undefined): Metrics | undefined {
+  return corridor?.metrics;
+}

@@ -1,0 +1,40 @@
+import { Prisma, type Db } from '../core/db';
+import type { Figures } from '../core/metrics';
+
+// The figures /metrics reads from the database when scraped (lib/core/metrics.ts): exact, and the
+// same whichever process or server answers. Each is one indexed or grouped statement.
+export async function readFigures(
+  db: Db,
+  pool: { totalCount: number; idleCount: number; waitingCount: number } | undefined,
+  wallNow = new Date(),
+): Promise<Figures> {
+  const [payments, postings, jobs, oldestJob, events, oldestEvent] = await Promise.all([
+    db.$queryRaw<{ type: string; status: string; count: number }[]>(
+      Prisma.sql`SELECT "type", "status", count(*)::int AS count FROM "Transaction" GROUP BY "type", "status"`,
+    ),
+    db.$queryRaw<{ n: bigint }[]>(Prisma.sql`SELECT count(*) AS n FROM "LedgerTransfer"`),
+    db.$queryRaw<{ kind: string; count: number }[]>(
+      Prisma.sql`SELECT "kind", count(*)::int AS count FROM "Job"
+        WHERE "state" IN ('PENDING', 'RUNNING') AND "runAt" <= ${wallNow} GROUP BY "kind"`,
+    ),
+    db.$queryRaw<{ at: Date | null }[]>(
+      Prisma.sql`SELECT min("runAt") AS at FROM "Job" WHERE "state" IN ('PENDING', 'RUNNING') AND "runAt" <= ${wallNow}`,
+    ),
+    db.$queryRaw<{ status: string; count: number }[]>(
+      Prisma.sql`SELECT "status", count(*)::int AS count FROM "Event" WHERE "status" <> 'DELIVERED' GROUP BY "status"`,
+    ),
+    db.$queryRaw<{ at: Date | null }[]>(
+      Prisma.sql`SELECT min("createdAt") AS at FROM "Event" WHERE "status" = 'PENDING'`,
+    ),
+  ]);
+  const age = (at: Date | null | undefined) => (at ? Math.max(0, (wallNow.getTime() - at.getTime()) / 1000) : 0);
+  return {
+    payments: payments.map((p) => ({ type: p.type, status: p.status, count: Number(p.count) })),
+    ledgerPostings: Number(postings[0]?.n ?? 0),
+    jobsDue: jobs.map((j) => ({ kind: j.kind, count: Number(j.count) })),
+    oldestDueJobSeconds: age(oldestJob[0]?.at),
+    webhookEvents: events.map((e) => ({ status: e.status, count: Number(e.count) })),
+    oldestUndeliveredWebhookSeconds: age(oldestEvent[0]?.at),
+    pool: pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
+  };
+}
