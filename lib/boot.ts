@@ -12,6 +12,7 @@ import { createInvalidation, stopListener } from './core/invalidation';
 import type { Plug } from './core/ports';
 import { createJobRegistry } from './jobs/queue';
 import { createThrottleState } from './tokens/throttle';
+import { createInternalCalls } from './http/internal-caller';
 import { portsFor, registerWork } from './wiring';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
@@ -70,6 +71,7 @@ export function createCorridor(options: CorridorOptions = {}, env = process.env)
     pruners,
     outbox: [],
     authThrottle: createThrottleState(),
+    internalCalls: createInternalCalls(),
   } satisfies Corridor;
   const corridor: CorridorInstance = Object.assign(parts, {
     start: (intervalMs?: number) => worker.start(intervalMs),
