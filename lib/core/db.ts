@@ -11,10 +11,11 @@ export type Db = PrismaClient;
 /** A client usable inside or outside a transaction; repositories take this. */
 export type Tx = Prisma.TransactionClient;
 
-// The one Prisma client. DATABASE_URL always names a PostgreSQL wire endpoint: a server, or the
-// embedded PGlite served on loopback by scripts/start.mjs. The embedded endpoint funnels every
-// connection into one backend session, so its pool holds exactly one connection (DESIGN.md,
-// Database); CORRIDOR_EMBEDDED=1 says so.
+// An instance's Prisma client (one per Corridor instance: lib/boot.ts). Its database URL
+// (DATABASE_URL) always names a PostgreSQL wire endpoint: a server, or the embedded PGlite served
+// on loopback by scripts/start.mjs. The embedded endpoint funnels every connection into one
+// backend session, so its pool holds exactly one connection (DESIGN.md, Database), and instances
+// on it share one client; CORRIDOR_EMBEDDED=1 says so.
 //
 // Time limits. On a PostgreSQL server (lib/core/server-pool.ts) every connection starts with
 // statement_timeout and lock_timeout at CORRIDOR_TX_TIMEOUT_MS, so every statement, inside a
@@ -28,7 +29,8 @@ export type Tx = Prisma.TransactionClient;
 // anyway; PGlite enforces no statement_timeout (measured: pg_sleep(1) ran its full second under a
 // 100 ms limit). There the pool pipelines its one connection (lib/core/db-pool.ts), which keeps
 // that session busy instead of idle between round trips.
-/** An instance's database client, made on first use; each instance has its own pool. */
+
+/** An instance's database client, made on first use, with its own pool. */
 export interface Database {
   config: CorridorConfig;
   prisma?: PrismaClient;

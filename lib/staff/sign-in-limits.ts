@@ -48,7 +48,9 @@ const kindOf = (key: string) => key.slice(0, key.indexOf(':')) as LimitKind;
 /** The attempts still counted under a limit at `at`, and how long the next one must wait. */
 export function standing(row: repo.LimitRow, at: Date): { attempts: number; waitMs: number } {
   const limit = LIMITS[kindOf(row.key)];
-  const since = at.getTime() - row.lastAttemptAt.getTime();
+  // Never negative: a concurrent attempt may have taken its time a millisecond before the one
+  // that locked the row first recorded its own, and must not wait longer than the limit says.
+  const since = Math.max(0, at.getTime() - row.lastAttemptAt.getTime());
   const attempts = since >= QUIET_MS ? 0 : row.attempts;
   if (attempts < limit.free) return { attempts, waitMs: 0 };
   const wait = Math.min(limit.maxMs, limit.baseMs * 2 ** (attempts - limit.free));

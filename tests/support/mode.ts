@@ -5,19 +5,19 @@ import { currentCorridor, setAppCorridor } from '@/lib/core/context';
 // The mode is fixed when an instance is built: a test that needs the other mode switches the
 // test process's app handle to an instance of that mode (built once per test file, on the same
 // database client) and back.
-const byMode = new Map<string, CorridorInstance>();
+const instances = new Map<string, CorridorInstance>();
 let original: ReturnType<typeof currentCorridor> | undefined;
 
 export function switchMode(mode: 'sandbox' | 'production'): void {
   original ??= currentCorridor();
   if (original.config.mode === mode) return setAppCorridor(original);
-  let instance = byMode.get(mode);
-  if (!instance) byMode.set(mode, (instance = createCorridor({ mode, database: original.database })));
+  let instance = instances.get(mode);
+  if (!instance) instances.set(mode, (instance = createCorridor({ mode, database: original.database })));
   setAppCorridor(instance);
 }
 
 afterAll(async () => {
   if (original) setAppCorridor(original);
-  for (const instance of byMode.values()) await instance.close();
-  byMode.clear();
+  for (const instance of instances.values()) await instance.close();
+  instances.clear();
 });
