@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { sendMessage } from '../notify/sender';
 import * as customersRepo from '../customers/repository';
@@ -75,7 +75,7 @@ function tooSoon(label: string, refusal: DomainError): DomainError {
 
 export async function send(platformId: string, customerId: string, channel: Channel): Promise<void> {
   const { label, sender } = CHANNEL[channel];
-  contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel); // refuse early
+  contactToVerify(await customersRepo.findById(platformId, customerId, db()), customerId, channel); // refuse early
   const issued = await transaction(async (tx) => {
     const row = await customersRepo.lock(platformId, customerId, tx);
     const contact = contactToVerify(row, customerId, channel);
@@ -117,7 +117,7 @@ export async function confirm(
   code: string,
 ): Promise<Customer> {
   const { key, label, path } = CHANNEL[channel];
-  contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel);
+  contactToVerify(await customersRepo.findById(platformId, customerId, db()), customerId, channel);
   if (!/^\d{6}$/.test(code)) throw badCode('must be the 6-digit code that was sent');
   const noCode = `No verification code is pending for this ${label} (none was sent, or it was used, replaced or locked after too many wrong attempts); request one with POST /customers/${customerId}/${path}`;
 

@@ -1,6 +1,6 @@
 import { newId } from '../core/ids';
 import { addSeconds, now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { isSandbox } from '../core/mode';
 import { DomainError, conflict, invalidInput, notFound, type FieldError } from '../core/errors';
 import * as customers from '../customers/repository';
@@ -21,9 +21,9 @@ const CUSTOMERS: repo.Owner = { kind: 'customers' };
 const TTL_SECONDS = sca.TRUST_CODES.ttlSeconds;
 
 async function accountAndCustomer(platformId: string, id: string) {
-  const row = await repo.findLive(platformId, id, CUSTOMERS);
+  const row = await repo.findLive(platformId, id, CUSTOMERS, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
-  const customer = await customers.findById(platformId, row.customerId!);
+  const customer = await customers.findById(platformId, row.customerId!, db());
   if (!customer || customer.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${row.customerId}`);
   if (!scaApplies(customer)) {
     throw conflict(

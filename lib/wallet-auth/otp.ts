@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { DomainError, invalidInput } from '../core/errors';
 import { isSandbox } from '../core/mode';
 import { newId } from '../core/ids';
@@ -35,7 +35,7 @@ export const WALLET_OTP: codes.CodePurpose = {
 
 type WalletConfig = { appName?: string; otpLength?: number; alphanumeric?: boolean; expirationSeconds?: number };
 
-async function walletConfig(platformId: string, tx?: Tx): Promise<WalletConfig> {
+async function walletConfig(platformId: string, tx: Tx): Promise<WalletConfig> {
   return ((await platforms.findById(platformId, tx))?.embeddedWalletConfig ?? {}) as WalletConfig;
 }
 
@@ -165,11 +165,11 @@ export async function checkOtpAttempt(
   credential: repo.AuthMethodRow,
   encryptedOtpBundle: string,
 ): Promise<{ challengeId: string; tekPublicKey: string }> {
-  const challenge = await repo.latestOtpChallenge(credential.id);
+  const challenge = await repo.latestOtpChallenge(credential.id, db());
   if (!challenge || challenge.consumedAt) throw noCodePending();
   if (challenge.expiresAt <= now()) throw expiredCode();
   const attemptOn = (code: string | null) =>
-    codes.verify(WALLET_OTP, { subject: credential.id, binding: challenge.id, code });
+    codes.verify(WALLET_OTP, { subject: credential.id, binding: challenge.id, code }, db());
   const { enc, ciphertext } = parseOtpBundle(encryptedOtpBundle);
   let plaintext: Uint8Array;
   try {

@@ -1,5 +1,5 @@
 import { now } from '../../core/clock';
-import { transaction, type Tx } from '../../core/db';
+import { transaction, type Tx, db } from '../../core/db';
 import { DomainError, fieldError, notFound } from '../../core/errors';
 import * as scaCodes from '../../sca/codes';
 import { requireSession } from '../../sca/login';
@@ -92,7 +92,7 @@ export async function challengeFor(
 }
 
 export async function authorize(platformId: string, quoteId: string, proof: Proof) {
-  const read = await repo.findById(platformId, quoteId);
+  const read = await repo.findById(platformId, quoteId, db());
   if (!read) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
   const pending = read.scaChallenge as ScaState | null;
   if (!pending || read.status !== 'PENDING_AUTHORIZATION') throw noChallenge(quoteId);
