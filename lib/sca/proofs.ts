@@ -3,7 +3,7 @@ import { fieldError, invalidInput } from '../core/errors';
 import { proveTotp, storedPasskey } from './login';
 import * as passkeys from './passkeys';
 import * as repo from './repository';
-import { db } from '@/lib/core/db';
+import { db, type Tx } from '@/lib/core/db';
 
 // Proofs for challenges carried by other resources (a quote's scaChallenge, a beneficiary trust
 // change): the PASSKEY and TOTP factors. The WebAuthn challenge is dynamically linked: it is a hash over a random nonce
@@ -15,8 +15,8 @@ export interface PasskeyChallenge {
 }
 
 /** A passkey challenge for the customer's enrolled passkey; null when none is enrolled. */
-export async function passkeyChallenge(customerId: string, linking: string): Promise<PasskeyChallenge | null> {
-  const row = await repo.activeFactor(customerId, 'PASSKEY', db());
+export async function passkeyChallenge(customerId: string, linking: string, tx: Tx): Promise<PasskeyChallenge | null> {
+  const row = await repo.activeFactor(customerId, 'PASSKEY', tx);
   if (!row) return null;
   const linked = createHash('sha256').update(randomBytes(16)).update(linking).digest();
   const options = await passkeys.assertionOptions(storedPasskey(row), linked);

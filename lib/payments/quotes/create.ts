@@ -98,14 +98,27 @@ async function checkPayerData(req: QuoteRequest, destination: Destination, tx: T
  * Strong Customer Authentication of a real-time-funded payment of a customer in an SCA region:
  * the challenge (its factor chosen from the customer's enrolled ones, lib/sca) bound to this quote.
  */
-async function scaOf(req: QuoteRequest, source: Source, expiresAt: Date, quoteId: string, totalSending: bigint) {
+async function scaOf(
+  req: QuoteRequest,
+  source: Source,
+  expiresAt: Date,
+  quoteId: string,
+  totalSending: bigint,
+  tx: Tx,
+) {
   const customer = source.customer;
   if (!(source.realtime && customer && isScaRegion(customer.region))) return null;
-  return challengeFor(customer, req.scaFactor, expiresAt, {
-    quoteId,
-    amount: `${totalSending} ${source.currency}`,
-    destination: JSON.stringify(req.destination),
-  });
+  return challengeFor(
+    customer,
+    req.scaFactor,
+    expiresAt,
+    {
+      quoteId,
+      amount: `${totalSending} ${source.currency}`,
+      destination: JSON.stringify(req.destination),
+    },
+    tx,
+  );
 }
 
 async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: string }, tx: Tx): Promise<Prepared> {
@@ -131,7 +144,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   const rail = route.kind === 'EXTERNAL' ? (railInfo(route.currency, route.rail) ?? null) : null;
   const expiresAt = addSeconds(at, quoteLifetimeSeconds(rail));
   const quoteId = newId('Quote');
-  const sca: ScaState | null = await scaOf(req, source, expiresAt, quoteId, priced.totalSending);
+  const sca: ScaState | null = await scaOf(req, source, expiresAt, quoteId, priced.totalSending, tx);
   const { transaction, quote } = quoteRows({
     platformId,
     quoteId,

@@ -65,10 +65,11 @@ export async function challengeFor(
   requested: string | undefined,
   expiresAt: Date,
   linking: Record<string, string>,
+  tx: Tx,
 ): Promise<ScaState> {
   const base = { id: newId('Challenge'), expiresAt: expiresAt.toISOString(), purpose: 'PAYOUT' };
   if (requested === 'PASSKEY') {
-    const pk = await passkeyChallenge(customer.id, JSON.stringify(linking));
+    const pk = await passkeyChallenge(customer.id, JSON.stringify(linking), tx);
     if (!pk)
       throw fieldError(
         'scaFactor',
