@@ -100,7 +100,7 @@ export function rateLimited(message: string, seconds: number): DomainError {
     'RATE_LIMITED',
     `${message}; retry in ${wait} s`,
     { retryAfterSeconds: wait },
-    { 'retry-after': String(wait) },
+    { retryAfterSeconds: wait },
   );
 }
 

@@ -69,7 +69,7 @@ function tooSoon(label: string, refusal: DomainError): DomainError {
     'CONFLICT',
     `A ${label} verification code was sent recently; request a new one in ${wait} s`,
     { retryAfterSeconds: wait },
-    { 'retry-after': String(wait) },
+    { retryAfterSeconds: wait },
   );
 }
 

@@ -28,7 +28,7 @@ export interface Leg extends Amount {
 /** Raised when a posting would overdraw an internal account; the whole transaction rolls back. */
 export class InsufficientFunds extends DomainError {
   constructor(readonly ledgerAccountId: string) {
-    super('INVALID_INPUT', 'Insufficient funds in the source account', { reason: 'INSUFFICIENT_FUNDS' });
+    super('INSUFFICIENT_FUNDS', 'Insufficient funds in the source account');
   }
 }
 

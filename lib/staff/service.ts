@@ -107,7 +107,7 @@ const tooManyAttempts = (seconds: number) =>
     'RATE_LIMITED',
     `Too many sign-in attempts; try again in ${seconds} s`,
     { retryAfterSeconds: seconds },
-    { 'retry-after': String(seconds) },
+    { retryAfterSeconds: seconds },
   );
 
 /** Where an attempt is recorded: its account's platform, or the installation's first for an email naming none. */

@@ -136,7 +136,7 @@ function refusal(result: Exclude<codes.Verification, { ok: true }>, wrong: strin
         'RATE_LIMITED',
         `Too many wrong codes; request a new code (in ${wait} s)`,
         { retryAfterSeconds: wait },
-        { 'retry-after': String(wait) },
+        { retryAfterSeconds: wait },
       );
     }
   }

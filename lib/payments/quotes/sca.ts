@@ -35,7 +35,7 @@ function refusal(result: Exclude<scaCodes.Verification, { ok: true }>, quoteId: 
       return new DomainError('INVALID_INPUT', 'The authorization code is wrong', { attemptsLeft: result.attemptsLeft });
     case 'EXHAUSTED':
       return new DomainError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, {
-        'retry-after': '60',
+        retryAfterSeconds: 60,
       });
     case 'EXPIRED':
       return new DomainError('INVALID_INPUT', 'The challenge expired; create a new quote');
