@@ -76,7 +76,7 @@ export async function createQuote(actor: Actor, req: QuoteRequest) {
   if (req.immediatelyExecute)
     throw fieldError(
       'immediatelyExecute',
-      "an agent's quote executes through POST /agents/me/quotes/{quoteId}/execute, where its policy applies",
+      "an agent's quote executes through the agent's own quote execution, where its policy applies",
     );
   const policy = policyFromJson(agent.policy);
   let source = req.source;

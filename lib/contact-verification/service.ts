@@ -116,10 +116,10 @@ export async function confirm(
   channel: Channel,
   code: string,
 ): Promise<Customer> {
-  const { key, label, path } = CHANNEL[channel];
+  const { key, label } = CHANNEL[channel];
   contactToVerify(await customersRepo.findById(platformId, customerId, db()), customerId, channel);
   if (!/^\d{6}$/.test(code)) throw badCode('must be the 6-digit code that was sent');
-  const noCode = `No verification code is pending for this ${label} (none was sent, or it was used, replaced or locked after too many wrong attempts); request one with POST /customers/${customerId}/${path}`;
+  const noCode = `No verification code is pending for this ${label} (none was sent, or it was used, replaced or locked after too many wrong attempts); request a new code be sent to it`;
 
   const outcome = await transaction<Outcome>(async (tx) => {
     const row = await customersRepo.lock(platformId, customerId, tx);
@@ -133,7 +133,7 @@ export async function confirm(
     if (!result.ok) {
       if (result.reason === 'EXPIRED')
         return {
-          refused: `The verification code has expired; request a new one with POST /customers/${customerId}/${path}`,
+          refused: `The verification code has expired; request a new code be sent to the ${label}`,
         };
       if (result.reason !== 'WRONG') return { refused: noCode };
       return {

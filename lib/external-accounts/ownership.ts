@@ -125,7 +125,7 @@ export async function verifySignature(
   const challenge = await repo.pendingOwnership(id, db());
   if (!challenge || challenge.method !== 'WALLET_SIGNATURE') {
     throw conflict(
-      `No WALLET_SIGNATURE challenge is outstanding for external account ${id}: start one with POST .../challenge`,
+      `No WALLET_SIGNATURE challenge is outstanding for external account ${id}: start a new ownership challenge`,
     );
   }
   const at = now();

@@ -125,7 +125,7 @@ export async function confirm(
     if (!challenge || challenge.action !== action) {
       return refused(
         'challengeId',
-        `No ${start} challenge is outstanding for external account ${id}: start one with POST .../${start}`,
+        `No ${start} challenge is outstanding for external account ${id}: start a new one`,
         'no outstanding challenge',
       );
     }
@@ -136,8 +136,7 @@ export async function confirm(
         'does not match the outstanding challenge',
       );
     }
-    const expired = () =>
-      refused('code', `The challenge expired: start again with POST .../${start}`, 'challenge expired');
+    const expired = () => refused('code', `The challenge expired: start a new ${start} challenge`, 'challenge expired');
     if (challenge.expiresAt.getTime() <= at.getTime()) {
       await repo.failTrust(challenge.id, at, tx);
       return expired();
@@ -152,7 +151,7 @@ export async function confirm(
       if (result.reason === 'EXPIRED') return expired();
       return refused(
         'code',
-        dead ? `Too many wrong codes: start again with POST .../${start}` : 'The code is not valid',
+        dead ? `Too many wrong codes: start a new ${start} challenge` : 'The code is not valid',
         'is not the code that was sent',
       );
     }

@@ -97,7 +97,7 @@ export async function create(platformId: string, input: InvitationCreate) {
   if (!platform.umaDomain || !platform.webhookEndpoint) {
     throw new DomainError(
       'INVITATIONS_NOT_CONFIGURED',
-      'Invitations are not configured: set umaDomain and webhookEndpoint with PATCH /config (claims are announced by the INVITATION.CLAIMED webhook)',
+      'Invitations are not configured: set umaDomain and webhookEndpoint in the platform configuration (claims are announced by the INVITATION.CLAIMED webhook)',
       {
         missing: [
           ...(platform.umaDomain ? [] : ['umaDomain']),

@@ -46,9 +46,7 @@ export async function startEnrollment(platformId: string, customerId: string, ty
     const existing = await repo.activeFactor(customerId, type, tx);
     if (existing && type === 'PASSKEY') throw passkeys.passkeyAlreadyEnrolled(customerId);
     if (existing)
-      throw conflict(
-        `Customer ${customerId} already has a TOTP factor; a lost one is replaced through POST /sca/factors/reset`,
-      );
+      throw conflict(`Customer ${customerId} already has a TOTP factor; a lost one is replaced through a factor reset`);
     const at = now();
     const base = {
       id: newId('ScaFactor'),
@@ -73,7 +71,7 @@ export async function startEnrollment(platformId: string, customerId: string, ty
 }
 
 function noEnrollment(type: string): DomainError {
-  return invalidInput(`No ${type} enrollment is in progress: start one with POST /sca/factors`, [
+  return invalidInput(`No ${type} enrollment is in progress: start one by creating the factor`, [
     { field: 'type', message: 'no enrollment in progress' },
   ]);
 }

@@ -104,7 +104,7 @@ async function proveSms(customerId: string, body: LoginCompleteRequest): Promise
     WRONG: 'The code is wrong',
     EXHAUSTED: 'Too many wrong codes: start the login again',
     EXPIRED: 'The code expired: start the login again',
-    NONE: 'No SMS_OTP login with this challengeId is outstanding: start one with POST /sca/login/start',
+    NONE: 'No SMS_OTP login with this challengeId is outstanding: start a new SCA login',
   }[result.reason];
   return { ok: false, message, field: result.reason === 'NONE' ? 'challengeId' : 'code' };
 }
@@ -178,6 +178,6 @@ export async function requireSession(customerId: string): Promise<void> {
   if (!(await repo.liveSession(customerId, now(), db())))
     throw new DomainError(
       'SCA_SESSION_REQUIRED',
-      `Customer ${customerId} has no live Strong Customer Authentication session: complete an SCA login (POST /sca/login/start, /sca/login/complete), then retry`,
+      `Customer ${customerId} has no live Strong Customer Authentication session: complete an SCA login (start, then complete), then retry`,
     );
 }

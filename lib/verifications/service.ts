@@ -77,7 +77,7 @@ async function evaluate(platformId: string, customer: customers.CustomerRow, tx:
         {
           resourceId: doc.id,
           type: 'POOR_QUALITY_DOCUMENT',
-          reason: 'The identity document is blurred or unreadable; replace it with PUT /documents/{documentId}',
+          reason: 'The identity document is blurred or unreadable; replace the document with a readable copy',
         },
       ],
     };
@@ -134,7 +134,7 @@ export async function submit(platformId: string, customerId: string): Promise<Ve
     const channels = unverifiedChannels(customer);
     if (channels.length) {
       throw invalidInput(
-        `Customer ${customerId} must verify its ${channels.join(' and ')} before KYC can begin (POST /customers/{customerId}/verify-${channels[0]})`,
+        `Customer ${customerId} must verify its ${channels.join(' and ')} before KYC can begin (send a verification code to it, then confirm the code)`,
         channels.map((c) => ({ field: `contactVerification.${c}`, message: 'must be VERIFIED before KYC can begin' })),
       );
     }

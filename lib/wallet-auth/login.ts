@@ -78,7 +78,7 @@ async function challengeFor(
   const { platformId, id } = credential;
   if (credential.type === 'OAUTH') {
     throw invalidInput(
-      'OAUTH credentials have no challenge step: call POST /auth/credentials/{id}/verify with a fresh oidcToken and a clientPublicKey',
+      'OAUTH credentials have no challenge step: verify the credential directly with a fresh oidcToken and a clientPublicKey',
       [{ field: 'id', message: 'must be an EMAIL_OTP, SMS_OTP or PASSKEY credential' }],
     );
   }

@@ -148,10 +148,10 @@ export const wrongOtpCode = () => rejected('Invalid OTP code');
 const noCodePending = () =>
   rejected(
     'No OTP code is pending',
-    'No OTP code is pending for this credential; request one with POST /auth/credentials/{id}/challenge',
+    'No OTP code is pending for this credential; request one with a new challenge of the credential',
   );
 const expiredCode = () =>
-  rejected('OTP code expired', 'The OTP code expired; request a new one with POST /auth/credentials/{id}/challenge');
+  rejected('OTP code expired', 'The OTP code expired; request a new one with a new challenge of the credential');
 
 /**
  * First leg of OTP login: opens the sealed attempt with the pending challenge's target key and

@@ -58,13 +58,11 @@ function checkRoute(req: QuoteRequest, source: Source, route: Destination['route
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId)
     throw new DomainError('SELF_PAYMENT', 'Source and destination are the same account');
   if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime && !source.pull) {
-    throw invalidInput(
-      `Source and destination are both ${receiving}: use POST /transfer-out for same-currency transfers`,
-    );
+    throw invalidInput(`Source and destination are both ${receiving}: use a transfer out for same-currency transfers`);
   }
   if (source.pull && receiving === source.currency) {
     throw invalidInput(
-      `Source and destination are both ${receiving}: pull into an internal account with POST /transfer-in for same-currency transfers`,
+      `Source and destination are both ${receiving}: pull into an internal account with a transfer in for same-currency transfers`,
     );
   }
   if (req.platformFeeOverride) {

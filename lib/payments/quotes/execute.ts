@@ -59,7 +59,7 @@ function refuse(found: repo.ForExecution, quoteId: string): void {
   const { quote } = found;
   if ((quote.source as { sourceType: string }).sourceType === 'REALTIME_FUNDING') {
     throw invalidInput(
-      'A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: POST /sandbox/send), not by this call',
+      'A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: a simulated send), not by executing the quote',
     );
   }
   if (quote.status !== 'PENDING') throw conflict(quoteId, quote.status);

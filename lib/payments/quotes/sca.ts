@@ -42,7 +42,7 @@ function refusal(result: Exclude<scaCodes.Verification, { ok: true }>, quoteId: 
     case 'NONE':
       return new DomainError(
         'CONFLICT',
-        `Quote ${quoteId} has no authorization code outstanding; request one with POST /quotes/${quoteId}/authorize/resend`,
+        `Quote ${quoteId} has no authorization code outstanding; request that a new code be sent`,
       );
   }
 }
