@@ -49,12 +49,15 @@ it("keeps the edge's own headers on the edge's own refusals", async () => {
   expect(errorAnswer(edge).headers).toEqual({ 'accept-encoding': 'identity', 'x-should-retry': 'false' });
 });
 
-it('answers insufficient funds as 400 INSUFFICIENT_FUNDS without details', () => {
-  const a = errorAnswer(new InsufficientFunds('ledger-account'));
+// The domain's own code; on the wire the specification's enumerated 400 code it refines, with
+// the domain's code as the reason (the reference's Error400 has no INSUFFICIENT_FUNDS).
+it('answers the domain code INSUFFICIENT_FUNDS as 400 INVALID_INPUT with that reason', () => {
+  const err = new InsufficientFunds('ledger-account');
+  expect(err.code).toBe('INSUFFICIENT_FUNDS');
+  const a = errorAnswer(err);
   expect(a.status).toBe(400);
-  expect(JSON.parse(a.text)).toEqual({
-    status: 400,
-    code: 'INSUFFICIENT_FUNDS',
-    message: 'Insufficient funds in the source account',
-  });
+  expect(a.headers).toEqual({ 'x-should-retry': 'false' });
+  expect(a.text).toBe(
+    '{"status":400,"code":"INVALID_INPUT","message":"Insufficient funds in the source account","details":{"reason":"INSUFFICIENT_FUNDS"}}',
+  );
 });

@@ -45,6 +45,8 @@ export const ERROR_CODES = [
   'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED',
   'CARDHOLDER_KYC_NOT_APPROVED',
   'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+  // The ledger's refusal of an overdraft: the domain's own code, answered by the edge as the
+  // specification's INVALID_INPUT with this code as details.reason (lib/http/errors.ts).
   'INSUFFICIENT_FUNDS',
   'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
   'UNAUTHORIZED',

@@ -109,8 +109,15 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 /** The error body every answer under the base path carries: `{status, code, message, details?}`. */
+// Domain codes the specification's enumerations lack, answered as the specified code they
+// refine with the domain's code in details.reason: the specification enumerates the 400 codes
+// (Errors part; the reference's Error400 enum) and INSUFFICIENT_FUNDS is not among them.
+const WIRE_CODE: Partial<Record<ErrorCode, ErrorCode>> = { INSUFFICIENT_FUNDS: 'INVALID_INPUT' };
+
 export function errorBody(err: DomainError) {
   const status = ERROR_STATUS[err.code];
+  const wire = WIRE_CODE[err.code];
+  if (wire) return { status, code: wire, message: err.message, details: { ...err.details, reason: err.code } };
   return { status, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
 }
 

@@ -79,6 +79,7 @@ it('refuses an overdraft with InsufficientFunds and leaves nothing behind', asyn
   });
   const err = await runStep(s, db()).catch((e) => e);
   expect(err).toBeInstanceOf(InsufficientFunds);
+  expect((err as InsufficientFunds).code).toBe('INSUFFICIENT_FUNDS');
   expect((err as InsufficientFunds).ledgerAccountId).toBe(bucketAccount(a, 'AVAILABLE'));
   expect(await transfersOf(s.posting!.transfer.id)).toBe(0);
   expect(await db().event.count({ where: { platformId: p.platformId, type: 'TEST' } })).toBe(0);

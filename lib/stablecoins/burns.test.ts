@@ -150,6 +150,6 @@ it('refuses destinations and sources that cannot take part', async () => {
     amount: '900000000000',
     source: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usdcAccount },
   });
-  expectError(huge, 400, 'INSUFFICIENT_FUNDS');
-  expect(huge.body.details).toBeUndefined();
+  expectError(huge, 400, 'INVALID_INPUT');
+  expect(huge.body.details.reason).toBe('INSUFFICIENT_FUNDS');
 });

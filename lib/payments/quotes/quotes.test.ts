@@ -115,8 +115,8 @@ it('refuses execution without funds and moves nothing', async () => {
     })
   ).body;
   const res = await p.api.post(`/quotes/${q.id}/execute`);
-  expectError(res, 400, 'INSUFFICIENT_FUNDS');
-  expect(res.body.details).toBeUndefined();
+  expectError(res, 400, 'INVALID_INPUT');
+  expect(res.body.details.reason).toBe('INSUFFICIENT_FUNDS');
   expect(await balanceOf(p, bob.accounts.USD)).toEqual({ available: 100n, total: 100n });
   expect((await p.api.get(`/quotes/${q.id}`)).body.status).toBe('PENDING');
 });

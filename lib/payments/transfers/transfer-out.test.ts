@@ -97,8 +97,8 @@ it('refuses more than the balance and moves nothing; sweeps the whole balance wi
     destination: { accountId: dest },
     amount: 501,
   });
-  expectError(refused, 400, 'INSUFFICIENT_FUNDS');
-  expect(refused.body.details).toBeUndefined();
+  expectError(refused, 400, 'INVALID_INPUT');
+  expect(refused.body.details.reason).toBe('INSUFFICIENT_FUNDS');
   expect((await p.api.get('/transactions', { query: { customerId: poor.customerId } })).body.totalCount).toBe(0);
   const sweep = await p.api.post('/transfer-out', {
     source: { accountId: poor.accounts.USD },
