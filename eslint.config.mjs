@@ -2,6 +2,7 @@
 // structural rules. Run by `npm run lint` and by `npm test`.
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
+import { TRANSACTION_RULES } from './scripts/eslint-transaction-rules.mjs';
 
 const config = [
   ...nextVitals,
@@ -28,6 +29,16 @@ const config = [
       // a long one becomes module-level tests or a file of its own.
       'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  // Transactions are explicit (issue 24): a function that touches the database takes the client
+  // or the transaction it runs in as a required parameter, and code inside a transaction uses
+  // the transaction it was handed. A stray db() there runs outside the transaction's snapshot
+  // (PostgreSQL) or waits for it to end (the embedded database has one connection).
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': ['error', ...TRANSACTION_RULES],
     },
   },
   // Layers (ARCHITECTURE.md): nothing inside lib/ reaches the API edge, and lib/'s modules import

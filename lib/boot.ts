@@ -20,6 +20,7 @@ import { portsFor, registerWork } from './wiring';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
 import { ensureFirstStaff } from './staff/bootstrap';
+import { db } from '@/lib/core/db';
 
 export class BootError extends Error {}
 
@@ -131,9 +132,9 @@ async function greet(): Promise<void> {
   let platform = await platforms.findFirst();
   const lines: string[] = [];
   if (!platform) {
-    const id = await createPlatform({ name: 'Sandbox platform' });
+    const id = await createPlatform({ name: 'Sandbox platform' }, db());
     platform = await platforms.findFirst();
-    const t = await tokens.issue(id, 'Bootstrap token', ['VIEW', 'TRANSACT', 'MANAGE'], known);
+    const t = await tokens.issue(id, 'Bootstrap token', ['VIEW', 'TRANSACT', 'MANAGE'], known, db());
     // The one place a secret is printed: generated at first start, shown once to the operator.
     lines.push('Sandbox platform created. API credentials (all permissions) — the secret is shown only now:');
     lines.push(`  client id:     ${t.clientId}`);
@@ -142,7 +143,13 @@ async function greet(): Promise<void> {
     // Automation asked for known credentials: make sure they work on the existing platform.
     const existing = await tokenRepo.findForAuth(known.clientId);
     if (!existing)
-      await tokens.issue(platform.id, 'Bootstrap token (from environment)', ['VIEW', 'TRANSACT', 'MANAGE'], known);
+      await tokens.issue(
+        platform.id,
+        'Bootstrap token (from environment)',
+        ['VIEW', 'TRANSACT', 'MANAGE'],
+        known,
+        db(),
+      );
     else if (
       existing.secretHashVersion !== SECRET_HASH_VERSION ||
       !secretMatches(known.clientSecret, existing.secretHash, existing.secretHashVersion)

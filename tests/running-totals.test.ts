@@ -35,19 +35,22 @@ async function holdingsFromTotals(platformId: string) {
 const pendingChanges = (platformId: string) => db().runningTotalChange.count({ where: { platformId } });
 
 const transfer = (platformId: string, from: string, to: string, amount: bigint) =>
-  runStep({
-    moves: [],
-    writes: [],
-    announce: [],
-    posting: posting({
-      platformId,
-      kind: 'TEST',
-      legs: [
-        { account: bucketAccount(from, 'AVAILABLE'), currency: 'USD', amount: -amount },
-        { account: bucketAccount(to, 'HELD'), currency: 'USD', amount },
-      ],
-    }),
-  });
+  runStep(
+    {
+      moves: [],
+      writes: [],
+      announce: [],
+      posting: posting({
+        platformId,
+        kind: 'TEST',
+        legs: [
+          { account: bucketAccount(from, 'AVAILABLE'), currency: 'USD', amount: -amount },
+          { account: bucketAccount(to, 'HELD'), currency: 'USD', amount },
+        ],
+      }),
+    },
+    db(),
+  );
 
 it('holdings equal the ledger, folded or not, while postings and folds run concurrently', async () => {
   const p = await newPlatform();

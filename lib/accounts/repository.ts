@@ -16,23 +16,23 @@ export interface InternalAccountRow {
 }
 
 /** Rows of several tables (accounts, their ledger buckets, ...) in one statement. */
-export async function insertWrites(writes: RowWrite[], tx: Tx = db()): Promise<void> {
+export async function insertWrites(writes: RowWrite[], tx: Tx): Promise<void> {
   if (writes.length) await tx.$executeRaw(insertAll(writes));
 }
 
-export function findById(platformId: string, id: string, tx: Tx = db()): Promise<InternalAccountRow | null> {
+export function findById(platformId: string, id: string, tx: Tx): Promise<InternalAccountRow | null> {
   return tx.internalAccount.findFirst({ where: { platformId, id } });
 }
 
-export function byIds(ids: string[], tx: Tx = db()): Promise<InternalAccountRow[]> {
+export function byIds(ids: string[], tx: Tx): Promise<InternalAccountRow[]> {
   return tx.internalAccount.findMany({ where: { id: { in: ids } } });
 }
 
-export function platformAccounts(platformId: string, tx: Tx = db()): Promise<InternalAccountRow[]> {
+export function platformAccounts(platformId: string, tx: Tx): Promise<InternalAccountRow[]> {
   return tx.internalAccount.findMany({ where: { platformId, customerId: null }, orderBy: { createdAt: 'asc' } });
 }
 
-export function forCustomer(platformId: string, customerId: string, tx: Tx = db()): Promise<InternalAccountRow[]> {
+export function forCustomer(platformId: string, customerId: string, tx: Tx): Promise<InternalAccountRow[]> {
   return tx.internalAccount.findMany({
     where: { platformId, customerId },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -105,7 +105,7 @@ export async function setPrivacy(id: string, privateEnabled: boolean, at: Date, 
 }
 
 /** Internal accounts with their three bucket balances, in one statement. */
-export async function withBalances(ids: string[], tx: Tx = db()) {
+export async function withBalances(ids: string[], tx: Tx) {
   if (!ids.length) return [];
   const rows = await tx.$queryRaw<
     (InternalAccountRow & { available: bigint | null; held: bigint | null; pending: bigint | null })[]
@@ -127,7 +127,7 @@ const C = Prisma.CustomerScalarFieldEnum;
 export async function findWithOwner(
   platformId: string,
   id: string,
-  tx: Tx = db(),
+  tx: Tx,
 ): Promise<{ account: InternalAccountRow; customer: CustomerRow | null } | null> {
   const rows = await queryIn<Record<string, unknown>>(
     tx,

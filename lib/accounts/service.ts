@@ -138,13 +138,13 @@ export function toInternalAccount(row: repo.InternalAccountRow, b: ledger.Balanc
 export type InternalAccount = ReturnType<typeof toInternalAccount>;
 
 /** Internal accounts by id with their balances, in one query (missing ids are left out). */
-export async function presentByIds(ids: string[], tx?: Tx): Promise<InternalAccount[]> {
+export async function presentByIds(ids: string[], tx: Tx): Promise<InternalAccount[]> {
   return (await repo.withBalances(ids, tx)).map((r) =>
     toInternalAccount(r, { available: r.available ?? 0n, held: r.held ?? 0n, pending: r.pending ?? 0n }),
   );
 }
 
-export async function present(rows: repo.InternalAccountRow[], tx?: Tx): Promise<InternalAccount[]> {
+export async function present(rows: repo.InternalAccountRow[], tx: Tx): Promise<InternalAccount[]> {
   const balances = await ledger.balances(
     rows.map((r) => r.id),
     tx,
@@ -152,7 +152,7 @@ export async function present(rows: repo.InternalAccountRow[], tx?: Tx): Promise
   return rows.map((r) => toInternalAccount(r, balances.get(r.id)!));
 }
 
-export async function get(platformId: string, id: string, tx?: Tx): Promise<InternalAccount> {
+export async function get(platformId: string, id: string, tx: Tx): Promise<InternalAccount> {
   const row = await repo.findById(platformId, id, tx);
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${id}`);
   return (await present([row], tx))[0];
@@ -161,9 +161,9 @@ export async function get(platformId: string, id: string, tx?: Tx): Promise<Inte
 export async function list(platformId: string, filter: repo.InternalAccountFilter, limit: number, cursor?: string) {
   const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
   const shown = listed.rows.slice(0, limit);
-  const presented = new Map((await present(shown)).map((a) => [a.id, a]));
+  const presented = new Map((await present(shown, db())).map((a) => [a.id, a]));
   return pageOf(listed, (r) => presented.get(r.id)!);
 }
 
-export const findRow = (platformId: string, id: string, tx: Tx = db()) => repo.findById(platformId, id, tx);
+export const findRow = (platformId: string, id: string, tx: Tx) => repo.findById(platformId, id, tx);
 export const customerAccounts = repo.forCustomer;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Actor } from '../core/context';
 import { now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { conflict, notFound } from '../core/errors';
 import { effect, Refusal } from '../core/idempotency';
 import { newId } from '../core/ids';
@@ -143,8 +143,8 @@ function details(amount: unknown, sourceAccountId: string, destinationAccountId:
 
 /** A quote this agent created (by its transaction), else 404 as for any quote not its own. */
 export async function ownQuote(agent: { id: string; platformId: string }, quoteId: string) {
-  const quote = await quotes.findById(agent.platformId, quoteId);
-  const t = quote && (await txRepo.findById(agent.platformId, quote.transactionId));
+  const quote = await quotes.findById(agent.platformId, quoteId, db());
+  const t = quote && (await txRepo.findById(agent.platformId, quote.transactionId, db()));
   if (!quote || !t || t.agentId !== agent.id) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
   return quote;
 }

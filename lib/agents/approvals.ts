@@ -1,6 +1,6 @@
 import type { Actor } from '../core/context';
 import { now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { DomainError, notFound } from '../core/errors';
 import { effect, Refusal } from '../core/idempotency';
 import { pageOf } from '../core/list';
@@ -62,7 +62,7 @@ export async function listApprovals(actor: Actor, q: ApprovalsQuery) {
   };
   const req = { limit: q.limit, cursor: q.cursor, order: q.sortOrder, filters: { ...filter } };
   const page = pageOf(await repo.listActions(actor.platformId, filter, req), (r) => r);
-  return { ...page, data: await Promise.all(page.data.map((r) => toAction(r))) };
+  return { ...page, data: await Promise.all(page.data.map((r) => toAction(r, db()))) };
 }
 
 /** Runs the held operation in `tx`; throws ExecutionFailed when it cannot run. */
@@ -171,14 +171,14 @@ const asTransaction: Present<ReturnType<typeof toTransaction>> = async (tx, acti
  * its action (answered with the transaction); any other goes to the payments engine as before.
  */
 export async function approveTransaction(actor: Actor, transactionId: string, info?: Record<string, unknown>) {
-  const action = await repo.findActionByTransaction(actor.platformId, transactionId);
+  const action = await repo.findActionByTransaction(actor.platformId, transactionId, db());
   if (!action) return transactions.approve(actor.platformId, transactionId, info);
   return approve(actor.platformId, null, action.id, asTransaction);
 }
 
 /** POST /transactions/{transactionId}/reject, likewise. */
 export async function rejectTransaction(actor: Actor, transactionId: string, reason?: string) {
-  const action = await repo.findActionByTransaction(actor.platformId, transactionId);
+  const action = await repo.findActionByTransaction(actor.platformId, transactionId, db());
   if (!action) return transactions.reject(actor.platformId, transactionId, reason);
   return reject(actor.platformId, null, action.id, reason, asTransaction);
 }

@@ -5,6 +5,7 @@ import { generateSecret } from '../core/crypto/secrets';
 import { tag } from '../core/crypto/vault';
 import { sharedCache } from '../core/shared-cache';
 import * as repo from './repository';
+import { db } from '@/lib/core/db';
 
 // Agent access tokens (AgentAuth bearer): 256 random bits, shown once at device-code redemption
 // and stored only as a keyed hash. The agent a token names, and the agent's row (policy, paused),
@@ -56,7 +57,7 @@ export async function callingAgent(actor: Actor, opts: { allowPaused?: boolean }
   let row = rows.get(actor.agentId);
   if (!row) {
     const stamp = rows.stamp();
-    row = (await repo.findAgentUnscoped(actor.agentId)) ?? undefined;
+    row = (await repo.findAgentUnscoped(actor.agentId, db())) ?? undefined;
     if (row) rows.set(row.id, row, stamp);
   }
   if (!row || !row.tokenHash)

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { addSeconds, nowFor, WALL_CLOCK } from '../core/clock';
 import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { DomainError, notFound } from '../core/errors';
 import { tag } from '../core/crypto/vault';
 import { changing } from '../core/invalidation';
@@ -63,7 +63,7 @@ export async function regenerate(platformId: string, agentId: string): Promise<I
 
 /** GET /agents/device-codes/{code}/status (the platform's own codes only). */
 export async function status(platformId: string, code: string) {
-  const row = await repo.findCode(codeHash(code));
+  const row = await repo.findCode(codeHash(code), db());
   if (!row || row.platformId !== platformId) throw notFound('REFERENCE_NOT_FOUND', 'Device code');
   return { code, redeemed: row.state === 'REDEEMED' };
 }
@@ -74,9 +74,9 @@ export async function status(platformId: string, code: string) {
  */
 export async function redeem(code: string) {
   const hash = codeHash(code);
-  const found = await repo.findCode(hash);
+  const found = await repo.findCode(hash, db());
   if (!found) throw notFound('REFERENCE_NOT_FOUND', 'Device code');
-  const platform = await platforms.findById(found.platformId);
+  const platform = await platforms.findById(found.platformId, db());
   const at = nowFor(platform ?? WALL_CLOCK);
   const token = newAccessToken();
   const agent = await changing([{ topic: 'agent', key: found.agentId }], async (tx) => {

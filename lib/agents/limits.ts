@@ -1,5 +1,4 @@
 import type { Tx } from '../core/db';
-import { db } from '../core/db';
 import * as repo from './repository';
 import { forbidden } from './policy';
 import type { AgentPolicy } from './schema';
@@ -62,7 +61,7 @@ export async function release(agentId: string, reservation: unknown, tx: Tx): Pr
 }
 
 /** AgentUsage: today's and this month's counters, and when they reset. */
-export async function usageOf(agentId: string, at: Date, tx: Tx = db()) {
+export async function usageOf(agentId: string, at: Date, tx: Tx) {
   const { day, month } = periodsAt(at);
   const rows = await repo.usageRows(agentId, [day, month], tx);
   const d = rows.find((r) => r.period === day);

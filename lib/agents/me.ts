@@ -15,13 +15,14 @@ import { policyFromJson, requireAllowedAccount, requirePermission } from './poli
 import { toAction, toAgent } from './presenter';
 import * as repo from './repository';
 import { ownAccount } from './scope';
+import { db } from '@/lib/core/db';
 
 // The agent's own view (GET /agents/me/...): everything scoped to its customer, each operation
 // calling the same service the platform's route calls, after the agent's permission check.
 // Money-moving operations are in lib/agents/actions.ts.
 
 export async function me(actor: Actor) {
-  return toAgent(await callingAgent(actor, { allowPaused: true }));
+  return toAgent(await callingAgent(actor, { allowPaused: true }), db());
 }
 
 async function withPermission(actor: Actor, permission: Parameters<typeof requirePermission>[1]) {
@@ -75,7 +76,7 @@ export async function createQuote(actor: Actor, req: QuoteRequest) {
   if (req.immediatelyExecute)
     throw fieldError(
       'immediatelyExecute',
-      "an agent's quote executes through POST /agents/me/quotes/{quoteId}/execute, where its policy applies",
+      "an agent's quote executes through the agent's own quote execution, where its policy applies",
     );
   const policy = policyFromJson(agent.policy);
   let source = req.source;
@@ -102,14 +103,14 @@ export async function listActions(actor: Actor, q: { status?: string; limit: num
   const filter = { agentId: agent.id, status: q.status };
   const req = { limit: q.limit, cursor: q.cursor, filters: { ...filter } };
   const page = pageOf(await repo.listActions(agent.platformId, filter, req), (r) => r);
-  return { ...page, data: await Promise.all(page.data.map((r) => toAction(r))) };
+  return { ...page, data: await Promise.all(page.data.map((r) => toAction(r, db()))) };
 }
 
 export async function getAction(actor: Actor, actionId: string) {
   const agent = await callingAgent(actor);
-  const row = await repo.findAction(agent.platformId, actionId);
+  const row = await repo.findAction(agent.platformId, actionId, db());
   if (!row || row.agentId !== agent.id) throw notFound('REFERENCE_NOT_FOUND', `Agent action ${actionId}`);
-  return toAction(row);
+  return toAction(row, db());
 }
 
 const ownerOf = (agent: { customerId: string }) => ({ kind: 'customers' as const, customerId: agent.customerId });

@@ -1,5 +1,4 @@
 import type { Tx } from '../core/db';
-import { db } from '../core/db';
 import { now } from '../core/clock';
 import * as quotes from '../payments/quotes/repository';
 import { toQuote } from '../payments/quotes/presenter';
@@ -10,7 +9,7 @@ import { policyFromJson } from './policy';
 import type { ActionRow, AgentRow } from './repository';
 
 // Agents and agent actions as the reference shapes them (Agent, AgentAction).
-export async function toAgent(row: AgentRow, tx: Tx = db()) {
+export async function toAgent(row: AgentRow, tx: Tx) {
   return {
     id: row.id,
     name: row.name,
@@ -29,7 +28,7 @@ export type Agent = Awaited<ReturnType<typeof toAgent>>;
  * The action with what it acts on: the quote of an EXECUTE_QUOTE, the transfer's details, and its
  * transaction, which exists from submission (PENDING while the action waits for approval).
  */
-export async function toAction(row: ActionRow, tx: Tx = db()) {
+export async function toAction(row: ActionRow, tx: Tx) {
   const [quote, transaction] = await Promise.all([
     row.quoteId ? quotes.findById(row.platformId, row.quoteId, tx) : null,
     row.transactionId ? transactions.findById(row.platformId, row.transactionId, tx) : null,

@@ -14,11 +14,11 @@ export function insertAgent(row: Prisma.AgentUncheckedCreateInput, tx: Tx): Prom
   return tx.agent.create({ data: row });
 }
 
-export function findAgent(platformId: string, id: string, tx: Tx = db()): Promise<AgentRow | null> {
+export function findAgent(platformId: string, id: string, tx: Tx): Promise<AgentRow | null> {
   return tx.agent.findFirst({ where: { platformId, id, ...live } });
 }
 
-export function findAgentUnscoped(id: string, tx: Tx = db()): Promise<AgentRow | null> {
+export function findAgentUnscoped(id: string, tx: Tx): Promise<AgentRow | null> {
   return tx.agent.findFirst({ where: { id, ...live } });
 }
 
@@ -77,7 +77,7 @@ export function insertCode(row: Prisma.AgentDeviceCodeUncheckedCreateInput, tx: 
   return tx.agentDeviceCode.create({ data: row });
 }
 
-export function findCode(codeHash: string, tx: Tx = db()): Promise<DeviceCodeRow | null> {
+export function findCode(codeHash: string, tx: Tx): Promise<DeviceCodeRow | null> {
   return tx.agentDeviceCode.findUnique({ where: { codeHash } });
 }
 
@@ -100,11 +100,11 @@ export function insertAction(row: Prisma.AgentActionUncheckedCreateInput, tx: Tx
   return tx.agentAction.create({ data: row });
 }
 
-export function findAction(platformId: string, id: string, tx: Tx = db()): Promise<ActionRow | null> {
+export function findAction(platformId: string, id: string, tx: Tx): Promise<ActionRow | null> {
   return tx.agentAction.findFirst({ where: { platformId, id } });
 }
 
-export function findActionByTransaction(platformId: string, transactionId: string, tx: Tx = db()) {
+export function findActionByTransaction(platformId: string, transactionId: string, tx: Tx) {
   return tx.agentAction.findFirst({ where: { platformId, transactionId } });
 }
 
@@ -174,7 +174,7 @@ export function listActions(platformId: string, f: ActionFilter, req: ListReques
 }
 
 // Usage counters.
-export function usageRows(agentId: string, periods: string[], tx: Tx = db()) {
+export function usageRows(agentId: string, periods: string[], tx: Tx) {
   return tx.agentUsage.findMany({ where: { agentId, period: { in: periods } } });
 }
 

@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { changing } from '../core/invalidation';
@@ -45,9 +45,9 @@ export async function create(platformId: string, input: { name: string; customer
 }
 
 export async function get(platformId: string, id: string) {
-  const row = await repo.findAgent(platformId, id);
+  const row = await repo.findAgent(platformId, id, db());
   if (!row) throw agentNotFound(id);
-  return toAgent(row);
+  return toAgent(row, db());
 }
 
 export async function list(platformId: string, q: AgentListQuery) {
@@ -67,7 +67,7 @@ export async function list(platformId: string, q: AgentListQuery) {
     filters: { ...filter },
   });
   const page = pageOf(listed, (r) => r);
-  return { ...page, data: await Promise.all(page.data.map((r) => toAgent(r))) };
+  return { ...page, data: await Promise.all(page.data.map((r) => toAgent(r, db()))) };
 }
 
 /** PATCH /agents/{agentId}: name and paused state; pausing holds in every process on return. */
@@ -78,7 +78,7 @@ export async function update(platformId: string, id: string, u: { name?: string;
     requireOver(id, policyFromJson(agent.policy));
     return repo.updateAgent(id, { ...u, updatedAt: now() }, tx);
   });
-  return toAgent(row);
+  return toAgent(row, db());
 }
 
 /** PATCH /agents/{agentId}/policy: a partial update, in force everywhere when it answers. */
@@ -91,7 +91,7 @@ export async function updatePolicy(platformId: string, id: string, u: AgentPolic
     requireOver(id, current, policy);
     return repo.updateAgent(id, { policy: policyToJson(policy) as object, updatedAt: now() }, tx);
   });
-  return toAgent(row);
+  return toAgent(row, db());
 }
 
 /** DELETE /agents/{agentId}: the token stops working in every process before this returns. */

@@ -1,5 +1,5 @@
 import { addSeconds, now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { DomainError } from '../core/errors';
 import { recordEvent } from '../events/outbox';
 import { MAX_ATTEMPTS, enqueue, type JobHandler } from '../jobs/queue';
@@ -57,7 +57,7 @@ function settle(importId: string, owner: string, rowNumber: number, outcome: Out
 async function customerOfInterruptedAttempt(
   platformId: string,
   rec: repo.ImportRowRecord,
-  tx?: Tx,
+  tx: Tx,
 ): Promise<string | null> {
   if (rec.status !== 'CREATING' || !rec.platformCustomerId) return null;
   const current = await customersRepo.findActiveByPlatformCustomerId(platformId, rec.platformCustomerId, tx);
@@ -75,7 +75,7 @@ async function processRow(
   const mapped = toCustomerCreate(row);
   if ('error' in mapped) return settle(importId, owner, row.rowNumber, { error: mapped.error });
 
-  const adopted = await customerOfInterruptedAttempt(platformId, rec);
+  const adopted = await customerOfInterruptedAttempt(platformId, rec, db());
   if (adopted) return settle(importId, owner, row.rowNumber, { customerId: adopted });
   if (rec.status === 'CREATING' && rec.attempts >= tuning.maxRowAttempts) {
     return settle(importId, owner, row.rowNumber, {
@@ -154,7 +154,7 @@ async function run(platformId: string, importId: string, owner: string): Promise
   const startedAt = Date.now();
   let settled = 0;
   for (;;) {
-    const rows = await repo.unsettledRows(importId, tuning.batchSize);
+    const rows = await repo.unsettledRows(importId, tuning.batchSize, db());
     if (!rows.length) return complete(platformId, importId, owner);
     for (const rec of rows) {
       if (!(await processRow(platformId, importId, owner, rec))) return;
@@ -177,7 +177,7 @@ export const importJob: JobHandler = async (payload, job) => {
     await run(job.platformId, importId, job.id);
   } catch (err) {
     // Free the file at once so the retry does not wait for the lease to run out.
-    await repo.releaseLease(importId, job.id).catch(() => {});
+    await repo.releaseLease(importId, job.id, db()).catch(() => {});
     if (job.attempts < MAX_ATTEMPTS) throw err;
     await abandon(job.platformId, importId, err instanceof Error ? err.message : String(err));
   }

@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, type Tx } from '../core/db';
+import { lockOne, Prisma, type Tx } from '../core/db';
 import type { FileRow } from './file';
 import type { RowError } from './rows';
 
@@ -35,7 +35,7 @@ export async function insert(
   return created;
 }
 
-export function find(platformId: string, id: string, tx: Tx = db()): Promise<ImportRow | null> {
+export function find(platformId: string, id: string, tx: Tx): Promise<ImportRow | null> {
   return tx.bulkCustomerImport.findFirst({ where: { id, platformId } });
 }
 
@@ -43,7 +43,7 @@ export async function lock(id: string, tx: Tx): Promise<ImportRow | null> {
   return lockOne<ImportRow>(tx, 'BulkCustomerImport', Prisma.sql`"id" = ${id}`);
 }
 
-export function failedRows(importId: string, tx: Tx = db()) {
+export function failedRows(importId: string, tx: Tx) {
   return tx.bulkCustomerImportRow.findMany({
     where: { importId, status: 'FAILED' },
     orderBy: { rowNumber: 'asc' },
@@ -52,7 +52,7 @@ export function failedRows(importId: string, tx: Tx = db()) {
 }
 
 /** Rows not yet settled, in file order. */
-export function unsettledRows(importId: string, limit: number | undefined, tx: Tx = db()): Promise<ImportRowRecord[]> {
+export function unsettledRows(importId: string, limit: number | undefined, tx: Tx): Promise<ImportRowRecord[]> {
   return tx.bulkCustomerImportRow.findMany({
     where: { importId, status: { in: ['PENDING', 'CREATING'] } },
     orderBy: { rowNumber: 'asc' },
@@ -74,7 +74,7 @@ export async function acquireLease(id: string, owner: string, at: Date, until: D
   return n === 1;
 }
 
-export async function releaseLease(id: string, owner: string, tx: Tx = db()): Promise<void> {
+export async function releaseLease(id: string, owner: string, tx: Tx): Promise<void> {
   await tx.bulkCustomerImport.updateMany({
     where: { id, leaseOwner: owner },
     data: { leaseOwner: null, leaseUntil: null },

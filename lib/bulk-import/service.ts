@@ -1,6 +1,6 @@
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { invalidInput, notFound } from '../core/errors';
 import { enqueue } from '../jobs/queue';
 import { MAX_FILE_BYTES, readCustomerFile } from './file';
@@ -13,7 +13,7 @@ import type { RowError } from './rows';
 export const IMPORT_JOB_KIND = 'BULK_CUSTOMER_IMPORT';
 
 /** The job as the API shows it (reference: BulkCustomerImportJob). */
-export async function present(job: repo.ImportRow, tx?: Tx) {
+export async function present(job: repo.ImportRow, tx: Tx) {
   const errors = (await repo.failedRows(job.id, tx)).map((r) => r.error as unknown as RowError);
   return {
     id: job.id,
@@ -47,7 +47,7 @@ export async function upload(platformId: string, file: Blob): Promise<{ jobId: s
 }
 
 export async function get(platformId: string, jobId: string): Promise<BulkImportJob> {
-  const job = await repo.find(platformId, jobId);
+  const job = await repo.find(platformId, jobId, db());
   if (!job) throw notFound('BULK_UPLOAD_JOB_NOT_FOUND', `Bulk import job ${jobId}`);
-  return present(job);
+  return present(job, db());
 }

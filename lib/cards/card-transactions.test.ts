@@ -5,6 +5,7 @@ import { expectLedgerBalanced } from '@/tests/support/ledger';
 import * as ledger from '@/lib/ledger/service';
 import { activeCard, cardholder, simulate } from './testing';
 import { switchMode } from '@/tests/support/mode';
+import { db } from '@/lib/core/db';
 
 // Card transactions beside payment transactions in GET /transactions (one cursor over both),
 // Idempotency-Key on simulations, concurrent authorizations against one balance, and the
@@ -74,7 +75,7 @@ it('pages through payments and card transactions together, newest first, with fi
 });
 
 it('replays a simulation sent again with the same Idempotency-Key: one authorization', async () => {
-  const before = (await ledger.balances([h.accounts.USD])).get(h.accounts.USD)!;
+  const before = (await ledger.balances([h.accounts.USD], db())).get(h.accounts.USD)!;
   const send = () =>
     p.api.post(
       `/sandbox/cards/${card.id}/simulate/authorization`,
@@ -87,7 +88,7 @@ it('replays a simulation sent again with the same Idempotency-Key: one authoriza
   expect(second.status).toBe(202);
   expect(second.body).toEqual(first.body);
   expect(second.headers.get('idempotent-replayed')).toBe('true');
-  const after = (await ledger.balances([h.accounts.USD])).get(h.accounts.USD)!;
+  const after = (await ledger.balances([h.accounts.USD], db())).get(h.accounts.USD)!;
   expect(after.held - before.held).toBe(321n);
 });
 
@@ -114,7 +115,7 @@ it('never overdraws the funding source under concurrent authorizations', async (
     ),
   );
   expect(results.every((r) => r.status === 202)).toBe(true);
-  const b = (await ledger.balances([holder.accounts.USD])).get(holder.accounts.USD)!;
+  const b = (await ledger.balances([holder.accounts.USD], db())).get(holder.accounts.USD)!;
   expect(b).toEqual({ available: 100n, held: 900n, pending: 0n });
   const list = await p.api.get('/transactions', { query: { type: 'CARD', accountIdentifier: c.id } });
   expect(list.body.totalCount).toBe(3);

@@ -7,6 +7,7 @@ import { historyOf } from '@/lib/staff/audit';
 import type { StaffActor } from '@/lib/staff/roles';
 import * as cards from './service';
 import { activeCard, cardholder, cardWebhooks, simulate } from './testing';
+import { db } from '@/lib/core/db';
 
 // The console's freeze / unfreeze / close go through the same card service and state machine as
 // PATCH /cards/{id}, need the operator role, and leave an audit entry on the card.
@@ -16,7 +17,7 @@ let n = 0;
 async function member(role: 'viewer' | 'operator'): Promise<StaffActor> {
   const password = 'a-long-enough-password';
   const email = `cards-${role}-${process.pid}-${Date.now()}-${++n}@staff.example`;
-  const { user } = await staff.createUser(p.platformId, { email, role, password });
+  const { user } = await staff.createUser(p.platformId, { email, role, password }, db());
   const { sessionId } = await staff.signIn(user.email, password);
   return (await staff.actorOf(sessionId))!;
 }

@@ -14,11 +14,11 @@ export function insertCard(row: Prisma.CardUncheckedCreateInput, tx: Tx): Promis
   return tx.card.create({ data: row });
 }
 
-export function findCard(platformId: string, id: string, tx: Tx = db()): Promise<CardRow | null> {
+export function findCard(platformId: string, id: string, tx: Tx): Promise<CardRow | null> {
   return tx.card.findFirst({ where: { platformId, id } });
 }
 
-export function findCardUnscoped(id: string, tx: Tx = db()): Promise<CardRow | null> {
+export function findCardUnscoped(id: string, tx: Tx): Promise<CardRow | null> {
   return tx.card.findUnique({ where: { id } });
 }
 
@@ -94,7 +94,7 @@ export function insertTransaction(row: Prisma.CardTransactionUncheckedCreateInpu
   return tx.cardTransaction.create({ data: row });
 }
 
-export function findTransaction(platformId: string, id: string, tx: Tx = db()) {
+export function findTransaction(platformId: string, id: string, tx: Tx) {
   return tx.cardTransaction.findFirst({ where: { platformId, id } });
 }
 
@@ -197,7 +197,7 @@ export async function markReversed(eventId: string, at: Date, tx: Tx): Promise<b
 }
 
 // Reveals.
-export function insertReveal(row: Prisma.CardRevealUncheckedCreateInput, tx: Tx = db()) {
+export function insertReveal(row: Prisma.CardRevealUncheckedCreateInput, tx: Tx) {
   return tx.cardReveal.create({ data: row });
 }
 

@@ -8,6 +8,7 @@ import { tokenKey, unseal } from '../core/crypto/vault';
 import * as platforms from '../platform/repository';
 import * as repo from './repository';
 import { sealPurpose } from './service';
+import { db } from '@/lib/core/db';
 
 // Card-detail reveals. POST /cards/{id}/reveal mints a URL of this service's reveal page
 // (/cards/reveal/<token>) that shows PAN, CVV and expiry once: the token is HMAC-signed with a
@@ -61,13 +62,13 @@ function attributable(actor: Actor | undefined): { actorKind: string; actorId: s
 }
 
 export async function mintReveal(platformId: string, cardId: string) {
-  const card = await repo.findCard(platformId, cardId);
+  const card = await repo.findCard(platformId, cardId, db());
   if (!card) throw notFound('REFERENCE_NOT_FOUND', `Card ${cardId}`);
   const who = attributable(currentActor());
   const at = now();
   const expiresAt = addSeconds(at, REVEAL_SECONDS);
   const id = newId('CardReveal');
-  await repo.insertReveal({ id, platformId, cardId, ...who, createdAt: at, expiresAt, usedAt: null });
+  await repo.insertReveal({ id, platformId, cardId, ...who, createdAt: at, expiresAt, usedAt: null }, db());
   const token = revealToken({ r: id, c: cardId, e: expiresAt.getTime() });
   return { panEmbedUrl: `${publicBaseUrl()}/cards/reveal/${token}`, expiresAt };
 }
@@ -92,9 +93,9 @@ export type RevealOutcome =
 async function resolve(token: string) {
   const claims = verifyToken(token);
   if (!claims) return null;
-  const card = await repo.findCardUnscoped(claims.c);
+  const card = await repo.findCardUnscoped(claims.c, db());
   if (!card) return null;
-  const platform = await platforms.findById(card.platformId);
+  const platform = await platforms.findById(card.platformId, db());
   if (!platform) return null;
   const at = nowFor(platform);
   if (claims.e <= at.getTime()) return null;
@@ -123,7 +124,7 @@ export async function openReveal(token: string): Promise<RevealOutcome> {
     // Not consumed: used, expired, unknown, or the card is not ACTIVE (checked in the same
     // statement). A link that would otherwise still work is left unused.
     if (!(await repo.revealUsable(claims.r, card.id, at))) return { kind: 'invalid' };
-    const state = (await repo.findCardUnscoped(card.id))?.state ?? card.state;
+    const state = (await repo.findCardUnscoped(card.id, db()))?.state ?? card.state;
     return state === 'ACTIVE' ? { kind: 'invalid' } : { kind: 'inactive', state };
   }
   const text = (sealed: string, what: 'pan' | 'cvv') =>

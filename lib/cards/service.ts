@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { newId } from '../core/ids';
 import { addSeconds, now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { effect } from '../core/idempotency';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
@@ -124,7 +124,7 @@ export async function provisionJob(payload: unknown): Promise<void> {
 }
 
 export async function get(platformId: string, id: string) {
-  const row = await repo.findCard(platformId, id);
+  const row = await repo.findCard(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Card ${id}`);
   return toCard(row);
 }

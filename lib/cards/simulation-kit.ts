@@ -27,7 +27,7 @@ export function simulationKit(name: string) {
   return {
     s,
     async buckets(id = s.h.accounts.USD) {
-      const b = (await ledger.balances([id])).get(id)!;
+      const b = (await ledger.balances([id], db())).get(id)!;
       return { available: b.available, held: b.held, pending: b.pending };
     },
     async network() {

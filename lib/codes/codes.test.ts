@@ -25,14 +25,16 @@ it('evaluates at most maxAttempts wrong codes however many arrive at once; then 
   const p = purpose();
   const s = subject();
   await transaction((tx) => codes.issue(tx, p, { platformId, subject: s }));
-  const results = await Promise.all(Array.from({ length: 30 }, () => codes.verify(p, { subject: s, code: '000000' })));
+  const results = await Promise.all(
+    Array.from({ length: 30 }, () => codes.verify(p, { subject: s, code: '000000' }, db())),
+  );
   const evaluated = results.filter((r) => !r.ok && r.reason === 'WRONG');
   expect(evaluated).toHaveLength(5);
   expect(results.filter((r) => !r.ok && r.reason === 'EXHAUSTED')).toHaveLength(25);
   expect(evaluated.map((r) => (r.ok ? -1 : r.reason === 'WRONG' ? r.attemptsLeft : -1)).sort()).toEqual([
     0, 1, 2, 3, 4,
   ]);
-  expect(await codes.verify(p, { subject: s, code: '123456' })).toMatchObject({ ok: false, reason: 'EXHAUSTED' });
+  expect(await codes.verify(p, { subject: s, code: '123456' }, db())).toMatchObject({ ok: false, reason: 'EXHAUSTED' });
   const row = await db().oneTimeCode.findFirstOrThrow({ where: { purpose: p.name, subject: s } });
   expect(row).toMatchObject({ attempts: 5, state: 'EXHAUSTED' });
 });
@@ -42,10 +44,10 @@ it('accepts the right code once, inside the cap, and counts only wrong ones', as
   const p = purpose();
   const s = subject();
   await transaction((tx) => codes.issue(tx, p, { platformId, subject: s }));
-  for (let i = 0; i < 4; i++) await codes.verify(p, { subject: s, code: '999999' });
+  for (let i = 0; i < 4; i++) await codes.verify(p, { subject: s, code: '999999' }, db());
   // The fifth try, right: inside the cap.
-  expect(await codes.verify(p, { subject: s, code: '123456' })).toMatchObject({ ok: true });
-  expect(await codes.verify(p, { subject: s, code: '123456' })).toEqual({ ok: false, reason: 'NONE' });
+  expect(await codes.verify(p, { subject: s, code: '123456' }, db())).toMatchObject({ ok: true });
+  expect(await codes.verify(p, { subject: s, code: '123456' }, db())).toEqual({ ok: false, reason: 'NONE' });
   const row = await db().oneTimeCode.findFirstOrThrow({ where: { purpose: p.name, subject: s } });
   expect(row).toMatchObject({ attempts: 4, state: 'USED' });
   expect(row.codeHash).toMatch(/^hmac-sha256\$[0-9a-f]{64}$/);
@@ -56,10 +58,13 @@ it('binds a code: another binding, an expired code, a superseded one and an unkn
   const p = purpose({ ttlSeconds: 1 });
   const s = subject();
   await transaction((tx) => codes.issue(tx, p, { platformId, subject: s, binding: 'a' }));
-  expect(await codes.verify(p, { subject: s, binding: 'b', code: '123456' })).toEqual({ ok: false, reason: 'NONE' });
-  expect(await codes.verify(p, { subject: subject(), code: '123456' })).toEqual({ ok: false, reason: 'NONE' });
+  expect(await codes.verify(p, { subject: s, binding: 'b', code: '123456' }, db())).toEqual({
+    ok: false,
+    reason: 'NONE',
+  });
+  expect(await codes.verify(p, { subject: subject(), code: '123456' }, db())).toEqual({ ok: false, reason: 'NONE' });
   await db().oneTimeCode.updateMany({ where: { subject: s }, data: { expiresAt: new Date(Date.now() - 1000) } });
-  expect(await codes.verify(p, { subject: s, binding: 'a', code: '123456' })).toEqual({
+  expect(await codes.verify(p, { subject: s, binding: 'a', code: '123456' }, db())).toEqual({
     ok: false,
     reason: 'EXPIRED',
   });
@@ -67,7 +72,7 @@ it('binds a code: another binding, an expired code, a superseded one and an unkn
   expect(
     (await db().oneTimeCode.findMany({ where: { subject: s }, orderBy: { createdAt: 'asc' } })).map((r) => r.state),
   ).toEqual(['SUPERSEDED', 'ACTIVE']);
-  expect(await codes.verify(p, { subject: s, binding: 'c', code: null })).toEqual({
+  expect(await codes.verify(p, { subject: s, binding: 'c', code: null }, db())).toEqual({
     ok: false,
     reason: 'WRONG',
     attemptsLeft: 4,
@@ -82,7 +87,7 @@ it('throttles re-issue with RATE_LIMITED and Retry-After, per subject or per bin
   const again = await transaction((tx) => codes.issue(tx, p, { platformId, subject: s, binding: 'x' })).catch((e) => e);
   expect(again).toBeInstanceOf(DomainError);
   expect(again.code).toBe('RATE_LIMITED');
-  const wait = Number(again.headers['retry-after']);
+  const wait = again.facts.retryAfterSeconds;
   expect(wait).toBeGreaterThan(25);
   expect(wait).toBeLessThanOrEqual(30);
   expect(again.details).toEqual({ retryAfterSeconds: wait });
@@ -93,7 +98,7 @@ it('throttles re-issue with RATE_LIMITED and Retry-After, per subject or per bin
     (e) => e,
   );
   expect(capped.code).toBe('RATE_LIMITED');
-  expect(Number(capped.headers['retry-after'])).toBeGreaterThan(3500);
+  expect(capped.facts.retryAfterSeconds).toBeGreaterThan(3500);
 });
 
 it('issues the sandbox code (and its documented aliases) in sandbox, random codes outside', async () => {
@@ -102,17 +107,17 @@ it('issues the sandbox code (and its documented aliases) in sandbox, random code
   const s = subject();
   const sandboxed = await transaction((tx) => codes.issue(tx, p, { platformId, subject: s }));
   expect(sandboxed.code).toBe('123456');
-  expect(await codes.verify(p, { subject: s, code: '000000' })).toMatchObject({ ok: true });
+  expect(await codes.verify(p, { subject: s, code: '000000' }, db())).toMatchObject({ ok: true });
 
   switchMode('production');
   const t = subject();
   const real = await transaction((tx) => codes.issue(tx, p, { platformId, subject: t, format: { length: 8 } }));
   expect(real.code).toMatch(/^\d{8}$/);
   if (real.code !== '12345600')
-    expect(await codes.verify(p, { subject: t, code: '123456' })).toMatchObject({ ok: false });
+    expect(await codes.verify(p, { subject: t, code: '123456' }, db())).toMatchObject({ ok: false });
   if (real.code !== '00000000')
-    expect(await codes.verify(p, { subject: t, code: '000000' })).toMatchObject({ ok: false });
-  expect(await codes.verify(p, { subject: t, code: real.code })).toMatchObject({ ok: true });
+    expect(await codes.verify(p, { subject: t, code: '000000' }, db())).toMatchObject({ ok: false });
+  expect(await codes.verify(p, { subject: t, code: real.code }, db())).toMatchObject({ ok: true });
 
   const alnum = purpose({ normalize: (c) => c.trim().toUpperCase() });
   const u = subject();
@@ -120,7 +125,7 @@ it('issues the sandbox code (and its documented aliases) in sandbox, random code
     codes.issue(tx, alnum, { platformId, subject: u, format: { length: 10, alphanumeric: true } }),
   );
   expect(mixed.code).toMatch(/^[A-HJ-NP-Z2-9]{10}$/);
-  expect(await codes.verify(alnum, { subject: u, code: ` ${mixed.code.toLowerCase()} ` })).toMatchObject({
+  expect(await codes.verify(alnum, { subject: u, code: ` ${mixed.code.toLowerCase()} ` }, db())).toMatchObject({
     ok: true,
   });
 });

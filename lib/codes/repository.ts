@@ -57,7 +57,7 @@ export interface Attempt {
  */
 export async function attempt(
   q: { purpose: string; subject: string; binding: string | null; codeHash: string; at: Date },
-  tx?: Tx,
+  tx: Tx,
 ): Promise<Attempt | null> {
   const rows = await queryIn<Attempt>(
     tx,
@@ -76,7 +76,7 @@ export async function attempt(
 }
 
 /** The subject's most recent code (why an attempt found nothing to try). */
-export function latest(purpose: string, subject: string, tx: Tx = db()): Promise<CodeRow | null> {
+export function latest(purpose: string, subject: string, tx: Tx): Promise<CodeRow | null> {
   return tx.oneTimeCode.findFirst({
     where: { purpose, subject },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
@@ -84,7 +84,7 @@ export function latest(purpose: string, subject: string, tx: Tx = db()): Promise
 }
 
 /** The live code of a subject, if any. */
-export function active(purpose: string, subject: string, tx: Tx = db()): Promise<CodeRow | null> {
+export function active(purpose: string, subject: string, tx: Tx): Promise<CodeRow | null> {
   return tx.oneTimeCode.findFirst({ where: { purpose, subject, state: 'ACTIVE' } });
 }
 

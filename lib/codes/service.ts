@@ -100,7 +100,7 @@ export function rateLimited(message: string, seconds: number): DomainError {
     'RATE_LIMITED',
     `${message}; retry in ${wait} s`,
     { retryAfterSeconds: wait },
-    { 'retry-after': String(wait) },
+    { retryAfterSeconds: wait },
   );
 }
 
@@ -160,7 +160,7 @@ export async function issue(tx: Tx, purpose: CodePurpose, req: IssueRequest): Pr
 export async function verify(
   purpose: CodePurpose,
   req: { subject: string; binding?: string | null; code: string | null },
-  tx?: Tx,
+  tx: Tx,
 ): Promise<Verification> {
   const at = now();
   const codeHash = req.code === null ? 'none' : hashOf(purpose, req.subject, req.code);
@@ -179,7 +179,7 @@ export async function verify(
 }
 
 /** The subject's live code, if any: what a mechanism shows about it (never the code). */
-export async function outstanding(purpose: CodePurpose, subject: string, tx?: Tx) {
+export async function outstanding(purpose: CodePurpose, subject: string, tx: Tx) {
   const row = await repo.active(purpose.name, subject, tx);
   return row && { id: row.id, binding: row.binding, createdAt: row.createdAt, expiresAt: row.expiresAt };
 }

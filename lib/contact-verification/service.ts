@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { sendMessage } from '../notify/sender';
 import * as customersRepo from '../customers/repository';
@@ -69,13 +69,13 @@ function tooSoon(label: string, refusal: DomainError): DomainError {
     'CONFLICT',
     `A ${label} verification code was sent recently; request a new one in ${wait} s`,
     { retryAfterSeconds: wait },
-    { 'retry-after': String(wait) },
+    { retryAfterSeconds: wait },
   );
 }
 
 export async function send(platformId: string, customerId: string, channel: Channel): Promise<void> {
   const { label, sender } = CHANNEL[channel];
-  contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel); // refuse early
+  contactToVerify(await customersRepo.findById(platformId, customerId, db()), customerId, channel); // refuse early
   const issued = await transaction(async (tx) => {
     const row = await customersRepo.lock(platformId, customerId, tx);
     const contact = contactToVerify(row, customerId, channel);
@@ -116,10 +116,10 @@ export async function confirm(
   channel: Channel,
   code: string,
 ): Promise<Customer> {
-  const { key, label, path } = CHANNEL[channel];
-  contactToVerify(await customersRepo.findById(platformId, customerId), customerId, channel);
+  const { key, label } = CHANNEL[channel];
+  contactToVerify(await customersRepo.findById(platformId, customerId, db()), customerId, channel);
   if (!/^\d{6}$/.test(code)) throw badCode('must be the 6-digit code that was sent');
-  const noCode = `No verification code is pending for this ${label} (none was sent, or it was used, replaced or locked after too many wrong attempts); request one with POST /customers/${customerId}/${path}`;
+  const noCode = `No verification code is pending for this ${label} (none was sent, or it was used, replaced or locked after too many wrong attempts); request a new code be sent to it`;
 
   const outcome = await transaction<Outcome>(async (tx) => {
     const row = await customersRepo.lock(platformId, customerId, tx);
@@ -133,7 +133,7 @@ export async function confirm(
     if (!result.ok) {
       if (result.reason === 'EXPIRED')
         return {
-          refused: `The verification code has expired; request a new one with POST /customers/${customerId}/${path}`,
+          refused: `The verification code has expired; request a new code be sent to the ${label}`,
         };
       if (result.reason !== 'WRONG') return { refused: noCode };
       return {

@@ -46,7 +46,7 @@ describe('queryDirect', () => {
       queryIn<{ txid: bigint; outer: bigint }>(tx, Prisma.sql`SELECT txid_current() AS txid, txid_current() AS outer`),
     );
     expect(inside[0].txid).toBe(inside[0].outer);
-    const [a] = await queryIn<{ one: number }>(undefined, Prisma.sql`SELECT 1::int AS one`);
+    const [a] = await queryIn<{ one: number }>(db(), Prisma.sql`SELECT 1::int AS one`);
     const [b] = await queryIn<{ one: number }>(db(), Prisma.sql`SELECT 1::int AS one`);
     expect([a.one, b.one]).toEqual([1, 1]);
   });

@@ -183,8 +183,17 @@ export async function queryDirect<T>(query: Prisma.Sql): Promise<T[]> {
 }
 
 /** `tx.$queryRaw(query)`, or queryDirect when `tx` is the client itself (no transaction). */
-export function queryIn<T>(tx: Tx | undefined, query: Prisma.Sql): Promise<T[]> {
-  return !tx || tx === database().prisma ? queryDirect<T>(query) : tx.$queryRaw<T[]>(query);
+export function queryIn<T>(tx: Tx, query: Prisma.Sql): Promise<T[]> {
+  return inTransaction(tx) ? tx.$queryRaw<T[]>(query) : queryDirect<T>(query);
+}
+
+/**
+ * Whether `tx` is a transaction rather than the client itself. Functions take the client or a
+ * transaction explicitly; the few that work differently outside a transaction (one statement
+ * instead of two, or opening their own) ask this rather than whether `tx` was passed.
+ */
+export function inTransaction(tx: Tx): boolean {
+  return tx !== db();
 }
 
 // Parameters as the client sends them: objects as JSON text, bigint as text; Dates are formatted

@@ -45,6 +45,9 @@ export const ERROR_CODES = [
   'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED',
   'CARDHOLDER_KYC_NOT_APPROVED',
   'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+  // The ledger's refusal of an overdraft: the domain's own code, answered by the edge as the
+  // specification's INVALID_INPUT with this code as details.reason (lib/http/errors.ts).
+  'INSUFFICIENT_FUNDS',
   'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
   'UNAUTHORIZED',
   'INVALID_SIGNATURE',
@@ -111,13 +114,23 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * What a caller can do about a refusal, where the code alone does not tell; the API edge turns
+ * these facts into its answer's headers (Retry-After, the retry hint).
+ */
+export interface ErrorFacts {
+  /** Seconds after which the same request may succeed. */
+  retryAfterSeconds?: number;
+  /** Whether retrying the same request can succeed. */
+  retryable?: boolean;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
-    /** Extra answer headers the caller should see (e.g. Retry-After on RATE_LIMITED). */
-    readonly headers?: Record<string, string>,
+    readonly facts: ErrorFacts = {},
   ) {
     super(message);
   }

@@ -26,7 +26,7 @@ export const claimLost = () =>
     'CONFLICT',
     'A request with this Idempotency-Key is in progress elsewhere; retry later',
     { reason: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
-    { 'retry-after': '1', 'x-should-retry': 'true' },
+    { retryAfterSeconds: 1, retryable: true },
   );
 
 function bindGuard(claim: Claim, answer: { status: number; text: string }): Guard {

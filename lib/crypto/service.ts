@@ -12,6 +12,7 @@ import {
   type FeeToken,
 } from './networks';
 import type { EstimateWithdrawalFeeRequest } from './schema';
+import { db } from '@/lib/core/db';
 
 // Withdrawal fee estimate for a crypto internal account: the on-chain fee in the network's own
 // token, converted to the withdrawn asset at the current window's rate (rounded up: the estimate
@@ -57,7 +58,7 @@ export async function estimateWithdrawalFee(platformId: string, req: EstimateWit
   }
   if (errors.length || !fee) throw invalidInput(errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
 
-  const account = await accounts.findRow(platformId, req.internalAccountId);
+  const account = await accounts.findRow(platformId, req.internalAccountId, db());
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${req.internalAccountId}`);
   if (account.type !== 'INTERNAL_CRYPTO')
     throw fieldError('internalAccountId', `Internal account ${account.id} is not a crypto account`);

@@ -38,7 +38,7 @@ export function toCustomer(row: repo.CustomerRow, owners?: unknown[]) {
 export type Customer = ReturnType<typeof toCustomer>;
 
 /** Customers as the API shows them; pass `tx` when called inside a transaction. */
-export async function present(platformId: string, rows: repo.CustomerRow[], tx?: Tx): Promise<Customer[]> {
+export async function present(platformId: string, rows: repo.CustomerRow[], tx: Tx): Promise<Customer[]> {
   const businessIds = rows.filter((r) => r.customerType === 'BUSINESS').map((r) => r.id);
   const owners = businessIds.length
     ? await ownersByCustomer(platformId, businessIds, tx)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { DomainError, conflict, fieldError } from '../core/errors';
 import { publicBaseUrl } from '../core/mode';
 import { settingsOf } from '../platform/settings';
@@ -79,11 +79,7 @@ export function checkTerms(consent: { termsVersion: string } | undefined) {
   }
 }
 
-export async function checkCurrencies(
-  platformId: string,
-  currencies: string[] | undefined,
-  tx?: Tx,
-): Promise<string[]> {
+export async function checkCurrencies(platformId: string, currencies: string[] | undefined, tx: Tx): Promise<string[]> {
   const supported = (await settingsOf(platformId, tx)).currencyCodes;
   if (!currencies) return supported;
   for (const [i, c] of currencies.entries()) {
@@ -106,10 +102,10 @@ export async function explainUniqueViolation(
   umaAddress: string,
   exceptId: string | null,
 ): Promise<DomainError> {
-  if (platformCustomerId && (await repo.findActiveByPlatformCustomerId(platformId, platformCustomerId))) {
+  if (platformCustomerId && (await repo.findActiveByPlatformCustomerId(platformId, platformCustomerId, db()))) {
     return conflict(`An active customer with platformCustomerId ${platformCustomerId} already exists`);
   }
-  if (await repo.umaAddressTaken(umaAddress, exceptId))
+  if (await repo.umaAddressTaken(umaAddress, exceptId, db()))
     return new DomainError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} is already taken`);
   return conflict('The customer conflicts with an existing customer');
 }

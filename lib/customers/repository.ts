@@ -6,7 +6,7 @@ import { countFromCounters, listRows, orderOf, type ListRequest, type Listed, bo
 export type CustomerRow = Omit<Prisma.CustomerGetPayload<object>, 'searchEmail' | 'searchName'>;
 
 /** A new customer and the rows created with it (accounts, events), in one statement. */
-export async function insertWith(row: CustomerRow, writes: RowWrite[], tx: Tx = db()): Promise<void> {
+export async function insertWith(row: CustomerRow, writes: RowWrite[], tx: Tx): Promise<void> {
   await tx.$executeRaw(insertAll([{ table: 'Customer', row: { ...row } }, ...writes]));
 }
 
@@ -14,7 +14,7 @@ export async function insertWith(row: CustomerRow, writes: RowWrite[], tx: Tx = 
  * Any customer of the platform, deleted ones included. A plain SQL read: it serves every customer
  * GET and many checks, and the Prisma query builder costs more CPU than the read itself.
  */
-export async function findById(platformId: string, id: string, tx: Tx = db()): Promise<CustomerRow | null> {
+export async function findById(platformId: string, id: string, tx: Tx): Promise<CustomerRow | null> {
   const rows = await queryIn<CustomerRow>(
     tx,
     Prisma.sql`SELECT * FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId}`,
@@ -27,11 +27,11 @@ export async function lock(platformId: string, id: string, tx: Tx): Promise<Cust
   return lockOne<CustomerRow>(tx, 'Customer', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);
 }
 
-export function findActiveByPlatformCustomerId(platformId: string, platformCustomerId: string, tx: Tx = db()) {
+export function findActiveByPlatformCustomerId(platformId: string, platformCustomerId: string, tx: Tx) {
   return tx.customer.findFirst({ where: { platformId, platformCustomerId, deletedAt: null }, select: { id: true } });
 }
 
-export async function umaAddressTaken(umaAddress: string, exceptId: string | null, tx: Tx = db()): Promise<boolean> {
+export async function umaAddressTaken(umaAddress: string, exceptId: string | null, tx: Tx): Promise<boolean> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT "id" FROM "Customer" WHERE lower("umaAddress") = lower(${umaAddress}) AND "deletedAt" IS NULL
     ${exceptId ? Prisma.sql`AND "id" <> ${exceptId}` : Prisma.empty} LIMIT 1`;
@@ -153,7 +153,7 @@ export async function findActiveByUmaAddress(platformId: string, umaAddress: str
 }
 
 /** Active customers (of any platform) with this UMA address; at most one by the unique index. */
-export function customersByUmaAddress(umaAddress: string, tx: Tx = db()) {
+export function customersByUmaAddress(umaAddress: string, tx: Tx) {
   return tx.$queryRaw<{ id: string; platformId: string; platformCustomerId: string }[]>`
     SELECT "id", "platformId", "platformCustomerId" FROM "Customer" WHERE lower("umaAddress") = lower(${umaAddress}) AND "deletedAt" IS NULL LIMIT 1`;
 }

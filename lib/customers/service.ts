@@ -3,7 +3,7 @@ import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { effectWrite } from '../core/idempotency';
 import { port } from '../core/ports';
-import { transaction, isUniqueViolation, type Tx, type Prisma } from '../core/db';
+import { transaction, isUniqueViolation, type Tx, type Prisma, db } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import { eventWrites, recordEvent } from '../events/outbox';
@@ -27,7 +27,7 @@ import type { CustomerCreate, CustomerUpdate } from './schema';
 // internal accounts opened for them.
 export async function create(platformId: string, input: CustomerCreate): Promise<Customer> {
   checkTerms(input.endUserTermsConsent);
-  const platform = await platforms.findById(platformId);
+  const platform = await platforms.findById(platformId, db());
   if (!platform) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
   const requested = input.umaAddress ? normalizeUma(input.umaAddress, platform.umaDomain) : null;
   const name = input.customerType === 'INDIVIDUAL' ? input.fullName : input.businessInfo.legalName;
@@ -50,7 +50,7 @@ async function insertCustomer(
   input: CustomerCreate,
   umaAddress: string,
 ): Promise<Customer> {
-  const currencies = await checkCurrencies(platformId, input.currencies);
+  const currencies = await checkCurrencies(platformId, input.currencies, db());
   const at = now();
   const id = newId('Customer');
   const individual = input.customerType === 'INDIVIDUAL' ? input : null;
@@ -106,14 +106,14 @@ async function insertCustomer(
 }
 
 export async function get(platformId: string, id: string): Promise<Customer> {
-  const row = await repo.findById(platformId, id);
+  const row = await repo.findById(platformId, id, db());
   if (!row) throw notFound('USER_NOT_FOUND', `Customer ${id}`);
-  return (await present(platformId, [row]))[0];
+  return (await present(platformId, [row], db()))[0];
 }
 
 export async function list(platformId: string, filter: repo.CustomerFilter, limit: number, cursor?: string) {
   const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
-  const shown = await present(platformId, listed.rows.slice(0, limit));
+  const shown = await present(platformId, listed.rows.slice(0, limit), db());
   const byId = new Map(shown.map((c) => [c.id, c]));
   return pageOf(listed, (r) => byId.get(r.id)!);
 }

@@ -9,12 +9,12 @@ export function insert(row: Prisma.DocumentUncheckedCreateInput, tx: Tx): Promis
   return tx.document.create({ data: row, omit: withoutContent });
 }
 
-export function findById(platformId: string, id: string, tx: Tx = db()): Promise<DocumentRow | null> {
+export function findById(platformId: string, id: string, tx: Tx): Promise<DocumentRow | null> {
   return tx.document.findFirst({ where: { platformId, id }, omit: withoutContent });
 }
 
 /** Every document of a customer: its own and its beneficial owners', oldest first. */
-export function ofCustomer(platformId: string, customerId: string, tx: Tx = db()): Promise<DocumentRow[]> {
+export function ofCustomer(platformId: string, customerId: string, tx: Tx): Promise<DocumentRow[]> {
   return tx.document.findMany({
     where: { platformId, customerId },
     omit: withoutContent,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { conflict, fieldError, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import * as customers from '../customers/repository';
@@ -93,7 +93,7 @@ export async function upload(platformId: string, input: DocumentUpload): Promise
 }
 
 export async function get(platformId: string, id: string): Promise<Document> {
-  const row = await repo.findById(platformId, id);
+  const row = await repo.findById(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Document ${id}`);
   return toDocument(row);
 }
@@ -110,7 +110,7 @@ const submitted = (id: string) =>
 
 /** A replacement is a new version of the whole document: optional fields not sent are cleared. */
 export async function replace(platformId: string, id: string, input: DocumentReplace): Promise<Document> {
-  const existing = await repo.findById(platformId, id);
+  const existing = await repo.findById(platformId, id, db());
   if (!existing) throw notFound('REFERENCE_NOT_FOUND', `Document ${id}`);
   const file = await readFile(input.file);
   return transaction(async (tx) => {
@@ -137,7 +137,7 @@ export async function replace(platformId: string, id: string, input: DocumentRep
 }
 
 export async function remove(platformId: string, id: string): Promise<void> {
-  const existing = await repo.findById(platformId, id);
+  const existing = await repo.findById(platformId, id, db());
   if (!existing) throw notFound('REFERENCE_NOT_FOUND', `Document ${id}`);
   await transaction(async (tx) => {
     await customers.lock(platformId, existing.customerId, tx);
@@ -149,7 +149,7 @@ export async function remove(platformId: string, id: string): Promise<void> {
 
 /** Every document of a customer (its own and its owners'), with what the console's preview needs. */
 export async function ofCustomerForReview(platformId: string, customerId: string) {
-  return (await repo.ofCustomer(platformId, customerId)).map((r) => ({
+  return (await repo.ofCustomer(platformId, customerId, db())).map((r) => ({
     ...toDocument(r),
     contentType: r.contentType,
     size: r.size,

@@ -5,6 +5,7 @@ import { midRate, RATE_WINDOW_MS } from '@/lib/fx/rates';
 import { defaultRail } from '@/lib/rails/catalog';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { ALL, pair, placeClock, type Rate } from './testing';
+import { db } from '@/lib/core/db';
 
 // The operation under test: GET /exchange-rates, its corridors, fees and filters.
 let p: TestPlatform;
@@ -42,7 +43,7 @@ it('lists every corridor between every currency of the specification', async () 
 it('includes the fees exactly as price() computes them for the same amount and window', async () => {
   const res = await p.api.get('/exchange-rates', { query: { sourceCurrency: 'USD', sendingAmount: 123456 } });
   expect(res.status, res.text).toBe(200);
-  const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
+  const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at }, db());
   for (const to of ['EUR', 'MXN', 'INR', 'VND', 'BTC', 'USDC']) {
     const r = pair(res.body.data, 'USD', to);
     const snap = midRate('USD', to, at);

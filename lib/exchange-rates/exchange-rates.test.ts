@@ -5,6 +5,7 @@ import { midRate, minorRate, RATE_WINDOW_MS } from '@/lib/fx/rates';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { rateCacheStats } from './service';
 import { pair, placeClock } from './testing';
+import { db } from '@/lib/core/db';
 
 // The operation under test: GET /exchange-rates (exchange-rates-list.test.ts has the listing).
 let p: TestPlatform;
@@ -34,7 +35,7 @@ it('reflects the platform fee config in fees.total and the receiving amount at o
     expect(after.fees.total - before.fees.total).toBe(75);
     expect(after.fees.fixed - before.fees.fixed).toBe(25);
     expect(after.receivingAmount).toBeLessThan(before.receivingAmount);
-    const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
+    const fees = await feeSchedule({ platformId: p.platformId, from: 'USD', at }, db());
     expect(fees.platformFixed).toBe(25n);
     const priced = price({
       from: 'USD',
@@ -49,7 +50,7 @@ it('reflects the platform fee config in fees.total and the receiving amount at o
     // Platform fee configs apply to USD sources only (reference: FeeConfig.sourceCurrency).
     const eur = await listedPair('EUR', 'USD');
     expect(eur.fees.fixed).toBe(
-      Number((await feeSchedule({ platformId: p.platformId, from: 'EUR', at })).serviceFixed),
+      Number((await feeSchedule({ platformId: p.platformId, from: 'EUR', at }, db())).serviceFixed),
     );
   } finally {
     await p.api.patch('/config', {
@@ -91,7 +92,7 @@ it('takes limits from the platform currency config, else sensible defaults', asy
   // GBP is not configured: min is the least amount that still delivers one unit after fees,
   // max is USD 1,000,000 worth at the window's mid rate.
   const gbp = await listedPair('GBP', 'MXN');
-  const fees = await feeSchedule({ platformId: p.platformId, from: 'GBP', at });
+  const fees = await feeSchedule({ platformId: p.platformId, from: 'GBP', at }, db());
   const rate = midRate('GBP', 'MXN', at).rate;
   const min = price({ from: 'GBP', to: 'MXN', rate, side: 'RECEIVING', amount: 1n, fees }).totalSending;
   expect(BigInt(gbp.minSendingAmount)).toBe(min);
@@ -106,7 +107,7 @@ it('takes limits from the platform currency config, else sensible defaults', asy
   });
   expect(low.status, low.text).toBe(200);
   const usdLow = await listedPair('USD', 'EUR');
-  const usdFees = await feeSchedule({ platformId: p.platformId, from: 'USD', at });
+  const usdFees = await feeSchedule({ platformId: p.platformId, from: 'USD', at }, db());
   const floor = price({
     from: 'USD',
     to: 'EUR',

@@ -9,6 +9,7 @@ import { settingsOf } from '../platform/settings';
 import { defaultRail } from '../rails/catalog';
 import { ttlCache } from '../core/cache';
 import { DEFAULT_SENDING_AMOUNT, type ExchangeRateQuery } from './schema';
+import { db } from '@/lib/core/db';
 
 // GET /exchange-rates: the platform's view of every corridor between the currencies the service
 // carries, priced with the same rate source (lib/fx/rates), fee schedule (lib/fx/fees, the
@@ -99,7 +100,7 @@ async function ratesFrom(
   limits: Limits | undefined,
   at: Date,
 ): Promise<Rate[]> {
-  const fees = await feeSchedule({ platformId, from: source, at });
+  const fees = await feeSchedule({ platformId, from: source, at }, db());
   const window = Math.floor(at.getTime() / RATE_WINDOW_MS);
   const key = [
     platformId,
@@ -152,7 +153,7 @@ export async function listRates(platformId: string, q: ExchangeRateQuery) {
 
   const amount = q.sendingAmount ?? DEFAULT_SENDING_AMOUNT;
   const at = now();
-  const limits: ReadonlyMap<string, Limits> = (await settingsOf(platformId)).currencies;
+  const limits: ReadonlyMap<string, Limits> = (await settingsOf(platformId, db())).currencies;
   const data: Rate[] = [];
   for (const s of source ? [source] : RATE_CURRENCIES) {
     if (dests && [...dests].every((d) => d === s)) continue;

@@ -3,6 +3,7 @@ import { eventsOf } from '@/lib/events/outbox';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { getForPayment } from './service';
 import { sample } from './testing';
+import { db } from '@/lib/core/db';
 
 let p: TestPlatform;
 let customerId: string;
@@ -60,7 +61,7 @@ describe('Travel Rule wallets', () => {
       ownershipType: 'FIRST_PARTY',
       beneficiaryVerifiedData: { fullName: 'Owner Person' },
     });
-    expect((await getForPayment(p.platformId, self.body.id))?.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
+    expect((await getForPayment(p.platformId, self.body.id, db()))?.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
     const custodial = await wallet('904', { ownershipType: 'FIRST_PARTY' }, { vaspName: 'Coinbase' });
     expect(custodial.body.status).toBe('ACTIVE');
     const us = await p.api.post('/customers/external-accounts', {

@@ -37,7 +37,7 @@ it('gets, lists and deletes; a deleted account is gone and turned INACTIVE with 
   const events = (await eventsOf(p.platformId, 'EXTERNAL_ACCOUNT.STATUS_UPDATED')).filter((e) => e.body.data.id === id);
   expect(events.map((e) => e.body.data.status)).toEqual(['INACTIVE']);
   expect(events[0].body.data).toMatchObject({ ...made.body, status: 'INACTIVE' });
-  expect(await getForPayment(p.platformId, id)).toBeNull();
+  expect(await getForPayment(p.platformId, id, db())).toBeNull();
 });
 
 describe('platform accounts', () => {
@@ -92,10 +92,10 @@ it('refuses an unknown or deleted customer as a field error', async () => {
 describe('defaultUmaDepositAccount', () => {
   it('keeps at most one per customer: a new default replaces the old one', async () => {
     const owner = await newCustomer();
-    expect(await defaultUmaDepositAccount(p.platformId, owner)).toBeNull();
+    expect(await defaultUmaDepositAccount(p.platformId, owner, db())).toBeNull();
     const a = await createUsd('500', { customerId: owner, defaultUmaDepositAccount: true });
     expect(a.body.defaultUmaDepositAccount).toBe(true);
-    expect((await defaultUmaDepositAccount(p.platformId, owner))?.id).toBe(a.body.id);
+    expect((await defaultUmaDepositAccount(p.platformId, owner, db()))?.id).toBe(a.body.id);
     const b = await p.api.post('/customers/external-accounts', {
       customerId: owner,
       currency: 'EUR',
@@ -106,7 +106,7 @@ describe('defaultUmaDepositAccount', () => {
     expect((await p.api.get(`/customers/external-accounts/${a.body.id}`)).body.defaultUmaDepositAccount).toBe(false);
     const c = await createUsd('502', { customerId: owner });
     expect(c.body.defaultUmaDepositAccount).toBe(false);
-    const dflt = await defaultUmaDepositAccount(p.platformId, owner);
+    const dflt = await defaultUmaDepositAccount(p.platformId, owner, db());
     expect(dflt).toMatchObject({
       id: b.body.id,
       customerId: owner,
@@ -120,7 +120,7 @@ describe('defaultUmaDepositAccount', () => {
     expect((await p.api.get(`/customers/external-accounts/${a.body.id}`)).body.defaultUmaDepositAccount).toBe(false);
     // Deleting the default leaves the customer without one.
     await p.api.delete(`/customers/external-accounts/${b.body.id}`);
-    expect(await defaultUmaDepositAccount(p.platformId, owner)).toBeNull();
+    expect(await defaultUmaDepositAccount(p.platformId, owner, db())).toBeNull();
   });
 
   it('is enforced by the database too', async () => {
@@ -205,7 +205,7 @@ it('paginates and filters lists', async () => {
 
 it('exposes payment facts for the money-movement code', async () => {
   const made = await createUsd('950');
-  const acct = await getForPayment(p.platformId, made.body.id);
+  const acct = await getForPayment(p.platformId, made.body.id, db());
   expect(acct).toEqual({
     id: made.body.id,
     customerId,
@@ -220,13 +220,13 @@ it('exposes payment facts for the money-movement code', async () => {
     currency: 'BTC',
     accountInfo: sample('SPARK_WALLET').info('951'),
   });
-  expect(await getForPayment(p.platformId, plat.body.id)).toMatchObject({
+  expect(await getForPayment(p.platformId, plat.body.id, db())).toMatchObject({
     customerId: null,
     beneficiary: null,
     primaryIdentifier: plat.body.accountInfo.address,
   });
   const q = await newPlatform();
-  expect(await getForPayment(q.platformId, made.body.id)).toBeNull();
+  expect(await getForPayment(q.platformId, made.body.id, db())).toBeNull();
 });
 
 it('requires MANAGE to write and VIEW to read', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../core/ids';
 import { addSeconds, now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { DomainError, conflict, fieldError, invalidInput, notFound } from '../core/errors';
 import { enqueue } from '../jobs/queue';
 import { ownershipProvider, type LivenessSession } from './rails';
@@ -41,7 +41,7 @@ export async function startChallenge(
   owner: repo.Owner,
   method: 'WALLET_SIGNATURE' | 'LIVENESS',
 ): Promise<OwnershipChallenge> {
-  const row = await repo.findLive(platformId, id, owner);
+  const row = await repo.findLive(platformId, id, owner, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
   checkApplicable(row);
   const challengeId = newId('Challenge');
@@ -120,12 +120,12 @@ export async function verifySignature(
   owner: repo.Owner,
   body: { signature: string; signatureScheme: string },
 ): Promise<ExternalAccount> {
-  const row = await repo.findLive(platformId, id, owner);
+  const row = await repo.findLive(platformId, id, owner, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
-  const challenge = await repo.pendingOwnership(id);
+  const challenge = await repo.pendingOwnership(id, db());
   if (!challenge || challenge.method !== 'WALLET_SIGNATURE') {
     throw conflict(
-      `No WALLET_SIGNATURE challenge is outstanding for external account ${id}: start one with POST .../challenge`,
+      `No WALLET_SIGNATURE challenge is outstanding for external account ${id}: start a new ownership challenge`,
     );
   }
   const at = now();
@@ -163,7 +163,7 @@ export async function verifySignature(
 
 /** A LIVENESS challenge as the sandbox liveness page shows it; null when there is no such challenge. */
 export async function livenessChallenge(challengeId: string) {
-  const c = await repo.findOwnershipChallenge(challengeId);
+  const c = await repo.findOwnershipChallenge(challengeId, db());
   if (!c || c.method !== 'LIVENESS') return null;
   return { platformId: c.platformId, externalAccountId: c.externalAccountId, state: c.state, expiresAt: c.expiresAt };
 }

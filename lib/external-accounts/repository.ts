@@ -19,12 +19,7 @@ export async function insert(row: Prisma.ExternalAccountUncheckedCreateInput, tx
 }
 
 /** A live (not deleted) account of this owner kind. */
-export function findLive(
-  platformId: string,
-  id: string,
-  owner: Owner,
-  tx: Tx = db(),
-): Promise<ExternalAccountRow | null> {
+export function findLive(platformId: string, id: string, owner: Owner, tx: Tx): Promise<ExternalAccountRow | null> {
   return tx.externalAccount.findFirst({ where: { platformId, id, deletedAt: null, ...ownerWhere(owner) } });
 }
 
@@ -32,7 +27,7 @@ export function findLive(
  * A live account of any owner, for a payment. Read on every quote, so a plain SQL read: the
  * Prisma query builder costs more CPU than the read itself.
  */
-export async function findLiveAny(platformId: string, id: string, tx: Tx = db()): Promise<ExternalAccountRow | null> {
+export async function findLiveAny(platformId: string, id: string, tx: Tx): Promise<ExternalAccountRow | null> {
   const rows = await queryIn<ExternalAccountRow>(
     tx,
     Prisma.sql`
@@ -68,7 +63,7 @@ export function findDuplicate(
   customerId: string | null,
   currency: string,
   identityKey: string,
-  tx: Tx = db(),
+  tx: Tx,
 ) {
   return tx.externalAccount.findFirst({
     where: { platformId, customerId, currency, identityKey, deletedAt: null },
@@ -76,7 +71,7 @@ export function findDuplicate(
   });
 }
 
-export function findDefault(platformId: string, customerId: string, tx: Tx = db()): Promise<ExternalAccountRow | null> {
+export function findDefault(platformId: string, customerId: string, tx: Tx): Promise<ExternalAccountRow | null> {
   return tx.externalAccount.findFirst({
     where: { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: null },
   });
@@ -150,11 +145,11 @@ export async function insertOwnershipChallenge(
   return tx.externalAccountOwnershipChallenge.create({ data: row });
 }
 
-export function pendingOwnership(externalAccountId: string, tx: Tx = db()): Promise<OwnershipChallengeRow | null> {
+export function pendingOwnership(externalAccountId: string, tx: Tx): Promise<OwnershipChallengeRow | null> {
   return tx.externalAccountOwnershipChallenge.findFirst({ where: { externalAccountId, state: 'PENDING' } });
 }
 
-export function findOwnershipChallenge(id: string, tx: Tx = db()): Promise<OwnershipChallengeRow | null> {
+export function findOwnershipChallenge(id: string, tx: Tx): Promise<OwnershipChallengeRow | null> {
   return tx.externalAccountOwnershipChallenge.findUnique({ where: { id } });
 }
 
@@ -182,7 +177,7 @@ export async function insertTrustChallenge(
   return tx.beneficiaryTrustChallenge.create({ data: row });
 }
 
-export function pendingTrust(externalAccountId: string, tx: Tx = db()): Promise<TrustChallengeRow | null> {
+export function pendingTrust(externalAccountId: string, tx: Tx): Promise<TrustChallengeRow | null> {
   return tx.beneficiaryTrustChallenge.findFirst({ where: { externalAccountId, state: 'PENDING' } });
 }
 

@@ -78,7 +78,8 @@ export const platformExternalAccountCreate = z
         ctx.addIssue({
           code: 'custom',
           path: ['customerId'],
-          message: 'is not accepted here: platform accounts have no customer (use POST /customers/external-accounts)',
+          message:
+            'is not accepted here: platform accounts have no customer (create a customer external account instead)',
         });
       }
     }, always),

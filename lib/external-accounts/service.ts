@@ -1,7 +1,7 @@
 import { effect } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
-import { db, isUniqueViolation, transaction, type Prisma, type Tx } from '../core/db';
+import { db, inTransaction, isUniqueViolation, transaction, type Prisma, type Tx } from '../core/db';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import * as customers from '../customers/repository';
@@ -47,15 +47,17 @@ function needsOwnershipProof(
   return isSelfCustodyWallet(info) && ownership === 'FIRST_PARTY' && (customer ? isScaRegion(customer.region) : true);
 }
 
-async function liveCustomer(platformId: string, customerId: string, tx?: Tx) {
-  const c = tx ? await customers.lock(platformId, customerId, tx) : await customers.findById(platformId, customerId);
+async function liveCustomer(platformId: string, customerId: string, tx: Tx) {
+  const c = inTransaction(tx)
+    ? await customers.lock(platformId, customerId, tx)
+    : await customers.findById(platformId, customerId, tx);
   if (!c || c.deletedAt) throw fieldError('customerId', `Customer ${customerId} not found (or deleted)`);
   return c;
 }
 
 export async function create(platformId: string, input: ExternalAccountCreate): Promise<ExternalAccount> {
   const info = input.accountInfo as AccountInfo;
-  const customer = input.customerId ? await liveCustomer(platformId, input.customerId) : null;
+  const customer = input.customerId ? await liveCustomer(platformId, input.customerId, db()) : null;
   if (!customer && input.defaultUmaDepositAccount) {
     throw fieldError(
       'defaultUmaDepositAccount',
@@ -82,7 +84,7 @@ export async function create(platformId: string, input: ExternalAccountCreate): 
   const identifier = primaryIdentifier(info);
   const key = identityKey(info);
   // Refused before asking the rail; checked again under the lock below.
-  const known = await repo.findDuplicate(platformId, customer?.id ?? null, input.currency, key);
+  const known = await repo.findDuplicate(platformId, customer?.id ?? null, input.currency, key, db());
   if (known) throw duplicateError(known.id);
   const holder =
     beneficiaryName(info.beneficiary as Beneficiary | undefined) ??
@@ -145,7 +147,7 @@ function duplicateError(existingId?: string) {
 }
 
 export async function get(platformId: string, id: string, owner: Owner): Promise<ExternalAccount> {
-  const row = await repo.findLive(platformId, id, owner);
+  const row = await repo.findLive(platformId, id, owner, db());
   if (!row) throw notFoundError(id);
   return present(row);
 }
@@ -208,7 +210,7 @@ function toPayment(row: repo.ExternalAccountRow): PaymentAccount {
 }
 
 /** A live external account of the platform (customer-owned or platform-owned), or null. */
-export async function getForPayment(platformId: string, id: string, tx: Tx = db()): Promise<PaymentAccount | null> {
+export async function getForPayment(platformId: string, id: string, tx: Tx): Promise<PaymentAccount | null> {
   const row = await repo.findLiveAny(platformId, id, tx);
   return row ? toPayment(row) : null;
 }
@@ -217,7 +219,7 @@ export async function getForPayment(platformId: string, id: string, tx: Tx = db(
 export async function defaultUmaDepositAccount(
   platformId: string,
   customerId: string,
-  tx: Tx = db(),
+  tx: Tx,
 ): Promise<PaymentAccount | null> {
   const row = await repo.findDefault(platformId, customerId, tx);
   return row ? toPayment(row) : null;

@@ -1,7 +1,7 @@
 import { errorText, log } from '../core/log';
 import { newId } from '../core/ids';
 import { addSeconds, now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { isSandbox } from '../core/mode';
 import { DomainError, conflict, invalidInput, notFound, type FieldError } from '../core/errors';
 import * as customers from '../customers/repository';
@@ -22,9 +22,9 @@ const CUSTOMERS: repo.Owner = { kind: 'customers' };
 const TTL_SECONDS = sca.TRUST_CODES.ttlSeconds;
 
 async function accountAndCustomer(platformId: string, id: string) {
-  const row = await repo.findLive(platformId, id, CUSTOMERS);
+  const row = await repo.findLive(platformId, id, CUSTOMERS, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `External account ${id}`);
-  const customer = await customers.findById(platformId, row.customerId!);
+  const customer = await customers.findById(platformId, row.customerId!, db());
   if (!customer || customer.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${row.customerId}`);
   if (!scaApplies(customer)) {
     throw conflict(
@@ -126,7 +126,7 @@ export async function confirm(
     if (!challenge || challenge.action !== action) {
       return refused(
         'challengeId',
-        `No ${start} challenge is outstanding for external account ${id}: start one with POST .../${start}`,
+        `No ${start} challenge is outstanding for external account ${id}: start a new one`,
         'no outstanding challenge',
       );
     }
@@ -137,8 +137,7 @@ export async function confirm(
         'does not match the outstanding challenge',
       );
     }
-    const expired = () =>
-      refused('code', `The challenge expired: start again with POST .../${start}`, 'challenge expired');
+    const expired = () => refused('code', `The challenge expired: start a new ${start} challenge`, 'challenge expired');
     if (challenge.expiresAt.getTime() <= at.getTime()) {
       await repo.failTrust(challenge.id, at, tx);
       return expired();
@@ -153,7 +152,7 @@ export async function confirm(
       if (result.reason === 'EXPIRED') return expired();
       return refused(
         'code',
-        dead ? `Too many wrong codes: start again with POST .../${start}` : 'The code is not valid',
+        dead ? `Too many wrong codes: start a new ${start} challenge` : 'The code is not valid',
         'is not the code that was sent',
       );
     }

@@ -23,7 +23,7 @@ export interface PlatformFeeOverride {
 
 export async function feeSchedule(
   p: { platformId: string; from: string; at: Date; override?: PlatformFeeOverride; counterpartyFixed?: bigint },
-  tx?: Tx,
+  tx: Tx,
 ): Promise<FeeSchedule> {
   let platformFixed = 0n;
   let platformBps = 0n;

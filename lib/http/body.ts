@@ -1,4 +1,5 @@
 import { DomainError, invalidInput } from '../core/errors';
+import { EdgeError } from './errors';
 import { parseJson } from '../core/json';
 import { fieldPath, LONE_SURROGATE } from '../core/validation';
 
@@ -21,7 +22,7 @@ export const BODY_IDLE_MS = 5_000;
 function refuseContentEncoding(req: Request): void {
   const encoding = (req.headers.get('content-encoding') ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return;
-  throw new DomainError(
+  throw new EdgeError(
     'UNSUPPORTED_MEDIA_TYPE',
     `Content-Encoding ${encoding.slice(0, 64)} is not supported: send the request body uncompressed`,
     { errors: [{ field: 'Content-Encoding', message: 'must be absent (or identity)' }] },

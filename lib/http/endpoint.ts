@@ -6,7 +6,7 @@ import { isTransactionTimeout, isUniqueViolation, pgCode } from '../core/db';
 import { readJsonBody, readMultipartBody } from './body';
 import { clientAddress } from './client-address';
 import { DomainError, invalidInput } from '../core/errors';
-import { ERROR_STATUS, errorBody, shouldRetry } from './errors';
+import { EdgeError, ERROR_STATUS, errorBody, errorHeaders, shouldRetry } from './errors';
 import { API_BASE, isSandbox } from '../core/mode';
 export { API_BASE, isSandbox };
 import * as idempotency from './idempotency';
@@ -96,7 +96,7 @@ export function errorAnswer(err: DomainError): idempotency.Answer {
   return {
     status: ERROR_STATUS[err.code],
     text: stringifyJson(errorBody(err)),
-    headers: { ...err.headers, 'x-should-retry': String(shouldRetry(err)) },
+    headers: { ...errorHeaders(err), 'x-should-retry': String(shouldRetry(err)) },
   };
 }
 
@@ -115,7 +115,7 @@ export function toDomainError(err: unknown, req: Request): DomainError {
       'SERVICE_UNAVAILABLE',
       'The database did not complete the request in time and nothing was changed; retry (with the same Idempotency-Key)',
       undefined,
-      { 'retry-after': '1' },
+      { retryAfterSeconds: 1 },
     );
   // Text the database cannot store (checked at the boundary; this is the backstop).
   const code = pgCode(err);
@@ -309,7 +309,7 @@ async function runKeyed(
 export function methodNotAllowed(allowed: Method[]): RouteHandler {
   return async (req) =>
     errorResponse(
-      new DomainError(
+      new EdgeError(
         'METHOD_NOT_ALLOWED',
         `${req.method} is not supported here; allowed: ${allowed.join(', ')}`,
         undefined,

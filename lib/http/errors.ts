@@ -47,6 +47,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   CARDHOLDER_KYC_NOT_APPROVED: 400,
   TRANSACTION_SIZE_LIMIT_EXCEEDED: 400,
   EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED: 400,
+  INSUFFICIENT_FUNDS: 400,
   // 401
   UNAUTHORIZED: 401,
   INVALID_SIGNATURE: 401,
@@ -108,8 +109,15 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 /** The error body every answer under the base path carries: `{status, code, message, details?}`. */
+// Domain codes the specification's enumerations lack, answered as the specified code they
+// refine with the domain's code in details.reason: the specification enumerates the 400 codes
+// (Errors part; the reference's Error400 enum) and INSUFFICIENT_FUNDS is not among them.
+const WIRE_CODE: Partial<Record<ErrorCode, ErrorCode>> = { INSUFFICIENT_FUNDS: 'INVALID_INPUT' };
+
 export function errorBody(err: DomainError) {
   const status = ERROR_STATUS[err.code];
+  const wire = WIRE_CODE[err.code];
+  if (wire) return { status, code: wire, message: err.message, details: { ...err.details, reason: err.code } };
   return { status, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
 }
 
@@ -132,18 +140,36 @@ const RETRY_HELPS = new Set<ErrorCode>([
 const RETRY_CANNOT_HELP = new Set<ErrorCode>(['NOT_IMPLEMENTED', 'UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY']);
 
 /**
- * Whether retrying the same request can succeed. A thrower that knows better sets the header
- * itself (`DomainError.headers`), as for a request whose Idempotency-Key is still in progress.
+ * Whether retrying the same request can succeed. A thrower that knows better says so
+ * (`facts.retryable`), as for a request whose Idempotency-Key is still in progress.
  */
 export function shouldRetry(err: DomainError): boolean {
-  const explicit = err.headers?.['x-should-retry'];
-  if (explicit !== undefined) return explicit === 'true';
+  if (err.facts.retryable !== undefined) return err.facts.retryable;
   if (RETRY_HELPS.has(err.code)) return true;
   if (RETRY_CANNOT_HELP.has(err.code)) return false;
   return ERROR_STATUS[err.code] >= 500;
 }
 
+/** A refusal made by the edge itself, with the HTTP headers that belong to it (Allow, Accept-Encoding). */
+export class EdgeError extends DomainError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> | undefined,
+    readonly headers: Record<string, string>,
+  ) {
+    super(code, message, details);
+  }
+}
+
+/** The answer headers a refusal carries besides the retry hint: the edge's own, and Retry-After. */
+export function errorHeaders(err: DomainError): Record<string, string> {
+  const headers: Record<string, string> = err instanceof EdgeError ? { ...err.headers } : {};
+  if (err.facts.retryAfterSeconds !== undefined) headers['retry-after'] = String(err.facts.retryAfterSeconds);
+  return headers;
+}
+
 /** 409 for a request whose Idempotency-Key another request still holds: waiting helps. */
 export function stillInProgress(message: string): DomainError {
-  return new DomainError('CONFLICT', message, undefined, { 'x-should-retry': 'true', 'retry-after': '1' });
+  return new DomainError('CONFLICT', message, undefined, { retryable: true, retryAfterSeconds: 1 });
 }

@@ -44,7 +44,7 @@ export const inProgress = (other = false) =>
       ? 'A different request with this Idempotency-Key is still in progress; retry later (once its answer is stored, this request is refused)'
       : 'A request with this Idempotency-Key is still in progress; retry later',
     { reason: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
-    { 'retry-after': '1', 'x-should-retry': 'true' },
+    { retryAfterSeconds: 1, retryable: true },
   );
 
 const differentRequest = () =>

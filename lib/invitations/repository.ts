@@ -1,12 +1,12 @@
-import { Prisma, db, type Tx } from '../core/db';
+import { Prisma, type Tx } from '../core/db';
 
 export type InvitationRow = Prisma.InvitationGetPayload<object>;
 
-export function insert(row: Prisma.InvitationUncheckedCreateInput, tx: Tx = db()): Promise<InvitationRow> {
+export function insert(row: Prisma.InvitationUncheckedCreateInput, tx: Tx): Promise<InvitationRow> {
   return tx.invitation.create({ data: row });
 }
 
-export function findByCode(code: string, tx: Tx = db()): Promise<InvitationRow | null> {
+export function findByCode(code: string, tx: Tx): Promise<InvitationRow | null> {
   return tx.invitation.findUnique({ where: { code } });
 }
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '../core/clock';
 import { currencyAmount } from '../core/currencies';
 import * as customers from '../customers/repository';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { recordEvent } from '../events/outbox';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
@@ -86,18 +86,18 @@ function notPending(row: repo.InvitationRow, at: Date): DomainError {
 }
 
 async function find(code: string) {
-  const row = await repo.findByCode(code);
+  const row = await repo.findByCode(code, db());
   if (!row) throw notFound('INVITATION_NOT_FOUND', `Invitation ${code}`);
   return row;
 }
 
 export async function create(platformId: string, input: InvitationCreate) {
-  const platform = await platforms.findById(platformId);
+  const platform = await platforms.findById(platformId, db());
   if (!platform) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
   if (!platform.umaDomain || !platform.webhookEndpoint) {
     throw new DomainError(
       'INVITATIONS_NOT_CONFIGURED',
-      'Invitations are not configured: set umaDomain and webhookEndpoint with PATCH /config (claims are announced by the INVITATION.CLAIMED webhook)',
+      'Invitations are not configured: set umaDomain and webhookEndpoint in the platform configuration (claims are announced by the INVITATION.CLAIMED webhook)',
       {
         missing: [
           ...(platform.umaDomain ? [] : ['umaDomain']),
@@ -115,7 +115,7 @@ export async function create(platformId: string, input: InvitationCreate) {
   const amountCurrency =
     input.amountToSend === undefined
       ? null
-      : (inviter.currencies[0] ?? (await settingsOf(platformId)).currencyCodes[0] ?? 'USD');
+      : (inviter.currencies[0] ?? (await settingsOf(platformId, db())).currencyCodes[0] ?? 'USD');
   const code = randomBytes(12).toString('base64url');
   return effect(async (tx) => {
     const row = await repo.insert(

@@ -42,12 +42,12 @@ const transfersOf = (id: string) => db().ledgerTransfer.count({ where: { id } })
 
 it('moves money, writes its rows and renders the new balances into the balance events', async () => {
   const { p, a, b } = await setup();
-  const rows = await accountsRepo.byIds([a, b]);
+  const rows = await accountsRepo.byIds([a, b], db());
   const s = step(p.platformId, transferLegs(a, b, 2_500n), {
     writes: eventWrites(p.platformId, [{ type: 'TEST', data: { note: 'step ran' } }]),
     announce: balanceAnnouncements(p.platformId, rows),
   });
-  expect(await runStep(s)).toBe(true);
+  expect(await runStep(s, db())).toBe(true);
   expect(await balanceOf(p, a)).toEqual({ available: 7_500n, total: 7_500n });
   expect(await balanceOf(p, b)).toEqual({ available: 2_500n, total: 2_500n });
   expect(await transfersOf(s.posting!.transfer.id)).toBe(1);
@@ -77,12 +77,13 @@ it('refuses an overdraft with InsufficientFunds and leaves nothing behind', asyn
     moves: [touch(a, marker)],
     writes: eventWrites(p.platformId, [{ type: 'TEST', data: { note: 'overdraft' } }]),
   });
-  const err = await runStep(s).catch((e) => e);
+  const err = await runStep(s, db()).catch((e) => e);
   expect(err).toBeInstanceOf(InsufficientFunds);
+  expect((err as InsufficientFunds).code).toBe('INSUFFICIENT_FUNDS');
   expect((err as InsufficientFunds).ledgerAccountId).toBe(bucketAccount(a, 'AVAILABLE'));
   expect(await transfersOf(s.posting!.transfer.id)).toBe(0);
   expect(await db().event.count({ where: { platformId: p.platformId, type: 'TEST' } })).toBe(0);
-  expect((await accountsRepo.byIds([a]))[0].updatedAt).not.toEqual(marker); // the move was undone too
+  expect((await accountsRepo.byIds([a], db()))[0].updatedAt).not.toEqual(marker); // the move was undone too
   expect(await balanceOf(p, a)).toEqual({ available: 10_000n, total: 10_000n });
   await expectLedgerBalanced(p.platformId);
 });
@@ -93,8 +94,8 @@ it('writes nothing when a required move no longer matches (the step ran already)
   const make = () => step(p.platformId, transferLegs(a, b, 1_000n), { moves: [touch(a, marker)] });
   const first = make();
   const second = make();
-  expect(await runStep(first)).toBe(true);
-  expect(await runStep(second)).toBe(false);
+  expect(await runStep(first, db())).toBe(true);
+  expect(await runStep(second, db())).toBe(false);
   expect(await transfersOf(second.posting!.transfer.id)).toBe(0);
   expect(await balanceOf(p, a)).toEqual({ available: 9_000n, total: 9_000n });
 });
@@ -102,12 +103,12 @@ it('writes nothing when a required move no longer matches (the step ran already)
 it('undoes a move that matched when another required move did not', async () => {
   const { p, a, b } = await setup();
   const marker = new Date('2032-01-01T00:00:00.000Z');
-  await runStep(step(p.platformId, [], { moves: [touch(b, marker)] }));
+  await runStep(step(p.platformId, [], { moves: [touch(b, marker)] }), db());
   const s = step(p.platformId, transferLegs(a, b, 1_000n), {
     moves: [touch(a, marker), touch(b, marker)],
   });
-  expect(await runStep(s)).toBe(false);
-  expect((await accountsRepo.byIds([a]))[0].updatedAt).not.toEqual(marker);
+  expect(await runStep(s, db())).toBe(false);
+  expect((await accountsRepo.byIds([a], db()))[0].updatedAt).not.toEqual(marker);
   expect(await balanceOf(p, a)).toEqual({ available: 10_000n, total: 10_000n });
 });
 
@@ -119,7 +120,7 @@ it('opens a system account on first use, allowed to go negative', async () => {
     { account: world, currency: 'USD', amount: -700n },
     { account: bucketAccount(a, 'AVAILABLE'), currency: 'USD', amount: 700n },
   ];
-  expect(await runStep(step(p.platformId, legs))).toBe(true);
+  expect(await runStep(step(p.platformId, legs), db())).toBe(true);
   const opened = await db().ledgerAccount.findUniqueOrThrow({ where: { id: world } });
   expect(opened).toMatchObject({
     platformId: p.platformId,
@@ -134,7 +135,7 @@ it('opens a system account on first use, allowed to go negative', async () => {
 it('inside a transaction: a stale step lets the transaction go on; an overdraft rolls it back', async () => {
   const { p, a, b } = await setup();
   const marker = new Date('2033-01-01T00:00:00.000Z');
-  await runStep(step(p.platformId, [], { moves: [touch(a, marker)] }));
+  await runStep(step(p.platformId, [], { moves: [touch(a, marker)] }), db());
   const stale = step(p.platformId, transferLegs(a, b, 1_000n), {
     moves: [touch(a, marker)],
   });
@@ -161,7 +162,7 @@ it('runs crossing steps concurrently without deadlock or lost updates', async ()
   const steps = Array.from({ length: 40 }, (_, i) =>
     i % 2 ? step(p.platformId, transferLegs(a, b, 100n)) : step(p.platformId, transferLegs(b, a, 60n)),
   );
-  const results = await Promise.all(steps.map((s) => runStep(s)));
+  const results = await Promise.all(steps.map((s) => runStep(s, db())));
   expect(results.every(Boolean)).toBe(true);
   // 20 x 100 from a to b, 20 x 60 back.
   expect(await balanceOf(p, a)).toEqual({ available: 10_000n - 2_000n + 1_200n, total: 9_200n });
@@ -178,7 +179,7 @@ it('writes a batch of steps as one; a stale or overdrawing member leaves the oth
   expect(await balanceOf(p, a)).toEqual({ available: 9_940n, total: 9_940n });
   // A stale member and an overdrawing one: the batch falls apart into single steps.
   const marker = new Date('2034-01-01T00:00:00.000Z');
-  await runStep(step(p.platformId, [], { moves: [touch(a, marker)] }));
+  await runStep(step(p.platformId, [], { moves: [touch(a, marker)] }), db());
   const fine = step(p.platformId, transferLegs(a, b, 500n));
   const stale = step(p.platformId, transferLegs(a, b, 1n), { moves: [touch(a, marker)] });
   const overdraft = step(p.platformId, transferLegs(b, a, 1_000_000n));

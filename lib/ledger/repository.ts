@@ -170,14 +170,14 @@ export function transferRows(t: TransferRow, legs: (Amount & { account: string }
   ];
 }
 
-export function balancesOf(internalAccountIds: string[], tx: Tx = db()) {
+export function balancesOf(internalAccountIds: string[], tx: Tx) {
   return tx.ledgerAccount.findMany({
     where: { internalAccountId: { in: internalAccountIds } },
     select: { internalAccountId: true, bucket: true, balance: true },
   });
 }
 
-export function entriesForTransaction(transactionId: string, tx: Tx = db()) {
+export function entriesForTransaction(transactionId: string, tx: Tx) {
   return tx.ledgerTransfer.findMany({
     where: { transactionId },
     include: { entries: true },

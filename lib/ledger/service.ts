@@ -1,6 +1,6 @@
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
-import { pgCode, type Tx } from '../core/db';
+import { db, inTransaction, pgCode, type Tx } from '../core/db';
 import type { Guard, RowWrite } from '../core/sql';
 import { DomainError } from '../core/errors';
 import { totalsByCurrency, type Amount } from '../core/money';
@@ -28,7 +28,7 @@ export interface Leg extends Amount {
 /** Raised when a posting would overdraw an internal account; the whole transaction rolls back. */
 export class InsufficientFunds extends DomainError {
   constructor(readonly ledgerAccountId: string) {
-    super('INVALID_INPUT', 'Insufficient funds in the source account', { reason: 'INSUFFICIENT_FUNDS' });
+    super('INSUFFICIENT_FUNDS', 'Insufficient funds in the source account');
   }
 }
 
@@ -109,13 +109,13 @@ export interface Step {
 const isDeadlock = (err: unknown) => pgCode(err) === '40P01';
 
 /**
- * Runs a step. Without `tx` it is one statement (one round trip; a busy account stays locked
+ * Runs a step. Given the client itself (no transaction) it is one statement (one round trip; a busy account stays locked
  * for that statement's commit only); inside a transaction it is two. Returns false when a
  * required move matched nothing (the payment had moved on): nothing was written. Throws
  * InsufficientFunds when an internal bucket would go negative: nothing was written, and a
  * caller's transaction must roll back. System accounts are opened on first use.
  */
-export async function runStep(step: Step, tx?: Tx): Promise<boolean> {
+export async function runStep(step: Step, tx: Tx): Promise<boolean> {
   const p = step.posting;
   const sql: repo.StepSql = {
     moves: step.moves,
@@ -124,15 +124,16 @@ export async function runStep(step: Step, tx?: Tx): Promise<boolean> {
     announce: step.announce,
     at: now(),
   };
+  const inTx = inTransaction(tx);
   for (let attempt = 0; ; attempt++) {
     try {
-      const outcome = tx ? await repo.writeStepIn(tx, sql) : await repo.writeStep(sql);
+      const outcome = inTx ? await repo.writeStepIn(tx, sql) : await repo.writeStep(sql);
       if (outcome.kind === 'overdrawn') throw new InsufficientFunds(outcome.account);
       return outcome.kind === 'done';
     } catch (err) {
       // Rows are locked in a fixed order, but a step may still meet a transaction that locks
       // the same rows in another order; the statement left nothing behind, so it runs again.
-      if (tx || !isDeadlock(err) || attempt >= 3) throw err;
+      if (inTx || !isDeadlock(err) || attempt >= 3) throw err;
     }
   }
 }
@@ -151,7 +152,9 @@ export async function runSteps(steps: Step[]): Promise<(boolean | Error)[]> {
   const alone = async () => {
     const out: (boolean | Error)[] = [];
     for (const step of steps)
-      out.push(await runStep(step).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))));
+      out.push(
+        await runStep(step, db()).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+      );
     return out;
   };
   if (steps.length <= 1) return alone();
@@ -206,7 +209,7 @@ export interface Balances {
   pending: bigint;
 }
 
-export async function balances(internalAccountIds: string[], tx?: Tx): Promise<Map<string, Balances>> {
+export async function balances(internalAccountIds: string[], tx: Tx): Promise<Map<string, Balances>> {
   const out = new Map<string, Balances>(internalAccountIds.map((id) => [id, { available: 0n, held: 0n, pending: 0n }]));
   if (!internalAccountIds.length) return out;
   for (const row of await repo.balancesOf(internalAccountIds, tx)) {

@@ -23,7 +23,7 @@ export async function checkLimits(
   receiving: string,
   totalSending: bigint,
   totalReceiving: bigint,
-  tx?: Tx,
+  tx: Tx,
 ) {
   const settings = await settingsOf(platformId, tx);
   const limit = settings.currencies.get(sending) ?? null;

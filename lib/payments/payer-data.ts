@@ -27,7 +27,7 @@ const CORRIDOR_REQUIREMENTS: Record<string, FieldDefinition[]> = {
 
 const SANDBOX_UMA: FieldDefinition[] = [{ name: 'FULL_NAME', mandatory: true }];
 
-export async function requiredPayerData(route: Route, tx?: Tx): Promise<FieldDefinition[]> {
+export async function requiredPayerData(route: Route, tx: Tx): Promise<FieldDefinition[]> {
   switch (route.kind) {
     case 'INTERNAL':
       return [];

@@ -174,7 +174,7 @@ it('refuses same-currency account payouts (transfer-out is for those)', async ()
     lockedCurrencyAmount: 100,
   });
   expectError(res, 400, 'INVALID_INPUT');
-  expect(res.body.message).toMatch(/transfer-out/);
+  expect(res.body.message).toMatch(/transfer out for same-currency/);
 });
 
 it('enforces requiredPayerDataFields from the receiver lookup', async () => {

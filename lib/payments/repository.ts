@@ -1,4 +1,4 @@
-import { Prisma, db, queryIn, type Tx } from '../core/db';
+import { Prisma, queryIn, type Tx } from '../core/db';
 import { prefixedColumns, unprefix } from '../core/sql';
 import type { TransactionRow } from './transactions/repository';
 import type { InternalAccountRow } from '../accounts/repository';
@@ -12,7 +12,7 @@ const A = Prisma.InternalAccountScalarFieldEnum;
  */
 export async function findWithAccounts(
   transactionIds: string[],
-  tx: Tx = db(),
+  tx: Tx,
 ): Promise<Map<string, { row: TransactionRow; accounts: InternalAccountRow[] }>> {
   const out = new Map<string, { row: TransactionRow; accounts: InternalAccountRow[] }>();
   if (!transactionIds.length) return out;

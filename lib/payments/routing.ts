@@ -44,7 +44,7 @@ export async function externalRoute(
   platformId: string,
   accountId: string,
   requestedRail: string | undefined,
-  tx?: Tx,
+  tx: Tx,
 ): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
   const account = await (await externalAccounts()).getForPayment(platformId, accountId, tx);
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `External account ${accountId}`);
@@ -89,7 +89,7 @@ export async function pullRoute(
   platformId: string,
   accountId: string,
   field: string,
-  tx?: Tx,
+  tx: Tx,
 ): Promise<Extract<Route, { kind: 'EXTERNAL' }>> {
   const route = await externalRoute(platformId, accountId, 'ACH', tx).catch((err) => {
     if (err instanceof DomainError && err.code === 'INVALID_INPUT') {
@@ -132,7 +132,7 @@ export function checkOwnershipThreshold(route: Route, receivingAmount: bigint, a
 export async function internalRoute(
   platformId: string,
   accountId: string,
-  tx?: Tx,
+  tx: Tx,
 ): Promise<Extract<Route, { kind: 'INTERNAL' }>> {
   const account = await accounts.findRow(platformId, accountId, tx);
   if (!account) throw notFound('REFERENCE_NOT_FOUND', `Internal account ${accountId}`);
@@ -151,7 +151,7 @@ export async function internalRoute(
  * service (payments between them settle inside the service). Other domains would need the
  * UMA protocol over the internet, which this installation does not reach.
  */
-export async function umaRoute(uma: UmaAddress, tx?: Tx): Promise<Route> {
+export async function umaRoute(uma: UmaAddress, tx: Tx): Promise<Route> {
   const sandbox = sandboxCounterparty(uma);
   if (sandbox) {
     const scenario: PayoutScenario = sandbox.behaviour === 'SUCCESS' ? 'SUCCESS' : sandbox.behaviour;
@@ -184,7 +184,7 @@ function isLocalDomain(domain: string): boolean {
  * external account when one is set, otherwise their primary internal account (the first
  * holding account opened for them).
  */
-export async function depositTarget(platformId: string, customerId: string, tx?: Tx) {
+export async function depositTarget(platformId: string, customerId: string, tx: Tx) {
   const ext = await (await externalAccounts()).defaultUmaDepositAccount(platformId, customerId, tx);
   if (ext) return { currencies: [ext.currency], internalAccountId: null, externalAccountId: ext.id };
   const holdings = (await accounts.customerAccounts(platformId, customerId, tx)).filter(
@@ -200,7 +200,7 @@ export async function internalAccountIn(
   platformId: string,
   customerId: string,
   currency: string,
-  tx?: Tx,
+  tx: Tx,
 ): Promise<string | null> {
   const holdings = (await accounts.customerAccounts(platformId, customerId, tx)).filter(
     (a) => a.type !== 'EMBEDDED_WALLET' && a.status === 'ACTIVE' && a.currency === currency,

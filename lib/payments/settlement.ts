@@ -1,5 +1,5 @@
 import { clockOf, now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import type { BatchJobHandler, JobHandler, Sweep } from '../jobs/queue';
 import { runAs } from '../core/context';
 import * as ledger from '../ledger/service';
@@ -24,7 +24,7 @@ import * as steps from './steps';
 type Row = txRepo.TransactionRow;
 
 /** The platform's own internal account in the sending currency, where its fees settle. */
-async function feeAccountOf(row: Row, tx?: Tx): Promise<InternalAccountRow | null> {
+async function feeAccountOf(row: Row, tx: Tx): Promise<InternalAccountRow | null> {
   if (!row.platformFees) return null;
   return (
     (await accountsRepo.platformAccounts(row.platformId, tx)).find(
@@ -81,7 +81,7 @@ const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
  * per id, undefined when handled (settled, failed, or no longer in flight) or the error met.
  */
 export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
-  const found = await repo.findWithAccounts(transactionIds);
+  const found = await repo.findWithAccounts(transactionIds, db());
   const feeAccounts = new Map<string, InternalAccountRow | null>();
   const batch: { index: number; step: ledger.Step }[] = [];
   const results: unknown[] = transactionIds.map(() => undefined);
@@ -94,7 +94,7 @@ export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
     const { row } = f;
     try {
       const key = `${row.platformId} ${row.sentCurrency}`;
-      if (row.platformFees && !feeAccounts.has(key)) feeAccounts.set(key, await feeAccountOf(row));
+      if (row.platformFees && !feeAccounts.has(key)) feeAccounts.set(key, await feeAccountOf(row, db()));
       const ctx = { accounts: f.accounts, feeAccount: row.platformFees ? (feeAccounts.get(key) ?? null) : null };
       const scenario = row.scenario as PayoutScenario;
       const failure = FAILURES[scenario];
@@ -117,9 +117,9 @@ export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
 
 /** The receiving bank returned a completed payout: principal back to the source, fees kept. */
 export async function returnStep(transactionId: string): Promise<void> {
-  const found = (await repo.findWithAccounts([transactionId])).get(transactionId);
+  const found = (await repo.findWithAccounts([transactionId], db())).get(transactionId);
   if (!found || found.row.status !== 'COMPLETED') return;
-  await ledger.runStep(steps.returned(found.row, { accounts: found.accounts, feeAccount: null }, now()).step);
+  await ledger.runStep(steps.returned(found.row, { accounts: found.accounts, feeAccount: null }, now()).step, db());
 }
 
 /** Payouts due to settle ('payment.settle'), several at once. */

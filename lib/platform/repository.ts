@@ -9,14 +9,14 @@ const withConfig = {
 
 export type PlatformWithConfig = Prisma.PlatformGetPayload<{ include: typeof withConfig }>;
 
-export function findWithConfig(id: string, tx: Tx = db()): Promise<PlatformWithConfig | null> {
+export function findWithConfig(id: string, tx: Tx): Promise<PlatformWithConfig | null> {
   return tx.platform.findUnique({ where: { id }, include: withConfig });
 }
 
 export type PlatformRow = Prisma.PlatformGetPayload<object>;
 
 /** The platform row alone, for callers that need none of its currencies or fees (plain SQL: read on every customer create). */
-export async function findById(id: string, tx: Tx = db()): Promise<PlatformRow | null> {
+export async function findById(id: string, tx: Tx): Promise<PlatformRow | null> {
   const rows = await queryIn<PlatformRow>(tx, Prisma.sql`SELECT * FROM "Platform" WHERE "id" = ${id}`);
   return rows[0] ?? null;
 }
@@ -25,7 +25,7 @@ export function findFirst() {
   return db().platform.findFirst({ orderBy: { createdAt: 'asc' } });
 }
 
-export async function insert(data: Prisma.PlatformCreateInput, tx: Tx = db()) {
+export async function insert(data: Prisma.PlatformCreateInput, tx: Tx) {
   return tx.platform.create({ data });
 }
 

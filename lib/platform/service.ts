@@ -1,6 +1,6 @@
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { db, inTransaction, transaction, type Tx } from '../core/db';
 import { DomainError, notFound } from '../core/errors';
 import { currencyInfo } from '../core/currencies';
 import { openPlatformAccounts } from '../accounts/service';
@@ -53,9 +53,9 @@ export function toConfig(p: repo.PlatformWithConfig, webhookSigningPublicKey?: s
 }
 
 export async function getConfig(platformId: string) {
-  const p = await repo.findWithConfig(platformId);
+  const p = await repo.findWithConfig(platformId, db());
   if (!p) throw notFound('REFERENCE_NOT_FOUND', 'Platform');
-  return toConfig(p, await signingPublicKeyPem(platformId));
+  return toConfig(p, await signingPublicKeyPem(platformId, db()));
 }
 
 export interface NewPlatform {
@@ -65,7 +65,7 @@ export interface NewPlatform {
   embeddedWallet?: boolean;
 }
 
-export async function createPlatform(input: NewPlatform, tx?: Tx): Promise<string> {
+export async function createPlatform(input: NewPlatform, tx: Tx): Promise<string> {
   const work = async (t: Tx) => {
     const at = now();
     const id = newId('Platform');
@@ -97,7 +97,7 @@ export async function createPlatform(input: NewPlatform, tx?: Tx): Promise<strin
     await openPlatformAccounts(id, codes, t);
     return id;
   };
-  return tx ? work(tx) : transaction(work);
+  return inTransaction(tx) ? work(tx) : transaction(work);
 }
 
 function mergeObject<T extends Record<string, unknown>>(current: unknown, patch: T): Record<string, unknown> {

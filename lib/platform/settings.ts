@@ -28,7 +28,7 @@ const cache = sharedCache<PlatformSettings>('platform-settings', 5_000, {
 });
 
 /** Pass `tx` inside a transaction (a cache miss then reads through it). */
-export async function settingsOf(platformId: string, tx?: Tx): Promise<PlatformSettings> {
+export async function settingsOf(platformId: string, tx: Tx): Promise<PlatformSettings> {
   const hit = cache.get(platformId);
   if (hit) return hit;
   const stamp = cache.stamp();

@@ -64,7 +64,7 @@ registerJob('test.sandbox-clock.chain', async (payload, job) => {
 /** A chain of 25 jobs, each enqueueing the next due at once, its first due in a minute. */
 async function startChain(q: TestPlatform) {
   chained = 0;
-  const platformNow = nowFor((await platforms.findById(q.platformId))!);
+  const platformNow = nowFor((await platforms.findById(q.platformId, db()))!);
   await transaction((tx) =>
     enqueue(tx, {
       platformId: q.platformId,

@@ -5,6 +5,7 @@ import * as platforms from '../platform/repository';
 import { completeSandboxLiveness, livenessOfReset, platformOfReset } from '../sca/reset';
 import { completeLiveness, livenessChallenge } from '../external-accounts/ownership';
 import { SANDBOX_LIVENESS_PASSES } from '../external-accounts/rails';
+import { db } from '@/lib/core/db';
 
 // The sandbox liveness page (app/sandbox/liveness/[id]): every verificationLink the sandbox hands
 // out opens it, a factor reset's (TwoFactorReset:...) or a wallet ownership check's
@@ -39,7 +40,7 @@ async function locate(id: string): Promise<Target | null> {
 async function onItsPlatform(id: string, fn: (target: Target) => Promise<LivenessView | null>) {
   if (!isSandbox()) return null;
   const target = await locate(id);
-  const platform = target && (await platforms.findById(target.platformId));
+  const platform = target && (await platforms.findById(target.platformId, db()));
   if (!target || !platform) return null;
   return runAs({ kind: 'system', platformId: platform.id, ...clockOf(platform) }, () => fn(target));
 }

@@ -23,10 +23,7 @@ export async function sandboxSend(
     const quote = await quotes.lock(platformId, req.quoteId, tx);
     if (!quote) throw notFound('QUOTE_NOT_FOUND', `Quote ${req.quoteId}`);
     if ((quote.source as { sourceType: string }).sourceType !== 'REALTIME_FUNDING') {
-      throw fieldError(
-        'quoteId',
-        'this quote is funded from an account: execute it with POST /quotes/{quoteId}/execute',
-      );
+      throw fieldError('quoteId', 'this quote is funded from an account: execute the quote instead');
     }
     if (quote.status === 'PENDING_AUTHORIZATION')
       throw new DomainError(

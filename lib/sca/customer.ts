@@ -22,7 +22,7 @@ export function checkScaCustomer(row: ScaCustomer | null, customerId: string): S
   return row;
 }
 
-export async function scaCustomer(platformId: string, customerId: string, tx?: Tx): Promise<ScaCustomer> {
+export async function scaCustomer(platformId: string, customerId: string, tx: Tx): Promise<ScaCustomer> {
   return checkScaCustomer(await customers.findById(platformId, customerId, tx), customerId);
 }
 

@@ -1,5 +1,5 @@
 import { addSeconds, now } from '../core/clock';
-import { transaction, isUniqueViolation } from '../core/db';
+import { transaction, isUniqueViolation, db } from '../core/db';
 import { DomainError, conflict, fieldError, invalidInput, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { scaCustomer, lockScaCustomer, smsAvailable, type ScaCustomer } from './customer';
@@ -34,8 +34,8 @@ export function viewsOf(customer: ScaCustomer, rows: repo.FactorRow[]): FactorVi
 }
 
 export async function list(platformId: string, customerId: string) {
-  const customer = await scaCustomer(platformId, customerId);
-  return { factors: viewsOf(customer, await repo.activeFactors(customerId)) };
+  const customer = await scaCustomer(platformId, customerId, db());
+  return { factors: viewsOf(customer, await repo.activeFactors(customerId, db())) };
 }
 
 const labelOf = (c: ScaCustomer) => c.email ?? c.phoneNumber ?? c.platformCustomerId;
@@ -46,9 +46,7 @@ export async function startEnrollment(platformId: string, customerId: string, ty
     const existing = await repo.activeFactor(customerId, type, tx);
     if (existing && type === 'PASSKEY') throw passkeys.passkeyAlreadyEnrolled(customerId);
     if (existing)
-      throw conflict(
-        `Customer ${customerId} already has a TOTP factor; a lost one is replaced through POST /sca/factors/reset`,
-      );
+      throw conflict(`Customer ${customerId} already has a TOTP factor; a lost one is replaced through a factor reset`);
     const at = now();
     const base = {
       id: newId('ScaFactor'),
@@ -73,13 +71,13 @@ export async function startEnrollment(platformId: string, customerId: string, ty
 }
 
 function noEnrollment(type: string): DomainError {
-  return invalidInput(`No ${type} enrollment is in progress: start one with POST /sca/factors`, [
+  return invalidInput(`No ${type} enrollment is in progress: start one by creating the factor`, [
     { field: 'type', message: 'no enrollment in progress' },
   ]);
 }
 
 async function pendingOf(customerId: string, type: 'TOTP' | 'PASSKEY') {
-  const pending = await repo.pendingFactor(customerId, type);
+  const pending = await repo.pendingFactor(customerId, type, db());
   if (!pending || (pending.expiresAt && pending.expiresAt <= now())) throw noEnrollment(type);
   if (pending.attempts >= MAX_CONFIRM_ATTEMPTS)
     throw invalidInput(`Too many wrong confirmations: start the ${type} enrollment again`);
@@ -88,7 +86,7 @@ async function pendingOf(customerId: string, type: 'TOTP' | 'PASSKEY') {
 
 /** A wrong proof, counted against the enrollment (atomically; dead at the cap). */
 async function wrongProof(pending: repo.FactorRow, field: string, message: string): Promise<never> {
-  const attempts = await repo.countEnrollmentAttempt(pending.id, MAX_CONFIRM_ATTEMPTS);
+  const attempts = await repo.countEnrollmentAttempt(pending.id, MAX_CONFIRM_ATTEMPTS, db());
   const left = attempts === null ? 0 : MAX_CONFIRM_ATTEMPTS - attempts;
   throw invalidInput(left > 0 ? `${message}; ${left} attempt(s) left` : `${message}; start the enrollment again`, [
     { field, message },
@@ -105,7 +103,7 @@ async function activateOrConflict(pending: repo.FactorRow, data: Parameters<type
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     if (pending.type === 'PASSKEY') {
-      const same = data.credentialId && (await repo.activeFactor(pending.customerId, 'PASSKEY'));
+      const same = data.credentialId && (await repo.activeFactor(pending.customerId, 'PASSKEY', db()));
       if (same && same.credentialId !== data.credentialId) throw passkeys.passkeyAlreadyEnrolled(pending.customerId);
       throw new DomainError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This passkey credential is already registered');
     }
@@ -114,7 +112,7 @@ async function activateOrConflict(pending: repo.FactorRow, data: Parameters<type
 }
 
 export async function confirmEnrollment(platformId: string, customerId: string, body: FactorConfirmRequest) {
-  await scaCustomer(platformId, customerId);
+  await scaCustomer(platformId, customerId, db());
   if (body.type === 'TOTP') {
     const pending = await pendingOf(customerId, 'TOTP');
     const given = totp.parseSecret(body.secret);
@@ -131,25 +129,25 @@ export async function confirmEnrollment(platformId: string, customerId: string, 
     return { type: 'TOTP' as const, recoveryCodes };
   }
   const pending = await pendingOf(customerId, 'PASSKEY');
-  if (await repo.activeFactor(customerId, 'PASSKEY')) throw passkeys.passkeyAlreadyEnrolled(customerId);
+  if (await repo.activeFactor(customerId, 'PASSKEY', db())) throw passkeys.passkeyAlreadyEnrolled(customerId);
   const verified = await passkeys
     .verifyRegistration(pending.challenge!, body.origin, body.credential)
     .catch(async (err: unknown) => {
       if (err instanceof DomainError && err.details && 'errors' in err.details && body.origin) {
         const field = (err.details.errors as { field: string }[])[0]?.field;
-        if (field === 'credential') await repo.countEnrollmentAttempt(pending.id, MAX_CONFIRM_ATTEMPTS);
+        if (field === 'credential') await repo.countEnrollmentAttempt(pending.id, MAX_CONFIRM_ATTEMPTS, db());
       }
       throw err;
     });
   await activateOrConflict(pending, { ...verified, challenge: null });
-  const row = (await repo.activeFactor(customerId, 'PASSKEY'))!;
+  const row = (await repo.activeFactor(customerId, 'PASSKEY', db()))!;
   return { type: 'PASSKEY' as const, factor: present(row) };
 }
 
 export async function remove(platformId: string, customerId: string, credentialId: string): Promise<void> {
-  await scaCustomer(platformId, customerId);
-  const row = await repo.passkeyByCredential(customerId, credentialId);
-  if (!row || !(await repo.deleteFactor(row.id)))
+  await scaCustomer(platformId, customerId, db());
+  const row = await repo.passkeyByCredential(customerId, credentialId, db());
+  if (!row || !(await repo.deleteFactor(row.id, db())))
     throw notFound('REFERENCE_NOT_FOUND', `SCA factor with credential id ${credentialId}`);
 }
 

@@ -1,6 +1,6 @@
 import { errorText, log } from '../core/log';
 import { addSeconds, now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { DomainError, fieldError, invalidInput } from '../core/errors';
 import { newId } from '../core/ids';
 import { LOGIN_CODES, discard, issue, sendSms, verify } from './codes';
@@ -25,13 +25,13 @@ function unknownFactor(factor: Factor, why: string): DomainError {
 }
 
 async function enrolled(customer: ScaCustomer, factor: Exclude<Factor, 'SMS_OTP'>) {
-  const row = await repo.activeFactor(customer.id, factor);
+  const row = await repo.activeFactor(customer.id, factor, db());
   if (!row) throw unknownFactor(factor, `no ${factor} factor is enrolled`);
   return row;
 }
 
 export async function start(platformId: string, customerId: string, factor: Factor) {
-  const customer = await scaCustomer(platformId, customerId);
+  const customer = await scaCustomer(platformId, customerId, db());
   if (factor === 'TOTP') {
     await enrolled(customer, 'TOTP');
     return { factor };
@@ -99,13 +99,13 @@ type Proof = { ok: true; challengeId?: string } | { ok: false; message: string; 
 async function proveSms(customerId: string, body: LoginCompleteRequest): Promise<Proof> {
   if (!body.challengeId) throw fieldError('challengeId', 'challengeId from the login start is required for SMS_OTP');
   if (body.code == null) throw fieldError('code', 'code is required for SMS_OTP');
-  const result = await verify(LOGIN_CODES, { subject: customerId, binding: body.challengeId, code: body.code });
+  const result = await verify(LOGIN_CODES, { subject: customerId, binding: body.challengeId, code: body.code }, db());
   if (result.ok) return { ok: true, challengeId: body.challengeId };
   const message = {
     WRONG: 'The code is wrong',
     EXHAUSTED: 'Too many wrong codes: start the login again',
     EXPIRED: 'The code expired: start the login again',
-    NONE: 'No SMS_OTP login with this challengeId is outstanding: start one with POST /sca/login/start',
+    NONE: 'No SMS_OTP login with this challengeId is outstanding: start a new SCA login',
   }[result.reason];
   return { ok: false, message, field: result.reason === 'NONE' ? 'challengeId' : 'code' };
 }
@@ -113,30 +113,30 @@ async function proveSms(customerId: string, body: LoginCompleteRequest): Promise
 /** A TOTP code (each time step once), or an unused recovery code (each once). */
 export async function proveTotp(factor: repo.FactorRow, code: string): Promise<boolean> {
   const check = totp.checkCode(totp.openSecret(factor.secretSealed!), code, now());
-  if (check.ok) return check.step === null || (await repo.consumeTotpStep(factor.id, check.step));
+  if (check.ok) return check.step === null || (await repo.consumeTotpStep(factor.id, check.step, db()));
   if (!totp.normalizeRecoveryCode(code)) return false;
-  return repo.consumeRecoveryCode(factor.id, totp.recoveryHash(factor.id, code));
+  return repo.consumeRecoveryCode(factor.id, totp.recoveryHash(factor.id, code), db());
 }
 
 async function provePasskey(customer: ScaCustomer, body: LoginCompleteRequest): Promise<Proof> {
   if (body.passkeyAssertion == null || body.origin == null)
     throw fieldError('passkeyAssertion', 'passkeyAssertion and origin are required for PASSKEY');
   const passkey = await enrolled(customer, 'PASSKEY');
-  const challenge = await repo.pendingLoginChallenge(customer.id, 'PASSKEY');
+  const challenge = await repo.pendingLoginChallenge(customer.id, 'PASSKEY', db());
   if (!challenge || challenge.expiresAt <= now())
     return { ok: false, field: 'passkeyAssertion', message: 'No PASSKEY login is outstanding: start one again' };
   const counter = await passkeys
     .verifyAssertion(challenge.challenge!, body.origin, body.passkeyAssertion, storedPasskey(passkey))
     .catch((err: unknown) => (err instanceof DomainError && err.code === 'INVALID_INPUT' ? err : Promise.reject(err)));
   if (counter instanceof DomainError) return { ok: false, field: 'passkeyAssertion', message: counter.message };
-  if (!(await repo.advanceCounter(passkey.id, passkey.counter, counter)))
+  if (!(await repo.advanceCounter(passkey.id, passkey.counter, counter, db())))
     return { ok: false, field: 'passkeyAssertion', message: 'The passkey was used concurrently; start again' };
   return { ok: true, challengeId: challenge.id };
 }
 
 export async function complete(platformId: string, customerId: string, body: LoginCompleteRequest) {
-  const customer = await scaCustomer(platformId, customerId);
-  await checkNotLocked(customerId);
+  const customer = await scaCustomer(platformId, customerId, db());
+  await checkNotLocked(customerId, db());
   let proof: Proof;
   if (body.factor === 'SMS_OTP') proof = await proveSms(customerId, body);
   else if (body.factor === 'PASSKEY') proof = await provePasskey(customer, body);
@@ -146,7 +146,7 @@ export async function complete(platformId: string, customerId: string, body: Log
     proof = ok ? { ok } : { ok, field: 'code', message: 'The code is not valid' };
   }
   if (!proof.ok) {
-    const state = await countFailure(platformId, customerId);
+    const state = await countFailure(platformId, customerId, db());
     throw new DomainError('INVALID_INPUT', proof.message, {
       errors: [{ field: proof.field, message: proof.message }],
       failedAttempts: state.failedAttempts,
@@ -176,9 +176,9 @@ export async function complete(platformId: string, customerId: string, body: Log
 
 /** Refuses (409 SCA_SESSION_REQUIRED) unless the customer has a live SCA login session. */
 export async function requireSession(customerId: string): Promise<void> {
-  if (!(await repo.liveSession(customerId, now())))
+  if (!(await repo.liveSession(customerId, now(), db())))
     throw new DomainError(
       'SCA_SESSION_REQUIRED',
-      `Customer ${customerId} has no live Strong Customer Authentication session: complete an SCA login (POST /sca/login/start, /sca/login/complete), then retry`,
+      `Customer ${customerId} has no live Strong Customer Authentication session: complete an SCA login (start, then complete), then retry`,
     );
 }

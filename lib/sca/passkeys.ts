@@ -128,6 +128,6 @@ export async function verifyAssertion(
 export function passkeyAlreadyEnrolled(customerId: string): DomainError {
   return new DomainError(
     'PASSKEY_ALREADY_ENROLLED',
-    `Customer ${customerId} already has a passkey; delete it with DELETE /sca/factors/{credentialId} first`,
+    `Customer ${customerId} already has a passkey; delete that factor first`,
   );
 }

@@ -1,4 +1,4 @@
-import { db, Prisma, queryIn, type Tx } from '../core/db';
+import { Prisma, queryIn, type Tx } from '../core/db';
 
 // Storage of Strong Customer Authentication (models in prisma/schema/sca.prisma). Every step that
 // must happen at most once (a TOTP time step, a recovery code, a login challenge, a factor's
@@ -12,15 +12,15 @@ export type ResetRow = Prisma.ScaResetGetPayload<object>;
 
 // ---- factors ----------------------------------------------------------------------------------
 
-export function activeFactors(customerId: string, tx: Tx = db()): Promise<FactorRow[]> {
+export function activeFactors(customerId: string, tx: Tx): Promise<FactorRow[]> {
   return tx.scaFactor.findMany({ where: { customerId, state: 'ACTIVE' }, orderBy: { createdAt: 'asc' } });
 }
 
-export function activeFactor(customerId: string, type: string, tx: Tx = db()): Promise<FactorRow | null> {
+export function activeFactor(customerId: string, type: string, tx: Tx): Promise<FactorRow | null> {
   return tx.scaFactor.findFirst({ where: { customerId, type, state: 'ACTIVE' } });
 }
 
-export function pendingFactor(customerId: string, type: string, tx: Tx = db()): Promise<FactorRow | null> {
+export function pendingFactor(customerId: string, type: string, tx: Tx): Promise<FactorRow | null> {
   return tx.scaFactor.findFirst({ where: { customerId, type, state: 'PENDING' }, orderBy: { createdAt: 'desc' } });
 }
 
@@ -31,7 +31,7 @@ export async function replacePending(row: Prisma.ScaFactorUncheckedCreateInput, 
 }
 
 /** One wrong confirmation of a pending enrollment, counted only below the cap; null when dead. */
-export async function countEnrollmentAttempt(id: string, maxAttempts: number, tx?: Tx): Promise<number | null> {
+export async function countEnrollmentAttempt(id: string, maxAttempts: number, tx: Tx): Promise<number | null> {
   const rows = await queryIn<{ attempts: number }>(
     tx,
     Prisma.sql`UPDATE "ScaFactor" SET "attempts" = "attempts" + 1
@@ -49,7 +49,7 @@ export async function activate(id: string, data: Prisma.ScaFactorUncheckedUpdate
   return count === 1;
 }
 
-export async function deleteFactor(id: string, tx: Tx = db()): Promise<boolean> {
+export async function deleteFactor(id: string, tx: Tx): Promise<boolean> {
   return (await tx.scaFactor.deleteMany({ where: { id } })).count === 1;
 }
 
@@ -57,12 +57,12 @@ export async function deleteFactorsOfType(customerId: string, type: string, tx: 
   return (await tx.scaFactor.deleteMany({ where: { customerId, type } })).count;
 }
 
-export function passkeyByCredential(customerId: string, credentialId: string, tx: Tx = db()) {
+export function passkeyByCredential(customerId: string, credentialId: string, tx: Tx) {
   return tx.scaFactor.findFirst({ where: { customerId, credentialId, type: 'PASSKEY', state: 'ACTIVE' } });
 }
 
 /** Accepts a TOTP time step once: only a step later than the last accepted one moves it. */
-export async function consumeTotpStep(id: string, step: bigint, tx?: Tx): Promise<boolean> {
+export async function consumeTotpStep(id: string, step: bigint, tx: Tx): Promise<boolean> {
   const rows = await queryIn<{ id: string }>(
     tx,
     Prisma.sql`UPDATE "ScaFactor" SET "lastStep" = ${step}
@@ -72,7 +72,7 @@ export async function consumeTotpStep(id: string, step: bigint, tx?: Tx): Promis
 }
 
 /** Spends a recovery code (by its keyed hash) once. */
-export async function consumeRecoveryCode(id: string, hash: string, tx?: Tx): Promise<boolean> {
+export async function consumeRecoveryCode(id: string, hash: string, tx: Tx): Promise<boolean> {
   const rows = await queryIn<{ id: string }>(
     tx,
     Prisma.sql`UPDATE "ScaFactor" SET "recoveryCodes" = array_remove("recoveryCodes", ${hash})
@@ -82,7 +82,7 @@ export async function consumeRecoveryCode(id: string, hash: string, tx?: Tx): Pr
 }
 
 /** Moves a passkey's signature counter forward (never back: a cloned authenticator shows as a lower one). */
-export async function advanceCounter(id: string, from: bigint, to: bigint, tx?: Tx): Promise<boolean> {
+export async function advanceCounter(id: string, from: bigint, to: bigint, tx: Tx): Promise<boolean> {
   const rows = await queryIn<{ id: string }>(
     tx,
     Prisma.sql`UPDATE "ScaFactor" SET "counter" = ${to} WHERE "id" = ${id} AND "counter" = ${from} RETURNING "id"`,
@@ -100,7 +100,7 @@ export async function insertLoginChallenge(row: LoginChallengeRow, tx: Tx): Prom
   await tx.scaLoginChallenge.create({ data: row });
 }
 
-export function pendingLoginChallenge(customerId: string, factor: string, tx: Tx = db()) {
+export function pendingLoginChallenge(customerId: string, factor: string, tx: Tx) {
   return tx.scaLoginChallenge.findFirst({
     where: { customerId, factor, state: 'PENDING' },
     orderBy: { createdAt: 'desc' },
@@ -117,7 +117,7 @@ export async function insertSession(row: SessionRow, tx: Tx): Promise<void> {
   await tx.scaSession.create({ data: row });
 }
 
-export function liveSession(customerId: string, at: Date, tx: Tx = db()): Promise<SessionRow | null> {
+export function liveSession(customerId: string, at: Date, tx: Tx): Promise<SessionRow | null> {
   return tx.scaSession.findFirst({
     where: { customerId, revokedAt: null, expiresAt: { gt: at } },
     orderBy: { expiresAt: 'desc' },
@@ -135,7 +135,7 @@ export async function revokeSessions(customerId: string, at: Date, tx: Tx): Prom
 
 // ---- login-security state ---------------------------------------------------------------------
 
-export function securityState(customerId: string, tx: Tx = db()): Promise<SecurityRow | null> {
+export function securityState(customerId: string, tx: Tx): Promise<SecurityRow | null> {
   return tx.scaSecurityState.findUnique({ where: { customerId } });
 }
 
@@ -143,7 +143,7 @@ export function securityState(customerId: string, tx: Tx = db()): Promise<Securi
  * One failed login, counted in one statement, with the lockout it earns at each milestone (the
  * reference: 5 -> 15 minutes, 6 -> 30 minutes, 7 -> 1 hour, 8 -> 24 hours, 9 or more -> suspended).
  */
-export async function countFailedLogin(platformId: string, customerId: string, at: Date, tx?: Tx) {
+export async function countFailedLogin(platformId: string, customerId: string, at: Date, tx: Tx) {
   const rows = await queryIn<SecurityRow>(
     tx,
     Prisma.sql`
@@ -186,17 +186,17 @@ export async function insertReset(row: ResetRow, tx: Tx): Promise<void> {
   await tx.scaReset.create({ data: row });
 }
 
-export function findReset(customerId: string, id: string, tx: Tx = db()): Promise<ResetRow | null> {
+export function findReset(customerId: string, id: string, tx: Tx): Promise<ResetRow | null> {
   return tx.scaReset.findFirst({ where: { id, customerId } });
 }
 
 /** A reset by its id alone (the sandbox liveness page knows nothing else). */
-export function findResetById(id: string, tx: Tx = db()): Promise<ResetRow | null> {
+export function findResetById(id: string, tx: Tx): Promise<ResetRow | null> {
   return tx.scaReset.findUnique({ where: { id } });
 }
 
 /** Records, once, that the end user completed a reset's liveness check (while it is still open). */
-export async function markLivenessCompleted(id: string, open: string[], at: Date, tx: Tx = db()): Promise<boolean> {
+export async function markLivenessCompleted(id: string, open: string[], at: Date, tx: Tx): Promise<boolean> {
   const n = await tx.scaReset.updateMany({
     where: { id, status: { in: open }, livenessCompletedAt: null, expiresAt: { gt: at } },
     data: { livenessCompletedAt: at, updatedAt: at },
@@ -209,7 +209,7 @@ export async function moveReset(
   id: string,
   from: string[],
   data: Prisma.ScaResetUncheckedUpdateInput,
-  tx: Tx = db(),
+  tx: Tx,
 ): Promise<boolean> {
   return (await tx.scaReset.updateMany({ where: { id, status: { in: from } }, data })).count === 1;
 }

@@ -1,5 +1,5 @@
 import { addSeconds, now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import * as customers from '../customers/repository';
@@ -27,8 +27,9 @@ const FROM_LIVENESS: Record<LivenessState, Status> = {
 };
 
 export async function start(platformId: string, customerId: string, factor: Factor) {
-  const customer = await scaCustomer(platformId, customerId);
-  const enrolled = factor === 'SMS_OTP' ? smsAvailable(customer) : !!(await repo.activeFactor(customerId, factor));
+  const customer = await scaCustomer(platformId, customerId, db());
+  const enrolled =
+    factor === 'SMS_OTP' ? smsAvailable(customer) : !!(await repo.activeFactor(customerId, factor, db()));
   if (!enrolled) throw fieldError('factor', `${factor} is not an enrolled factor of customer ${customerId}`);
   const resetId = newId('TwoFactorReset');
   const at = now();
@@ -71,8 +72,8 @@ export async function start(platformId: string, customerId: string, factor: Fact
 
 /** The reset with its status brought up to date: liveness progress, or the window closing. */
 async function current(platformId: string, customerId: string, resetId: string): Promise<repo.ResetRow> {
-  await scaCustomer(platformId, customerId);
-  let row = await repo.findReset(customerId, resetId);
+  await scaCustomer(platformId, customerId, db());
+  let row = await repo.findReset(customerId, resetId, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Reset ${resetId}`);
   const at = now();
   let next: Status | null = null;
@@ -89,19 +90,19 @@ async function current(platformId: string, customerId: string, resetId: string):
     );
     if (FROM_LIVENESS[state] !== row.status) next = FROM_LIVENESS[state];
   }
-  if (next && (await repo.moveReset(row.id, [row.status], { status: next, updatedAt: at })))
-    row = (await repo.findReset(customerId, resetId))!;
+  if (next && (await repo.moveReset(row.id, [row.status], { status: next, updatedAt: at }, db())))
+    row = (await repo.findReset(customerId, resetId, db()))!;
   return row;
 }
 
 /** The platform a reset belongs to (the sandbox liveness page runs on that platform's clock). */
 export async function platformOfReset(resetId: string): Promise<string | null> {
-  return (await repo.findResetById(resetId))?.platformId ?? null;
+  return (await repo.findResetById(resetId, db()))?.platformId ?? null;
 }
 
 /** A reset's liveness check as the sandbox liveness page shows it; null when there is no such reset. */
 export async function livenessOfReset(resetId: string) {
-  const found = await repo.findResetById(resetId);
+  const found = await repo.findResetById(resetId, db());
   if (!found) return null;
   const row = await current(found.platformId, found.customerId, resetId);
   return { factor: row.factor, status: row.status as Status, completed: row.livenessCompletedAt !== null };
@@ -113,16 +114,16 @@ export async function livenessOfReset(resetId: string) {
  * the reset moves as its status poll moves it (current()). Null when there is no such reset.
  */
 export async function completeSandboxLiveness(resetId: string) {
-  const found = await repo.findResetById(resetId);
+  const found = await repo.findResetById(resetId, db());
   if (!found) return null;
-  await repo.markLivenessCompleted(found.id, ['INITIATED', 'PENDING_REVIEW'], now());
+  await repo.markLivenessCompleted(found.id, ['INITIATED', 'PENDING_REVIEW'], now(), db());
   return livenessOfReset(resetId);
 }
 
 async function enrollmentStatus(row: repo.ResetRow): Promise<'PENDING' | 'COMPLETED' | null> {
   if (row.factor === 'SMS_OTP') return null;
   if (row.status !== 'COMPLETED' || !row.completedAt) return 'PENDING';
-  const replacement = await repo.activeFactor(row.customerId, row.factor);
+  const replacement = await repo.activeFactor(row.customerId, row.factor, db());
   return replacement && replacement.createdAt >= row.completedAt ? 'COMPLETED' : 'PENDING';
 }
 

@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { DomainError } from '../core/errors';
 import { scaCustomer } from './customer';
 import * as repo from './repository';
@@ -33,12 +33,12 @@ export function accountLocked(v: SecurityView): DomainError {
 }
 
 /** Refuses (423) while the customer's login is locked or suspended. */
-export async function checkNotLocked(customerId: string, tx?: Tx): Promise<void> {
+export async function checkNotLocked(customerId: string, tx: Tx): Promise<void> {
   const v = view(await repo.securityState(customerId, tx));
   if (isLocked(v)) throw accountLocked(v);
 }
 
-export async function countFailure(platformId: string, customerId: string, tx?: Tx): Promise<SecurityView> {
+export async function countFailure(platformId: string, customerId: string, tx: Tx): Promise<SecurityView> {
   const at = now();
   return view(await repo.countFailedLogin(platformId, customerId, at, tx), at);
 }
@@ -51,7 +51,7 @@ export type SecurityEvent = 'RESET_PASSWORD_COMPLETED' | 'FAILED_LOGIN_ATTEMPT';
  * state is returned, any lockout included.
  */
 export async function recordEvent(platformId: string, customerId: string, eventType: SecurityEvent) {
-  await scaCustomer(platformId, customerId);
+  await scaCustomer(platformId, customerId, db());
   if (eventType === 'RESET_PASSWORD_COMPLETED') {
     const at = now();
     const row = await transaction(async (tx) => {
@@ -60,8 +60,8 @@ export async function recordEvent(platformId: string, customerId: string, eventT
     });
     return { eventType, ...serialize(view(row, at)) };
   }
-  const before = view(await repo.securityState(customerId));
-  const after = await countFailure(platformId, customerId);
+  const before = view(await repo.securityState(customerId, db()));
+  const after = await countFailure(platformId, customerId, db());
   if (isLocked(before)) throw accountLocked(after);
   return { eventType, ...serialize(after) };
 }

@@ -1,5 +1,4 @@
 import type { Tx } from '../core/db';
-import { db } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { isId } from '../core/ids';
 import * as accounts from '../accounts/service';
@@ -98,7 +97,7 @@ const worldIn = (platformId: string, name: string, currency: string, amount: big
 
 type MintSource = MintRequest['fundingSource'];
 
-export async function mintSource(coin: StablecoinRow, fiat: bigint, s: MintSource, tx: Tx = db()) {
+export async function mintSource(coin: StablecoinRow, fiat: bigint, s: MintSource, tx: Tx) {
   const { platformId, baseCurrency: base } = coin;
   switch (s.type) {
     case 'WIRE':
@@ -130,7 +129,7 @@ export async function mintSource(coin: StablecoinRow, fiat: bigint, s: MintSourc
 }
 
 /** A mint's destination: an active Spark wallet (external) or an internal account in the token. */
-export async function mintDestination(coin: StablecoinRow, amount: bigint, accountId: string, tx: Tx = db()) {
+export async function mintDestination(coin: StablecoinRow, amount: bigint, accountId: string, tx: Tx) {
   const field = 'destination.accountId';
   const currency = coin.symbol;
   if (isId('ExternalAccount', accountId)) {
@@ -173,7 +172,7 @@ export async function mintDestination(coin: StablecoinRow, amount: bigint, accou
 
 type BurnSource = BurnRequest['source'];
 
-export async function burnSource(coin: StablecoinRow, amount: bigint, s: BurnSource, tx: Tx = db()) {
+export async function burnSource(coin: StablecoinRow, amount: bigint, s: BurnSource, tx: Tx) {
   const { platformId, symbol } = coin;
   switch (s.type) {
     case 'EXTERNAL_ACCOUNT':
@@ -195,7 +194,7 @@ const RAIL_TIMING: Record<string, string> = {
   RTP_CREDIT: 'Within minutes',
 };
 
-export async function burnDestination(coin: StablecoinRow, fiat: bigint, d: BurnRequest['destination'], tx: Tx = db()) {
+export async function burnDestination(coin: StablecoinRow, fiat: bigint, d: BurnRequest['destination'], tx: Tx) {
   const bank = await bankAccount(
     coin.platformId,
     d.externalAccountId,

@@ -1,5 +1,5 @@
 import { addSeconds, now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { enqueue, type JobHandler } from '../jobs/queue';
 import * as repo from './repository';
 import { contextOf } from './links';
@@ -92,11 +92,11 @@ async function apply(tx: Tx, op: repo.OperationRow, report: OperationReport) {
 
 export const pollJob: JobHandler = async (payload, job) => {
   const { operationId } = payload as { operationId: string };
-  const op = await repo.findOperation(job.platformId, operationId);
+  const op = await repo.findOperation(job.platformId, operationId, db());
   if (!op || TERMINAL.has(op.status)) return;
   const [coin, link] = await Promise.all([
-    repo.findStablecoin(job.platformId, op.stablecoinId),
-    repo.findLink(job.platformId, op.stablecoinProviderAccountId),
+    repo.findStablecoin(job.platformId, op.stablecoinId, db()),
+    repo.findLink(job.platformId, op.stablecoinProviderAccountId, db()),
   ]);
   if (!coin || !link) return;
   const report = await stablecoinProvider.get().operationStatus(contextOf(link), orderOf(op, coin));

@@ -1,7 +1,7 @@
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
 import { isSandbox } from '../core/mode';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { effect } from '../core/idempotency';
 import { DomainError, conflict, fieldError, notFound } from '../core/errors';
 import { seal, unseal } from '../core/crypto/vault';
@@ -96,7 +96,7 @@ export async function link(platformId: string, req: ProviderAccountLink) {
 }
 
 export async function get(platformId: string, id: string) {
-  const row = await repo.findLink(platformId, id);
+  const row = await repo.findLink(platformId, id, db());
   if (!row) throw notFound('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `Stablecoin provider account ${id}`);
   return toProviderAccount(row);
 }
@@ -114,7 +114,7 @@ export async function list(
 async function chooseLink(platformId: string, requested: string | undefined): Promise<repo.LinkRow> {
   const env = environment();
   if (requested) {
-    const row = await repo.findLink(platformId, requested);
+    const row = await repo.findLink(platformId, requested, db());
     if (!row) throw notFound('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `Stablecoin provider account ${requested}`);
     if (row.providerEnvironment !== env)
       throw new DomainError(
@@ -123,7 +123,7 @@ async function chooseLink(platformId: string, requested: string | undefined): Pr
       );
     return row;
   }
-  const rows = await repo.linksFor(platformId, PROVIDER, env);
+  const rows = await repo.linksFor(platformId, PROVIDER, env, db());
   const active = rows.filter((r) => r.status === 'ACTIVE');
   if (active.length > 1)
     throw new DomainError(

@@ -176,8 +176,9 @@ it('an early poll waits; a poll that runs twice changes nothing the second time'
     const res = await mint({});
     // As the worker runs it: as the system, on the platform's clock.
     const poll = async () =>
-      runAs({ kind: 'system', platformId: p.platformId, ...clockOf((await platforms.findById(p.platformId))!) }, () =>
-        pollJob({ operationId: res.body.id }, { id: 'Job:x', platformId: p.platformId, attempts: 1 }),
+      runAs(
+        { kind: 'system', platformId: p.platformId, ...clockOf((await platforms.findById(p.platformId, db()))!) },
+        () => pollJob({ operationId: res.body.id }, { id: 'Job:x', platformId: p.platformId, attempts: 1 }),
       );
     await poll();
     expect(await getOp(p, res.body.id)).toEqual(res.body);

@@ -1,6 +1,6 @@
 import { newId } from '../core/ids';
 import { addSeconds, now } from '../core/clock';
-import type { Prisma } from '../core/db';
+import { db, type Prisma } from '../core/db';
 import { effect } from '../core/idempotency';
 import { DomainError, conflict, notFound } from '../core/errors';
 import { INT64_MAX } from '../core/fields';
@@ -53,7 +53,7 @@ async function usableCoin(platformId: string, stablecoinId: string) {
 /** An internal source must hold the amount now (checked again, atomically, by the hold). */
 async function precheckFunds(leg: PlanIn) {
   if (!leg.internalAccountId) return;
-  const b = (await balances([leg.internalAccountId])).get(leg.internalAccountId)!;
+  const b = (await balances([leg.internalAccountId], db())).get(leg.internalAccountId)!;
   if (b.available < BigInt(leg.amount)) throw new InsufficientFunds(leg.internalAccountId);
 }
 
@@ -139,8 +139,8 @@ export async function mint(platformId: string, stablecoinId: string, req: MintRe
     operationType: 'MINT',
     amount,
     fiat,
-    source: await mintSource(coin, fiat, req.fundingSource),
-    destination: await mintDestination(coin, amount, req.destination.accountId),
+    source: await mintSource(coin, fiat, req.fundingSource, db()),
+    destination: await mintDestination(coin, amount, req.destination.accountId, db()),
     description: req.description,
   });
 }
@@ -149,13 +149,13 @@ export async function burn(platformId: string, stablecoinId: string, req: BurnRe
   const coin = await usableCoin(platformId, stablecoinId);
   const amount = BigInt(req.amount);
   const fiat = fiatCents(amount, coin.decimals);
-  const destination = await burnDestination(coin, fiat, req.destination);
+  const destination = await burnDestination(coin, fiat, req.destination, db());
   return submit({
     coin,
     operationType: 'BURN',
     amount,
     fiat,
-    source: await burnSource(coin, amount, req.source),
+    source: await burnSource(coin, amount, req.source, db()),
     destination,
     estimatedDelivery: destination.estimatedDelivery,
     payoutRail: req.destination.rail,
@@ -164,7 +164,7 @@ export async function burn(platformId: string, stablecoinId: string, req: BurnRe
 }
 
 export async function get(platformId: string, id: string) {
-  const row = await repo.findOperation(platformId, id);
+  const row = await repo.findOperation(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Stablecoin operation ${id}`);
   return toOperation(row);
 }

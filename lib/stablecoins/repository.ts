@@ -24,7 +24,7 @@ const notFoundIsNull = (err: unknown) => {
 export const insertLink = (row: Prisma.StablecoinProviderAccountUncheckedCreateInput, tx: Tx) =>
   tx.stablecoinProviderAccount.create({ data: row });
 
-export const findLink = (platformId: string, id: string, tx: Tx = db()) =>
+export const findLink = (platformId: string, id: string, tx: Tx) =>
   tx.stablecoinProviderAccount.findFirst({ where: { platformId, id } });
 
 export const findLinkByAccount = (
@@ -46,7 +46,7 @@ export const findLinkByAccount = (
   });
 
 /** The platform's links for one provider and environment, newest first. */
-export const linksFor = (platformId: string, provider: string, providerEnvironment: string, tx: Tx = db()) =>
+export const linksFor = (platformId: string, provider: string, providerEnvironment: string, tx: Tx) =>
   tx.stablecoinProviderAccount.findMany({ where: { platformId, provider, providerEnvironment }, orderBy: orderOf() });
 
 export function moveLink(
@@ -81,7 +81,7 @@ export function listLinks(platformId: string, f: { provider?: string; status?: s
 export const insertStablecoin = (row: Prisma.StablecoinUncheckedCreateInput, tx: Tx) =>
   tx.stablecoin.create({ data: row });
 
-export const findStablecoin = (platformId: string, id: string, tx: Tx = db()) =>
+export const findStablecoin = (platformId: string, id: string, tx: Tx) =>
   tx.stablecoin.findFirst({ where: { platformId, id } });
 
 export function moveIssuance(id: string, move: IssuanceMove, at: Date, tx: Tx): Promise<StablecoinRow | null> {
@@ -113,7 +113,7 @@ export function listStablecoins(
 export const insertOperation = (row: Prisma.StablecoinOperationUncheckedCreateInput, tx: Tx) =>
   tx.stablecoinOperation.create({ data: row });
 
-export const findOperation = (platformId: string, id: string, tx: Tx = db()) =>
+export const findOperation = (platformId: string, id: string, tx: Tx) =>
   tx.stablecoinOperation.findFirst({ where: { platformId, id } });
 
 export function moveOperation(

@@ -1,6 +1,6 @@
 import { newId } from '../core/ids';
 import { addSeconds, now } from '../core/clock';
-import { transaction } from '../core/db';
+import { transaction, db } from '../core/db';
 import { effect } from '../core/idempotency';
 import { conflict, fieldError, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
@@ -74,7 +74,7 @@ export async function register(platformId: string, req: StablecoinRegister) {
 }
 
 export async function findOrThrow(platformId: string, id: string) {
-  const row = await repo.findStablecoin(platformId, id);
+  const row = await repo.findStablecoin(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Stablecoin ${id}`);
   return row;
 }
@@ -95,9 +95,9 @@ export async function list(
 /** Job stablecoin.review: asks the provider where its review of the token stands. */
 export const reviewJob: JobHandler = async (payload, job) => {
   const { stablecoinId } = payload as { stablecoinId: string };
-  const coin = await repo.findStablecoin(job.platformId, stablecoinId);
+  const coin = await repo.findStablecoin(job.platformId, stablecoinId, db());
   if (!coin || (coin.issuanceStatus !== 'PENDING_REVIEW' && coin.issuanceStatus !== 'PROVISIONING')) return;
-  const link = await repo.findLink(job.platformId, coin.stablecoinProviderAccountId);
+  const link = await repo.findLink(job.platformId, coin.stablecoinProviderAccountId, db());
   if (!link) return;
   const status = await stablecoinProvider
     .get()

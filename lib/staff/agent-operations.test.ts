@@ -6,6 +6,7 @@ import { historyOf } from './audit';
 import * as ops from './operations';
 import * as staff from './service';
 import type { StaffActor } from './roles';
+import { db } from '@/lib/core/db';
 
 // The console's agent operations: pause and resume (operators), the policy (admins, with the
 // API's own validation), a new device code (operators; shown once, never in the audit trail),
@@ -16,7 +17,7 @@ let n = 0;
 
 async function member(role: 'viewer' | 'operator' | 'admin'): Promise<StaffActor> {
   const email = `${role}-${process.pid}-${Date.now()}-${++n}@agents.example`;
-  const { user } = await staff.createUser(p.platformId, { email, role, password: 'a-long-enough-password' });
+  const { user } = await staff.createUser(p.platformId, { email, role, password: 'a-long-enough-password' }, db());
   const { sessionId } = await staff.signIn(user.email, 'a-long-enough-password');
   return (await staff.actorOf(sessionId))!;
 }

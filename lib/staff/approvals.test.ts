@@ -9,6 +9,7 @@ import { historyOf } from './audit';
 import * as ops from './operations';
 import * as staff from './service';
 import type { StaffActor } from './roles';
+import { db } from '@/lib/core/db';
 
 // The console's approve and reject of agent actions: the API's own service under the staff
 // actor, role-checked and audited, moving the money once and nothing on a rejection.
@@ -20,7 +21,7 @@ let n = 0;
 
 async function member(role: 'viewer' | 'operator'): Promise<StaffActor> {
   const email = `${role}-${process.pid}-${Date.now()}-${++n}@approvals.example`;
-  const { user } = await staff.createUser(p.platformId, { email, role, password: 'a-long-enough-password' });
+  const { user } = await staff.createUser(p.platformId, { email, role, password: 'a-long-enough-password' }, db());
   const { sessionId } = await staff.signIn(user.email, 'a-long-enough-password');
   return (await staff.actorOf(sessionId))!;
 }

@@ -19,7 +19,7 @@ const entriesOf = (objectId: string) =>
 beforeAll(async () => {
   p = await newPlatform();
   const password = 'a-long-enough-password';
-  const { user } = await staff.createUser(p.platformId, { email: email(), role: 'admin', password });
+  const { user } = await staff.createUser(p.platformId, { email: email(), role: 'admin', password }, db());
   admin = (await staff.actorOf((await staff.signIn(user.email, password)).sessionId))!;
 });
 

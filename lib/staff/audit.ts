@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { DomainError } from '../core/errors';
 import { newId } from '../core/ids';
 import { pageOf } from '../core/list';
@@ -38,7 +38,7 @@ export async function record(
   action: string,
   objectId: string,
   details: Record<string, unknown> = {},
-  tx?: Tx,
+  tx: Tx,
   outcome: AuditEntry['outcome'] = 'DONE',
 ): Promise<AuditEntry> {
   const row = await repo.insertAudit(
@@ -71,17 +71,20 @@ export interface SignInEntry {
 }
 
 export async function recordSignIn(entry: SignInEntry): Promise<void> {
-  await repo.insertAudit({
-    id: newId('StaffAction'),
-    platformId: entry.platformId,
-    staffUserId: entry.staffUserId,
-    staffEmail: entry.email,
-    action: entry.refused ? 'staff.sign_in_refused' : 'staff.sign_in',
-    objectId: entry.staffUserId,
-    details: entry.details as repo.AuditRow['details'],
-    outcome: 'DONE',
-    createdAt: now(),
-  });
+  await repo.insertAudit(
+    {
+      id: newId('StaffAction'),
+      platformId: entry.platformId,
+      staffUserId: entry.staffUserId,
+      staffEmail: entry.email,
+      action: entry.refused ? 'staff.sign_in_refused' : 'staff.sign_in',
+      objectId: entry.staffUserId,
+      details: entry.details as repo.AuditRow['details'],
+      outcome: 'DONE',
+      createdAt: now(),
+    },
+    db(),
+  );
 }
 
 export interface AuditIntent {
@@ -104,7 +107,7 @@ export async function audited<T>(
   fn: () => Promise<T>,
   done: (result: T) => Partial<AuditIntent> = () => ({}),
 ): Promise<T> {
-  const entry = await record(actor, intent.action, intent.objectId, intent.details, undefined, 'STARTED');
+  const entry = await record(actor, intent.action, intent.objectId, intent.details, db(), 'STARTED');
   let result: T;
   try {
     result = await fn();

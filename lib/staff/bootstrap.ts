@@ -2,6 +2,7 @@ import { log } from '../core/log';
 import { createUser, countUsers, normalizeEmail } from './service';
 import * as repo from './repository';
 import { hashPassword } from './password';
+import { db } from '@/lib/core/db';
 
 // The first staff user of a platform, made at server start when the platform has none: from
 // CORRIDOR_STAFF_EMAIL and CORRIDOR_STAFF_PASSWORD when both are set, otherwise admin@<host> with
@@ -14,11 +15,15 @@ export async function ensureFirstStaff(platformId: string, host: string): Promis
   const known = envEmail && envPassword ? { email: normalizeEmail(envEmail), password: envPassword } : undefined;
 
   if ((await countUsers(platformId)) === 0) {
-    const created = await createUser(platformId, {
-      email: known?.email ?? `admin@${host.includes('.') ? host : `${host}.local`}`,
-      role: 'admin',
-      ...(known ? { password: known.password } : {}),
-    });
+    const created = await createUser(
+      platformId,
+      {
+        email: known?.email ?? `admin@${host.includes('.') ? host : `${host}.local`}`,
+        role: 'admin',
+        ...(known ? { password: known.password } : {}),
+      },
+      db(),
+    );
     if (known) return [`Console admin created: ${created.user.email} (password from CORRIDOR_STAFF_PASSWORD)`];
     return [
       'Console admin created — the password is shown only now:',
@@ -30,7 +35,7 @@ export async function ensureFirstStaff(platformId: string, host: string): Promis
     // Automation asked for a known account: make sure it signs in with that password.
     const existing = await repo.findUserByEmail(known.email);
     if (!existing) {
-      await createUser(platformId, { email: known.email, role: 'admin', password: known.password });
+      await createUser(platformId, { email: known.email, role: 'admin', password: known.password }, db());
     } else {
       await repo.resetPassword(existing.id, await hashPassword(known.password), new Date());
     }

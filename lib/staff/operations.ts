@@ -10,6 +10,7 @@ import { advanceClock } from '../sandbox/clock';
 import * as cards from '../cards/service';
 import { approveAction, rejectAction } from '../agents/approvals';
 import * as agents from '../agents/service';
+import { db } from '../core/db';
 import { regenerate } from '../agents/device-codes';
 import { agentPolicyUpdate, type AgentPolicyUpdate } from '../agents/schema';
 import { isSandbox } from '../core/mode';
@@ -86,7 +87,7 @@ export function createToken(actor: StaffActor, input: { name: string; permission
     { action: 'token.create', objectId: actor.platformId, details: { name: input.name } },
     () => {
       const body = parseBodyOrThrow(tokenCreate, input);
-      return tokens.issue(actor.platformId, body.name, body.permissions);
+      return tokens.issue(actor.platformId, body.name, body.permissions, {}, db());
     },
     (t) => ({ objectId: t.id, details: { name: t.name, permissions: t.permissions } }),
   );

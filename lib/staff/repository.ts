@@ -6,7 +6,7 @@ export type StaffUserRow = Prisma.StaffUserGetPayload<object>;
 export type StaffSessionRow = Prisma.StaffSessionGetPayload<object>;
 export type AuditRow = Prisma.StaffAuditEntryGetPayload<object>;
 
-export function insertUser(row: StaffUserRow, tx: Tx = db()): Promise<StaffUserRow> {
+export function insertUser(row: StaffUserRow, tx: Tx): Promise<StaffUserRow> {
   return tx.staffUser.create({ data: row });
 }
 
@@ -14,7 +14,7 @@ export function findUserByEmail(email: string): Promise<StaffUserRow | null> {
   return db().staffUser.findUnique({ where: { email } });
 }
 
-export function findUser(platformId: string, id: string, tx: Tx = db()): Promise<StaffUserRow | null> {
+export function findUser(platformId: string, id: string, tx: Tx): Promise<StaffUserRow | null> {
   return tx.staffUser.findFirst({ where: { platformId, id } });
 }
 
@@ -128,7 +128,7 @@ export async function pruneSignIn(quietSince: Date, knownSince: Date): Promise<n
   return limits.count + sources.count;
 }
 
-export function insertAudit(row: AuditRow, tx: Tx = db()): Promise<AuditRow> {
+export function insertAudit(row: AuditRow, tx: Tx): Promise<AuditRow> {
   return tx.staffAuditEntry.create({ data: { ...row, details: row.details as Prisma.InputJsonValue } });
 }
 

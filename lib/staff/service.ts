@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clockOf, now } from '../core/clock';
-import { isUniqueViolation, transaction, type Tx } from '../core/db';
+import { isUniqueViolation, transaction, type Tx, db } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { pageOf } from '../core/list';
@@ -52,7 +52,7 @@ function checkNewUser(email: string, role: string, password: string): void {
 export async function createUser(
   platformId: string,
   input: { email: string; role: string; password?: string },
-  tx?: Tx,
+  tx: Tx,
 ): Promise<{ user: StaffUser; password?: string }> {
   const email = normalizeEmail(input.email);
   const password = input.password ?? generatePassword();
@@ -107,7 +107,7 @@ const tooManyAttempts = (seconds: number) =>
     'RATE_LIMITED',
     `Too many sign-in attempts; try again in ${seconds} s`,
     { retryAfterSeconds: seconds },
-    { 'retry-after': String(seconds) },
+    { retryAfterSeconds: seconds },
   );
 
 /** Where an attempt is recorded: its account's platform, or the installation's first for an email naming none. */
@@ -172,7 +172,7 @@ export async function actorOf(sessionId: string): Promise<StaffActor | null> {
   const { session, user } = found;
   if (session.revokedAt || session.expiresAt <= at || user.disabledAt || session.createdAt < user.sessionsValidFrom)
     return null;
-  const platform = await platforms.findById(user.platformId);
+  const platform = await platforms.findById(user.platformId, db());
   if (!platform) return null;
   return {
     kind: 'staff',

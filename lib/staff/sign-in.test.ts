@@ -20,7 +20,7 @@ const newAddress = () => `10.${[...randomBytes(3)].join('.')}`;
 
 async function account() {
   const email = newEmail();
-  const { user } = await staff.createUser(p.platformId, { email, role: 'admin', password: PASSWORD });
+  const { user } = await staff.createUser(p.platformId, { email, role: 'admin', password: PASSWORD }, db());
   return { email, userId: user.id };
 }
 

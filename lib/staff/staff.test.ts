@@ -18,7 +18,7 @@ const refusal = (err: unknown) => (err instanceof DomainError ? err.code : Strin
 
 async function member(role: 'viewer' | 'operator' | 'admin'): Promise<StaffActor> {
   const password = 'a-long-enough-password';
-  const { user } = await staff.createUser(p.platformId, { email: email(role), role, password });
+  const { user } = await staff.createUser(p.platformId, { email: email(role), role, password }, db());
   const { sessionId } = await staff.signIn(user.email, password);
   const actor = await staff.actorOf(sessionId);
   expect(actor?.role).toBe(role);
@@ -44,14 +44,14 @@ describe('staff passwords', () => {
       { email: 'not-an-email', role: 'viewer', password: 'a-long-enough-password' },
       { email: email('x'), role: 'root', password: 'a-long-enough-password' },
     ])
-      await expect(staff.createUser(p.platformId, input)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      await expect(staff.createUser(p.platformId, input, db())).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
 
 describe('staff sign-in', () => {
   it('opens a session for the right password only; sign-out ends it at once', async () => {
     const address = email('viewer');
-    await staff.createUser(p.platformId, { email: address, role: 'viewer', password: 'right-password-123' });
+    await staff.createUser(p.platformId, { email: address, role: 'viewer', password: 'right-password-123' }, db());
     await expect(staff.signIn(address, 'wrong-password-123')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     const { sessionId } = await staff.signIn(address.toUpperCase(), 'right-password-123');
     expect((await staff.actorOf(sessionId))?.email).toBe(address);
@@ -62,11 +62,15 @@ describe('staff sign-in', () => {
   it('an expired session, a disabled user and an unknown session id open nothing', async () => {
     const admin = await member('admin');
     const address = email('operator');
-    const { user } = await staff.createUser(p.platformId, {
-      email: address,
-      role: 'operator',
-      password: 'right-password-123',
-    });
+    const { user } = await staff.createUser(
+      p.platformId,
+      {
+        email: address,
+        role: 'operator',
+        password: 'right-password-123',
+      },
+      db(),
+    );
     const { sessionId } = await staff.signIn(address, 'right-password-123');
     await db().staffSession.update({ where: { id: sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await staff.actorOf(sessionId)).toBeNull();
@@ -158,11 +162,15 @@ describe('console operations: roles and the audit trail', () => {
 
   it('the last active admin can neither be demoted nor disabled', async () => {
     const q = await newPlatform();
-    const { user } = await staff.createUser(q.platformId, {
-      email: email('only'),
-      role: 'admin',
-      password: 'only-admin-pass',
-    });
+    const { user } = await staff.createUser(
+      q.platformId,
+      {
+        email: email('only'),
+        role: 'admin',
+        password: 'only-admin-pass',
+      },
+      db(),
+    );
     const { sessionId } = await staff.signIn(user.email, 'only-admin-pass');
     const only = (await staff.actorOf(sessionId))!;
     expect(refusal(await staff.setRole(only, user.id, 'viewer').catch((e) => e))).toBe('INVALID_STATE_TRANSITION');

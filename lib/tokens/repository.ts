@@ -19,7 +19,7 @@ export interface TokenRow {
   updatedAt: Date;
 }
 
-export async function insert(row: TokenRow, tx: Tx = db()): Promise<TokenRow> {
+export async function insert(row: TokenRow, tx: Tx): Promise<TokenRow> {
   return tx.apiToken.create({ data: row });
 }
 

@@ -4,7 +4,7 @@ import { newId } from '../core/ids';
 import { addSeconds, now, nowFor, type PlatformClock } from '../core/clock';
 import { announce, type Announcement } from '../core/invalidation';
 import type { Permission } from '../core/context';
-import type { Tx } from '../core/db';
+import { db, inTransaction, type Tx } from '../core/db';
 import { invalidInput, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import { generateSecret, hashSecret, secretMatches, SECRET_HASH_VERSION } from '../core/crypto/secrets';
@@ -35,7 +35,7 @@ export async function issue(
   name: string,
   permissions: Permission[],
   opts: IssueOptions = {},
-  tx?: Tx,
+  tx: Tx,
 ) {
   const at = now();
   const clientSecret = opts.clientSecret ?? generateSecret();
@@ -56,7 +56,7 @@ export async function issue(
     );
     return present(row, clientSecret);
   };
-  return tx ? write(tx) : effect(write);
+  return inTransaction(tx) ? write(tx) : effect(write);
 }
 
 const holding = (permissions: readonly string[]) => `a token that holds ${permissions.join(', ')}`;
@@ -67,7 +67,7 @@ const holding = (permissions: readonly string[]) => `a token that holds ${permis
  */
 export async function create(platformId: string, name: string, permissions: Permission[]) {
   requireHeld(permissions, `create ${holding(permissions)}`);
-  return issue(platformId, name, permissions);
+  return issue(platformId, name, permissions, {}, db());
 }
 
 export async function get(platformId: string, id: string) {

@@ -124,7 +124,7 @@ function rateLimited(untilMs: number, nowMs: number): DomainError {
     'RATE_LIMITED',
     `Too many failed authentication attempts; retry in ${wait} s`,
     { retryAfterSeconds: wait },
-    { 'retry-after': String(wait) },
+    { retryAfterSeconds: wait },
   );
 }
 

@@ -10,7 +10,7 @@ export function insert(row: Prisma.VerificationUncheckedCreateInput, tx: Tx): Pr
   return tx.verification.create({ data: row });
 }
 
-export function findById(platformId: string, id: string, tx: Tx = db()): Promise<VerificationRow | null> {
+export function findById(platformId: string, id: string, tx: Tx): Promise<VerificationRow | null> {
   return tx.verification.findFirst({ where: { platformId, id } });
 }
 

@@ -54,7 +54,7 @@ function missingIdentityDocument(holder: string, who: string): VerificationError
     resourceId: holder,
     type: 'MISSING_IDENTITY_DOCUMENT',
     acceptedDocumentTypes: IDENTITY_DOCUMENTS,
-    reason: `An identity document of ${who} (passport, driver's license or national ID) must be uploaded with POST /documents`,
+    reason: `An identity document of ${who} (passport, driver's license or national ID) must be uploaded as a document of the customer`,
   };
 }
 
@@ -107,14 +107,14 @@ export function businessErrors(
     errors.push({
       resourceId: customer.id,
       type: 'MISSING_BENEFICIAL_OWNER',
-      reason: 'Declare every individual owning 25% or more of the business with POST /beneficial-owners',
+      reason: 'Declare every individual owning 25% or more of the business as a beneficial owner',
     });
   }
   if (!owners.some((o) => o.roles.includes('CONTROL_PERSON'))) {
     errors.push({
       resourceId: customer.id,
       type: 'MISSING_CONTROL_PERSON',
-      reason: 'Declare one control person (role CONTROL_PERSON) with POST /beneficial-owners',
+      reason: 'Declare one control person (a beneficial owner with role CONTROL_PERSON)',
     });
   }
   for (const owner of owners) {
@@ -133,7 +133,7 @@ export function businessErrors(
         resourceId: customer.id,
         type: category.type,
         acceptedDocumentTypes: category.accepted,
-        reason: `Upload ${category.what} of the business with POST /documents`,
+        reason: `Upload ${category.what} of the business as a document of the customer`,
       });
     }
   }

@@ -1,6 +1,6 @@
 import { newId } from '../core/ids';
 import { now } from '../core/clock';
-import { transaction, type Prisma, type Tx } from '../core/db';
+import { transaction, type Prisma, type Tx, db } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
 import { pageOf } from '../core/list';
 import { recordEvent } from '../events/outbox';
@@ -77,7 +77,7 @@ async function evaluate(platformId: string, customer: customers.CustomerRow, tx:
         {
           resourceId: doc.id,
           type: 'POOR_QUALITY_DOCUMENT',
-          reason: 'The identity document is blurred or unreadable; replace it with PUT /documents/{documentId}',
+          reason: 'The identity document is blurred or unreadable; replace the document with a readable copy',
         },
       ],
     };
@@ -134,7 +134,7 @@ export async function submit(platformId: string, customerId: string): Promise<Ve
     const channels = unverifiedChannels(customer);
     if (channels.length) {
       throw invalidInput(
-        `Customer ${customerId} must verify its ${channels.join(' and ')} before KYC can begin (POST /customers/{customerId}/verify-${channels[0]})`,
+        `Customer ${customerId} must verify its ${channels.join(' and ')} before KYC can begin (send a verification code to it, then confirm the code)`,
         channels.map((c) => ({ field: `contactVerification.${c}`, message: 'must be VERIFIED before KYC can begin' })),
       );
     }
@@ -170,7 +170,7 @@ export async function decideReview(
   verificationId: string,
   decision: Decision,
 ): Promise<Verification> {
-  const found = await repo.findById(platformId, verificationId);
+  const found = await repo.findById(platformId, verificationId, db());
   if (!found) throw notFound('REFERENCE_NOT_FOUND', `Verification ${verificationId}`);
   return transaction(async (tx) => {
     const customer = await lockCustomer(platformId, found.customerId, tx);
@@ -193,7 +193,7 @@ export async function decideReview(
 }
 
 export async function get(platformId: string, id: string): Promise<Verification> {
-  const row = await repo.findById(platformId, id);
+  const row = await repo.findById(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Verification ${id}`);
   return toVerification(row);
 }

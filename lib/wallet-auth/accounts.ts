@@ -8,7 +8,7 @@ import { invalidInput, notFound } from '../core/errors';
 export async function walletAccount(
   platformId: string,
   accountId: string,
-  tx?: Tx,
+  tx: Tx,
   field = 'accountId',
 ): Promise<InternalAccountRow> {
   const row = await findRow(platformId, accountId, tx);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { answerOf, expectError, newPlatform, type Json, type TestPlatform } from '@/tests/support/api';
-import { transaction } from '@/lib/core/db';
+import { transaction, db } from '@/lib/core/db';
 import { newId } from '@/lib/core/ids';
 import { duplicateError } from './credentials';
 import * as repo from './repository';
@@ -108,7 +108,7 @@ it('names the rule from the index a real insert violated (the race above may go 
   const { key } = await otpLogin(p.api, w.emailOtpId);
   expect((await signed(p.api, 'POST', '/auth/credentials', passkeyBody(w.accountId), key)).res.status).toBe(201);
   await addOauth(p, w.accountId, key, 'indexed');
-  const rows = await repo.activeCredentials(p.platformId, w.accountId);
+  const rows = await repo.activeCredentials(p.platformId, w.accountId, db());
   const of = (type: string) => rows.find((r) => r.type === type)!;
   /** The error of inserting a copy of `row` (changed by `change`), which rolls back. */
   const violation = async (row: repo.AuthMethodRow, change: Partial<repo.AuthMethodRow> = {}) => {
@@ -142,5 +142,5 @@ it('names the rule from the index a real insert violated (the race above may go 
   });
   // Any other error is not a duplicate; nothing was left behind.
   expect(duplicateError(new Error('connection reset'), 'OAUTH')).toBeNull();
-  expect(await repo.activeCredentials(p.platformId, w.accountId)).toHaveLength(3);
+  expect(await repo.activeCredentials(p.platformId, w.accountId, db())).toHaveLength(3);
 });

@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { isUniqueViolation, pgMessage, transaction, type Tx } from '../core/db';
+import { isUniqueViolation, pgMessage, transaction, type Tx, db } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { checkOidcToken, type OidcIdentity } from './oidc';
@@ -68,7 +68,7 @@ async function prepare(platformId: string, account: InternalAccountRow, body: Cr
   switch (body.type) {
     case 'EMAIL_OTP':
     case 'SMS_OTP': {
-      const contact = account.customerId ? await customers.findById(platformId, account.customerId) : null;
+      const contact = account.customerId ? await customers.findById(platformId, account.customerId, db()) : null;
       const value = body.type === 'EMAIL_OTP' ? contact?.email : contact?.phoneNumber;
       if (!value) {
         const what = body.type === 'EMAIL_OTP' ? 'an email' : 'a phone number';
@@ -210,7 +210,7 @@ export async function add(
   body: CredentialCreate,
   request: SignedRequest,
 ): Promise<Challenge | AuthMethod> {
-  const account = await walletAccount(platformId, body.accountId);
+  const account = await walletAccount(platformId, body.accountId, db());
   const prepared = await prepare(platformId, account, body);
   const binding = bindRequest(request);
   const headers = retryHeaders(request);
@@ -243,7 +243,7 @@ export async function add(
 }
 
 export async function list(platformId: string, accountId: string): Promise<{ data: AuthMethod[] }> {
-  return { data: (await repo.activeCredentials(platformId, accountId)).map((r) => toAuthMethod(r)) };
+  return { data: (await repo.activeCredentials(platformId, accountId, db())).map((r) => toAuthMethod(r)) };
 }
 
 const lastOne = (id: string) =>
@@ -254,9 +254,9 @@ const lastOne = (id: string) =>
 
 /** DELETE /auth/credentials/{id}: signed by a session of another credential; ends the credential's sessions. */
 export async function revoke(platformId: string, id: string, request: SignedRequest): Promise<Challenge | null> {
-  const credential = await repo.findCredential(platformId, id);
+  const credential = await repo.findCredential(platformId, id, db());
   if (!credential) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
-  if ((await repo.activeCredentials(platformId, credential.accountId)).length < 2) throw lastOne(id);
+  if ((await repo.activeCredentials(platformId, credential.accountId, db())).length < 2) throw lastOne(id);
   return signedAction(
     request,
     {

@@ -33,7 +33,7 @@ export type FundingSourceLookup = (
   platformId: string,
   cardId: string,
   internalAccountId: string,
-  tx?: Tx,
+  tx: Tx,
 ) => Promise<{ fundingSourceId: string } | null>;
 let lookupFundingSource: FundingSourceLookup = async () => null;
 export function registerFundingSourceLookup(lookup: FundingSourceLookup): void {
@@ -48,10 +48,11 @@ const activeExists = (fundingSourceId: string) =>
   );
 
 export async function create(platformId: string, body: DelegatedKeyCreate, request: SignedRequest) {
-  const account = await walletAccount(platformId, body.internalAccountId, undefined, 'internalAccountId');
-  const source = await lookupFundingSource(platformId, body.cardId, account.id);
+  const account = await walletAccount(platformId, body.internalAccountId, db(), 'internalAccountId');
+  const source = await lookupFundingSource(platformId, body.cardId, account.id, db());
   if (!source) throw notFound('REFERENCE_NOT_FOUND', `Card ${body.cardId} funded by internal account ${account.id}`);
-  if (await repo.activeDelegatedKeyFor(platformId, source.fundingSourceId)) throw activeExists(source.fundingSourceId);
+  if (await repo.activeDelegatedKeyFor(platformId, source.fundingSourceId, db()))
+    throw activeExists(source.fundingSourceId);
   const binding = bindRequest(request);
   const headers = retryHeaders(request);
   const base = { platformId, binding, accountIds: [account.id] };
@@ -144,18 +145,18 @@ async function pendingKey(
 }
 
 export async function list(platformId: string, filter: { accountId?: string; fundingSourceId?: string }) {
-  return { data: (await repo.listDelegatedKeys(platformId, filter)).map(toDelegatedKey) };
+  return { data: (await repo.listDelegatedKeys(platformId, filter, db())).map(toDelegatedKey) };
 }
 
 export async function get(platformId: string, id: string) {
-  const row = await repo.findDelegatedKey(platformId, id);
+  const row = await repo.findDelegatedKey(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Delegated key ${id}`);
   return toDelegatedKey(row);
 }
 
 /** DELETE /auth/delegated-keys/{id}: ACTIVE → REVOKED; the sealed private key is erased. */
 export async function revoke(platformId: string, id: string): Promise<void> {
-  const row = await repo.findDelegatedKey(platformId, id);
+  const row = await repo.findDelegatedKey(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Delegated key ${id}`);
   // One conditional UPDATE: it needs no transaction of its own.
   if (!(await repo.setDelegatedKeyStatus(id, 'ACTIVE', 'REVOKED', now(), db(), { secretKeySealed: null }))) {

@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { transaction, type Tx } from '../core/db';
+import { transaction, type Tx, db } from '../core/db';
 import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
 import { canonicalJson } from '../core/json';
 import { isSandbox } from '../core/mode';
@@ -33,7 +33,7 @@ export const SANDBOX_PASSKEY_SIGNATURE = 'sandbox-valid-passkey-signature';
 type Credential = repo.AuthMethodRow;
 
 async function credentialOr404(platformId: string, id: string): Promise<Credential> {
-  const credential = await repo.findCredential(platformId, id);
+  const credential = await repo.findCredential(platformId, id, db());
   if (!credential) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);
   return credential;
 }
@@ -56,7 +56,7 @@ export async function decoyChallenge(
   clientPublicKey: string | undefined,
   request: SignedRequest,
 ) {
-  await repo.findCredential(credential.platformId, credential.id);
+  await repo.findCredential(credential.platformId, credential.id, db());
   return challengeFor(credential, clientPublicKey, request, true);
 }
 
@@ -78,7 +78,7 @@ async function challengeFor(
   const { platformId, id } = credential;
   if (credential.type === 'OAUTH') {
     throw invalidInput(
-      'OAUTH credentials have no challenge step: call POST /auth/credentials/{id}/verify with a fresh oidcToken and a clientPublicKey',
+      'OAUTH credentials have no challenge step: verify the credential directly with a fresh oidcToken and a clientPublicKey',
       [{ field: 'id', message: 'must be an EMAIL_OTP, SMS_OTP or PASSKEY credential' }],
     );
   }
@@ -146,7 +146,7 @@ export async function verify(
  * and refused as a wrong code or a failed assertion even if it checks out. Never a session.
  */
 export async function decoyVerify(credential: Credential, body: CredentialVerify, request: SignedRequest) {
-  await repo.findCredential(credential.platformId, credential.id);
+  await repo.findCredential(credential.platformId, credential.id, db());
   return verifyFor(credential, body, request, true);
 }
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { DomainError, invalidInput } from '../core/errors';
 import { isSandbox } from '../core/mode';
 import { newId } from '../core/ids';
@@ -35,7 +35,7 @@ export const WALLET_OTP: codes.CodePurpose = {
 
 type WalletConfig = { appName?: string; otpLength?: number; alphanumeric?: boolean; expirationSeconds?: number };
 
-async function walletConfig(platformId: string, tx?: Tx): Promise<WalletConfig> {
+async function walletConfig(platformId: string, tx: Tx): Promise<WalletConfig> {
   return ((await platforms.findById(platformId, tx))?.embeddedWalletConfig ?? {}) as WalletConfig;
 }
 
@@ -136,7 +136,7 @@ function refusal(result: Exclude<codes.Verification, { ok: true }>, wrong: strin
         'RATE_LIMITED',
         `Too many wrong codes; request a new code (in ${wait} s)`,
         { retryAfterSeconds: wait },
-        { 'retry-after': String(wait) },
+        { retryAfterSeconds: wait },
       );
     }
   }
@@ -148,10 +148,10 @@ export const wrongOtpCode = () => rejected('Invalid OTP code');
 const noCodePending = () =>
   rejected(
     'No OTP code is pending',
-    'No OTP code is pending for this credential; request one with POST /auth/credentials/{id}/challenge',
+    'No OTP code is pending for this credential; request one with a new challenge of the credential',
   );
 const expiredCode = () =>
-  rejected('OTP code expired', 'The OTP code expired; request a new one with POST /auth/credentials/{id}/challenge');
+  rejected('OTP code expired', 'The OTP code expired; request a new one with a new challenge of the credential');
 
 /**
  * First leg of OTP login: opens the sealed attempt with the pending challenge's target key and
@@ -165,11 +165,11 @@ export async function checkOtpAttempt(
   credential: repo.AuthMethodRow,
   encryptedOtpBundle: string,
 ): Promise<{ challengeId: string; tekPublicKey: string }> {
-  const challenge = await repo.latestOtpChallenge(credential.id);
+  const challenge = await repo.latestOtpChallenge(credential.id, db());
   if (!challenge || challenge.consumedAt) throw noCodePending();
   if (challenge.expiresAt <= now()) throw expiredCode();
   const attemptOn = (code: string | null) =>
-    codes.verify(WALLET_OTP, { subject: credential.id, binding: challenge.id, code });
+    codes.verify(WALLET_OTP, { subject: credential.id, binding: challenge.id, code }, db());
   const { enc, ciphertext } = parseOtpBundle(encryptedOtpBundle);
   let plaintext: Uint8Array;
   try {

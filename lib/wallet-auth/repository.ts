@@ -14,7 +14,7 @@ export function activeOtpCredentialsOfCustomer(
   platformId: string,
   customerId: string,
   type: 'EMAIL_OTP' | 'SMS_OTP',
-  tx: Tx = db(),
+  tx: Tx,
 ) {
   return tx.$queryRaw<{ id: string; accountId: string }[]>`
     SELECT m."id", m."accountId" FROM "AuthMethod" m JOIN "InternalAccount" a ON a."id" = m."accountId"
@@ -29,7 +29,7 @@ export async function insertCredential(data: Prisma.AuthMethodUncheckedCreateInp
   return tx.authMethod.create({ data });
 }
 
-export function findCredential(platformId: string, id: string, tx: Tx = db()): Promise<AuthMethodRow | null> {
+export function findCredential(platformId: string, id: string, tx: Tx): Promise<AuthMethodRow | null> {
   return tx.authMethod.findFirst({ where: { platformId, id, revokedAt: null } });
 }
 
@@ -48,18 +48,14 @@ export function lockActiveCredentials(platformId: string, accountId: string, tx:
     SELECT * FROM "AuthMethod" WHERE "platformId" = ${platformId} AND "accountId" = ${accountId} AND "revokedAt" IS NULL ORDER BY "id" FOR UPDATE`;
 }
 
-export function activeCredentials(platformId: string, accountId: string, tx: Tx = db()): Promise<AuthMethodRow[]> {
+export function activeCredentials(platformId: string, accountId: string, tx: Tx): Promise<AuthMethodRow[]> {
   return tx.authMethod.findMany({
     where: { platformId, accountId, revokedAt: null },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
 }
 
-export async function registrationChallengeUsed(
-  platformId: string,
-  challengeHash: string,
-  tx: Tx = db(),
-): Promise<boolean> {
+export async function registrationChallengeUsed(platformId: string, challengeHash: string, tx: Tx): Promise<boolean> {
   return (await tx.authMethod.count({ where: { platformId, registrationChallengeHash: challengeHash } })) > 0;
 }
 
@@ -89,18 +85,13 @@ export async function setSignCount(id: string, signCount: bigint, at: Date, tx: 
 }
 
 /** Active EMAIL_OTP credentials of the platform holding this email (case-insensitive), other than `exceptIds`. */
-export function emailOtpCredentialsWithEmail(platformId: string, email: string, exceptIds: string[], tx: Tx = db()) {
+export function emailOtpCredentialsWithEmail(platformId: string, email: string, exceptIds: string[], tx: Tx) {
   return tx.$queryRaw<{ id: string }[]>`
     SELECT "id" FROM "AuthMethod" WHERE "platformId" = ${platformId} AND "type" = 'EMAIL_OTP' AND "revokedAt" IS NULL
       AND lower("email") = lower(${email}) ${exceptIds.length ? Prisma.sql`AND "id" NOT IN (${Prisma.join(exceptIds)})` : Prisma.empty}`;
 }
 
-export function smsOtpCredentialsWithPhone(
-  platformId: string,
-  phoneNumber: string,
-  exceptIds: string[],
-  tx: Tx = db(),
-) {
+export function smsOtpCredentialsWithPhone(platformId: string, phoneNumber: string, exceptIds: string[], tx: Tx) {
   return tx.authMethod.findMany({
     where: { platformId, type: 'SMS_OTP', revokedAt: null, phoneNumber, id: { notIn: exceptIds } },
     select: { id: true },
@@ -116,7 +107,7 @@ export async function insertSession(data: SessionRow, tx: Tx): Promise<SessionRo
 const activeSession = (at: Date) => ({ revokedAt: null, expiresAt: { gt: at } });
 
 /** Active sessions of an account with their credential (whose revocation ends them too). */
-export function activeSessions(platformId: string, accountId: string, at: Date, tx: Tx = db()) {
+export function activeSessions(platformId: string, accountId: string, at: Date, tx: Tx) {
   return tx.$queryRaw<
     (SessionRow & { type: string; nickname: string | null; email: string | null; phoneNumber: string | null })[]
   >`
@@ -132,7 +123,7 @@ export function activeSessionsWithKey(
   accountIds: string[],
   publicKey: string | null,
   at: Date,
-  tx: Tx = db(),
+  tx: Tx,
 ) {
   return tx.$queryRaw<SessionRow[]>`
     SELECT s.* FROM "AuthSession" s JOIN "AuthMethod" m ON m."id" = s."authMethodId"
@@ -142,11 +133,11 @@ export function activeSessionsWithKey(
     ORDER BY s."createdAt", s."id"`;
 }
 
-export function findSession(platformId: string, id: string, tx: Tx = db()): Promise<SessionRow | null> {
+export function findSession(platformId: string, id: string, tx: Tx): Promise<SessionRow | null> {
   return tx.authSession.findFirst({ where: { platformId, id } });
 }
 
-export function findActiveSession(platformId: string, id: string, at: Date, tx: Tx = db()): Promise<SessionRow | null> {
+export function findActiveSession(platformId: string, id: string, at: Date, tx: Tx): Promise<SessionRow | null> {
   return tx.authSession.findFirst({ where: { platformId, id, ...activeSession(at) } });
 }
 
@@ -169,7 +160,7 @@ export async function insertOtpChallenge(data: Omit<OtpChallengeRow, 'consumedAt
   await tx.otpChallenge.create({ data });
 }
 
-export function latestOtpChallenge(authMethodId: string, tx: Tx = db()): Promise<OtpChallengeRow | null> {
+export function latestOtpChallenge(authMethodId: string, tx: Tx): Promise<OtpChallengeRow | null> {
   return tx.otpChallenge.findFirst({ where: { authMethodId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
@@ -189,19 +180,15 @@ export async function insertDelegatedKey(data: DelegatedKeyRow, tx: Tx): Promise
   return tx.delegatedKey.create({ data });
 }
 
-export function findDelegatedKey(platformId: string, id: string, tx: Tx = db()): Promise<DelegatedKeyRow | null> {
+export function findDelegatedKey(platformId: string, id: string, tx: Tx): Promise<DelegatedKeyRow | null> {
   return tx.delegatedKey.findFirst({ where: { platformId, id } });
 }
 
-export function activeDelegatedKeyFor(platformId: string, fundingSourceId: string, tx: Tx = db()) {
+export function activeDelegatedKeyFor(platformId: string, fundingSourceId: string, tx: Tx) {
   return tx.delegatedKey.findFirst({ where: { platformId, fundingSourceId, status: 'ACTIVE' } });
 }
 
-export function listDelegatedKeys(
-  platformId: string,
-  f: { accountId?: string; fundingSourceId?: string },
-  tx: Tx = db(),
-) {
+export function listDelegatedKeys(platformId: string, f: { accountId?: string; fundingSourceId?: string }, tx: Tx) {
   return tx.delegatedKey.findMany({
     where: {
       platformId,
@@ -230,7 +217,7 @@ export async function setDelegatedKeyStatus(
 
 // ---- wallet secrets -------------------------------------------------------------------------
 
-export function findWalletSecret(accountId: string, tx: Tx = db()) {
+export function findWalletSecret(accountId: string, tx: Tx) {
   return tx.embeddedWalletSecret.findUnique({ where: { accountId } });
 }
 

@@ -1,5 +1,5 @@
 import { addSeconds, now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { DomainError, fieldError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { encryptCredentialBundle } from '../core/crypto/hpke';
@@ -58,11 +58,11 @@ export async function openSession(tx: Tx, credential: repo.AuthMethodRow, key: S
 }
 
 export async function list(platformId: string, accountId: string): Promise<{ data: AuthSession[] }> {
-  const rows = await repo.activeSessions(platformId, accountId, now());
+  const rows = await repo.activeSessions(platformId, accountId, now(), db());
   return { data: rows.map((r) => toSession(r, r)) };
 }
 
-async function sessionWithCredential(platformId: string, id: string, tx?: Tx) {
+async function sessionWithCredential(platformId: string, id: string, tx: Tx) {
   const session = await repo.findSession(platformId, id, tx);
   const credential = session ? await repo.findCredential(platformId, session.authMethodId, tx) : null;
   return session && credential ? { session, credential } : null;
@@ -72,7 +72,7 @@ const isActive = (s: repo.SessionRow, at: Date) => !s.revokedAt && s.expiresAt >
 
 /** DELETE /auth/sessions/{id}: any active session of the account may sign, the revoked one included (logout). */
 export async function revoke(platformId: string, id: string, request: SignedRequest): Promise<Challenge | null> {
-  const found = await sessionWithCredential(platformId, id);
+  const found = await sessionWithCredential(platformId, id, db());
   if (!found || !isActive(found.session, now())) throw notFound('REFERENCE_NOT_FOUND', `Active session ${id}`);
   return signedAction(
     request,
@@ -100,7 +100,7 @@ export async function refresh(
   clientPublicKey: string,
   request: SignedRequest,
 ): Promise<Challenge | AuthSession> {
-  const found = await sessionWithCredential(platformId, id);
+  const found = await sessionWithCredential(platformId, id, db());
   if (!found) throw notFound('REFERENCE_NOT_FOUND', `Session ${id}`);
   const inactive = () =>
     new DomainError('UNAUTHORIZED', `Session ${id} is no longer active; authenticate again with the credential`, {

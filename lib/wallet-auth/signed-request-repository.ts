@@ -17,7 +17,7 @@ export async function consume(id: string, at: Date, tx: Tx): Promise<boolean> {
   return n.count === 1;
 }
 
-export function find(platformId: string, id: string, tx: Tx = db()) {
+export function find(platformId: string, id: string, tx: Tx) {
   return tx.signedRequest.findFirst({ where: { platformId, id } });
 }
 

@@ -6,6 +6,7 @@ import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api
 import { newWallet, otpLogin, signatureHeaders, signed } from '@/lib/wallet-auth/testing/flows';
 import { newClientKey, stamp, webCryptoKey, webCryptoStamp, type ClientKey } from '@/lib/wallet-auth/testing/client';
 import { verifyWalletSignature, verifyWalletStamp } from './wallet-signature';
+import { db } from '@/lib/core/db';
 
 // The seam quote execution uses: a stamp over a payload the resource carries (no 202, no
 // Request-Id), checked against the source wallet's active sessions.
@@ -39,6 +40,7 @@ beforeAll(async () => {
 
 it('accepts a stamp over the exact payload by an active session of the source wallet', async () => {
   const res = await verifyWalletStamp({
+    tx: db(),
     platformId: p.platformId,
     accountId: w.accountId,
     payload,
@@ -48,6 +50,7 @@ it('accepts a stamp over the exact payload by an active session of the source wa
   expect(
     await codeOf(
       verifyWalletStamp({
+        tx: db(),
         platformId: p.platformId,
         accountId: w.accountId,
         payload,
@@ -61,30 +64,36 @@ it('names what is wrong: missing, malformed, other payload, unknown key, another
   const other = await newWallet(p);
   const otherKey = (await otpLogin(p.api, other.emailOtpId)).key;
   const base = { platformId: p.platformId, accountId: w.accountId, payload };
-  expect(await codeOf(verifyWalletSignature({ ...base, stamp: stampHeader(new Headers()) }))).toBe(
+  expect(await codeOf(verifyWalletSignature({ tx: db(), ...base, stamp: stampHeader(new Headers()) }))).toBe(
     'WALLET_SIGNATURE_MISSING',
   );
   expect(
     await codeOf(
       verifyWalletSignature({
+        tx: db(),
         ...base,
         stamp: stampHeader(new Headers({ 'Grid-Wallet-Signature': stamp(payload, key) })),
       }),
     ),
   ).toBe('OK');
-  expect(await codeOf(verifyWalletStamp({ ...base, stamp: 'e30' }))).toBe('WALLET_SIGNATURE_MALFORMED');
-  expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload.replace('1000', '9000'), key) }))).toBe(
+  expect(await codeOf(verifyWalletStamp({ tx: db(), ...base, stamp: 'e30' }))).toBe('WALLET_SIGNATURE_MALFORMED');
+  expect(
+    await codeOf(verifyWalletStamp({ tx: db(), ...base, stamp: stamp(payload.replace('1000', '9000'), key) })),
+  ).toBe('WALLET_SIGNATURE_INVALID');
+  expect(await codeOf(verifyWalletStamp({ tx: db(), ...base, stamp: stamp(payload, newClientKey()) }))).toBe(
     'WALLET_SIGNATURE_INVALID',
   );
-  expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload, newClientKey()) }))).toBe(
-    'WALLET_SIGNATURE_INVALID',
-  );
-  expect(await codeOf(verifyWalletStamp({ ...base, stamp: stamp(payload, otherKey) }))).toBe(
+  expect(await codeOf(verifyWalletStamp({ tx: db(), ...base, stamp: stamp(payload, otherKey) }))).toBe(
     'WALLET_SIGNATURE_INVALID',
   );
   expect(
     await codeOf(
-      verifyWalletStamp({ ...base, platformId: (await newPlatform()).platformId, stamp: stamp(payload, key) }),
+      verifyWalletStamp({
+        tx: db(),
+        ...base,
+        platformId: (await newPlatform()).platformId,
+        stamp: stamp(payload, key),
+      }),
     ),
   ).toBe('WALLET_SIGNATURE_INVALID');
 });
@@ -101,6 +110,7 @@ it('accepts a WebCrypto-made stamp from a session whose key came from WebCrypto'
   for (let i = 0; i < 6; i++) {
     expect(
       await verifyWalletStamp({
+        tx: db(),
         platformId: p.platformId,
         accountId: w.accountId,
         payload,
@@ -114,7 +124,13 @@ it('refuses sessions that expired (platform clock) or were revoked', async () =>
   const q = await newPlatform();
   const wq = await newWallet(q);
   const login = await otpLogin(q.api, wq.emailOtpId);
-  const base = { platformId: q.platformId, accountId: wq.accountId, payload, stamp: stamp(payload, login.key) };
+  const base = {
+    platformId: q.platformId,
+    accountId: wq.accountId,
+    payload,
+    stamp: stamp(payload, login.key),
+    tx: db(),
+  };
   expect(await codeOf(verifyWalletStamp(base))).toBe('OK');
   // Sixteen minutes later on this platform's clock the session is over.
   const later = {

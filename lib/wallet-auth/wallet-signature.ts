@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { db, type Tx } from '../core/db';
+import { type Tx } from '../core/db';
 import { DomainError } from '../core/errors';
 import { activeSessionsWithKey } from './repository';
 import { parseStamp, stampSignsPayload } from './stamp';
@@ -22,7 +22,7 @@ export async function verifyWalletStamp(opts: {
   accountId: string;
   payload: string;
   stamp: string;
-  tx?: Tx;
+  tx: Tx;
 }): Promise<{ sessionId: string; publicKey: string }> {
   const stamp = parseStamp(opts.stamp);
   if (stamp.kind === 'stamp' && !stampSignsPayload(stamp, opts.payload))
@@ -32,7 +32,7 @@ export async function verifyWalletStamp(opts: {
     [opts.accountId],
     stamp.kind === 'stamp' ? stamp.publicKey : null,
     now(),
-    opts.tx ?? db(),
+    opts.tx,
   );
   if (!sessions.length) throw invalid('The signing key is not an active session of the source wallet');
   return { sessionId: sessions[0].id, publicKey: sessions[0].publicKey };
@@ -48,7 +48,7 @@ export async function verifyWalletSignature(opts: {
   payload: string;
   /** The stamp header's value (Service-Wallet-Signature or its alias), null when absent. */
   stamp: string | null;
-  tx?: Tx;
+  tx: Tx;
   missingMessage?: string;
 }) {
   const { stamp } = opts;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { isSandbox } from '../core/mode';
 import { fieldError } from '../core/errors';
 import { get as getAccount, type InternalAccount } from '../accounts/service';
@@ -43,7 +43,7 @@ export async function exportWallet(
   clientPublicKey: string,
   request: SignedRequest,
 ): Promise<Challenge | { id: string; encryptedWalletCredentials: string }> {
-  const account = await walletAccount(platformId, accountId, undefined, 'id');
+  const account = await walletAccount(platformId, accountId, db(), 'id');
   const target = parsePublicKey(clientPublicKey);
   if (!target) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
   const result = await signedAction(
@@ -75,7 +75,7 @@ export async function updateWallet(
   patch: { privateEnabled?: boolean },
   request: SignedRequest,
 ): Promise<Challenge | InternalAccount> {
-  const account = await walletAccount(platformId, accountId, undefined, 'id');
+  const account = await walletAccount(platformId, accountId, db(), 'id');
   return signedAction(
     request,
     {

@@ -9,6 +9,7 @@ import { decoyCredential } from '../wallet-auth/decoy';
 import * as walletAuth from '../wallet-auth/repository';
 import { seal, unseal } from '../core/crypto/vault';
 import * as repo from './repository';
+import { db } from '@/lib/core/db';
 
 // The server side of the /wallet pages. It acts as the platform toward the API — as an internal
 // actor of this server, not through an API token, so no API call can delete or change what it
@@ -53,7 +54,7 @@ export async function walletActor(platformId: string): Promise<Actor> {
   const cached = actors.get(platformId);
   if (cached) return cached;
   const stamp = actors.stamp();
-  const platform = await platforms.findById(platformId);
+  const platform = await platforms.findById(platformId, db());
   if (!platform)
     throw new DomainError('SERVICE_UNAVAILABLE', `The wallet pages' platform ${platformId} does not exist`);
   const actor: Actor = {
@@ -76,13 +77,13 @@ export interface WalletOfEmail {
 
 /** The embedded wallet whose EMAIL_OTP credential delivers to `email`, with its passkeys. */
 export async function walletOfEmail(platformId: string, email: string): Promise<WalletOfEmail | null> {
-  const [match] = await walletAuth.emailOtpCredentialsWithEmail(platformId, email.trim(), []);
+  const [match] = await walletAuth.emailOtpCredentialsWithEmail(platformId, email.trim(), [], db());
   // An email with no wallet is looked up as far as one with a wallet, by the ids of its decoy
   // (lib/wallet-auth/decoy.ts): the time a sign-in takes must not tell the two apart.
   const decoy = decoyCredential(platformId, email, 'EMAIL_OTP').credential;
-  const credential = await walletAuth.findCredential(platformId, match?.id ?? decoy.id);
-  const account = await accounts.findById(platformId, credential?.accountId ?? decoy.accountId);
-  const active = await walletAuth.activeCredentials(platformId, account?.id ?? decoy.accountId);
+  const credential = await walletAuth.findCredential(platformId, match?.id ?? decoy.id, db());
+  const account = await accounts.findById(platformId, credential?.accountId ?? decoy.accountId, db());
+  const active = await walletAuth.activeCredentials(platformId, account?.id ?? decoy.accountId, db());
   if (!credential || !account?.customerId || account.status === 'CLOSED') return null;
   return {
     customerId: account.customerId,
@@ -109,11 +110,11 @@ export async function resolve(token: string | undefined): Promise<WebSession | n
   if (!token || token.length > 100) return null;
   const row = await repo.find(hashOf(token));
   if (!row || row.revokedAt) return null;
-  const platform = await platforms.findById(row.platformId);
+  const platform = await platforms.findById(row.platformId, db());
   if (!platform) return null;
   const at = nowFor(platform);
   if (row.expiresAt <= at) return null;
-  if (!(await walletAuth.findActiveSession(row.platformId, row.authSessionId, at))) return null;
+  if (!(await walletAuth.findActiveSession(row.platformId, row.authSessionId, at, db()))) return null;
   return {
     id: row.id,
     platformId: row.platformId,
@@ -142,7 +143,7 @@ export async function clearRegistrationChallenge(session: WebSession): Promise<v
 
 /** Whether a credential is one of this wallet's (active or not): what a browser may revoke. */
 export async function ownsCredential(session: WebSession, credentialId: string): Promise<boolean> {
-  const c = await walletAuth.findCredential(session.platformId, credentialId);
+  const c = await walletAuth.findCredential(session.platformId, credentialId, db());
   return c?.accountId === session.accountId;
 }
 

@@ -8,6 +8,7 @@ import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { receiverFor, startReceiver, type Receiver, type Responder } from '@/tests/support/webhook-receiver';
 import { attemptsOf, findEvent } from './repository';
 import { bodyAt, deliverDueWebhooks, FIRST_RETRY_DELAY_MS, RETRY_WINDOW_MS } from './service';
+import { db } from '@/lib/core/db';
 
 // Outbox delivery end to end: real API requests record events, deliverDueWebhooks() (what the
 // worker runs) sends them to a real HTTP receiver on 127.0.0.1 that verifies every signature.
@@ -50,7 +51,7 @@ async function createCustomer(p: TestPlatform, fullName = 'Ada Lovelace abc') {
 
 /** Moves the platform's sandbox clock forward to `at` (a frozen one exactly; a running one just past it). */
 async function advanceTo(platformId: string, at: Date) {
-  const platform = (await platforms.findById(platformId))!;
+  const platform = (await platforms.findById(platformId, db()))!;
   const ahead = at.getTime() - nowFor(platform).getTime() + (platform.clockFrozenAt ? 0 : 100);
   if (ahead > 0) await platforms.advanceClock(platformId, BigInt(ahead));
 }

@@ -4,13 +4,14 @@ import { newPlatform } from '@/tests/support/api';
 import { decryptStoredPrivateKey, signBody, signingPublicKeyPem } from './keys';
 import { keyring, MasterKeyError, resetKeyring } from '../core/crypto/master-key';
 import { findSigningKey } from './repository';
+import { db } from '@/lib/core/db';
 
 // The per-platform signing keys the service master key protects at rest (the master keys
 // themselves: lib/core/crypto/keyring.test.ts).
 describe('platform signing keys', () => {
   it('publishes the public key on GET /config and stores the private key only encrypted', async () => {
     const p = await newPlatform();
-    expect(await findSigningKey(p.platformId)).toBeNull(); // made on first need
+    expect(await findSigningKey(p.platformId, db())).toBeNull(); // made on first need
     const res = await p.api.get('/config');
     expect(res.status).toBe(200);
     const pem = res.body.webhookSigningPublicKey as string;
@@ -19,7 +20,7 @@ describe('platform signing keys', () => {
     expect(publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
     expect((await p.api.get('/config')).body.webhookSigningPublicKey).toBe(pem); // stable
 
-    const row = (await findSigningKey(p.platformId))!;
+    const row = (await findSigningKey(p.platformId, db()))!;
     expect(row.publicKeyPem).toBe(pem);
     expect(row.encryptedPrivateKey).toMatch(new RegExp(`^v2\\.${keyring().current.id}\\.`));
     const privateKey = decryptStoredPrivateKey(p.platformId, row.encryptedPrivateKey);
@@ -59,8 +60,8 @@ describe('platform signing keys', () => {
 
   it('creates one key pair when first uses race', async () => {
     const p = await newPlatform();
-    const pems = await Promise.all(Array.from({ length: 5 }, () => signingPublicKeyPem(p.platformId)));
+    const pems = await Promise.all(Array.from({ length: 5 }, () => signingPublicKeyPem(p.platformId, db())));
     expect(new Set(pems).size).toBe(1);
-    expect((await findSigningKey(p.platformId))!.publicKeyPem).toBe(pems[0]);
+    expect((await findSigningKey(p.platformId, db()))!.publicKeyPem).toBe(pems[0]);
   });
 });

@@ -1,6 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { now } from '../core/clock';
-import type { Tx } from '../core/db';
+import { db, type Tx } from '../core/db';
 import { open, seal } from '../core/crypto/master-key';
 import { SCHEMES } from '../core/crypto/sealed-columns.mjs';
 import * as repo from './repository';
@@ -16,7 +16,7 @@ export const SIGNATURE_HEADER = 'X-Grid-Signature';
 export const sealContext = (platformId: string) => `webhook-signing-key:${platformId}`;
 
 /** The platform's verification key (SPKI PEM), creating the key pair if it has none yet. */
-export async function signingPublicKeyPem(platformId: string, tx?: Tx): Promise<string> {
+export async function signingPublicKeyPem(platformId: string, tx: Tx): Promise<string> {
   const existing = await repo.findSigningKey(platformId, tx);
   if (existing) return existing.publicKeyPem;
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -44,8 +44,8 @@ const cache = new Map<string, KeyObject>();
 export async function signingPrivateKey(platformId: string): Promise<KeyObject> {
   const hit = cache.get(platformId);
   if (hit) return hit;
-  await signingPublicKeyPem(platformId);
-  const row = (await repo.findSigningKey(platformId))!;
+  await signingPublicKeyPem(platformId, db());
+  const row = (await repo.findSigningKey(platformId, db()))!;
   const key = decryptStoredPrivateKey(platformId, row.encryptedPrivateKey);
   if (cache.size >= 1000) cache.clear();
   cache.set(platformId, key);

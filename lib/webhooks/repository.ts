@@ -3,14 +3,14 @@ import { Prisma, db, type Tx } from '../core/db';
 
 // Webhook delivery persistence: signing keys, claiming due outbox events, recording attempts.
 
-export function findSigningKey(platformId: string, tx: Tx = db()) {
+export function findSigningKey(platformId: string, tx: Tx) {
   return tx.webhookSigningKey.findUnique({ where: { platformId } });
 }
 
 /** Inserts unless the platform already has a key (a concurrent first use may win the race). */
 export async function insertSigningKeyIfAbsent(
   row: { platformId: string; publicKeyPem: string; encryptedPrivateKey: string; createdAt: Date },
-  tx: Tx = db(),
+  tx: Tx,
 ) {
   await tx.webhookSigningKey.createMany({ data: [row], skipDuplicates: true });
 }

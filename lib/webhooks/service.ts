@@ -202,7 +202,7 @@ export async function sendTestWebhook(platformId: string, send?: SendOptions) {
   if (!endpoint)
     throw new DomainError(
       'WEBHOOK_ENDPOINT_NOT_SET',
-      'No webhook endpoint is configured; set webhookEndpoint with PATCH /config',
+      'No webhook endpoint is configured; set webhookEndpoint in the platform configuration',
     );
   const id = newId('Webhook');
   const at = now();

@@ -6,6 +6,7 @@ import * as staff from '@/lib/staff/service';
 import { upload } from '@/lib/documents/testing';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { current, CookieJar } from './cookie-jar';
+import { db } from '@/lib/core/db';
 
 vi.mock('next/headers', () => ({ cookies: async () => current.jar, headers: async () => current.headers }));
 
@@ -20,7 +21,7 @@ let n = 0;
 /** A browser signed in as a new staff member of `role` (the cookie next-auth would have set). */
 async function browserOf(role: 'viewer' | 'operator' | 'admin') {
   const email = `${role}-${process.pid}-${++n}@console.example`;
-  await staff.createUser(p.platformId, { email, role, password: 'console-password-1' });
+  await staff.createUser(p.platformId, { email, role, password: 'console-password-1' }, db());
   const { sessionId, user } = await staff.signIn(email, 'console-password-1');
   const token = await encode({
     token: { sub: user.id, email, sid: sessionId },

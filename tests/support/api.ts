@@ -9,6 +9,7 @@ import * as tokens from '@/lib/tokens/service';
 import type { Permission } from '@/lib/core/context';
 import { checkResponse } from './conformance';
 import { matchRoute } from './router';
+import { db } from '@/lib/core/db';
 
 // HTTP-level test client: builds real Requests with real auth headers, dispatches them to the
 // real route handlers, parses bodies losslessly, and validates each response against the served
@@ -131,15 +132,15 @@ export interface TestPlatform {
 
 /** A fresh sandbox platform with an all-permission token: each test file gets its own tenant. */
 export async function newPlatform(opts: Partial<NewPlatform> = {}): Promise<TestPlatform> {
-  const platformId = await createPlatform({ name: opts.name ?? 'Test platform', ...opts });
-  const t = await tokens.issue(platformId, 'test', ['VIEW', 'TRANSACT', 'MANAGE']);
+  const platformId = await createPlatform({ name: opts.name ?? 'Test platform', ...opts }, db());
+  const t = await tokens.issue(platformId, 'test', ['VIEW', 'TRANSACT', 'MANAGE'], {}, db());
   const credentials = { clientId: t.clientId, clientSecret: t.clientSecret! };
   return {
     platformId,
     api: new Api(credentials),
     credentials,
     async withPermissions(...permissions) {
-      const x = await tokens.issue(platformId, `test ${permissions.join('+')}`, permissions);
+      const x = await tokens.issue(platformId, `test ${permissions.join('+')}`, permissions, {}, db());
       return new Api({ clientId: x.clientId, clientSecret: x.clientSecret! });
     },
   };

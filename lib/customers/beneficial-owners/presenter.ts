@@ -21,7 +21,7 @@ export type BeneficialOwner = ReturnType<typeof toOwner>;
 export async function ownersByCustomer(
   platformId: string,
   customerIds: string[],
-  tx?: Tx,
+  tx: Tx,
 ): Promise<Map<string, BeneficialOwner[]>> {
   const out = new Map<string, BeneficialOwner[]>();
   for (const row of await repo.ofCustomers(platformId, customerIds, tx)) {

@@ -7,7 +7,7 @@ export function insert(row: Prisma.BeneficialOwnerUncheckedCreateInput, tx: Tx):
   return tx.beneficialOwner.create({ data: row });
 }
 
-export function findById(platformId: string, id: string, tx: Tx = db()): Promise<OwnerRow | null> {
+export function findById(platformId: string, id: string, tx: Tx): Promise<OwnerRow | null> {
   return tx.beneficialOwner.findFirst({ where: { platformId, id } });
 }
 
@@ -16,7 +16,7 @@ export function update(id: string, data: Prisma.BeneficialOwnerUncheckedUpdateIn
 }
 
 /** Owners of the given businesses, oldest first (the order they were declared in). */
-export function ofCustomers(platformId: string, customerIds: string[], tx: Tx = db()): Promise<OwnerRow[]> {
+export function ofCustomers(platformId: string, customerIds: string[], tx: Tx): Promise<OwnerRow[]> {
   return tx.beneficialOwner.findMany({
     where: { platformId, customerId: { in: customerIds } },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

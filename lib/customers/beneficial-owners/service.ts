@@ -1,6 +1,6 @@
 import { newId } from '../../core/ids';
 import { now } from '../../core/clock';
-import { transaction, type Prisma, type Tx } from '../../core/db';
+import { transaction, type Prisma, type Tx, db } from '../../core/db';
 import { fieldError, notFound } from '../../core/errors';
 import { pageOf } from '../../core/list';
 import * as customers from '../repository';
@@ -76,13 +76,13 @@ export async function create(platformId: string, input: OwnerCreate): Promise<Be
 }
 
 export async function get(platformId: string, id: string): Promise<BeneficialOwner> {
-  const row = await repo.findById(platformId, id);
+  const row = await repo.findById(platformId, id, db());
   if (!row) throw notFound('REFERENCE_NOT_FOUND', `Beneficial owner ${id}`);
   return toOwner(row);
 }
 
 export async function list(platformId: string, customerId: string, limit: number, cursor?: string) {
-  const business = await customers.findById(platformId, customerId);
+  const business = await customers.findById(platformId, customerId, db());
   if (!business) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
   const listed = await repo.list(platformId, customerId, { limit, cursor, filters: { customerId } });
   return pageOf(listed, toOwner);
@@ -91,7 +91,7 @@ export async function list(platformId: string, customerId: string, limit: number
 // Changing a decided owner does not re-run its KYC: the decision was taken on the data then
 // submitted, and a new decision needs a new verification of the business.
 export async function update(platformId: string, id: string, input: OwnerUpdate): Promise<BeneficialOwner> {
-  const found = await repo.findById(platformId, id);
+  const found = await repo.findById(platformId, id, db());
   if (!found) throw notFound('REFERENCE_NOT_FOUND', `Beneficial owner ${id}`);
   return transaction(async (tx) => {
     await customers.lock(platformId, found.customerId, tx);

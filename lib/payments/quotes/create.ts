@@ -58,13 +58,11 @@ function checkRoute(req: QuoteRequest, source: Source, route: Destination['route
   if (route.kind === 'INTERNAL' && route.internalAccountId === source.internalAccountId)
     throw new DomainError('SELF_PAYMENT', 'Source and destination are the same account');
   if (route.kind === 'EXTERNAL' && receiving === source.currency && !source.realtime && !source.pull) {
-    throw invalidInput(
-      `Source and destination are both ${receiving}: use POST /transfer-out for same-currency transfers`,
-    );
+    throw invalidInput(`Source and destination are both ${receiving}: use a transfer out for same-currency transfers`);
   }
   if (source.pull && receiving === source.currency) {
     throw invalidInput(
-      `Source and destination are both ${receiving}: pull into an internal account with POST /transfer-in for same-currency transfers`,
+      `Source and destination are both ${receiving}: pull into an internal account with a transfer in for same-currency transfers`,
     );
   }
   if (req.platformFeeOverride) {
@@ -98,14 +96,27 @@ async function checkPayerData(req: QuoteRequest, destination: Destination, tx: T
  * Strong Customer Authentication of a real-time-funded payment of a customer in an SCA region:
  * the challenge (its factor chosen from the customer's enrolled ones, lib/sca) bound to this quote.
  */
-async function scaOf(req: QuoteRequest, source: Source, expiresAt: Date, quoteId: string, totalSending: bigint) {
+async function scaOf(
+  req: QuoteRequest,
+  source: Source,
+  expiresAt: Date,
+  quoteId: string,
+  totalSending: bigint,
+  tx: Tx,
+) {
   const customer = source.customer;
   if (!(source.realtime && customer && isScaRegion(customer.region))) return null;
-  return challengeFor(customer, req.scaFactor, expiresAt, {
-    quoteId,
-    amount: `${totalSending} ${source.currency}`,
-    destination: JSON.stringify(req.destination),
-  });
+  return challengeFor(
+    customer,
+    req.scaFactor,
+    expiresAt,
+    {
+      quoteId,
+      amount: `${totalSending} ${source.currency}`,
+      destination: JSON.stringify(req.destination),
+    },
+    tx,
+  );
 }
 
 async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: string }, tx: Tx): Promise<Prepared> {
@@ -131,7 +142,7 @@ async function prepare(platformId: string, req: QuoteRequest, opts: { agentId?: 
   const rail = route.kind === 'EXTERNAL' ? (railInfo(route.currency, route.rail) ?? null) : null;
   const expiresAt = addSeconds(at, quoteLifetimeSeconds(rail));
   const quoteId = newId('Quote');
-  const sca: ScaState | null = await scaOf(req, source, expiresAt, quoteId, priced.totalSending);
+  const sca: ScaState | null = await scaOf(req, source, expiresAt, quoteId, priced.totalSending, tx);
   const { transaction, quote } = quoteRows({
     platformId,
     quoteId,

@@ -1,6 +1,6 @@
 import { claimMove, effect, Refusal } from '../../core/idempotency';
 import { now } from '../../core/clock';
-import type { Tx } from '../../core/db';
+import { db, type Tx } from '../../core/db';
 import { DomainError, invalidInput, notFound } from '../../core/errors';
 import * as ledger from '../../ledger/service';
 import * as txRepo from '../transactions/repository';
@@ -59,7 +59,7 @@ function refuse(found: repo.ForExecution, quoteId: string): void {
   const { quote } = found;
   if ((quote.source as { sourceType: string }).sourceType === 'REALTIME_FUNDING') {
     throw invalidInput(
-      'A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: POST /sandbox/send), not by this call',
+      'A real-time-funding quote is executed by paying its paymentInstructions (in sandbox: a simulated send), not by executing the quote',
     );
   }
   if (quote.status !== 'PENDING') throw conflict(quoteId, quote.status);
@@ -92,7 +92,7 @@ export async function executeQuote(
       if (done) return done;
     }
   }
-  const found = await repo.findForExecution(platformId, quoteId);
+  const found = await repo.findForExecution(platformId, quoteId, { tx: db() });
   if (!found) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
   refuse(found, quoteId);
   const { quote, sourceAccount } = found;
@@ -103,7 +103,7 @@ export async function executeQuote(
   const done = await executeInOneStatement(found);
   if (done) return done;
   // Someone else moved it first (a concurrent execution, the expiry sweep, a closed account): say what.
-  const current = await repo.findForExecution(platformId, quoteId);
+  const current = await repo.findForExecution(platformId, quoteId, { tx: db() });
   requireActiveSource(current?.sourceAccount ?? null);
   throw conflict(quoteId, current?.quote.status ?? quote.status);
 }
@@ -129,7 +129,7 @@ async function executeInOneStatement(found: repo.ForExecution): Promise<Quote | 
   // With an Idempotency-Key, the record of the answer is one more required part of the statement.
   const keyed = claimMove(executed);
   if (keyed) step.moves.push(keyed.guard);
-  if (!(await ledger.runStep(step))) return null;
+  if (!(await ledger.runStep(step, db()))) return null;
   keyed?.bound();
   return executed;
 }

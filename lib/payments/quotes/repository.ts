@@ -1,4 +1,4 @@
-import { db, lockOne, Prisma, queryIn, type Tx } from '../../core/db';
+import { lockOne, Prisma, queryIn, type Tx } from '../../core/db';
 import { QUOTE_MOVES, type QuoteMove } from './state';
 import type { InternalAccountRow } from '../../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
@@ -7,7 +7,7 @@ import type { PlatformClock } from '../../core/clock';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
 
-export function findById(platformId: string, id: string, tx: Tx = db()): Promise<QuoteRow | null> {
+export function findById(platformId: string, id: string, tx: Tx): Promise<QuoteRow | null> {
   return tx.quote.findFirst({ where: { platformId, id } });
 }
 
@@ -33,7 +33,7 @@ const A = Prisma.InternalAccountScalarFieldEnum;
 export async function findForExecution(
   platformId: string,
   id: string,
-  opts: { tx?: Tx; lock?: boolean } = {},
+  opts: { tx: Tx; lock?: boolean },
 ): Promise<ForExecution | null> {
   const rows = await queryIn<Record<string, unknown>>(
     opts.tx,
@@ -54,7 +54,7 @@ export async function findForExecution(
 /** A new quote, its transaction and their first event, in one statement (foreign keys check at its end). */
 export async function insertWithTransaction(
   p: { quote: Record<string, unknown>; transaction: Record<string, unknown>; event: Record<string, unknown> },
-  tx: Tx = db(),
+  tx: Tx,
 ): Promise<void> {
   await queryIn(
     tx,

@@ -197,10 +197,7 @@ export async function resolveDestination(
   }
   const uma = requireUma(d.umaAddress, 'destination.umaAddress');
   if (!req.lookupId) {
-    throw fieldError(
-      'lookupId',
-      'lookupId from GET /receiver/uma/{receiverUmaAddress} is required for UMA destinations',
-    );
+    throw fieldError('lookupId', 'lookupId from a prior receiver lookup is required for UMA destinations');
   }
   const { lookup, fields: lookupFields } = await boundLookup(
     platformId,

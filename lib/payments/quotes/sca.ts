@@ -1,5 +1,5 @@
 import { now } from '../../core/clock';
-import { transaction, type Tx } from '../../core/db';
+import { transaction, type Tx, db } from '../../core/db';
 import { DomainError, fieldError, notFound } from '../../core/errors';
 import * as scaCodes from '../../sca/codes';
 import { requireSession } from '../../sca/login';
@@ -35,14 +35,14 @@ function refusal(result: Exclude<scaCodes.Verification, { ok: true }>, quoteId: 
       return new DomainError('INVALID_INPUT', 'The authorization code is wrong', { attemptsLeft: result.attemptsLeft });
     case 'EXHAUSTED':
       return new DomainError('RATE_LIMITED', 'Too many wrong codes: this challenge is locked', undefined, {
-        'retry-after': '60',
+        retryAfterSeconds: 60,
       });
     case 'EXPIRED':
       return new DomainError('INVALID_INPUT', 'The challenge expired; create a new quote');
     case 'NONE':
       return new DomainError(
         'CONFLICT',
-        `Quote ${quoteId} has no authorization code outstanding; request one with POST /quotes/${quoteId}/authorize/resend`,
+        `Quote ${quoteId} has no authorization code outstanding; request that a new code be sent`,
       );
   }
 }
@@ -65,10 +65,11 @@ export async function challengeFor(
   requested: string | undefined,
   expiresAt: Date,
   linking: Record<string, string>,
+  tx: Tx,
 ): Promise<ScaState> {
   const base = { id: newId('Challenge'), expiresAt: expiresAt.toISOString(), purpose: 'PAYOUT' };
   if (requested === 'PASSKEY') {
-    const pk = await passkeyChallenge(customer.id, JSON.stringify(linking));
+    const pk = await passkeyChallenge(customer.id, JSON.stringify(linking), tx);
     if (!pk)
       throw fieldError(
         'scaFactor',
@@ -92,7 +93,7 @@ export async function challengeFor(
 }
 
 export async function authorize(platformId: string, quoteId: string, proof: Proof) {
-  const read = await repo.findById(platformId, quoteId);
+  const read = await repo.findById(platformId, quoteId, db());
   if (!read) throw notFound('QUOTE_NOT_FOUND', `Quote ${quoteId}`);
   const pending = read.scaChallenge as ScaState | null;
   if (!pending || read.status !== 'PENDING_AUTHORIZATION') throw noChallenge(quoteId);

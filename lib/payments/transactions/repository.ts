@@ -11,11 +11,11 @@ export async function insert(row: Prisma.TransactionUncheckedCreateInput, tx: Tx
   return tx.transaction.create({ data: row });
 }
 
-export function findById(platformId: string, id: string, tx: Tx = db()): Promise<TransactionRow | null> {
+export function findById(platformId: string, id: string, tx: Tx): Promise<TransactionRow | null> {
   return tx.transaction.findFirst({ where: { platformId, id } });
 }
 
-export function findByIdUnscoped(id: string, tx: Tx = db()): Promise<TransactionRow | null> {
+export function findByIdUnscoped(id: string, tx: Tx): Promise<TransactionRow | null> {
   return tx.transaction.findUnique({ where: { id } });
 }
 

@@ -1,5 +1,5 @@
 import { now } from '../../core/clock';
-import { transaction } from '../../core/db';
+import { transaction, db } from '../../core/db';
 import { effect } from '../../core/idempotency';
 import { DomainError, fieldError, notFound } from '../../core/errors';
 import { decodePosition, fingerprintOf, pageOf, type ListRequest, type Listed } from '../../core/list';
@@ -15,7 +15,7 @@ import { toTransaction, type Transaction } from './presenter';
 // Reading transactions and the actions a platform takes on them: receipt confirmation, approval
 // or rejection of payments waiting for it, cancellation of bank transfers not yet settled.
 export async function get(platformId: string, id: string) {
-  const row = await repo.findById(platformId, id);
+  const row = await repo.findById(platformId, id, db());
   if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
   return toTransaction(row);
 }
@@ -79,7 +79,7 @@ export async function list(
 /** One transaction of either kind (GET /transactions/{id}). */
 export async function getAny(platformId: string, id: string): Promise<AnyTransaction> {
   if (id.startsWith('CardTransaction:')) {
-    const row = await cards.findTransaction(platformId, id);
+    const row = await cards.findTransaction(platformId, id, db());
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`);
     return toCardTransaction(row);
   }

@@ -1,6 +1,6 @@
 import { newId } from '../../core/ids';
 import { addSeconds, now } from '../../core/clock';
-import type { Prisma } from '../../core/db';
+import { db, type Prisma } from '../../core/db';
 import { invalidInput, notFound } from '../../core/errors';
 import { currencyObject } from '../../core/currencies';
 import * as customers from '../../customers/repository';
@@ -21,18 +21,18 @@ export { findLookup } from './repository';
 
 async function senderCurrency(platformId: string, customerId: string | undefined): Promise<string> {
   if (customerId) {
-    const c = await customers.findById(platformId, customerId);
+    const c = await customers.findById(platformId, customerId, db());
     if (!c || c.deletedAt) throw notFound('USER_NOT_FOUND', `Customer ${customerId}`);
     if (c.currencies[0]) return c.currencies[0];
   }
-  return (await settingsOf(platformId)).currencyCodes[0] ?? 'USD';
+  return (await settingsOf(platformId, db())).currencyCodes[0] ?? 'USD';
 }
 
 async function currencyPreferences(platformId: string, from: string, currencies: string[]) {
   const at = now();
   return Promise.all(
     currencies.map(async (code) => {
-      const limit = (await settingsOf(platformId)).currencies.get(code);
+      const limit = (await settingsOf(platformId, db())).currencies.get(code);
       const rate = isRateCurrency(from) && isRateCurrency(code) ? midRate(from, code, at).rate : { num: 1n, den: 1n };
       return {
         currency: currencyObject(code),
@@ -55,20 +55,23 @@ async function store(
   required: unknown[],
 ) {
   const at = now();
-  const row = await repo.insertLookup({
-    id: newId('Lookup'),
-    platformId,
-    customerId: customerId ?? null,
-    kind,
-    target,
-    supportedCurrencies: JSON.parse(
-      JSON.stringify(supported, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
-    ) as Prisma.InputJsonValue,
-    requiredPayerDataFields: required as Prisma.InputJsonValue,
-    resolution: route as unknown as Prisma.InputJsonValue,
-    createdAt: at,
-    expiresAt: addSeconds(at, LOOKUP_TTL_SECONDS),
-  });
+  const row = await repo.insertLookup(
+    {
+      id: newId('Lookup'),
+      platformId,
+      customerId: customerId ?? null,
+      kind,
+      target,
+      supportedCurrencies: JSON.parse(
+        JSON.stringify(supported, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+      ) as Prisma.InputJsonValue,
+      requiredPayerDataFields: required as Prisma.InputJsonValue,
+      resolution: route as unknown as Prisma.InputJsonValue,
+      createdAt: at,
+      expiresAt: addSeconds(at, LOOKUP_TTL_SECONDS),
+    },
+    db(),
+  );
   return row.id;
 }
 
@@ -89,14 +92,14 @@ export async function lookupUma(
 ) {
   const uma = requireUma(address, 'receiverUmaAddress');
   requireSender(q);
-  const route = await umaRoute(uma);
+  const route = await umaRoute(uma, db());
   const from = await senderCurrency(platformId, q.customerId);
   const currencies = route.kind === 'UMA_CUSTOMER' ? route.currencies : [route.currency];
   const supportedCurrencies = await currencyPreferences(platformId, from, currencies);
   // The sender picks the currency only in the quote, and the quote requires every field listed
   // here, so a receiver taking several currencies lists what any of them needs.
   const requiredPayerDataFields = mergeFields(
-    await Promise.all(currencies.map((currency) => requiredPayerData({ ...route, currency } as Route))),
+    await Promise.all(currencies.map((currency) => requiredPayerData({ ...route, currency } as Route, db()))),
   );
   const lookupId = await store(
     platformId,
@@ -116,10 +119,10 @@ export async function lookupExternalAccount(
   q: { customerId?: string; senderUmaAddress?: string },
 ) {
   requireSender(q);
-  const route = await externalRoute(platformId, accountId, undefined);
+  const route = await externalRoute(platformId, accountId, undefined, db());
   const from = await senderCurrency(platformId, q.customerId);
   const supportedCurrencies = await currencyPreferences(platformId, from, [route.currency]);
-  const requiredPayerDataFields = await requiredPayerData(route);
+  const requiredPayerDataFields = await requiredPayerData(route, db());
   const lookupId = await store(
     platformId,
     q.customerId,

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import * as platforms from '@/lib/platform/repository';
 import type { Api, ApiResponse, TestPlatform } from '@/tests/support/api';
 import { encryptOtpBundle, googleClaims, newClientKey, oidcToken, sha256Hex, stamp, type ClientKey } from './client';
+import { db } from '@/lib/core/db';
 
 // Client-side flows the wallet-auth tests repeat: a customer with an embedded wallet, an OTP
 // login walked as a client does it, a signed retry, and moving the platform's sandbox clock.
@@ -28,7 +29,7 @@ export async function newWallet(p: TestPlatform, opts: { email?: string; phoneNu
 
 /** Moves the platform's sandbox clock forward; takes effect from the next request. */
 export async function advance(p: TestPlatform, seconds: number): Promise<void> {
-  const row = await platforms.findWithConfig(p.platformId);
+  const row = await platforms.findWithConfig(p.platformId, db());
   await platforms.setClockOffset(p.platformId, (row?.clockOffsetMs ?? 0n) + BigInt(Math.round(seconds * 1000)));
 }
 
