@@ -20,7 +20,6 @@ import { portsFor, registerWork } from './wiring';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
 import { ensureFirstStaff } from './staff/bootstrap';
-import { db } from '@/lib/core/db';
 
 export class BootError extends Error {}
 
