@@ -85,6 +85,15 @@ async function benchDatabase(label, env, appDir) {
             }
           : null,
       drain: { pending, seconds: drainSeconds },
+      // Per flow, by statement text (servers that count them): executions and ms until the answer.
+      statements: Object.entries(after?.byText ?? {})
+        .map(([text, v]) => ({
+          text,
+          n: (v.n - (before?.byText?.[text]?.n ?? 0)) / n,
+          ms: (v.ms - (before?.byText?.[text]?.ms ?? 0)) / n,
+        }))
+        .filter((s) => s.n > 0)
+        .sort((a, b) => b.ms - a.ms),
     };
   } finally {
     await server.stop();

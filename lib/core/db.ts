@@ -93,9 +93,21 @@ function statementName(query: { sql: string }): string {
  * globalThis because Next.js bundles each route separately and module state is not shared.
  */
 const globalStats = globalThis as unknown as {
-  __corridorQueryStats?: { statements: number; dbMs: number; transactions: number };
+  __corridorQueryStats?: QueryStats;
 };
-export const queryStats = (globalStats.__corridorQueryStats ??= { statements: 0, dbMs: 0, transactions: 0 });
+type QueryStats = {
+  statements: number;
+  dbMs: number;
+  transactions: number;
+  /** Per statement text (its first 160 characters): executions and milliseconds until its answer. */
+  byText: Record<string, { n: number; ms: number }>;
+};
+export const queryStats = (globalStats.__corridorQueryStats ??= {
+  statements: 0,
+  dbMs: 0,
+  transactions: 0,
+  byText: {},
+});
 
 /**
  * `npm run bench` asks the server where its time goes: every statement sent to the database is
@@ -114,7 +126,14 @@ function countStatements(): void {
     if (text === 'BEGIN' || text?.startsWith('BEGIN ')) queryStats.transactions++;
     else if (text !== 'COMMIT' && text !== 'ROLLBACK') queryStats.statements++;
     const started = performance.now();
-    const done = () => (queryStats.dbMs += performance.now() - started);
+    const done = () => {
+      const ms = performance.now() - started;
+      queryStats.dbMs += ms;
+      const key = (text ?? '?').replace(/\s+/g, ' ').slice(0, 160);
+      const entry = (queryStats.byText[key] ??= { n: 0, ms: 0 });
+      entry.n++;
+      entry.ms += ms;
+    };
     const last = args.length - 1;
     if (typeof args[last] === 'function') {
       // Callback style (pg-pool's pool.query): time until the callback.
