@@ -12,6 +12,9 @@
 // time of the server processes (the bare route's share is the HTTP layer) and of the database.
 // Tests never assert timings; this is the place for them. `npm run bench -- --lists` times the
 // list operations on a seeded database instead (scripts/bench-lists.mjs, scripts/seed.mjs).
+// `npm run bench -- --against <folder>` runs another built checkout (e.g. an old commit's worktree
+// after `npm install && npm run build` there) in the same run, interleaved in pairs, and prints
+// this build's ratios; BENCH_STATEMENTS=1 lists each statement's executions and time per flow.
 // The pieces live in scripts/bench/: server.mjs (server and API), measure.mjs (load and
 // counters), report.mjs (the printed figures).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
