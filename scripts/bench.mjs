@@ -12,9 +12,12 @@
 // time of the server processes (the bare route's share is the HTTP layer) and of the database.
 // Tests never assert timings; this is the place for them. `npm run bench -- --lists` times the
 // list operations on a seeded database instead (scripts/bench-lists.mjs, scripts/seed.mjs).
+// `npm run bench -- --against <folder>` runs another built checkout (e.g. an old commit's worktree
+// after `npm install && npm run build` there) in the same run, interleaved in pairs, and prints
+// this build's ratios; BENCH_STATEMENTS=1 lists each statement's executions and time per flow.
 // The pieces live in scripts/bench/: server.mjs (server and API), measure.mjs (load and
 // counters), report.mjs (the printed figures).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -22,8 +25,8 @@ import { SECONDS, WARMUP_SECONDS, backlog, drained, load, stats } from './bench/
 import { report } from './bench/report.mjs';
 import { call, setup, startServer } from './bench/server.mjs';
 
-async function benchDatabase(label, env) {
-  const server = await startServer(label, { ...env, CORRIDOR_BENCH_STATS: '1' });
+async function benchDatabase(label, env, appDir) {
+  const server = await startServer(label, { ...env, CORRIDOR_BENCH_STATS: '1' }, appDir);
   const embeddedHost = env.DATABASE_URL ? null : server.pid;
   try {
     const { source, destination, customerId } = await setup(server.base);
@@ -85,6 +88,15 @@ async function benchDatabase(label, env) {
             }
           : null,
       drain: { pending, seconds: drainSeconds },
+      // Per flow, by statement text (servers that count them): executions and ms until the answer.
+      statements: Object.entries(after?.byText ?? {})
+        .map(([text, v]) => ({
+          text,
+          n: (v.n - (before?.byText?.[text]?.n ?? 0)) / n,
+          ms: (v.ms - (before?.byText?.[text]?.ms ?? 0)) / n,
+        }))
+        .filter((s) => s.n > 0)
+        .sort((a, b) => b.ms - a.ms),
     };
   } finally {
     await server.stop();
@@ -100,37 +112,91 @@ if (process.argv.includes('--lists')) {
 
 // BENCH_DATABASES=embedded or =postgres runs one of the two.
 const only = process.env.BENCH_DATABASES;
-if (!only || only === 'embedded') {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'corridor-bench-'));
-  try {
-    report(await benchDatabase('embedded database (PGlite)', { CORRIDOR_DATA_DIR: dataDir, DATABASE_URL: '' }));
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 const pgBase =
   process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
-let created;
-if (!only || only === 'postgres')
+
+/** One run on a fresh database of the kind named ('embedded' or 'postgres'); null if PostgreSQL is not reachable. */
+async function benchOn(kind, appDir, label) {
+  if (kind === 'embedded') {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'corridor-bench-'));
+    try {
+      return await benchDatabase(
+        label ?? 'embedded database (PGlite)',
+        { CORRIDOR_DATA_DIR: dataDir, DATABASE_URL: '' },
+        appDir,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  let created;
   try {
     const admin = new pg.Client({ connectionString: pgBase, connectionTimeoutMillis: 3000 });
     await admin.connect();
-    created = `corridor_bench_${process.pid}`;
+    created = `corridor_bench_${process.pid}_${Date.now()}`;
     await admin.query(`CREATE DATABASE ${created}`);
     await admin.end();
   } catch (err) {
     console.log(`\nPostgreSQL not reachable at ${pgBase} (${err.message}); skipped.`);
+    return null;
   }
-if (created) {
   const url = new URL(pgBase);
   url.pathname = `/${created}`;
   try {
-    report(await benchDatabase('PostgreSQL', { DATABASE_URL: url.toString() }));
+    return await benchDatabase(label ?? 'PostgreSQL', { DATABASE_URL: url.toString() }, appDir);
   } finally {
     const admin = new pg.Client({ connectionString: pgBase });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${created} WITH (FORCE)`);
     await admin.end();
   }
+}
+
+const kinds = only ? [only] : ['embedded', 'postgres'];
+const againstAt = process.argv.indexOf('--against');
+if (againstAt === -1) {
+  for (const kind of kinds) {
+    const r = await benchOn(kind);
+    if (r) report(r);
+  }
+} else {
+  // `--against <folder>`: another build's checkout (built: `npm run build` there) runs in the same
+  // bench, interleaved in pairs per database (BENCH_PAIRS, default 2), the order alternating from
+  // pair to pair so that neither side always runs first on a warmer or quieter machine; each pair
+  // prints both reports and this build's ratios to the other.
+  const other = path.resolve(process.argv[againstAt + 1] ?? '');
+  if (!existsSync(path.join(other, 'scripts', 'start.mjs')) || !existsSync(path.join(other, '.next')))
+    throw new Error(`--against ${other}: not a built Corridor checkout (scripts/start.mjs and .next/ expected)`);
+  const pairs = Number(process.env.BENCH_PAIRS || 2);
+  const rows = [];
+  for (let i = 0; i < pairs; i++)
+    for (const kind of kinds) {
+      const sides = i % 2 === 0 ? ['this', 'other'] : ['other', 'this'];
+      const got = {};
+      for (const side of sides) {
+        got[side] = await benchOn(
+          kind,
+          side === 'this' ? undefined : other,
+          `${kind} - ${side === 'this' ? 'this build' : other}`,
+        );
+        if (got[side]) report(got[side]);
+      }
+      if (got.this && got.other) rows.push(pairRow(i + 1, kind, got.this, got.other));
+    }
+  console.log(`\n== pairs: this build / ${other} ==`);
+  for (const r of rows) console.log(r);
+}
+
+function pairRow(pair, kind, a, b) {
+  const f = (n) => (n === null || n === undefined ? '?' : n.toFixed(2));
+  const cpu = (r) => (r.perFlow ? `${f(r.perFlow.serverCpuMs)} + ${f(r.perFlow.databaseCpuMs)} ms` : '?');
+  const post = (r) => r.postCustomer.perSecond / r.bare.perSecond;
+  return [
+    `pair ${pair} ${kind.padEnd(8)}`,
+    `flows/s ${a.flow.perSecond.toFixed(1)} / ${b.flow.perSecond.toFixed(1)} = ${f(a.flow.perSecond / b.flow.perSecond)}x`,
+    `p99 ${a.flow.p99.toFixed(1)} / ${b.flow.p99.toFixed(1)} ms`,
+    `CPU/flow (server + db) ${cpu(a)} / ${cpu(b)}`,
+    `statements/flow ${f(a.perFlow?.statements)} / ${f(b.perFlow?.statements)}`,
+    `POST /customers ${f(post(a))} / ${f(post(b))} x bare`,
+  ].join('   ');
 }

@@ -17,7 +17,7 @@ export interface InternalAccountRow {
 
 /** Rows of several tables (accounts, their ledger buckets, ...) in one statement. */
 export async function insertWrites(writes: RowWrite[], tx: Tx): Promise<void> {
-  if (writes.length) await tx.$executeRaw(insertAll(writes));
+  if (writes.length) await queryIn(tx, insertAll(writes));
 }
 
 export function findById(platformId: string, id: string, tx: Tx): Promise<InternalAccountRow | null> {

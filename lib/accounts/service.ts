@@ -40,7 +40,7 @@ function openingWrites(
     updatedAt: at,
   }));
   const writes: RowWrite[] = [
-    ...rows.map((row) => ({ table: 'InternalAccount', row: { ...row } })),
+    ...rows.map((row) => ({ table: 'InternalAccount' as const, row: { ...row } })),
     ...ledger.bucketWrites(platformId, rows, at),
   ];
   const walletRow = rows.find((r) => r.type === 'EMBEDDED_WALLET');

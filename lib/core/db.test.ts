@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db, isUniqueViolation, pgCode, Prisma, queryDirect, queryIn } from '@/lib/core/db';
+import { insertAll, jsonText, sql } from '@/lib/core/sql';
+import { newPlatform } from '@/tests/support/api';
 
 // queryDirect skips the Prisma client's query layer for the hot payment statements; the values
 // it hands back and the parameters it sends must be exactly what `$queryRaw` gives and sends, or
@@ -57,5 +59,44 @@ describe('queryDirect', () => {
       Prisma.sql`DO $$ BEGIN RAISE EXCEPTION 'taken' USING ERRCODE = 'unique_violation'; END $$`,
     ).catch((e: unknown) => e);
     expect(isUniqueViolation(unique)).toBe(true);
+  });
+});
+
+// Statements built with Kysely (lib/core/sql.ts) go the same two ways: their parameters are
+// encoded by encodeParameter and their values parsed by queryDirect's type parsers (outside a
+// transaction) or by the client (inside one); both must give the same values.
+describe('Kysely statements', () => {
+  const probe = (at: Date, big: bigint, doc: unknown) =>
+    sql`SELECT ${big}::bigint AS big, ${at}::timestamp(3) AS at, ${jsonText(doc)}::jsonb AS doc,
+      ${new Prisma.Decimal('12.5')}::numeric AS dec, ${[big, 2n]}::bigint[] AS bigs, ${['a', 'b']}::text[] AS texts,
+      ${at}::timestamp(3)::date AS day, ${[at]}::timestamp(3)[] AS ats`;
+
+  it('give the same values directly and in a transaction: bigint past 2^53, UTC times, JSON, numeric, arrays', async () => {
+    const at = new Date('2026-11-21T23:59:58.999Z');
+    const big = 9_007_199_254_740_993n;
+    const doc = { n: 1, list: ['x', { y: null }] };
+    const [direct] = await queryDirect<Record<string, unknown>>(probe(at, big, doc));
+    const [inTx] = await db().$transaction((tx) => queryIn<Record<string, unknown>>(tx, probe(at, big, doc)));
+    expect(direct.big).toBe(big);
+    expect((direct.at as Date).toISOString()).toBe(at.toISOString());
+    expect((direct.day as Date).toISOString()).toBe('2026-11-21T00:00:00.000Z');
+    expect(direct.doc).toEqual(doc);
+    expect(String(direct.dec)).toBe('12.5');
+    expect(direct.bigs).toEqual([big, 2n]);
+    expect(direct.texts).toEqual(['a', 'b']);
+    expect((direct.ats as Date[]).map((d) => d.toISOString())).toEqual([at.toISOString()]);
+    expect(inTx).toEqual(direct);
+  });
+
+  it('write a typed row and read it back exactly (insertAll)', async () => {
+    const id = `Event:db-test-${Date.now()}-${Math.random()}`;
+    const { platformId } = await newPlatform();
+    const createdAt = new Date('2026-01-02T03:04:05.678Z');
+    await queryDirect(
+      insertAll([{ table: 'Event', row: { id, platformId, type: 'T', payload: '{"a":1}', createdAt } }]),
+    );
+    const row = await db().event.findUnique({ where: { id } });
+    expect(row).toMatchObject({ id, type: 'T', payload: '{"a":1}', createdAt });
+    await db().event.delete({ where: { id } });
   });
 });

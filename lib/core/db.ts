@@ -5,6 +5,7 @@ import { PipelinedPool } from './db-pool';
 import { ServerPool, withDeadline } from './server-pool';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { currentCorridor, type CorridorConfig } from './context';
+import { kysely } from './kysely';
 
 export { Prisma };
 export type Db = PrismaClient;
@@ -35,14 +36,22 @@ export interface Database {
   config: CorridorConfig;
   prisma?: PrismaClient;
   adapter?: PrismaPg;
-  direct?: Promise<Direct>;
+  /** Whether statements get names (prepared once per connection); see statementName. */
+  prepared?: boolean;
   pool?: pg.Pool;
   /** The statement_timeout every connection starts with (null: the embedded database, none). */
   sessionTimeoutMs?: number | null;
   /** Statement counters (CORRIDOR_BENCH_STATS=1; read by the bench). */
-  stats: { statements: number; dbMs: number; transactions: number };
+  stats: QueryStats;
 }
-type Direct = Awaited<ReturnType<PrismaPg['connect']>>;
+
+type QueryStats = {
+  statements: number;
+  dbMs: number;
+  transactions: number;
+  /** Per statement text (its first 160 characters): executions and milliseconds until its answer. */
+  byText: Record<string, { n: number; ms: number }>;
+};
 
 declare module './context' {
   interface CorridorParts {
@@ -51,7 +60,7 @@ declare module './context' {
 }
 
 export function createDatabase(config: CorridorConfig): Database {
-  return { config, stats: { statements: 0, dbMs: 0, transactions: 0 } };
+  return { config, stats: { statements: 0, dbMs: 0, transactions: 0, byText: {} } };
 }
 
 const database = () => currentCorridor().database;
@@ -81,10 +90,12 @@ function clientOf(d: Database): PrismaClient {
     d.pool = pool;
     d.sessionTimeoutMs = embedded ? null : timeoutMs;
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
+    globalForDb.__corridorPrepared = prepared;
     const adapter = new PrismaPg(pool, {
       disposeExternalPool: true,
       ...(prepared ? { statementNameGenerator: statementName } : {}),
     });
+    d.prepared = prepared;
     if (process.env.CORRIDOR_BENCH_STATS === '1') countStatements(d.stats);
     d.adapter = adapter;
     d.prisma = new PrismaClient({ adapter });
@@ -113,7 +124,7 @@ function statementName(query: { sql: string }): string {
 }
 
 /** The current instance's statement counters (only counted when CORRIDOR_BENCH_STATS=1). */
-export function queryStats(): { statements: number; dbMs: number; transactions: number } {
+export function queryStats(): QueryStats {
   return database().stats;
 }
 
@@ -135,7 +146,14 @@ function countStatements(queryStats: Database['stats']): void {
     if (text === 'BEGIN' || text?.startsWith('BEGIN ')) queryStats.transactions++;
     else if (text !== 'COMMIT' && text !== 'ROLLBACK') queryStats.statements++;
     const started = performance.now();
-    const done = () => (queryStats.dbMs += performance.now() - started);
+    const done = () => {
+      const ms = performance.now() - started;
+      queryStats.dbMs += ms;
+      const key = (text ?? '?').replace(/\s+/g, ' ').slice(0, 160);
+      const entry = (queryStats.byText[key] ??= { n: 0, ms: 0 });
+      entry.n++;
+      entry.ms += ms;
+    };
     const last = args.length - 1;
     if (typeof args[last] === 'function') {
       // Callback style (pg-pool's pool.query): time until the callback.
@@ -154,37 +172,46 @@ function countStatements(queryStats: Database['stats']): void {
 }
 
 /**
- * One statement outside any transaction, straight through the driver adapter (the same
- * @prisma/adapter-pg, pool and prepared statements as the client), with the values typed as
- * `$queryRaw` types them: bigint for int8, Date for timestamps, parsed JSON, Decimal for numeric.
- * For the hot payment statements: the client's query layer costs more CPU than the statement
- * (measured: about an eighth of the server's CPU in the payment flow). Errors carry the same
- * PostgreSQL codes (pgCode).
+ * A statement to run: a Kysely query or `sql` fragment (lib/core/sql.ts, typed by the generated
+ * `DB`), or a Prisma.sql template for the few statements still written that way.
  */
-export async function queryDirect<T>(query: Prisma.Sql): Promise<T[]> {
-  const d = database();
-  clientOf(d);
-  const direct = await (d.direct ??= d.adapter!.connect());
-  const values = query.values;
-  const result = await direct.queryRaw({ sql: query.text, args: values.map(argOf), argTypes: values.map(argTypeOf) });
-  const { columnNames, columnTypes, rows } = result;
-  const convert = columnTypes.map(converterOf);
-  const out: T[] = new Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r];
-    const o: Record<string, unknown> = {};
-    for (let c = 0; c < columnNames.length; c++) {
-      const v = row[c];
-      o[columnNames[c]] = v === null || v === undefined ? null : convert[c] ? convert[c]!(v) : v;
-    }
-    out[r] = o as T;
-  }
-  return out;
+export type Statement = Prisma.Sql | Compilable;
+/** Anything Kysely can compile: its query builders take no argument, its `sql` fragments the instance. */
+interface Compilable {
+  compile(provider: typeof kysely): { sql: string; parameters: readonly unknown[] };
 }
 
-/** `tx.$queryRaw(query)`, or queryDirect when `tx` is the client itself (no transaction). */
-export function queryIn<T>(tx: Tx, query: Prisma.Sql): Promise<T[]> {
-  return inTransaction(tx) ? tx.$queryRaw<T[]>(query) : queryDirect<T>(query);
+function compile(s: Statement): { sql: string; parameters: readonly unknown[] } {
+  return s instanceof Prisma.Sql ? { sql: s.text, parameters: s.values } : s.compile(kysely);
+}
+
+/**
+ * One statement outside any transaction, on the client's own pool (the same connections and
+ * prepared-statement names as the client), without the client's query layer: for the hot
+ * statements, whose cost that layer would double (measured: about an eighth of the server's CPU in
+ * the payment flow). Parameters are sent as `encodeParameter` writes them and values come back as
+ * `$queryRaw` returns them (RESULT_TYPES). Errors are pg's own, with the PostgreSQL code (pgCode).
+ */
+export async function queryDirect<T>(statement: Statement): Promise<T[]> {
+  const d = database();
+  clientOf(d);
+  const { sql, parameters } = compile(statement);
+  const name = d.prepared ? statementName({ sql }) : '';
+  const result = await d.pool!.query<T & pg.QueryResultRow>({
+    text: sql,
+    values: parameters.map(encodeParameter),
+    types: RESULT_TYPES,
+    ...(name ? { name } : {}),
+  });
+  return result.rows;
+}
+
+/** The statement in `tx` (`$queryRawUnsafe`), or queryDirect when `tx` is the client itself (no transaction). */
+export function queryIn<T>(tx: Tx, statement: Statement): Promise<T[]> {
+  if (!inTransaction(tx)) return queryDirect<T>(statement);
+  if (statement instanceof Prisma.Sql) return tx.$queryRaw<T[]>(statement);
+  const { sql, parameters } = compile(statement);
+  return tx.$queryRawUnsafe<T[]>(sql, ...parameters.map(encodeParameter));
 }
 
 /**
@@ -196,68 +223,71 @@ export function inTransaction(tx: Tx): boolean {
   return tx !== db();
 }
 
-// Parameters as the client sends them: objects as JSON text, bigint as text; Dates are formatted
-// by the adapter (UTC, as the timestamp(3) columns hold them).
-function argOf(v: unknown): unknown {
+/**
+ * Parameters as text PostgreSQL reads by the type the statement gives them (a column's, or a
+ * cast's): bigint and Decimal as their digits; Dates as ISO text in UTC (a timestamp(3) column
+ * drops the zone, so the stored time is the UTC time, whatever the process's time zone); objects
+ * as JSON (bigint inside as text); arrays element by element (pg writes them as array literals).
+ * JSON columns written by lib/core/sql.ts arrive here already as JSON text.
+ */
+export function encodeParameter(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(encodeParameter);
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   if (Prisma.Decimal.isDecimal(v)) return (v as Prisma.Decimal).toString();
-  if (Array.isArray(v)) return v.map(argOf);
-  if (v !== null && typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array))
-    return JSON.stringify(v);
+  if (typeof v === 'object') return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
   return v;
 }
-function argTypeOf(v: unknown): { scalarType: 'unknown' | 'datetime' | 'bigint'; arity: 'scalar' | 'list' } {
-  const list = Array.isArray(v);
-  const first = list ? (v as unknown[])[0] : v;
-  const scalarType = first instanceof Date ? 'datetime' : typeof first === 'bigint' ? 'bigint' : 'unknown';
-  return { scalarType, arity: list ? 'list' : 'scalar' };
-}
 
-// Column types of @prisma/driver-adapter-utils (ColumnTypeEnum): Int64 1, Numeric 4, Date 8,
-// DateTime 10, Json 11, Bytes 13, Int64Array 65, NumericArray 68, DateArray 72, DateTimeArray 74,
-// JsonArray 75, BytesArray 77.
-type Convert = ((v: unknown) => unknown) | null;
-const toBigInt = (v: unknown) => (typeof v === 'bigint' ? v : BigInt(v as string | number));
-const toDate = (v: unknown) => new Date(v as string);
-const toJson = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
-const toDecimal = (v: unknown) => new Prisma.Decimal(v as string);
-const toBytes = (v: unknown) => new Uint8Array(v as Buffer);
-const each = (f: (v: unknown) => unknown) => (v: unknown) => (v as unknown[]).map((x) => (x === null ? null : f(x)));
-function converterOf(type: number): Convert {
-  switch (type) {
-    case 1:
-      return toBigInt;
-    case 4:
-      return toDecimal;
-    case 8:
-    case 10:
-      return toDate;
-    case 11:
-      return toJson;
-    case 13:
-      return toBytes;
-    case 65:
-      return each(toBigInt);
-    case 68:
-      return each(toDecimal);
-    case 72:
-    case 74:
-      return each(toDate);
-    case 75:
-      return each(toJson);
-    case 77:
-      return each(toBytes);
-    default:
-      return null;
-  }
-}
+// Values as the client's `$queryRaw` returns them, by PostgreSQL type OID (pg_type), for
+// queryDirect: int8 → bigint (pg's default is a string), numeric → Prisma.Decimal, timestamp
+// (without zone) → the Date of that UTC time (pg's default reads it in the process's time zone),
+// date → midnight UTC, json/jsonb → parsed (pg's default), bytea → Uint8Array, and arrays of these
+// element by element. Every other type keeps pg's parser (int4 and float8 as numbers, bool, text).
+type Parse = (text: string) => unknown;
+const textArray = pg.types.getTypeParser(1009 as Parameters<typeof pg.types.getTypeParser>[0]) as (
+  text: string,
+) => (string | null)[];
+const arrayOf =
+  (parse: Parse): Parse =>
+  (text) =>
+    textArray(text).map((x) => (x === null ? null : parse(x)));
+const utcTimestamp: Parse = (text) => new Date(`${text.replace(' ', 'T')}Z`);
+const bytes: Parse = (text) => new Uint8Array(pg.types.getTypeParser(17)(text) as Buffer);
+const json: Parse = (text) => JSON.parse(text);
+const PARSERS: Record<number, Parse> = {
+  20: (text) => BigInt(text),
+  1700: (text) => new Prisma.Decimal(text),
+  1114: utcTimestamp,
+  1184: (text) => new Date(text),
+  1082: (text) => new Date(`${text}T00:00:00Z`),
+  114: json,
+  3802: json,
+  17: bytes,
+};
+for (const [array, element] of [
+  [1016, 20],
+  [1231, 1700],
+  [1115, 1114],
+  [1185, 1184],
+  [1182, 1082],
+  [199, 114],
+  [3807, 3802],
+  [1001, 17],
+] as const)
+  PARSERS[array] = arrayOf(PARSERS[element]);
+const RESULT_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 /** Closes the instance's client (the next db() opens a new one). */
 export async function disconnectDb(d: Database = database()): Promise<void> {
   const client = d.prisma;
   d.prisma = undefined;
   d.adapter = undefined;
-  d.direct = undefined;
   d.pool = undefined;
   await client?.$disconnect();
 }
@@ -317,7 +347,9 @@ export function pgMessage(err: unknown): string | undefined {
     meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } };
     cause?: { originalMessage?: string };
   };
-  return e?.meta?.driverAdapterError?.cause?.originalMessage ?? e?.cause?.originalMessage;
+  // pg's own error (queryDirect) is the PostgreSQL error itself: its message is the server's.
+  const direct = err instanceof pg.DatabaseError ? err.message : undefined;
+  return e?.meta?.driverAdapterError?.cause?.originalMessage ?? e?.cause?.originalMessage ?? direct;
 }
 
 export function isUniqueViolation(err: unknown): boolean {

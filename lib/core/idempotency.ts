@@ -1,6 +1,6 @@
 import { DomainError } from './errors';
 import { currentClaim, type Claim } from './context';
-import { Prisma, db, queryDirect, transaction, type Tx } from './db';
+import { Prisma, db, queryDirect, queryIn, transaction, type Tx } from './db';
 import { guardSql, type Guard } from './sql';
 
 // Idempotency-Key records. A request that brings a key claims it (a PENDING row naming the
@@ -51,7 +51,7 @@ export async function effect<T>(fn: (tx: Tx) => Promise<T | Refusal>, opts?: { t
     const r = await fn(tx);
     if (r instanceof Refusal || !claim || claim.bound) return r;
     answer = claim.answer(r);
-    const rows = await tx.$queryRaw<unknown[]>(guardSql(bindGuard(claim, answer)));
+    const rows = await queryIn<unknown>(tx, guardSql(bindGuard(claim, answer)));
     if (rows.length !== 1) throw claimLost();
     return r;
   }, opts);

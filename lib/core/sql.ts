@@ -1,22 +1,16 @@
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { JSON_COLUMNS, type DB } from '../generated/kysely';
 import { Prisma } from './db';
+import { kysely } from './kysely';
 
-// Building blocks for the few hot paths written as single raw statements (a whole quote, a whole
-// execution step): one round trip instead of one per row, through the same Prisma client.
-// Values are cast by their JavaScript type so PostgreSQL never has to guess.
-export function value(v: unknown): Prisma.Sql {
-  if (v === null || v === undefined) return Prisma.sql`NULL`;
-  if (v instanceof Date) return Prisma.sql`${v}::timestamp(3)`;
-  if (typeof v === 'bigint') return Prisma.sql`${v}::bigint`;
-  if (typeof v === 'boolean') return Prisma.sql`${v}::boolean`;
-  if (typeof v === 'number')
-    return Number.isInteger(v) ? Prisma.sql`${v}::integer` : Prisma.sql`${v}::double precision`;
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
-    return v.length ? Prisma.sql`ARRAY[${Prisma.join(v as string[])}]::text[]` : Prisma.sql`'{}'::text[]`;
-  }
-  if (typeof v === 'object')
-    return Prisma.sql`${JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}::jsonb`;
-  return Prisma.sql`${v}`;
-}
+export { kysely, sql };
+/** The same builder without the table types, for statements whose tables are chosen at run time. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const untyped = kysely as unknown as Kysely<any>;
+
+export type { DB };
+export type Table = keyof DB & string;
+export type Row<T extends Table> = Selectable<DB[T]>;
 
 /**
  * A platform's time in a statement (lib/core/clock.ts nowFor, in SQL): `alias` names a row with
@@ -28,17 +22,94 @@ export function platformNow(alias: string, wallNow: Date): Prisma.Sql {
   return Prisma.sql`(COALESCE(${p}."clockFrozenAt", ${wallNow}::timestamp(3)) + (${p}."clockOffsetMs" * interval '1 millisecond'))`;
 }
 
-/** Several rows of one table in one INSERT; all rows must have the same fields. */
-export function insertRows(table: string, rows: Record<string, unknown>[]): Prisma.Sql {
-  const keys = Object.keys(rows[0]).filter((k) => rows[0][k] !== undefined);
-  const cols = Prisma.raw(keys.map((k) => `"${k}"`).join(', '));
-  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${cols}) VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(${Prisma.join(keys.map((k) => value(r[k])))})`))}`;
+/** A row to insert into a table, written together with the other rows of a statement; typed by its table. */
+export type RowWrite = { [T in Table]: { table: T; row: Insertable<DB[T]> } }[Table];
+
+/** The row with its JSON columns as JSON text (bigint as a string), the way runStatement sends them. */
+function encodeJson(table: Table, row: Record<string, unknown>): Record<string, unknown> {
+  const json = JSON_COLUMNS[table];
+  if (!json) return row;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k] = json.has(k) && v !== null && v !== undefined ? jsonText(v) : v;
+  return out;
+}
+export function jsonText(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
 }
 
-/** `"a" = v1, "b" = v2` for an UPDATE; undefined fields are left alone. */
-export function setColumns(data: Record<string, unknown>): Prisma.Sql {
-  const entries = Object.entries(data).filter(([, v]) => v !== undefined);
-  return Prisma.join(entries.map(([k, v]) => Prisma.sql`${Prisma.raw(`"${k}"`)} = ${value(v)}`));
+/**
+ * The INSERTs for rows of several tables: one per table and column set, rows in the order given
+ * (so, for example, events keep their order).
+ */
+export function insertGrouped(writes: readonly RowWrite[]) {
+  const groups = new Map<string, RowWrite[]>();
+  for (const w of writes) {
+    const row = w.row as Record<string, unknown>;
+    const key = `${w.table}(${Object.keys(row)
+      .filter((k) => row[k] !== undefined)
+      .join(',')})`;
+    const group = groups.get(key);
+    if (group) group.push(w);
+    else groups.set(key, [w]);
+  }
+  return [...groups.values()].map((g) =>
+    untyped.insertInto(g[0].table).values(g.map((w) => encodeJson(w.table, w.row as Record<string, unknown>))),
+  );
+}
+
+/**
+ * All these rows in one statement. Foreign keys are checked at the statement's end, so rows may
+ * refer to rows inserted beside them.
+ */
+export function insertAll(writes: readonly RowWrite[]): RawBuilder<unknown> {
+  const parts = insertGrouped(writes);
+  const last = parts.pop()!;
+  if (!parts.length) return sql`${last}`;
+  return sql`WITH ${sql.join(
+    parts.map((part, i) => sql`${sql.raw(`w${i}`)} AS (${part})`),
+    sql`, `,
+  )} ${last}`;
+}
+
+/** A guard's condition on a column: equal to a value, to one of several values, or null. */
+type Condition<V> = V | readonly V[] | null;
+
+/**
+ * A conditional change of one row, described rather than written: `where` must hold (a column
+ * equal to a value, to one of several values given as an array, or null) and `set` is applied; with no
+ * `set` the guard only checks that such a row exists. A payment step carries its guards to the
+ * ledger, which renders them into the step's own statement (a required guard must match exactly
+ * one row, or nothing of the step is written).
+ */
+export type Guard = {
+  [T in Table]: {
+    table: T;
+    where: { [C in keyof Row<T>]?: Condition<Row<T>[C]> };
+    set?: Updateable<DB[T]>;
+    required: boolean;
+  };
+}[Table];
+
+/** `UPDATE ... RETURNING 1` (or `SELECT 1` for a pure check) of a guard. */
+export function guardSql(g: Guard) {
+  const where = sql<boolean>`${sql.join(
+    Object.entries(g.where as Record<string, unknown>).map(([k, v]) =>
+      Array.isArray(v)
+        ? sql`${sql.ref(k)} IN (${sql.join(v)})`
+        : v === null
+          ? sql`${sql.ref(k)} IS NULL`
+          : sql`${sql.ref(k)} = ${v}`,
+    ),
+    sql` AND `,
+  )}`;
+  const set = g.set ? Object.entries(g.set).filter(([, v]) => v !== undefined) : [];
+  return set.length
+    ? untyped
+        .updateTable(g.table)
+        .set(encodeJson(g.table, Object.fromEntries(set)))
+        .where(where)
+        .returning(sql.lit(1).as('one'))
+    : untyped.selectFrom(g.table).select(sql.lit(1).as('one')).where(where);
 }
 
 /**
@@ -59,76 +130,4 @@ export function unprefix<T>(row: Record<string, unknown>, columns: Record<string
   const out: Record<string, unknown> = {};
   for (const c of Object.values(columns)) out[c] = row[`${prefix}${c}`];
   return out as T;
-}
-
-/** A row to insert into a table, written together with the other rows of a statement. */
-export interface RowWrite {
-  table: string;
-  row: Record<string, unknown>;
-}
-
-/**
- * The INSERTs for rows of several tables: one fragment per table and column set, rows in the
- * order given (so, for example, events keep their order).
- */
-export function insertGrouped(writes: RowWrite[]): Prisma.Sql[] {
-  const groups = new Map<string, RowWrite[]>();
-  for (const w of writes) {
-    const key = `${w.table}(${Object.keys(w.row)
-      .filter((k) => w.row[k] !== undefined)
-      .join(',')})`;
-    const group = groups.get(key);
-    if (group) group.push(w);
-    else groups.set(key, [w]);
-  }
-  return [...groups.values()].map((g) =>
-    insertRows(
-      g[0].table,
-      g.map((w) => w.row),
-    ),
-  );
-}
-
-/**
- * All these rows in one statement. Foreign keys are checked at the statement's end, so rows may
- * refer to rows inserted beside them.
- */
-export function insertAll(writes: RowWrite[]): Prisma.Sql {
-  const parts = insertGrouped(writes);
-  const last = parts.pop()!;
-  if (!parts.length) return last;
-  return Prisma.sql`WITH ${Prisma.join(
-    parts.map((part, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${part})`),
-    ', ',
-  )} ${last}`;
-}
-
-/**
- * A conditional change of one row, described rather than written: `where` must hold (a column
- * equal to a value, to one of several values given as an array, or null) and `set` is applied; with no
- * `set` the guard only checks that such a row exists. A payment step carries its guards to the
- * ledger, which renders them into the step's own statement (a required guard must match exactly
- * one row, or nothing of the step is written).
- */
-export interface Guard {
-  table: string;
-  where: Record<string, unknown>;
-  set?: Record<string, unknown>;
-  required: boolean;
-}
-
-/** `UPDATE ... RETURNING 1` (or `SELECT 1` for a pure check) of a guard. */
-export function guardSql(g: Guard): Prisma.Sql {
-  const conditions = Object.entries(g.where).map(([k, v]) =>
-    Array.isArray(v)
-      ? Prisma.sql`${Prisma.raw(`"${k}"`)} IN (${Prisma.join(v.map((x) => value(x)))})`
-      : v === null
-        ? Prisma.raw(`"${k}" IS NULL`)
-        : Prisma.sql`${Prisma.raw(`"${k}"`)} = ${value(v)}`,
-  );
-  const table = Prisma.raw(`"${g.table}"`);
-  const where = Prisma.join(conditions, ' AND ');
-  return g.set && Object.keys(g.set).length
-    ? Prisma.sql`UPDATE ${table} SET ${setColumns(g.set)} WHERE ${where} RETURNING 1`
-    : Prisma.sql`SELECT 1 FROM ${table} WHERE ${where}`;
 }

@@ -7,7 +7,7 @@ export type CustomerRow = Omit<Prisma.CustomerGetPayload<object>, 'searchEmail' 
 
 /** A new customer and the rows created with it (accounts, events), in one statement. */
 export async function insertWith(row: CustomerRow, writes: RowWrite[], tx: Tx): Promise<void> {
-  await tx.$executeRaw(insertAll([{ table: 'Customer', row: { ...row } }, ...writes]));
+  await queryIn(tx, insertAll([{ table: 'Customer', row: { ...row } }, ...writes]));
 }
 
 /**

@@ -5,6 +5,7 @@ import * as tokens from '../tokens/repository';
 import { hashSecret, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
 import { matchSecret } from '../tokens/service';
 import { principals } from './actor-cache';
+import { singleFlight } from '../core/shared-cache';
 import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 import { resolveAgentToken } from '../agents/auth';
 import { takeInternalCaller } from './internal-caller';
@@ -13,6 +14,9 @@ import { takeInternalCaller } from './internal-caller';
 // `Authorization: Bearer <agent access token>`, resolved by the agents domain (lib/agents/auth.ts)
 // to an agent actor scoped to the agent's customer.
 export type AuthMode = 'platform' | 'agent';
+
+/** Concurrent logins of one client id share its read (lib/core/shared-cache.ts singleFlight). */
+const tokenReads = singleFlight<Awaited<ReturnType<typeof tokens.findForAuth>>>();
 
 const unauthorized = (message: string) => new DomainError('UNAUTHORIZED', message);
 
@@ -66,7 +70,7 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
   const cached = principals.get(key);
   if (cached) return cached;
   const stamp = principals.stamp();
-  const token = await tokens.findForAuth(creds.username);
+  const token = await tokenReads(creds.username, () => tokens.findForAuth(creds.username));
   const match = token ? matchSecret(token, creds.secret, token.platform) : null;
   if (!token || !match) {
     await recordFailure(address, token);

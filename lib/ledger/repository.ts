@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, db, pgCode, pgMessage, queryDirect, type Tx } from '../core/db';
+import type { RawBuilder } from 'kysely';
+import { Prisma, db, pgCode, pgMessage, queryDirect, queryIn, type Tx } from '../core/db';
 import type { Amount } from '../core/money';
-import { guardSql, insertGrouped, type Guard, type RowWrite } from '../core/sql';
+import { guardSql, insertGrouped, sql, type Guard, type RowWrite } from '../core/sql';
 
 /** A balance-update event rendered by the statement that moves the money (see writeStep). */
 export interface Announcement {
@@ -34,50 +35,41 @@ export interface StepSql {
 
 export type StepOutcome = { kind: 'done' } | { kind: 'stale' } | { kind: 'overdrawn'; account: string };
 
-const arrayOf = (items: Prisma.Sql[], type: string) =>
-  items.length ? Prisma.sql`ARRAY[${Prisma.join(items)}]::${Prisma.raw(type)}[]` : Prisma.raw(`'{}'::${type}[]`);
-
 /**
  * The CTEs that move the money (corridor_apply_deltas, see its migration) as `d`, and render the
  * announcements from the balances it returns: accounts this posting did not touch contribute
  * their stored balances. `ok` is the SQL condition the move depends on.
  */
-function moneyCtes(s: StepSql, ok: Prisma.Sql): Prisma.Sql[] {
+function moneyCtes(s: StepSql, ok: RawBuilder<unknown>): RawBuilder<unknown>[] {
   const ids = [...s.deltas.keys()].sort();
   const ctes = [
-    Prisma.sql`d AS (SELECT * FROM corridor_apply_deltas(${ok}, ${arrayOf(
-      ids.map((id) => Prisma.sql`${id}`),
-      'text',
-    )}, ${arrayOf(
-      ids.map((id) => Prisma.sql`${s.deltas.get(id)!}::bigint`),
-      'bigint',
-    )}, ${s.at}::timestamp(3)))`,
+    sql`d AS (SELECT * FROM corridor_apply_deltas(${ok}, ${ids}::text[], ${ids.map((id) => s.deltas.get(id)!)}::bigint[], ${s.at}::timestamp(3)))`,
   ];
   if (!s.announce.length) return ctes;
-  const accounts = Prisma.join(s.announce.map((a) => a.internalAccountId));
-  const events = Prisma.join(
+  const accounts = sql.join(s.announce.map((a) => a.internalAccountId));
+  const events = sql.join(
     s.announce.map(
       (a) =>
-        Prisma.sql`(${a.eventId}, ${a.platformId}, ${a.internalAccountId}, ${a.body(BALANCE_MARKERS)}, ${a.createdAt}::timestamp(3))`,
+        sql`(${a.eventId}::text, ${a.platformId}::text, ${a.internalAccountId}::text, ${a.body(BALANCE_MARKERS)}::text, ${a.createdAt}::timestamp(3))`,
     ),
   );
   ctes.push(
-    Prisma.sql`bal AS (
+    sql`bal AS (
       SELECT "internalAccountId", "bucket", "balance" FROM d WHERE "internalAccountId" IN (${accounts})
       UNION ALL
       SELECT l."internalAccountId", l."bucket", l."balance" FROM "LedgerAccount" l
       WHERE l."internalAccountId" IN (${accounts}) AND l."id" NOT IN (SELECT "id" FROM d)
     )`,
-    Prisma.sql`agg AS (
+    sql`agg AS (
       SELECT "internalAccountId",
         COALESCE(SUM("balance") FILTER (WHERE "bucket" = 'AVAILABLE'), 0)::bigint AS available,
         COALESCE(SUM("balance"), 0)::bigint AS total
       FROM bal GROUP BY "internalAccountId"
     )`,
-    Prisma.sql`ev AS (
+    sql`ev AS (
       INSERT INTO "Event" ("id", "platformId", "type", "payload", "createdAt")
       SELECT e.id, e.platform, 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
-        replace(replace(e.template, ${BALANCE_MARKERS.available.toString()}, agg.available::text), ${BALANCE_MARKERS.total.toString()}, agg.total::text),
+        replace(replace(e.template, ${BALANCE_MARKERS.available.toString()}::text, agg.available::text), ${BALANCE_MARKERS.total.toString()}::text, agg.total::text),
         e.at
       FROM (VALUES ${events}) AS e(id, platform, account, template, at) JOIN agg ON agg."internalAccountId" = e.account
     )`,
@@ -92,21 +84,23 @@ function outcomeOf(err: unknown): StepOutcome | null {
   return null;
 }
 
+const cte = (name: string, body: unknown) => sql`${sql.raw(name)} AS (${body})`;
+
 /**
  * The whole step in one statement: the moves, the rows, the money, the events. When a required
  * move matches nothing (the payment moved on) or an account would be overdrawn, the function
  * raises and the statement leaves nothing behind. Outside a transaction only.
  */
 export async function writeStep(s: StepSql): Promise<StepOutcome> {
-  const moves = s.moves.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${guardSql(m)})`);
+  const moves = s.moves.map((m, i) => cte(`m${i}`, guardSql(m)));
   const required = s.moves
-    .map((m, i) => (m.required ? Prisma.raw(`(SELECT count(*) FROM m${i}) = 1`) : null))
+    .map((m, i) => (m.required ? sql.raw(`(SELECT count(*) FROM m${i}) = 1`) : null))
     .filter((x) => x !== null);
-  const ok = required.length ? Prisma.join(required, ' AND ') : Prisma.sql`true`;
-  const writes = insertGrouped(s.writes).map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
+  const ok = required.length ? sql.join(required, sql` AND `) : sql`true`;
+  const writes = insertGrouped(s.writes).map((w, i) => cte(`w${i}`, w));
   try {
     await queryDirect(
-      Prisma.sql`WITH ${Prisma.join([...moves, ...writes, ...moneyCtes(s, ok)], ', ')} SELECT count(*)::int AS moved FROM d`,
+      sql`WITH ${sql.join([...moves, ...writes, ...moneyCtes(s, ok)], sql`, `)} SELECT count(*)::int AS moved FROM d`,
     );
     return { kind: 'done' };
   } catch (err) {
@@ -124,17 +118,20 @@ export async function writeStep(s: StepSql): Promise<StepOutcome> {
 export async function writeStepIn(tx: Tx, s: StepSql): Promise<StepOutcome> {
   const required = s.moves.filter((m) => m.required);
   if (required.length) {
-    const moves = required.map((m, i) => Prisma.sql`${Prisma.raw(`m${i}`)} AS (${guardSql(m)})`);
-    const counts = Prisma.raw(required.map((_, i) => `(SELECT count(*) FROM m${i})::int AS m${i}`).join(', '));
-    const [row] = await tx.$queryRaw<Record<string, number>[]>`WITH ${Prisma.join(moves, ', ')} SELECT ${counts}`;
+    const moves = required.map((m, i) => cte(`m${i}`, guardSql(m)));
+    const counts = sql.raw(required.map((_, i) => `(SELECT count(*) FROM m${i})::int AS m${i}`).join(', '));
+    const [row] = await queryIn<Record<string, number>>(tx, sql`WITH ${sql.join(moves, sql`, `)} SELECT ${counts}`);
     const n = required.map((_, i) => row[`m${i}`]);
     if (n.every((x) => x === 0)) return { kind: 'stale' };
     if (!n.every((x) => x === 1)) throw new Error(`a payment step matched ${n.join('/')} rows of its moves`);
   }
-  const rest = s.moves.filter((m) => !m.required).map((m, i) => Prisma.sql`${Prisma.raw(`o${i}`)} AS (${guardSql(m)})`);
-  const writes = insertGrouped(s.writes).map((w, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${w})`);
+  const rest = s.moves.filter((m) => !m.required).map((m, i) => cte(`o${i}`, guardSql(m)));
+  const writes = insertGrouped(s.writes).map((w, i) => cte(`w${i}`, w));
   try {
-    await tx.$queryRaw`WITH ${Prisma.join([...rest, ...writes, ...moneyCtes(s, Prisma.sql`true`)], ', ')} SELECT count(*)::int AS moved FROM d`;
+    await queryIn(
+      tx,
+      sql`WITH ${sql.join([...rest, ...writes, ...moneyCtes(s, sql`true`)], sql`, `)} SELECT count(*)::int AS moved FROM d`,
+    );
     return { kind: 'done' };
   } catch (err) {
     const outcome = outcomeOf(err);
@@ -157,7 +154,7 @@ export function transferRows(t: TransferRow, legs: (Amount & { account: string }
   return [
     { table: 'LedgerTransfer', row: t },
     ...legs.map((l) => ({
-      table: 'LedgerEntry',
+      table: 'LedgerEntry' as const,
       row: {
         id: randomUUID(),
         transferId: t.id,

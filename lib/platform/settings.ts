@@ -1,5 +1,5 @@
-import { sharedCache } from '../core/shared-cache';
-import type { Tx } from '../core/db';
+import { sharedCache, singleFlight } from '../core/shared-cache';
+import { db, type Tx } from '../core/db';
 import * as repo from './repository';
 
 // The platform settings money movement reads on every quote and transfer (currency limits, fee
@@ -26,13 +26,16 @@ export interface PlatformSettings {
 const cache = sharedCache<PlatformSettings>('platform-settings', 5_000, {
   platform: (platformId, cachedId) => cachedId === platformId,
 });
+const reads = singleFlight<Awaited<ReturnType<typeof repo.findWithConfig>>>();
 
 /** Pass `tx` inside a transaction (a cache miss then reads through it). */
 export async function settingsOf(platformId: string, tx: Tx): Promise<PlatformSettings> {
   const hit = cache.get(platformId);
   if (hit) return hit;
   const stamp = cache.stamp();
-  const p = await repo.findWithConfig(platformId, tx);
+  const p = await (tx && tx !== db()
+    ? repo.findWithConfig(platformId, tx)
+    : reads(platformId, () => repo.findWithConfig(platformId)));
   const settings: PlatformSettings = {
     currencyCodes: (p?.currencies ?? []).map((c) => c.currencyCode),
     currencies: new Map(

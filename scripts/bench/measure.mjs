@@ -64,7 +64,15 @@ export async function stats(base, embeddedHost) {
     byPid.set(s.pid, s);
   }
   const sum = { statements: 0, dbMs: 0, transactions: 0, cpuMs: 0, processes: byPid.size };
-  for (const s of byPid.values()) for (const k of ['statements', 'dbMs', 'transactions', 'cpuMs']) sum[k] += s[k];
+  sum.byText = {};
+  for (const s of byPid.values()) {
+    for (const k of ['statements', 'dbMs', 'transactions', 'cpuMs']) sum[k] += s[k];
+    for (const [text, v] of Object.entries(s.byText ?? {})) {
+      const e = (sum.byText[text] ??= { n: 0, ms: 0 });
+      e.n += v.n;
+      e.ms += v.ms;
+    }
+  }
   sum.databaseCpuMs = databaseCpuMs(embeddedHost);
   return sum;
 }

@@ -31,6 +31,9 @@ export function report(r) {
       `  CPU        server ${f2(p.serverCpuMs)} ms${http !== null ? ` (HTTP layer ~${f2(http)} ms for the two requests, application + Prisma + driver + worker ~${f2(p.serverCpuMs - http)} ms)` : ''}${p.databaseCpuMs !== null ? `, database ${f2(p.databaseCpuMs)} ms` : ''}`,
     );
   }
+  if (process.env.BENCH_STATEMENTS === '1')
+    for (const st of r.statements ?? [])
+      console.log(`  statement  ${st.n.toFixed(2)}/flow ${st.ms.toFixed(2)} ms/flow  ${st.text}`);
   console.log(
     `settlement   ${r.drain.pending} payouts in flight when the load stopped, all settled ${f(r.drain.seconds)} s later`,
   );

@@ -15,11 +15,12 @@ export const AUTH = `Basic ${Buffer.from(`${ID}:${SECRET}`).toString('base64')}`
 /**
  * A production server (scripts/start.mjs) on the database `env` names (DATABASE_URL, or the
  * embedded one under CORRIDOR_DATA_DIR), from CORRIDOR_APP_DIR or this checkout, once it answers.
+ * `appDir` runs another build's checkout instead, with its own scripts/start.mjs (bench --against).
  */
-export async function startServer(label, env = {}) {
+export async function startServer(label, env = {}, appDir = undefined) {
   const port = 3900 + Math.floor(Math.random() * 90);
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
-    cwd: process.env.CORRIDOR_APP_DIR || root,
+  const child = spawn(process.execPath, [path.join(appDir ?? root, 'scripts', 'start.mjs')], {
+    cwd: appDir ?? (process.env.CORRIDOR_APP_DIR || root),
     env: { ...process.env, ...env, PORT: String(port), CORRIDOR_CLIENT_ID: ID, CORRIDOR_CLIENT_SECRET: SECRET },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -2,7 +2,8 @@ import { lockOne, Prisma, queryIn, type Tx } from '../../core/db';
 import { QUOTE_MOVES, type QuoteMove } from './state';
 import type { InternalAccountRow } from '../../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
-import { insertAll, platformNow, prefixedColumns, unprefix, type Guard } from '../../core/sql';
+import type { Insertable, Updateable } from 'kysely';
+import { insertAll, platformNow, prefixedColumns, unprefix, type DB, type Guard } from '../../core/sql';
 import type { PlatformClock } from '../../core/clock';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
@@ -53,7 +54,7 @@ export async function findForExecution(
 
 /** A new quote, its transaction and their first event, in one statement (foreign keys check at its end). */
 export async function insertWithTransaction(
-  p: { quote: Record<string, unknown>; transaction: Record<string, unknown>; event: Record<string, unknown> },
+  p: { quote: Insertable<DB['Quote']>; transaction: Insertable<DB['Transaction']>; event: Insertable<DB['Event']> },
   tx: Tx,
 ): Promise<void> {
   await queryIn(
@@ -79,12 +80,7 @@ export async function move(
 }
 
 /** The same move as a guard of a payment step (ledger.runStep); `required` as the step needs. */
-export function moveGuard(
-  id: string,
-  name: QuoteMove,
-  data: Partial<Record<keyof Prisma.QuoteUncheckedUpdateInput, unknown>>,
-  required = true,
-): Guard {
+export function moveGuard(id: string, name: QuoteMove, data: Updateable<DB['Quote']>, required = true): Guard {
   const { from, to } = QUOTE_MOVES[name];
   return { table: 'Quote', where: { id, status: from }, set: { ...data, status: to }, required };
 }
