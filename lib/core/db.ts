@@ -90,7 +90,6 @@ function clientOf(d: Database): PrismaClient {
     d.pool = pool;
     d.sessionTimeoutMs = embedded ? null : timeoutMs;
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';
-    globalForDb.__corridorPrepared = prepared;
     const adapter = new PrismaPg(pool, {
       disposeExternalPool: true,
       ...(prepared ? { statementNameGenerator: statementName } : {}),

@@ -1,5 +1,5 @@
 import { sharedCache, singleFlight } from '../core/shared-cache';
-import { db, type Tx } from '../core/db';
+import { inTransaction, type Tx } from '../core/db';
 import * as repo from './repository';
 
 // The platform settings money movement reads on every quote and transfer (currency limits, fee
@@ -33,9 +33,9 @@ export async function settingsOf(platformId: string, tx: Tx): Promise<PlatformSe
   const hit = cache.get(platformId);
   if (hit) return hit;
   const stamp = cache.stamp();
-  const p = await (tx && tx !== db()
+  const p = await (inTransaction(tx)
     ? repo.findWithConfig(platformId, tx)
-    : reads(platformId, () => repo.findWithConfig(platformId)));
+    : reads(platformId, () => repo.findWithConfig(platformId, tx)));
   const settings: PlatformSettings = {
     currencyCodes: (p?.currencies ?? []).map((c) => c.currencyCode),
     currencies: new Map(
