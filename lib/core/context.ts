@@ -22,6 +22,9 @@ export type Actor = (
   | { kind: 'system'; platformId: string }
   // A person signed in to the admin console: what they do is recorded in the staff audit trail.
   | { kind: 'staff'; platformId: string; staffUserId: string; email: string; role: StaffRole }
+  // A wallet holder signed in to the wallet pages (a wallet session of the customer's account):
+  // acts on that customer's own objects only.
+  | { kind: 'customer'; platformId: string; customerId: string; accountId: string; authSessionId: string }
 ) &
   PlatformClock;
 

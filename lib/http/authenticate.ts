@@ -1,6 +1,7 @@
 import type { Permission, Actor } from '../core/context';
 import { clockOf } from '../core/clock';
 import { DomainError } from '../core/errors';
+import { missingPermission } from '../core/command';
 import * as tokens from '../tokens/repository';
 import { hashSecret, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
 import { matchSecret } from '../tokens/service';
@@ -89,14 +90,5 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
 
 export function requirePermission(actor: Actor, permission: Permission | undefined): void {
   if (!permission || actor.kind !== 'platform') return;
-  if (!actor.permissions.includes(permission)) {
-    throw new DomainError(
-      'FORBIDDEN',
-      `This API token lacks the ${permission} permission required for this operation`,
-      {
-        requiredPermission: permission,
-        tokenPermissions: actor.permissions,
-      },
-    );
-  }
+  if (!actor.permissions.includes(permission)) throw missingPermission(permission, actor.permissions);
 }

@@ -9,7 +9,7 @@ import { DomainError, invalidInput } from '../core/errors';
 import { ERROR_STATUS, errorBody, shouldRetry } from './errors';
 import { API_BASE, isSandbox } from '../core/mode';
 export { API_BASE, isSandbox };
-import * as idempotency from './idempotency';
+import * as idempotency from '../core/keyed';
 import type { SignedRequest } from '../wallet-auth/signed-retry';
 import { stampHeader } from '../wallet-auth/stamp';
 import { canonicalJson, stringifyJson } from '../core/json';
