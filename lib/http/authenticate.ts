@@ -8,7 +8,6 @@ import { matchSecret } from '../tokens/service';
 import { principals } from './actor-cache';
 import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 import { resolveAgentToken } from '../agents/auth';
-import { takeInternalCaller } from './internal-caller';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
 // `Authorization: Bearer <agent access token>`, resolved by the agents domain (lib/agents/auth.ts)
@@ -32,8 +31,6 @@ function parseBasic(header: string): { username: string; secret: string } | null
  * (lib/http/client-address.ts), against which failures are throttled (lib/tokens/throttle.ts).
  */
 export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Actor> {
-  const internal = mode === 'platform' ? takeInternalCaller() : undefined;
-  if (internal) return internal;
   if (!authorization)
     throw unauthorized(
       mode === 'agent'
