@@ -115,7 +115,8 @@ export function WebhookEndpointForm({ current }: { current: string }) {
 }
 
 export function ClockForm() {
-  const m = useAction((seconds: number) => advanceClockAction(seconds));
+  // One key per submit: a request the network repeats moves the clock once.
+  const m = useAction((seconds: number) => advanceClockAction(seconds, crypto.randomUUID()));
   const [seconds, setSeconds] = useState('60');
   return (
     <form
