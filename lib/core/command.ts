@@ -185,3 +185,11 @@ export function runCommandKeyed<S extends z.ZodType, R>(
     );
   });
 }
+
+/**
+ * For the API wrapper, which already runs as `actor` (runAs) and holds the request's key claim
+ * (lib/core/keyed.ts runKeyed): the same checks and domain call, inside that context.
+ */
+export function runCommandHere<S extends z.ZodType, R>(cmd: Command<S, R>, actor: Actor, raw: unknown): Promise<R> {
+  return cmd.run(actor, admit(cmd, actor, raw));
+}
