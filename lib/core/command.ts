@@ -177,12 +177,17 @@ export function runCommandKeyed<S extends z.ZodType, R>(
     }
     if (call.key === null || cmd.idempotency === 'none') return fresh(() => cmd.run(actor, input));
     const hash = call.hash ?? requestHash('COMMAND', cmd.name, canonicalJson(raw ?? null));
-    return runKeyed(
-      { label: cmd.name, platformId: actor.platformId, key: scopedKey(actor, (call.space ?? '') + call.key), hash },
-      () => cmd.run(actor, input),
-      (result) => present.answer(result as R),
-      present.error,
-    );
+    try {
+      return await runKeyed(
+        { label: cmd.name, platformId: actor.platformId, key: scopedKey(actor, (call.space ?? '') + call.key), hash },
+        () => cmd.run(actor, input),
+        (result) => present.answer(result as R),
+        present.error,
+      );
+    } catch (err) {
+      // The key's own refusals (another request under it, still in progress) are answers too.
+      return { ...present.error(err), source: 'fresh' };
+    }
   });
 }
 

@@ -55,6 +55,9 @@ interface Context {
 const storage = new AsyncLocalStorage<Context>();
 
 export function runAs<T>(actor: Actor, fn: () => Promise<T>): Promise<T> {
+  // Already acting as this actor (a command's domain call that sets its actor itself): the work
+  // stays in the current context, with the Idempotency-Key claim it holds.
+  if (storage.getStore()?.actor === actor) return fn();
   return storage.run({ actor }, fn);
 }
 

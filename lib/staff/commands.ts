@@ -8,8 +8,10 @@ import * as staff from './service';
 
 // The console's mutations as commands, run as the signed-in staff member (app/console/_lib/actions.ts):
 // the runner checks the role and the input; the domain call is lib/staff/operations.ts (or
-// service.ts for staff accounts), which records the audit entry around it. Moving the sandbox clock
-// and approving an agent's payment take an idempotency key (a repeated click does it once); the
+// service.ts for staff accounts), which records the audit entry around it. Approving an agent's
+// payment takes an idempotency key (a repeated click pays once and answers alike; its answer is
+// recorded in the transaction that moves the money). Moving the sandbox clock takes none: its
+// answer (the jobs that ran) is known only after its effect, so it could not be recorded with it; the
 // commands whose answer is a secret shown once (a token's secret, a password, a device code) take
 // none, since a key's record keeps the answer and a secret is never stored in the clear.
 const id = z.string().min(1).max(100);

@@ -55,9 +55,8 @@ export async function replayWebhookAction(eventId: string) {
   }));
 }
 
-/** `key`: one per click, so a repeated request moves the clock once. */
-export async function advanceClockAction(seconds: number, key?: string) {
-  return keyedCommand(cmd.advanceClock, { seconds }, key, (r) => ({
+export async function advanceClockAction(seconds: number) {
+  return command(cmd.advanceClock, { seconds }, (r) => ({
     now: r.now,
     jobsRun: r.jobsRun,
     webhooksDelivered: r.webhooksDelivered,
