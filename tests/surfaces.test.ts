@@ -98,6 +98,7 @@ const fieldsOf = (body: { details?: { errors?: { field: string }[] } } | undefin
 
 beforeAll(async () => {
   p = await newPlatform();
+  process.env.CORRIDOR_WALLET_PLATFORM_ID = p.platformId; // the wallet pages' platform
   other = await newPlatform();
   h = await customerWithAccounts(p, 'Sur Faces', ['USD']);
   await fund(p, h.accounts.USD, 1_000_000);

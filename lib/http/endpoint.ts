@@ -287,7 +287,8 @@ export function commandEndpoint<P extends z.ZodType, Q extends z.ZodType, B exte
   };
   const run = (i: Input<P, Q, B>) => runCommandHere(cmd, i.actor, input(i));
   if (full.idempotent) return endpoint({ ...full, idempotent: true as const }, run);
-  return endpoint({ ...full, idempotent: false as const }, async (i) => def.answer(await run(i)));
+  const { answer, ...plain } = full;
+  return endpoint({ ...plain, idempotent: false as const }, async (i) => answer(await run(i)));
 }
 
 const replyText = (reply: Reply) =>
