@@ -7,8 +7,9 @@ import * as records from './idempotency';
 import { instanceKey, isAlive } from './instance';
 
 // The Idempotency-Key protocol, one for every surface (the API edge, MCP tools, wallet routes and
-// console actions all reach it through the command runner, lib/core/command.ts). The first request with a key claims it and runs; its
-// effect records the answer in its own transaction (lib/core/idempotency.ts). A repeat:
+// console actions all reach it through the command runner, lib/core/command.ts). The first
+// request with a key claims it and runs; its effect records the answer in its own transaction
+// (lib/core/idempotency.ts). A repeat:
 // - after the answer is stored: gets it byte for byte, from any server process, after restarts —
 //   or, with another request body, a final refusal (400), since the key is then used for good;
 // - while the original runs: waits for its answer, then gets 409 "in progress" (retry later) —
