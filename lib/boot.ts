@@ -15,7 +15,6 @@ import { createInvalidation, stopListener } from './core/invalidation';
 import type { Plug } from './core/ports';
 import { createJobRegistry } from './jobs/queue';
 import { createThrottleState } from './tokens/throttle';
-import { createInternalCalls } from './http/internal-caller';
 import { portsFor, registerWork } from './wiring';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
@@ -77,7 +76,6 @@ export function createCorridor(options: CorridorOptions = {}, env = process.env)
     outbox: [],
     authThrottle: createThrottleState(),
     metrics: createMetrics({ process: options.processMetrics }),
-    internalCalls: createInternalCalls(),
   } satisfies Corridor;
   const corridor: CorridorInstance = Object.assign(parts, {
     start: (intervalMs?: number) => worker.start(intervalMs),

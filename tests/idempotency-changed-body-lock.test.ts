@@ -7,7 +7,7 @@ import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { db } from '@/lib/core/db';
 import { canonicalJson } from '@/lib/core/json';
 import { API_BASE } from '@/lib/core/mode';
-import { requestHash } from '@/lib/http/idempotency';
+import { requestHash } from '@/lib/core/keyed';
 
 // The soak's lock event as a test (PostgreSQL only: the row lock is taken from a second
 // connection). Body b claims the key and waits on the source account's locked ledger row, held

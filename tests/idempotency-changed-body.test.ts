@@ -10,7 +10,7 @@ import { findRecord, insertClaim, release } from '@/lib/core/idempotency';
 import { instanceKey, isAlive } from '@/lib/core/instance';
 import { canonicalJson } from '@/lib/core/json';
 import { API_BASE } from '@/lib/core/mode';
-import { requestHash } from '@/lib/http/idempotency';
+import { requestHash } from '@/lib/core/keyed';
 import { created, endpoint } from '@/lib/http/endpoint';
 
 // A changed body under an Idempotency-Key whose request has not committed (issue 22's soak:

@@ -8,7 +8,7 @@ import { runAs, withClaim, type Actor } from '@/lib/core/context';
 import { effect, findRecord, insertClaim } from '@/lib/core/idempotency';
 import { instanceKey, isAlive } from '@/lib/core/instance';
 import { canonicalJson, stringifyJson } from '@/lib/core/json';
-import { requestHash } from '@/lib/http/idempotency';
+import { requestHash } from '@/lib/core/keyed';
 import { API_BASE } from '@/lib/core/mode';
 import { created, endpoint } from '@/lib/http/endpoint';
 import * as transfers from '@/lib/payments/transfers/service';

@@ -173,7 +173,8 @@ function useDecision(row: ApprovalRow, queryKey: string[], onDone: (notice: stri
   };
   const approve = useMutation({
     mutationFn: async () => {
-      const r = await approveAgentActionAction(row.id);
+      // One key per click: a request the network repeats pays once and answers alike.
+      const r = await approveAgentActionAction(row.id, crypto.randomUUID());
       if (!r.ok) throw new Error(r.error);
       return r.value;
     },

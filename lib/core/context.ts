@@ -22,6 +22,9 @@ export type Actor = (
   | { kind: 'system'; platformId: string }
   // A person signed in to the admin console: what they do is recorded in the staff audit trail.
   | { kind: 'staff'; platformId: string; staffUserId: string; email: string; role: StaffRole }
+  // A wallet holder signed in to the wallet pages (a wallet session of the customer's account):
+  // acts on that customer's own objects only.
+  | { kind: 'customer'; platformId: string; customerId: string; accountId: string; authSessionId: string }
 ) &
   PlatformClock;
 
@@ -90,6 +93,10 @@ export function currentCorridor(): Corridor {
 
 /** Runs `fn` as `actor` under `corridor` (by default the instance of the current work). */
 export function runAs<T>(actor: Actor, fn: () => Promise<T>, corridor = currentCorridor()): Promise<T> {
+  // Already acting as this actor (a command's domain call that sets its actor itself): the work
+  // stays in the current context, with the Idempotency-Key claim it holds.
+  const store = storage.getStore();
+  if (store?.actor === actor && store.corridor === corridor) return fn();
   return storage.run({ actor, corridor }, fn);
 }
 

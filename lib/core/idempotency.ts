@@ -8,7 +8,7 @@ import { guardSql, type Guard } from './sql';
 // effect then records its answer under the key IN THE SAME database transaction (or statement)
 // as the effect itself, guarded by the owner. So a committed effect always has its answer stored
 // — whatever happens to the process afterwards — and an effect whose claim was taken over by a
-// retry (its owner looked dead) cannot commit at all. The API edge (lib/http/idempotency.ts)
+// retry (its owner looked dead) cannot commit at all. The runner of keyed operations (lib/core/keyed.ts)
 // decides what a repeat gets; services only mark their effect (`effect`, `claimMove`).
 
 export interface StoredIdempotency {

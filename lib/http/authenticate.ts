@@ -1,6 +1,7 @@
 import type { Permission, Actor } from '../core/context';
 import { clockOf } from '../core/clock';
 import { DomainError } from '../core/errors';
+import { missingPermission } from '../core/command';
 import * as tokens from '../tokens/repository';
 import { hashSecret, SECRET_HASH_VERSION, sha256Hex } from '../core/crypto/secrets';
 import { matchSecret } from '../tokens/service';
@@ -8,7 +9,6 @@ import { principals } from './actor-cache';
 import { singleFlight } from '../core/shared-cache';
 import { recordFailure, refuseIfBlocked } from '../tokens/throttle';
 import { resolveAgentToken } from '../agents/auth';
-import { takeInternalCaller } from './internal-caller';
 
 // Platform requests: HTTP Basic `<client id or token id>:<secret>`. Agent requests (`/agents/me`):
 // `Authorization: Bearer <agent access token>`, resolved by the agents domain (lib/agents/auth.ts)
@@ -35,8 +35,6 @@ function parseBasic(header: string): { username: string; secret: string } | null
  * (lib/http/client-address.ts), against which failures are throttled (lib/tokens/throttle.ts).
  */
 export async function authenticate(authorization: string | null, mode: AuthMode, address: string): Promise<Actor> {
-  const internal = mode === 'platform' ? takeInternalCaller() : undefined;
-  if (internal) return internal;
   if (!authorization)
     throw unauthorized(
       mode === 'agent'
@@ -93,14 +91,5 @@ export async function authenticate(authorization: string | null, mode: AuthMode,
 
 export function requirePermission(actor: Actor, permission: Permission | undefined): void {
   if (!permission || actor.kind !== 'platform') return;
-  if (!actor.permissions.includes(permission)) {
-    throw new DomainError(
-      'FORBIDDEN',
-      `This API token lacks the ${permission} permission required for this operation`,
-      {
-        requiredPermission: permission,
-        tokenPermissions: actor.permissions,
-      },
-    );
-  }
+  if (!actor.permissions.includes(permission)) throw missingPermission(permission, actor.permissions);
 }

@@ -7,9 +7,10 @@ import { readJsonBody, readMultipartBody } from './body';
 import { clientAddress } from './client-address';
 import { DomainError, invalidInput } from '../core/errors';
 import { EdgeError, ERROR_STATUS, errorBody, errorHeaders, shouldRetry } from './errors';
+import { runCommandHere, scopedKey, type Command } from '../core/command';
 import { API_BASE, isSandbox } from '../core/mode';
 export { API_BASE, isSandbox };
-import * as idempotency from './idempotency';
+import * as idempotency from '../core/keyed';
 import type { SignedRequest } from '../wallet-auth/signed-retry';
 import { stampHeader } from '../wallet-auth/stamp';
 import { canonicalJson, stringifyJson } from '../core/json';
@@ -260,7 +261,7 @@ export function endpoint(
         );
         // Keys are the platform's, shared by its API tokens; an agent chooses its own keys, so
         // they live in its own space (the same key from the platform or another agent is unrelated).
-        const scoped = actor.kind === 'agent' ? `agent:${actor.agentId}:${key}` : key;
+        const scoped = scopedKey(actor, key);
         idempotency.validateKey(key);
         return runKeyed(def, actor.platformId, scoped, hash, () => handler(input), toReply, req);
       });
@@ -269,6 +270,29 @@ export function endpoint(
     }
   };
   return Object.assign(logged(def.path, run), { def: def as unknown as EndpointDef<z.ZodType, z.ZodType, z.ZodType> });
+}
+
+/**
+ * An operation that is a command (lib/<domain>/commands.ts): the route's schemas read the request
+ * (and document it), `input` names the command's input in it, and the command runs through the
+ * runner — its actor rule (the permission documented from it) and idempotency rule are the
+ * command's, so the operation refuses exactly what the command's other surfaces refuse.
+ */
+export function commandEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R>(
+  def: Omit<EndpointDef<P, Q, B>, 'permission' | 'idempotent' | 'keyRequired'> & { answer: (result: R) => Reply },
+  cmd: Command<z.ZodType, R>,
+  input: (i: Input<P, Q, B>) => unknown,
+): Endpoint {
+  const full = {
+    ...def,
+    permission: cmd.actors.platform,
+    idempotent: cmd.idempotency !== 'none',
+    keyRequired: cmd.idempotency === 'required',
+  };
+  const run = (i: Input<P, Q, B>) => runCommandHere(cmd, i.actor, input(i));
+  if (full.idempotent) return endpoint({ ...full, idempotent: true as const }, run);
+  const { answer, ...plain } = full;
+  return endpoint({ ...plain, idempotent: false as const }, async (i) => answer(await run(i)));
 }
 
 const replyText = (reply: Reply) =>

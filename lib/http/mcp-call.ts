@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Actor } from '../core/context';
 import { sha256Hex } from '../core/crypto/secrets';
 import { canonicalJson, stringifyJson } from '../core/json';
-import { parseBodyOrThrow, parseOrThrow } from '../core/validation';
+import { parseOrThrow } from '../core/validation';
+import { runCommandKeyed } from '../core/command';
 import { errorAnswer, toDomainError } from './endpoint';
-import { requestHash, runKeyed, type Answer } from './idempotency';
+import { requestHash, type Answer } from '../core/keyed';
 import { toSchema } from './openapi';
 import type { Tool } from './mcp-tools';
 
@@ -36,7 +37,7 @@ const keyFields = z.object({ idempotencyKey: keyArgument.optional() });
 
 /** A tool's input as JSON Schema (amounts as int64 integers), keyed tools with `idempotencyKey`. */
 export function inputSchema(t: Tool): { type: 'object'; properties?: Record<string, unknown> } {
-  const schema = toSchema(t.input, 'input') as { type: 'object'; properties?: Record<string, unknown> };
+  const schema = toSchema(t.command.input, 'input') as { type: 'object'; properties?: Record<string, unknown> };
   if (!t.keyed) return schema;
   const extra = toSchema(keyFields, 'input') as { properties: Record<string, unknown> };
   return { ...schema, properties: { ...schema.properties, ...extra.properties } };
@@ -74,27 +75,28 @@ export interface CallContext {
 /** Runs one call of `t` with its arguments as received; every refusal is a tool error. */
 export async function callTool(t: Tool, raw: unknown, ctx: CallContext): Promise<ToolResult> {
   const toError = (err: unknown) => errorAnswer(toDomainError(err, ctx.req));
+  const answer = (result: unknown): Answer => {
+    const out = t.present(result as never);
+    return out === undefined ? { status: 204, text: '' } : { status: 200, text: stringifyJson(out) };
+  };
   try {
     const { args, key } = split(t, raw);
-    const input = parseBodyOrThrow(t.input, args) as never;
-    const answer = (result: unknown): Answer => {
-      const out = t.present(result as never);
-      return out === undefined ? { status: 204, text: '' } : { status: 200, text: stringifyJson(out) };
-    };
-    if (!t.keyed) return textResult(answer(await t.call(ctx.actor, input)));
-    const { idempotencyKey } = parseOrThrow(keyFields, { idempotencyKey: key }, 'request body');
-    const own = idempotencyKey !== undefined ? `key:${idempotencyKey}` : `rpc:${rpcIdKey(ctx.requestId)}`;
-    const out = await runKeyed(
-      {
-        label: `MCP ${t.name}`,
-        platformId: ctx.actor.platformId,
-        // The spaces keep these apart from every REST key (`agent:<id>:<key>`, keys have no spaces).
-        key: `agent:${ctx.actor.agentId}:mcp ${t.name} ${own}`,
-        hash: requestHash('MCP', `tools/call/${t.name}`, canonicalJson(args)),
-      },
-      () => t.call(ctx.actor, input),
-      answer,
-      toError,
+    let own: { key: string; space: string } | null = null;
+    if (t.keyed) {
+      const { idempotencyKey } = parseOrThrow(keyFields, { idempotencyKey: key }, 'request body');
+      // The spaces keep these apart from every REST key (`agent:<id>:<key>`, keys have no spaces).
+      own =
+        idempotencyKey !== undefined
+          ? { key: idempotencyKey, space: `mcp ${t.name} key:` }
+          : { key: rpcIdKey(ctx.requestId), space: `mcp ${t.name} rpc:` };
+    }
+    const hash = requestHash('MCP', `tools/call/${t.name}`, canonicalJson(args));
+    const out = await runCommandKeyed(
+      t.command,
+      ctx.actor,
+      args,
+      { key: null, ...own, hash },
+      { answer, error: toError },
     );
     return textResult(out, out.source === 'replay');
   } catch (err) {

@@ -68,6 +68,23 @@ export async function walletActor(platformId: string): Promise<Actor> {
   return actor;
 }
 
+/**
+ * The signed-in wallet holder as an actor: the customer and wallet account of their wallet session,
+ * on the platform's clock. The wallet routes run every command as this actor.
+ */
+export async function customerActor(s: WebSession): Promise<Extract<Actor, { kind: 'customer' }>> {
+  const { clockOffsetMs, clockFrozenAt } = await walletActor(s.platformId);
+  return {
+    kind: 'customer',
+    platformId: s.platformId,
+    customerId: s.customerId,
+    accountId: s.accountId,
+    authSessionId: s.authSessionId,
+    clockOffsetMs,
+    clockFrozenAt,
+  };
+}
+
 export interface WalletOfEmail {
   customerId: string;
   accountId: string;

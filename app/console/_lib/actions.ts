@@ -1,17 +1,16 @@
 'use server';
 import { AuthError } from 'next-auth';
-import { fieldError } from '@/lib/core/errors';
-import * as ops from '@/lib/staff/operations';
 import * as staff from '@/lib/staff/service';
-import { actionAs } from './session';
+import * as cmd from '@/lib/staff/commands';
+import { command, keyedCommand } from './command';
 import { sessionIdOfRequest, signIn, signOut } from './auth';
 
-// The console's server actions: each checks the session and role on the server (actionAs) and
-// calls lib/staff/operations, which runs the service as the staff actor and records the audit
-// entry. proxy.ts refuses an action request whose Origin is not this site (or is missing), and
-// whose body is oversized or malformed, before Next.js decodes it (lib/http/server-action-guard.ts);
-// the session cookie is SameSite=Strict besides.
-const text = (v: unknown, max = 2048) => (typeof v === 'string' && v.length <= max ? v : '');
+// The console's server actions: each runs a command (lib/staff/commands.ts) as the signed-in staff
+// member (./command.ts): the runner checks the role and validates the arguments with the command's
+// schema, and the domain call records the audit entry. proxy.ts refuses an action request whose
+// Origin is not this site (or is missing), and whose body is oversized or malformed, before
+// Next.js decodes it (lib/http/server-action-guard.ts); the session cookie is SameSite=Strict besides.
+const text = (v: unknown, max: number) => (typeof v === 'string' && v.length <= max ? v : '');
 
 export async function signInAction(_prev: { error?: string } | undefined, form: FormData) {
   // Called by the sign-in form with its FormData; a request crafted with other arguments gets
@@ -46,153 +45,88 @@ export async function signOutAction() {
 }
 
 export async function decideReviewAction(verificationId: string, decision: string) {
-  return actionAs('operator', async (actor) => {
-    if (decision !== 'APPROVED' && decision !== 'REJECTED')
-      throw fieldError('decision', 'decision must be APPROVED or REJECTED', { enum: ['APPROVED', 'REJECTED'] });
-    const v = await ops.decideReview(actor, text(verificationId, 100), decision);
-    return { verificationStatus: v.verificationStatus };
-  });
+  return command(cmd.decideReview, { verificationId, decision }, (v) => ({ verificationStatus: v.verificationStatus }));
 }
 
 export async function replayWebhookAction(eventId: string) {
-  return actionAs('operator', async (actor) => {
-    const d = await ops.replayWebhook(actor, text(eventId, 100));
-    return { status: d.status, responseStatus: d.lastAttempt?.responseStatus ?? null };
-  });
+  return command(cmd.replayWebhook, { eventId }, (d) => ({
+    status: d.status,
+    responseStatus: d.lastAttempt?.responseStatus ?? null,
+  }));
 }
 
 export async function advanceClockAction(seconds: number) {
-  return actionAs('operator', async (actor) => {
-    const r = await ops.advanceSandboxClock(actor, Number(seconds));
-    return { now: r.now, jobsRun: r.jobsRun, webhooksDelivered: r.webhooksDelivered };
-  });
+  return command(cmd.advanceClock, { seconds }, (r) => ({
+    now: r.now,
+    jobsRun: r.jobsRun,
+    webhooksDelivered: r.webhooksDelivered,
+  }));
 }
 
 export async function createTokenAction(name: string, permissions: string[]) {
-  return actionAs('admin', async (actor) => {
-    const t = await ops.createToken(actor, {
-      name: text(name, 255),
-      permissions: Array.isArray(permissions) ? permissions.map((p) => text(p, 20)) : [],
-    });
-    return { id: t.id, clientId: t.clientId, clientSecret: t.clientSecret ?? '' };
-  });
+  return command(cmd.createToken, { name, permissions }, (t) => ({
+    id: t.id,
+    clientId: t.clientId,
+    clientSecret: t.clientSecret ?? '',
+  }));
 }
 
 export async function revokeTokenAction(tokenId: string) {
-  return actionAs('admin', async (actor) => {
-    await ops.revokeToken(actor, text(tokenId, 100));
-    return undefined;
-  });
+  return command(cmd.revokeToken, { tokenId }, () => undefined);
 }
 
 export async function setWebhookEndpointAction(url: string) {
-  return actionAs('admin', async (actor) => {
-    await ops.changeConfig(actor, { webhookEndpoint: text(url) || null });
-    return undefined;
-  });
+  return command(cmd.setWebhookEndpoint, { webhookEndpoint: url }, () => undefined);
 }
 
 export async function addStaffAction(email: string, role: string) {
-  return actionAs('admin', async (actor) => {
-    const r = await staff.addUser(actor, { email: text(email, 254), role: text(role, 20) });
-    return { email: r.user.email, password: r.password ?? '' };
-  });
+  return command(cmd.addStaff, { email, role }, (r) => ({ email: r.user.email, password: r.password ?? '' }));
 }
 
 export async function setStaffRoleAction(userId: string, role: string) {
-  return actionAs('admin', async (actor) => {
-    await staff.setRole(actor, text(userId, 100), text(role, 20));
-    return undefined;
-  });
+  return command(cmd.setStaffRole, { userId, role }, () => undefined);
 }
 
 export async function setStaffDisabledAction(userId: string, disabled: boolean) {
-  return actionAs('admin', async (actor) => {
-    await staff.setDisabled(actor, text(userId, 100), disabled === true);
-    return undefined;
-  });
+  return command(cmd.setStaffDisabled, { userId, disabled }, () => undefined);
 }
 
 export async function setCardStateAction(cardId: string, state: string) {
-  return actionAs('operator', async (actor) => {
-    if (state !== 'ACTIVE' && state !== 'FROZEN' && state !== 'CLOSED')
-      throw fieldError('state', 'state must be ACTIVE, FROZEN or CLOSED', { enum: ['ACTIVE', 'FROZEN', 'CLOSED'] });
-    const card = await ops.setCardState(actor, text(cardId, 100), state);
-    return { state: card.state };
-  });
+  return command(cmd.setCardState, { cardId, state }, (card) => ({ state: card.state }));
 }
 
-export async function approveAgentActionAction(actionId: string) {
-  return actionAs('operator', async (actor) => {
-    const a = await ops.approveAgentAction(actor, text(actionId, 100));
-    return { id: a.id, status: a.status, failureReason: a.failureReason ?? null };
-  });
+/** `key`: one per click, so a repeated request approves (and pays) once and answers alike. */
+export async function approveAgentActionAction(actionId: string, key?: string) {
+  return keyedCommand(cmd.approveAgentAction, { actionId }, key, (a) => ({
+    id: a.id,
+    status: a.status,
+    failureReason: a.failureReason ?? null,
+  }));
 }
 
 export async function rejectAgentActionAction(actionId: string, reason: string) {
-  return actionAs('operator', async (actor) => {
-    const a = await ops.rejectAgentAction(actor, text(actionId, 100), text(reason, 1000));
-    return { id: a.id, status: a.status };
-  });
+  return command(cmd.rejectAgentAction, { actionId, reason }, (a) => ({ id: a.id, status: a.status }));
 }
 
 export async function setAgentPausedAction(agentId: string, isPaused: boolean) {
-  return actionAs('operator', async (actor) => {
-    const a = await ops.setAgentPaused(actor, text(agentId, 100), isPaused === true);
-    return { isPaused: a.isPaused };
-  });
+  return command(cmd.setAgentPaused, { agentId, isPaused }, (a) => ({ isPaused: a.isPaused }));
 }
 
 /**
  * The policy form's fields, as typed (amounts in the smallest unit of the policy's currency); the
  * form sends only those it changed, so the audit entry says what was changed.
  */
-export type PolicyForm = Partial<
-  Record<
-    'defaultExecutionMode' | 'perTransactionLimit' | 'dailyLimit' | 'monthlyLimit' | 'dailyTransactionLimit',
-    string
-  >
->;
-
-// A whole number becomes one; anything else goes to the API's validation as typed, which refuses
-// it on its field. A daily or monthly limit sent empty is "no limit".
-const whole = (v: string) => {
-  const s = v.trim();
-  return /^-?\d{1,20}$/.test(s) ? BigInt(s) : s;
-};
-
-function policyChange(form: PolicyForm): Record<string, unknown> {
-  const f = (typeof form === 'object' && form ? form : {}) as PolicyForm;
-  const sent = (k: keyof PolicyForm) => (typeof f[k] === 'string' && f[k].length <= 40 ? f[k] : undefined);
-  const limits: Record<string, unknown> = {};
-  const per = sent('perTransactionLimit');
-  if (per !== undefined) limits.perTransactionLimit = whole(per);
-  for (const k of ['dailyLimit', 'monthlyLimit'] as const) {
-    const v = sent(k);
-    if (v !== undefined) limits[k] = v.trim() ? whole(v) : null;
-  }
-  const count = sent('dailyTransactionLimit');
-  if (count !== undefined) {
-    const n = whole(count);
-    limits.dailyTransactionLimit = typeof n === 'bigint' ? Number(n) : n;
-  }
-  const mode = sent('defaultExecutionMode');
-  return {
-    ...(mode !== undefined ? { defaultExecutionMode: mode } : {}),
-    ...(Object.keys(limits).length ? { spendingLimits: limits } : {}),
-  };
-}
+export type PolicyForm = cmd.PolicyForm;
 
 export async function changeAgentPolicyAction(agentId: string, form: PolicyForm) {
-  return actionAs('admin', async (actor) => {
-    const a = await ops.changeAgentPolicy(actor, text(agentId, 100), policyChange(form));
-    return { updatedAt: new Date(a.updatedAt).toISOString() };
-  });
+  return command(cmd.changeAgentPolicy, { agentId, form }, (a) => ({
+    updatedAt: new Date(a.updatedAt).toISOString(),
+  }));
 }
 
 export async function regenerateDeviceCodeAction(agentId: string) {
-  return actionAs('operator', async (actor) => {
-    const c = await ops.regenerateDeviceCode(actor, text(agentId, 100));
-    return { code: c.code, expiresAt: c.expiresAt.toISOString() };
-  });
+  return command(cmd.regenerateDeviceCode, { agentId }, (c) => ({
+    code: c.code,
+    expiresAt: c.expiresAt.toISOString(),
+  }));
 }

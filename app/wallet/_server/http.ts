@@ -1,4 +1,5 @@
 import 'server-only';
+import type { z } from 'zod';
 import { cookies } from 'next/headers';
 import { unstable_rethrow } from 'next/navigation';
 import { DomainError } from '@/lib/core/errors';
@@ -6,11 +7,13 @@ import { parseJson, stringifyJson } from '@/lib/core/json';
 import { ERROR_STATUS, errorBody } from '@/lib/http/errors';
 import { secureCookies } from '@/lib/core/mode';
 import { log } from '@/lib/core/log';
-import { COOKIE, resolve, type WebSession } from '@/lib/wallet-web/service';
-import type { Forwarded } from './forward';
+import { runCommand, runCommandKeyed, type Command } from '@/lib/core/command';
+import { errorAnswer, toDomainError } from '@/lib/http/endpoint';
+import { COOKIE, customerActor, resolve, walletActor, type WebSession } from '@/lib/wallet-web/service';
 
 // What every wallet route handler shares: the CSRF check, reading the signed-in browser's
-// session from its cookie, and answering JSON.
+// session from its cookie, running commands (lib/wallet-web/commands.ts) as the signed-in
+// customer, and answering JSON. The commands validate the input; the routes only read it.
 export const cookieOptions = (maxAgeSeconds: number) => ({
   httpOnly: true,
   sameSite: 'strict' as const,
@@ -51,18 +54,6 @@ export function walletRoute<A extends unknown[]>(
       return problem(500, 'INTERNAL_ERROR', 'Internal error; the request was not completed');
     }
   };
-}
-
-/** The API's answer as it came (a challenge, a result or an error body). */
-export function relay(f: Forwarded): Response {
-  return new Response(f.status === 204 ? null : f.text, {
-    status: f.status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-  });
-}
-
-export function parsed(f: Forwarded): Record<string, unknown> {
-  return f.text ? (parseJson(f.text) as Record<string, unknown>) : {};
 }
 
 /**
@@ -113,3 +104,43 @@ export const signatureOf = (req: Request) => ({
   stamp: req.headers.get('service-wallet-signature'),
   requestId: req.headers.get('request-id'),
 });
+
+/**
+ * Runs `cmd` as the signed-in customer with `input` as the browser sent it (the command's schema
+ * validates it); its refusals reach walletRoute as domain errors.
+ */
+export async function asHolder<R>(s: WebSession, cmd: Command<z.ZodType, R>, input: unknown = {}): Promise<R> {
+  return runCommand(cmd, await customerActor(s), input);
+}
+
+/**
+ * Runs `cmd` as the signed-in customer under the browser's Idempotency-Key (a retry after a lost
+ * answer replays the first one, lib/core/keyed.ts), answering the result as JSON with `status`.
+ */
+export async function asHolderKeyed<R>(
+  req: Request,
+  s: WebSession,
+  cmd: Command<z.ZodType, R>,
+  input: unknown,
+  status = 200,
+): Promise<Response> {
+  const out = await runCommandKeyed(
+    cmd,
+    await customerActor(s),
+    input,
+    { key: req.headers.get('idempotency-key') },
+    {
+      answer: (result) => ({ status, text: stringifyJson(result) }),
+      error: (err) => errorAnswer(toDomainError(err, req)),
+    },
+  );
+  return new Response(out.text, {
+    status: out.status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
+
+/** Runs a sign-in command as the wallet pages' actor on `platformId` (there is no customer yet). */
+export async function asPages<R>(platformId: string, cmd: Command<z.ZodType, R>, input: unknown): Promise<R> {
+  return runCommand(cmd, await walletActor(platformId), input);
+}

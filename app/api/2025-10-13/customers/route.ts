@@ -1,22 +1,22 @@
-import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, endpoint, ok, routes } from '@/lib/http/endpoint';
+import * as commands from '@/lib/customers/commands';
 import { errors } from '@/lib/http/docs';
 import { customer, customerCreate, customerList, customerListQuery } from '@/lib/customers/schema';
 import * as customers from '@/lib/customers/service';
 
 // POST /customers – register an individual or business customer; opens its internal accounts
-const createCustomer = endpoint(
+const createCustomer = commandEndpoint(
   {
     method: 'POST',
     path: '/customers',
     summary: 'Add a new customer',
     tags: ['Customers'],
-    permission: 'MANAGE',
     body: customerCreate,
-    idempotent: true,
     answer: created,
     responses: { 201: { description: 'Customer created', schema: customer }, ...errors(400, 401, 403, 409) },
   },
-  async ({ actor, body }) => customers.create(actor.platformId, body),
+  commands.createCustomer,
+  ({ body }) => body,
 );
 
 // GET /customers – list customers with filters, newest first

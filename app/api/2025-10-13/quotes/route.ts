@@ -1,18 +1,16 @@
-import { endpoint, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as payments from '@/lib/payments/commands';
 import { quote, quoteRequest } from '@/lib/payments/quotes/schema';
-import { createQuote } from '@/lib/payments/quotes/create';
 
 // POST /quotes – price a cross-currency transfer (account or real-time funding → account or UMA)
-const create = endpoint(
+const create = commandEndpoint(
   {
     method: 'POST',
     path: '/quotes',
     summary: 'Create a transfer quote',
     tags: ['Cross-Currency Transfers'],
-    permission: 'TRANSACT',
     body: quoteRequest,
-    idempotent: true,
     // 202 while the quote awaits Strong Customer Authentication.
     answer: ({ quote: q, status }: { quote: unknown; status: 201 | 202 }) => ({ status, body: q }),
     responses: {
@@ -21,7 +19,8 @@ const create = endpoint(
       ...errors(400, 401, 403, 424, 429),
     },
   },
-  async ({ actor, body }) => createQuote(actor.platformId, body),
+  payments.createQuote,
+  ({ body }) => body,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

@@ -1,20 +1,19 @@
 import { cookies } from 'next/headers';
+import { endSession } from '@/lib/wallet-web/credential-commands';
 import { close, COOKIE } from '@/lib/wallet-web/service';
-import { forward } from '../../_server/forward';
 import {
+  asHolder,
   body,
   json,
   refuseCrossSite,
-  relay,
   signatureOf,
   signedOut,
   walletRoute,
   webSession,
 } from '../../_server/http';
-import { session as sessionRoute } from '../../_server/routes';
 
-// POST /wallet/api/sign-out – revokes this browser's wallet session with the API (a signed retry:
-// 202 with the payload to stamp, then again with the stamp), then forgets the browser's session.
+// POST /wallet/api/sign-out – revokes this browser's wallet session (a signed retry: 202 with the
+// payload to stamp, then again with the stamp), then forgets the browser's session.
 // {"local": true} only forgets it here, for a browser that lost its key.
 export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
@@ -29,10 +28,6 @@ export const POST = walletRoute(async (req: Request) => {
   if (!s) return jar.get(COOKIE) ? forget() : signedOut();
   const b = await body(req);
   if (b?.value.local === true) return forget();
-  const r = await forward(s.platformId, sessionRoute, 'DELETE', `/auth/sessions/${s.authSessionId}`, {
-    params: { id: s.authSessionId },
-    signature: signatureOf(req),
-  });
-  if (r.status === 204) return forget();
-  return relay(r);
+  const challenge = await asHolder(s, endSession, { signature: signatureOf(req) });
+  return challenge ? json(202, challenge) : forget();
 });

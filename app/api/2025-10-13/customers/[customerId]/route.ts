@@ -1,4 +1,5 @@
-import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, endpoint, ok, routes } from '@/lib/http/endpoint';
+import * as commands from '@/lib/customers/commands';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { customer, customerIdParams, customerUpdate } from '@/lib/customers/schema';
 import * as customers from '@/lib/customers/service';
@@ -6,17 +7,18 @@ import { signedRetryHeaders } from '@/lib/wallet-auth/schema';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // GET /customers/{customerId} – one customer (deleted ones show isDeleted: true)
-const getCustomer = endpoint(
+const getCustomer = commandEndpoint(
   {
     method: 'GET',
     path: '/customers/{customerId}',
+    answer: ok,
     summary: 'Get customer by ID',
     tags: ['Customers'],
-    permission: 'VIEW',
     params: customerIdParams,
     responses: { 200: { description: 'Successful operation', schema: customer }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await customers.get(actor.platformId, params.customerId)),
+  commands.getCustomer,
+  ({ params }) => ({ customerId: params.customerId }),
 );
 
 // PATCH /customers/{customerId} – update profile fields, contact, currencies, UMA address; a
@@ -47,17 +49,18 @@ const updateCustomer = endpoint(
 );
 
 // DELETE /customers/{customerId} – mark deleted, close its internal accounts
-const deleteCustomer = endpoint(
+const deleteCustomer = commandEndpoint(
   {
     method: 'DELETE',
     path: '/customers/{customerId}',
+    answer: ok,
     summary: 'Delete customer by ID',
     tags: ['Customers'],
-    permission: 'MANAGE',
     params: customerIdParams,
     responses: { 200: { description: 'Customer deleted', schema: customer }, ...errors(401, 403, 404, 410) },
   },
-  async ({ actor, params }) => ok(await customers.remove(actor.platformId, params.customerId)),
+  commands.removeCustomer,
+  ({ params }) => ({ customerId: params.customerId }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getCustomer, updateCustomer, deleteCustomer);

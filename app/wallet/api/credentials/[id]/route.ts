@@ -1,16 +1,13 @@
-import { isId } from '@/lib/core/ids';
-import { ownsCredential } from '@/lib/wallet-web/service';
-import { forward } from '../../../_server/forward';
+import { removeCredential } from '@/lib/wallet-web/credential-commands';
 import {
-  problem,
+  asHolder,
+  json,
   refuseCrossSite,
-  relay,
   signatureOf,
   signedOut,
   walletRoute,
   webSession,
 } from '../../../_server/http';
-import { credential } from '../../../_server/routes';
 
 // DELETE /wallet/api/credentials/{id} – revokes one of this wallet's credentials (a signed retry
 // by a session of another credential, as the API requires).
@@ -20,12 +17,6 @@ export const DELETE = walletRoute(async (req: Request, ctx: { params: Promise<{ 
   const s = await webSession();
   if (!s) return signedOut();
   const { id } = await ctx.params;
-  if (!isId('AuthMethod', id) || !(await ownsCredential(s, id)))
-    return problem(404, 'REFERENCE_NOT_FOUND', `Credential ${id} not found`);
-  return relay(
-    await forward(s.platformId, credential, 'DELETE', `/auth/credentials/${id}`, {
-      params: { id },
-      signature: signatureOf(req),
-    }),
-  );
+  const challenge = await asHolder(s, removeCredential, { credentialId: id, signature: signatureOf(req) });
+  return challenge ? json(202, challenge) : new Response(null, { status: 204 });
 });

@@ -1,8 +1,8 @@
 import { relyingParty } from '@/lib/wallet-auth/webauthn';
+import { walletOverview } from '@/lib/wallet-web/commands';
+import { listCredentials } from '@/lib/wallet-web/credential-commands';
 import { newRegistrationChallenge } from '@/lib/wallet-web/service';
-import { forward } from '../../../_server/forward';
-import { json, parsed, refuseCrossSite, signedOut, walletRoute, webSession } from '../../../_server/http';
-import { credentials, customer as customerRoute } from '../../../_server/routes';
+import { asHolder, json, refuseCrossSite, signedOut, walletRoute, webSession } from '../../../_server/http';
 
 // POST /wallet/api/credentials/options – WebAuthn creation options for a new passkey of this
 // wallet (for @simplewebauthn/browser's startRegistration): a fresh challenge remembered for this
@@ -12,12 +12,9 @@ export const POST = walletRoute(async (req: Request) => {
   if (refused) return refused;
   const s = await webSession();
   if (!s) return signedOut();
-  const [c, creds] = await Promise.all([
-    forward(s.platformId, customerRoute, 'GET', `/customers/${s.customerId}`, { params: { customerId: s.customerId } }),
-    forward(s.platformId, credentials, 'GET', '/auth/credentials', { query: { accountId: s.accountId } }),
-  ]);
-  const customer = parsed(c) as { email?: string; fullName?: string };
-  const existing = ((parsed(creds).data ?? []) as { type: string; credentialId?: string }[])
+  const [{ customer }, creds] = await Promise.all([asHolder(s, walletOverview), asHolder(s, listCredentials)]);
+  const c = customer as typeof customer & { email?: string; fullName?: string };
+  const existing = creds.data
     .filter((x) => x.type === 'PASSKEY' && x.credentialId)
     .map((x) => ({ id: x.credentialId!, type: 'public-key' as const }));
   const rp = relyingParty();
@@ -26,8 +23,8 @@ export const POST = walletRoute(async (req: Request) => {
     rp: { id: rp.rpId, name: 'Corridor wallet' },
     user: {
       id: Buffer.from(s.accountId).toString('base64url'),
-      name: customer.email ?? s.accountId,
-      displayName: customer.fullName ?? customer.email ?? 'Wallet holder',
+      name: c.email ?? s.accountId,
+      displayName: c.fullName ?? c.email ?? 'Wallet holder',
     },
     pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
     timeout: 120_000,

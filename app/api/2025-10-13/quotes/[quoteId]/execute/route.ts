@@ -1,20 +1,17 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as payments from '@/lib/payments/commands';
 import { executeQuoteBody, quote, quoteIdParams } from '@/lib/payments/quotes/schema';
-import { executeQuote } from '@/lib/payments/quotes/execute';
-import { walletSignatureForQuote } from '@/lib/payments/quotes/wallet';
 
 // POST /quotes/{quoteId}/execute – start the transfer (Embedded Wallet sources: signed by the holder)
-const execute = endpoint(
+const execute = commandEndpoint(
   {
     method: 'POST',
     path: '/quotes/{quoteId}/execute',
     summary: 'Execute a quote',
     tags: ['Cross-Currency Transfers'],
-    permission: 'TRANSACT',
     params: quoteIdParams,
     body: executeQuoteBody,
-    idempotent: true,
     answer: ok,
     headers: {
       'Service-Wallet-Signature':
@@ -22,8 +19,8 @@ const execute = endpoint(
     },
     responses: { 200: { description: 'Quote executed', schema: quote }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ actor, params, signed }) =>
-    executeQuote(actor.platformId, params.quoteId, walletSignatureForQuote(signed.stamp)),
+  payments.executeQuote,
+  ({ params, signed }) => ({ quoteId: params.quoteId, stamp: signed.stamp }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(execute);

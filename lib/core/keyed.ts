@@ -1,15 +1,17 @@
 import { errorText, log } from '../core/log';
 import { currentCorridor } from '../core/context';
 import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../core/crypto/secrets';
-import { addSeconds, now } from '../core/clock';
-import { withClaim, type Claim } from '../core/context';
-import { DomainError, invalidInput } from '../core/errors';
-import * as records from '../core/idempotency';
-import { instanceKey, isAlive } from '../core/instance';
+import { sha256Hex } from './crypto/secrets';
+import { addSeconds, now } from './clock';
+import { withClaim, type Claim } from './context';
+import { DomainError, invalidInput } from './errors';
+import * as records from './idempotency';
+import { instanceKey, isAlive } from './instance';
 
-// The Idempotency-Key protocol at the edge. The first request with a key claims it and runs; its
-// effect records the answer in its own transaction (lib/core/idempotency.ts). A repeat:
+// The Idempotency-Key protocol, one for every surface (the API edge, MCP tools, wallet routes and
+// console actions all reach it through the command runner, lib/core/command.ts). The first
+// request with a key claims it and runs; its effect records the answer in its own transaction
+// (lib/core/idempotency.ts). A repeat:
 // - after the answer is stored: gets it byte for byte, from any server process, after restarts —
 //   or, with another request body, a final refusal (400), since the key is then used for good;
 // - while the original runs: waits for its answer, then gets 409 "in progress" (retry later) —

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { defineCommand } from '../core/command';
+import { db } from '../core/db';
+import { DomainError } from '../core/errors';
+import { isId } from '../core/ids';
+import { API_BASE } from '../core/mode';
+import { parseBodyOrThrow } from '../core/validation';
+import * as credentials from '../wallet-auth/credentials';
+import { findCredential } from '../wallet-auth/repository';
+import { credentialCreate, exportRequest } from '../wallet-auth/schema';
+import * as sessions from '../wallet-auth/sessions';
+import type { SignedRequest } from '../wallet-auth/signed-retry';
+import * as wallet from '../wallet-auth/wallet';
+import { holder } from './commands';
+
+// The wallet holder's credentials, session and recovery phrase, as the customer actor of their
+// wallet session. Each change is a signed retry (lib/wallet-auth/signed-retry.ts): the first call
+// answers the payload for the browser's session key to stamp, the same call with the stamp acts.
+const customer = { customer: true } as const;
+
+/** The signed-retry headers the browser sent with the call. */
+export const signature = z
+  .object({
+    stamp: z.string().max(16_384).nullable().default(null),
+    requestId: z.string().max(255).nullable().default(null),
+  })
+  .default({ stamp: null, requestId: null });
+
+/**
+ * The request as the signed retry binds it: the API operation's method and path with the body the
+ * command sends it (built from the command's input, so the first call and the retry bind alike).
+ */
+function signedCall(method: string, path: string, body: unknown, sig: z.output<typeof signature>): SignedRequest {
+  return {
+    method,
+    path: `${API_BASE}${path}`,
+    rawBody: body === undefined ? '' : JSON.stringify(body),
+    stamp: sig.stamp?.trim() || null,
+    requestId: sig.requestId?.trim() || null,
+  };
+}
+
+export const listCredentials = defineCommand({
+  name: 'wallet.credentials.list',
+  input: z.object({}),
+  actors: customer,
+  idempotency: 'none',
+  run: (actor) => {
+    const a = holder(actor);
+    return credentials.list(a.platformId, a.accountId);
+  },
+});
+
+/** Adds the passkey the browser created over the registration challenge this browser was given. */
+export const addPasskey = defineCommand({
+  name: 'wallet.credentials.add-passkey',
+  input: z.object({
+    nickname: z.string(),
+    attestation: z.record(z.string(), z.unknown()),
+    challenge: z.string().min(1, 'ask for passkey options first'),
+    signature,
+  }),
+  actors: customer,
+  idempotency: 'none',
+  run: (actor, b) => {
+    const a = holder(actor);
+    const request = {
+      type: 'PASSKEY',
+      accountId: a.accountId,
+      nickname: b.nickname,
+      challenge: b.challenge,
+      attestation: b.attestation,
+    };
+    const body = parseBodyOrThrow(credentialCreate, request);
+    return credentials.add(a.platformId, body, signedCall('POST', '/auth/credentials', request, b.signature));
+  },
+});
+
+/** Revokes one of this wallet's credentials (signed by a session of another credential, as the API requires). */
+export const removeCredential = defineCommand({
+  name: 'wallet.credentials.remove',
+  input: z.object({ credentialId: z.string().max(100), signature }),
+  actors: customer,
+  idempotency: 'none',
+  run: async (actor, b) => {
+    const a = holder(actor);
+    const missing = () => new DomainError('REFERENCE_NOT_FOUND', `Credential ${b.credentialId} not found`);
+    if (!isId('AuthMethod', b.credentialId)) throw missing();
+    const c = await findCredential(a.platformId, b.credentialId, db());
+    if (c?.accountId !== a.accountId) throw missing();
+    const path = `/auth/credentials/${b.credentialId}`;
+    return credentials.revoke(a.platformId, b.credentialId, signedCall('DELETE', path, undefined, b.signature));
+  },
+});
+
+/** Revokes the wallet session this browser signed in with (null once revoked). */
+export const endSession = defineCommand({
+  name: 'wallet.sessions.revoke',
+  input: z.object({ signature }),
+  actors: customer,
+  idempotency: 'none',
+  run: (actor, b) => {
+    const a = holder(actor);
+    const path = `/auth/sessions/${a.authSessionId}`;
+    return sessions.revoke(a.platformId, a.authSessionId, signedCall('DELETE', path, undefined, b.signature));
+  },
+});
+
+/** The wallet's recovery phrase sealed (HPKE) to a key the browser just made. */
+export const exportWallet = defineCommand({
+  name: 'wallet.export',
+  input: exportRequest.extend({ signature }),
+  actors: customer,
+  idempotency: 'none',
+  run: (actor, b) => {
+    const a = holder(actor);
+    const request = { clientPublicKey: b.clientPublicKey };
+    const path = `/internal-accounts/${a.accountId}/export`;
+    return wallet.exportWallet(
+      a.platformId,
+      a.accountId,
+      b.clientPublicKey,
+      signedCall('POST', path, request, b.signature),
+    );
+  },
+});

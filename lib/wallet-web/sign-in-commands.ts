@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { defineCommand } from '../core/command';
+import { DomainError } from '../core/errors';
+import { parseBodyOrThrow } from '../core/validation';
+import { API_BASE } from '../core/mode';
+import * as login from '../wallet-auth/login';
+import { challengeRequest, credentialVerify } from '../wallet-auth/schema';
+import type { SignedRequest } from '../wallet-auth/signed-retry';
+import { walletOfEmail } from './service';
+import { startDecoy, verifyDecoy } from './sign-in';
+import { signature } from './credential-commands';
+
+// Signing in to the wallet pages, before there is a customer actor: run as the wallet pages'
+// actor on the platform (lib/wallet-web/service.ts walletActor), which holds MANAGE as the
+// credential operations require. An email with no wallet (or no passkey, for a passkey sign-in)
+// is answered by a decoy credential exactly as a real one would be (lib/wallet-auth/decoy.ts).
+const pages = { platform: 'MANAGE' } as const;
+
+const call = (credentialId: string, step: string, rawBody: string, sig: z.output<typeof signature>): SignedRequest => ({
+  method: 'POST',
+  path: `${API_BASE}/auth/credentials/${credentialId}/${step}`,
+  rawBody,
+  stamp: sig.stamp?.trim() || null,
+  requestId: sig.requestId?.trim() || null,
+});
+
+export const startSignIn = defineCommand({
+  name: 'wallet.sign-in.start',
+  input: z.object({
+    email: z.string().trim().min(1).max(254),
+    method: z.enum(['EMAIL_OTP', 'PASSKEY']),
+    clientPublicKey: z.string().max(1024).optional(),
+  }),
+  actors: pages,
+  idempotency: 'none',
+  run: async (actor, b) => {
+    const { platformId } = actor;
+    // A passkey sign-in binds the browser's new session key (validated as POST .../challenge does).
+    const request = b.method === 'PASSKEY' ? { clientPublicKey: b.clientPublicKey ?? '' } : undefined;
+    const wallet = await walletOfEmail(platformId, b.email);
+    const credentialId = b.method === 'PASSKEY' ? wallet?.passkeys[0]?.id : wallet?.emailOtpCredentialId;
+    if (wallet && credentialId) {
+      const key = request ? parseBodyOrThrow(challengeRequest, request)?.clientPublicKey : undefined;
+      const rawBody = request ? JSON.stringify(request) : '';
+      const challenge = await login.challenge(
+        platformId,
+        credentialId,
+        key,
+        call(credentialId, 'challenge', rawBody, {
+          stamp: null,
+          requestId: null,
+        }),
+      );
+      return {
+        challenge: challenge as Record<string, unknown>,
+        login: { customerId: wallet.customerId, accountId: wallet.accountId, credentialId },
+        decoy: false,
+        email: b.email,
+        method: b.method,
+      };
+    }
+    const d = await startDecoy(platformId, b.email, b.method, request);
+    return {
+      challenge: d.challenge as Record<string, unknown>,
+      login: {
+        customerId: d.decoy.customerId,
+        accountId: d.decoy.credential.accountId,
+        credentialId: d.decoy.credential.id,
+      },
+      decoy: true,
+      email: b.email,
+      method: b.method,
+    };
+  },
+});
+
+/** The sign-in in progress, as the sealed login cookie keeps it (app/wallet/_server/login.ts). */
+const pendingLogin = z.object({
+  customerId: z.string(),
+  accountId: z.string(),
+  credentialId: z.string(),
+  email: z.string(),
+  method: z.enum(['EMAIL_OTP', 'PASSKEY']),
+  decoy: z.boolean(),
+});
+
+/**
+ * The proof for the credential of the sign-in in progress: an OTP (a signed retry: first the
+ * payload to stamp) or a passkey assertion. Answers the challenge or the wallet session opened;
+ * a decoy's sign-in is refused exactly as a wrong proof would be.
+ */
+export const verifySignIn = defineCommand({
+  name: 'wallet.sign-in.verify',
+  input: z.object({
+    login: pendingLogin,
+    proof: credentialVerify,
+    /** The proof's exact text: the signed retry binds the body as sent. */
+    rawBody: z.string().max(65_536),
+    signature,
+  }),
+  actors: pages,
+  idempotency: 'none',
+  run: async (actor, b) => {
+    const { platformId } = actor;
+    if (b.login.decoy) return verifyDecoy({ platformId, ...b.login }, { text: b.rawBody, value: b.proof }, b.signature);
+    const signed = call(b.login.credentialId, 'verify', b.rawBody, b.signature);
+    const result = await login.verify(platformId, b.login.credentialId, b.proof, signed);
+    if ('accountId' in result && result.accountId !== b.login.accountId)
+      throw new DomainError('INTERNAL_ERROR', 'The session is for another wallet');
+    return result;
+  },
+});
