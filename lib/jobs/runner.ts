@@ -1,4 +1,5 @@
 import { now } from '../core/clock';
+import { errorText, log } from '../core/log';
 import { runAs, type Actor } from '../core/context';
 import { MAX_ATTEMPTS, type JobRegistry } from './registry';
 import type { JobClaim, JobRow } from './repository';
@@ -17,7 +18,21 @@ export async function runClaimed(jobs: JobRegistry, batch: JobRow[], actorOf: (j
     // Finished jobs are marked together after the batch: a handler is idempotent (its state
     // moves are guarded), so a crash in between only runs it again, to no effect.
     const done: JobClaim[] = [];
+    const startedAt = new Map<string, number>();
     const record = async (job: JobRow, err: unknown) => {
+      // One line per job run: kind, outcome and time (never its payload).
+      log().info(
+        {
+          job: job.kind,
+          jobId: job.id,
+          platformId: job.platformId,
+          attempt: job.attempts,
+          outcome: err === undefined ? 'done' : 'failed',
+          ...(err === undefined ? {} : { err: errorText(err) }),
+          ms: Math.round(performance.now() - (startedAt.get(job.id) ?? performance.now())),
+        },
+        'job',
+      );
       if (err === undefined) return void done.push(claimOf(job));
       held.delete(job.id);
       await settleFailure(jobs, job, err);
@@ -32,6 +47,7 @@ export async function runClaimed(jobs: JobRegistry, batch: JobRow[], actorOf: (j
       }
       const handler = jobs.handlers.get(job.kind);
       await runAs(actorOf(job), async () => {
+        startedAt.set(job.id, performance.now());
         const err = await attempt(jobs.handlerTimeoutMs, job.kind, async () => {
           if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
           await handler(job.payload, { id: job.id, platformId: job.platformId, attempts: job.attempts });
@@ -41,6 +57,7 @@ export async function runClaimed(jobs: JobRegistry, batch: JobRow[], actorOf: (j
     }
     for (const group of groups.values()) {
       await runAs(actorOf(group[0]), async () => {
+        for (const job of group) startedAt.set(job.id, performance.now());
         let results: unknown[] = [];
         const err = await attempt(jobs.handlerTimeoutMs, group[0].kind, async () => {
           results = await jobs.batch.get(group[0].kind)!(
@@ -64,7 +81,7 @@ async function renew(jobs: JobRegistry, held: Map<string, JobClaim>): Promise<vo
     await jobs.bookkeeping.renewLeases([...held.values()], new Date(Date.now() + jobs.leaseMs));
   } catch (err) {
     // The next renewal tries again; if none gets through, the leases run out and others take over.
-    console.error('[corridor] job lease renewal failed:', messageOf(err));
+    log().error({ err: messageOf(err) }, 'job lease renewal failed');
   }
 }
 
@@ -91,7 +108,7 @@ async function settleFailure(jobs: JobRegistry, job: JobRow, err: unknown): Prom
   const claim = claimOf(job);
   try {
     if (job.attempts >= MAX_ATTEMPTS) {
-      console.error(`[corridor] job ${job.kind} ${job.id} failed for good:`, message);
+      log().error({ job: job.kind, jobId: job.id, platformId: job.platformId, err: message }, 'job failed for good');
       await jobs.bookkeeping.markFailed(claim, now(), message);
     } else {
       await jobs.bookkeeping.markRetry(claim, new Date(now().getTime() + 1000 * 2 ** job.attempts), message);
@@ -111,13 +128,13 @@ async function settleDone(jobs: JobRegistry, done: JobClaim[]): Promise<void> {
 }
 
 async function release(jobs: JobRegistry, claims: JobClaim[], why: string): Promise<void> {
-  console.error(`[corridor] releasing ${claims.length} job(s): ${why}`);
+  log().error({ jobs: claims.map((c) => c.id), why }, 'releasing jobs');
   for (const claim of claims) {
     try {
       await jobs.bookkeeping.release(claim, new Date(Date.now() + 1000), why);
     } catch (err) {
       // No longer renewed: the lease runs out within leaseMs and any worker takes the job.
-      console.error(`[corridor] cannot release job ${claim.id} (its lease will run out):`, messageOf(err));
+      log().error({ jobId: claim.id, err: messageOf(err) }, 'cannot release a job (its lease will run out)');
     }
   }
 }
