@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { defineCommand } from '../core/command';
 import { notFound } from '../core/errors';
-import { customerCreate } from './schema';
+import { signedRequest } from '../core/fields';
+import { endUserTerms } from './profile';
+import { customerCreate, customerListQuery, customerUpdate } from './schema';
 import * as customers from './service';
 
-// The platform's customer records as commands (POST /customers, GET and DELETE
-// /customers/{customerId}). A signed-in wallet holder may read their own record, and no other.
+// The platform's customer records as commands (/customers, /customers/{customerId},
+// /customers/end-user-terms). A signed-in wallet holder may read their own record, and no other.
 export const createCustomer = defineCommand({
   name: 'customers.create',
   input: customerCreate,
@@ -32,4 +34,43 @@ export const removeCustomer = defineCommand({
   actors: { platform: 'MANAGE' },
   idempotency: 'none',
   run: (actor, b) => customers.remove(actor.platformId, b.customerId),
+});
+
+export const listCustomers = defineCommand({
+  name: 'customers.list',
+  // The query's own schema, its flag already a boolean (the query string spells it true/false).
+  input: customerListQuery.extend({ isIncludingDeleted: z.boolean().optional() }),
+  actors: { platform: 'VIEW' },
+  idempotency: 'none',
+  run: (actor, { limit, cursor, isIncludingDeleted, createdAfter, createdBefore, updatedAfter, updatedBefore, ...f }) =>
+    customers.list(
+      actor.platformId,
+      {
+        ...f,
+        includeDeleted: isIncludingDeleted,
+        createdAfter: createdAfter ? new Date(createdAfter) : undefined,
+        createdBefore: createdBefore ? new Date(createdBefore) : undefined,
+        updatedAfter: updatedAfter ? new Date(updatedAfter) : undefined,
+        updatedBefore: updatedBefore ? new Date(updatedBefore) : undefined,
+      },
+      limit,
+      cursor,
+    ),
+});
+
+/** A contact tied to embedded-wallet OTP credentials changes on the holder's signed retry (a challenge first). */
+export const updateCustomer = defineCommand({
+  name: 'customers.update',
+  input: z.object({ customerId: z.string(), body: customerUpdate, signed: signedRequest }),
+  actors: { platform: 'MANAGE' },
+  idempotency: 'none',
+  run: (actor, b) => customers.update(actor.platformId, b.customerId, b.body, b.signed),
+});
+
+export const getEndUserTerms = defineCommand({
+  name: 'customers.end-user-terms',
+  input: z.object({}),
+  actors: { platform: 'VIEW' },
+  idempotency: 'none',
+  run: async () => endUserTerms(),
 });

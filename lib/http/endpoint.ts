@@ -82,7 +82,11 @@ export const noContent = (): Reply => ({ status: 204 });
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
-export type Endpoint = RouteHandler & { def: EndpointDef<z.ZodType, z.ZodType, z.ZodType> };
+export type Endpoint = RouteHandler & {
+  def: EndpointDef<z.ZodType, z.ZodType, z.ZodType>;
+  /** The command the operation runs (commandEndpoint); tests/commands-coverage.test.ts requires one. */
+  command?: Command;
+};
 
 function jsonResponse(status: number, text: string | null, headers: Record<string, string> = {}): Response {
   // Every error answer carries the retry hint; one without it here is a stored answer replayed
@@ -290,9 +294,13 @@ export function commandEndpoint<P extends z.ZodType, Q extends z.ZodType, B exte
     keyRequired: cmd.idempotency === 'required',
   };
   const run = (i: Input<P, Q, B>) => runCommandHere(cmd, i.actor, input(i));
-  if (full.idempotent) return endpoint({ ...full, idempotent: true as const }, run);
+  const command = cmd as Command;
+  if (full.idempotent) return Object.assign(endpoint({ ...full, idempotent: true as const }, run), { command });
   const { answer, ...plain } = full;
-  return endpoint({ ...plain, idempotent: false as const }, async (i) => answer(await run(i)));
+  return Object.assign(
+    endpoint({ ...plain, idempotent: false as const }, async (i) => answer(await run(i))),
+    { command },
+  );
 }
 
 const replyText = (reply: Reply) =>

@@ -1,4 +1,5 @@
-import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, ok, routes } from '@/lib/http/endpoint';
+import * as stablecoins from '@/lib/stablecoins/commands';
 import { errors } from '@/lib/http/docs';
 import {
   providerAccount,
@@ -6,41 +7,38 @@ import {
   providerAccountList,
   providerAccountsQuery,
 } from '@/lib/stablecoins/schema';
-import * as links from '@/lib/stablecoins/links';
 
 // POST /stablecoin-provider-accounts – link provider API credentials (verified, stored sealed, never returned)
-const link = endpoint(
+const link = commandEndpoint(
   {
     method: 'POST',
     path: '/stablecoin-provider-accounts',
+    answer: created,
     summary: 'Link a stablecoin provider account',
     tags: ['Stablecoins'],
-    permission: 'MANAGE',
     body: providerAccountLink,
-    idempotent: true,
-    keyRequired: true,
-    answer: created,
     responses: {
       201: { description: 'Stablecoin provider account linked', schema: providerAccount },
       ...errors(400, 401, 403, 409),
     },
   },
-  async ({ actor, body }) => links.link(actor.platformId, body),
+  stablecoins.linkProviderAccount,
+  ({ body }) => body,
 );
 
 // GET /stablecoin-provider-accounts – the platform's provider account links, newest first
-const list = endpoint(
+const list = commandEndpoint(
   {
     method: 'GET',
     path: '/stablecoin-provider-accounts',
+    answer: ok,
     summary: 'List stablecoin provider account links',
     tags: ['Stablecoins'],
-    permission: 'VIEW',
     query: providerAccountsQuery,
     responses: { 200: { description: 'Successful operation', schema: providerAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query: { provider, status, limit, cursor } }) =>
-    ok(await links.list(actor.platformId, { provider, status }, limit, cursor)),
+  stablecoins.listProviderAccounts,
+  ({ query }) => query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(link, list);

@@ -1,33 +1,21 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as payments from '@/lib/payments/commands';
 import { errors } from '@/lib/http/docs';
 import { transactionList, transactionListQuery } from '@/lib/payments/transactions/schema';
-import * as transactions from '@/lib/payments/transactions/service';
 
 // GET /transactions – filtered, cursor-paginated, newest first unless sortOrder=asc
-const list = endpoint(
+const list = commandEndpoint(
   {
     method: 'GET',
     path: '/transactions',
+    answer: ok,
     summary: 'List transactions',
     tags: ['Transactions'],
-    permission: 'VIEW',
     query: transactionListQuery,
     responses: { 200: { description: 'Successful operation', schema: transactionList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query: { limit, cursor, sortOrder, startDate, endDate, ...f } }) =>
-    ok(
-      await transactions.list(
-        actor.platformId,
-        {
-          ...f,
-          startDate: startDate ? new Date(startDate) : undefined,
-          endDate: endDate ? new Date(endDate) : undefined,
-        },
-        limit,
-        sortOrder,
-        cursor,
-      ),
-    ),
+  payments.listTransactions,
+  ({ query }) => query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(list);

@@ -1,22 +1,23 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as vasps from '@/lib/vasps/commands';
 import { errors } from '@/lib/http/docs';
 import { vaspList, vaspListQuery } from '@/lib/vasps/schema';
-import { listVasps } from '@/lib/vasps/service';
 
 // GET /vasps – the directory of exchanges and custodians for counterparty declarations
-const listVaspsEndpoint = endpoint(
+const listVaspsEndpoint = commandEndpoint(
   {
     method: 'GET',
     path: '/vasps',
+    answer: ok,
     summary: 'List VASPs',
     description:
       'Virtual Asset Service Providers recognized for counterparty declarations, alphabetical; pass `vaspName` when declaring a VASP-hosted counterparty.',
     tags: ['VASPs'],
-    permission: 'VIEW',
     query: vaspListQuery,
     responses: { 200: { description: 'Successful operation', schema: vaspList }, ...errors(400, 401, 403) },
   },
-  async ({ query }) => ok(listVasps(query.limit, query.cursor)),
+  vasps.list,
+  ({ query }) => query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(listVaspsEndpoint);

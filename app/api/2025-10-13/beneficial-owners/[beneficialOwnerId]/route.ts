@@ -1,30 +1,31 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as owners from '@/lib/customers/beneficial-owners/commands';
 import { errors } from '@/lib/http/docs';
 import { beneficialOwner, ownerIdParams, ownerUpdate } from '@/lib/customers/beneficial-owners/schema';
-import * as owners from '@/lib/customers/beneficial-owners/service';
 
 // GET /beneficial-owners/{beneficialOwnerId} – one beneficial owner with its KYC status
-const getOwner = endpoint(
+const getOwner = commandEndpoint(
   {
     method: 'GET',
     path: '/beneficial-owners/{beneficialOwnerId}',
+    answer: ok,
     summary: 'Get a beneficial owner',
     tags: ['KYC/KYB Verifications'],
-    permission: 'VIEW',
     params: ownerIdParams,
     responses: { 200: { description: 'Successful operation', schema: beneficialOwner }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await owners.get(actor.platformId, params.beneficialOwnerId)),
+  owners.get,
+  ({ params }) => params,
 );
 
 // PATCH /beneficial-owners/{beneficialOwnerId} – change roles, ownership or personal details
-const updateOwner = endpoint(
+const updateOwner = commandEndpoint(
   {
     method: 'PATCH',
     path: '/beneficial-owners/{beneficialOwnerId}',
+    answer: ok,
     summary: 'Update a beneficial owner',
     tags: ['KYC/KYB Verifications'],
-    permission: 'MANAGE',
     params: ownerIdParams,
     body: ownerUpdate,
     responses: {
@@ -32,7 +33,8 @@ const updateOwner = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, body }) => ok(await owners.update(actor.platformId, params.beneficialOwnerId, body)),
+  owners.update,
+  ({ params, body }) => ({ beneficialOwnerId: params.beneficialOwnerId, body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getOwner, updateOwner);

@@ -1,8 +1,7 @@
-import { accepted, commandEndpoint, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import * as commands from '@/lib/customers/commands';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { customer, customerIdParams, customerUpdate } from '@/lib/customers/schema';
-import * as customers from '@/lib/customers/service';
 import { signedRetryHeaders } from '@/lib/wallet-auth/schema';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
 
@@ -23,13 +22,13 @@ const getCustomer = commandEndpoint(
 
 // PATCH /customers/{customerId} – update profile fields, contact, currencies, UMA address; a
 // contact tied to embedded-wallet OTP credentials changes through the signed retry (202 first)
-const updateCustomer = endpoint(
+const updateCustomer = commandEndpoint(
   {
     method: 'PATCH',
     path: '/customers/{customerId}',
+    answer: (result) => (isChallenge(result) ? accepted(result) : ok(result)),
     summary: 'Update customer by ID',
     tags: ['Customers'],
-    permission: 'MANAGE',
     params: customerIdParams,
     body: customerUpdate,
     headers: signedRetryHeaders,
@@ -42,10 +41,8 @@ const updateCustomer = endpoint(
       ...errors(400, 401, 403, 404, 409, 424),
     },
   },
-  async ({ actor, params, body, signed }) => {
-    const result = await customers.update(actor.platformId, params.customerId, body, signed);
-    return isChallenge(result) ? accepted(result) : ok(result);
-  },
+  commands.updateCustomer,
+  ({ params, body, signed }) => ({ customerId: params.customerId, body, signed }),
 );
 
 // DELETE /customers/{customerId} – mark deleted, close its internal accounts

@@ -1,53 +1,44 @@
-import { created, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, ok, routes } from '@/lib/http/endpoint';
+import * as accounts from '@/lib/external-accounts/customer-commands';
 import { errors } from '@/lib/http/docs';
 import {
   customerExternalAccountCreate,
   customerExternalAccountsQuery,
   externalAccount,
   externalAccountList,
-  type ExternalAccountCreate,
 } from '@/lib/external-accounts/schema';
-import * as externalAccounts from '@/lib/external-accounts/service';
 
 // POST /customers/external-accounts – add a bank account or wallet for a customer (or, without customerId, for the platform)
-const createCustomerExternalAccount = endpoint(
+const createCustomerExternalAccount = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/external-accounts',
+    answer: created,
     summary: 'Add a new external account',
     tags: ['External Accounts'],
-    permission: 'MANAGE',
     body: customerExternalAccountCreate,
-    idempotent: true,
-    answer: created,
     responses: {
       201: { description: 'External account created successfully', schema: externalAccount },
       ...errors(400, 401, 403, 409),
     },
   },
-  async ({ actor, body }) => externalAccounts.create(actor.platformId, body as ExternalAccountCreate),
+  accounts.create,
+  ({ body }) => body,
 );
 
 // GET /customers/external-accounts – customers' external accounts, newest first
-const listCustomerExternalAccounts = endpoint(
+const listCustomerExternalAccounts = commandEndpoint(
   {
     method: 'GET',
     path: '/customers/external-accounts',
+    answer: ok,
     summary: 'List Customer external accounts',
     tags: ['External Accounts'],
-    permission: 'VIEW',
     query: customerExternalAccountsQuery,
     responses: { 200: { description: 'Successful operation', schema: externalAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query: { limit, cursor, customerId, currency } }) =>
-    ok(
-      await externalAccounts.list(
-        actor.platformId,
-        { owner: { kind: 'customers', customerId }, currency },
-        limit,
-        cursor,
-      ),
-    ),
+  accounts.list,
+  ({ query }) => query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createCustomerExternalAccount, listCustomerExternalAccounts);

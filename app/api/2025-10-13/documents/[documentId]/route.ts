@@ -1,30 +1,31 @@
-import { endpoint, noContent, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, noContent, ok, routes } from '@/lib/http/endpoint';
+import * as documents from '@/lib/documents/commands';
 import { errors } from '@/lib/http/docs';
 import { document, documentIdParams, documentReplace } from '@/lib/documents/schema';
-import * as documents from '@/lib/documents/service';
 
 // GET /documents/{documentId} – one document's metadata
-const getDocument = endpoint(
+const getDocument = commandEndpoint(
   {
     method: 'GET',
     path: '/documents/{documentId}',
+    answer: ok,
     summary: 'Get a document by ID',
     tags: ['Documents'],
-    permission: 'VIEW',
     params: documentIdParams,
     responses: { 200: { description: 'Successful operation', schema: document }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await documents.get(actor.platformId, params.documentId)),
+  documents.get,
+  ({ params }) => params,
 );
 
 // PUT /documents/{documentId} – replace file and metadata of a document not yet submitted
-const replaceDocument = endpoint(
+const replaceDocument = commandEndpoint(
   {
     method: 'PUT',
     path: '/documents/{documentId}',
+    answer: ok,
     summary: 'Replace a document',
     tags: ['Documents'],
-    permission: 'MANAGE',
     params: documentIdParams,
     body: documentReplace,
     bodyType: 'multipart',
@@ -33,24 +34,23 @@ const replaceDocument = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, body }) => ok(await documents.replace(actor.platformId, params.documentId, body)),
+  documents.replace,
+  ({ params, body }) => ({ documentId: params.documentId, body }),
 );
 
 // DELETE /documents/{documentId} – delete a document not yet submitted for verification
-const deleteDocument = endpoint(
+const deleteDocument = commandEndpoint(
   {
     method: 'DELETE',
     path: '/documents/{documentId}',
+    answer: noContent,
     summary: 'Delete a document',
     tags: ['Documents'],
-    permission: 'MANAGE',
     params: documentIdParams,
     responses: { 204: { description: 'Document deleted successfully' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ actor, params }) => {
-    await documents.remove(actor.platformId, params.documentId);
-    return noContent();
-  },
+  documents.remove,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getDocument, replaceDocument, deleteDocument);

@@ -1,18 +1,18 @@
-import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as wallet from '@/lib/wallet-auth/commands';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { internalAccount } from '@/lib/accounts/schema';
 import { idParams, internalAccountUpdate, signedRetryHeaders } from '@/lib/wallet-auth/schema';
-import * as wallet from '@/lib/wallet-auth/wallet';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // PATCH /internal-accounts/{id} – embedded-wallet privacy, applied on the wallet-signed retry (MANAGE)
-const updateInternalAccount = endpoint(
+const updateInternalAccount = commandEndpoint(
   {
     method: 'PATCH',
     path: '/internal-accounts/{id}',
+    answer: (result) => (isChallenge(result) ? accepted(result) : ok(result)),
     summary: 'Update internal account',
     tags: ['Internal Accounts'],
-    permission: 'MANAGE',
     params: idParams,
     body: internalAccountUpdate,
     headers: signedRetryHeaders,
@@ -22,10 +22,8 @@ const updateInternalAccount = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, body, signed }) => {
-    const result = await wallet.updateWallet(actor.platformId, params.id, body, signed);
-    return isChallenge(result) ? accepted(result) : ok(result);
-  },
+  wallet.updateWallet,
+  ({ params, body, signed }) => ({ id: params.id, body, signed }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(updateInternalAccount);

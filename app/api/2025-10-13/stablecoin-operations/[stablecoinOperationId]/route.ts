@@ -1,20 +1,21 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as stablecoins from '@/lib/stablecoins/commands';
 import { errors } from '@/lib/http/docs';
 import { operation, operationIdParams } from '@/lib/stablecoins/schema';
-import * as operations from '@/lib/stablecoins/operations';
 
 // GET /stablecoin-operations/{stablecoinOperationId} – one mint or burn operation
-const get = endpoint(
+const get = commandEndpoint(
   {
     method: 'GET',
     path: '/stablecoin-operations/{stablecoinOperationId}',
+    answer: ok,
     summary: 'Get a stablecoin issuer operation',
     tags: ['Stablecoins'],
-    permission: 'VIEW',
     params: operationIdParams,
     responses: { 200: { description: 'Successful operation', schema: operation }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await operations.get(actor.platformId, params.stablecoinOperationId)),
+  stablecoins.getOperation,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

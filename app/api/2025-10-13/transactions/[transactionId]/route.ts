@@ -1,20 +1,21 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as payments from '@/lib/payments/commands';
 import { errors } from '@/lib/http/docs';
 import { anyTransaction, transactionIdParams } from '@/lib/payments/transactions/schema';
-import * as transactions from '@/lib/payments/transactions/service';
 
 // GET /transactions/{transactionId} – one transaction
-const get = endpoint(
+const get = commandEndpoint(
   {
     method: 'GET',
     path: '/transactions/{transactionId}',
+    answer: ok,
     summary: 'Get transaction by ID',
     tags: ['Transactions'],
-    permission: 'VIEW',
     params: transactionIdParams,
     responses: { 200: { description: 'Successful operation', schema: anyTransaction }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await transactions.getAny(actor.platformId, params.transactionId)),
+  payments.getTransaction,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

@@ -1,25 +1,23 @@
-import { endpoint, noContent, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, noContent, routes } from '@/lib/http/endpoint';
+import * as contact from '@/lib/contact-verification/commands';
 import { errors } from '@/lib/http/docs';
 import { customerIdParams } from '@/lib/customers/schema';
-import * as contactVerification from '@/lib/contact-verification/service';
 
 // POST /customers/{customerId}/verify-email – send (or resend) a one-time code to the customer's email address
-const sendEmailVerification = endpoint(
+const sendEmailVerification = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/{customerId}/verify-email',
+    answer: noContent,
     summary: 'Send an email verification code to a customer',
     description:
       'Only for customers whose region requires contact verification; 409 otherwise, when the email is already verified, or when a code was sent less than a minute ago (Retry-After). The code expires after 10 minutes. In sandbox the code is always 123456.',
     tags: ['Contact Verification'],
-    permission: 'MANAGE',
     params: customerIdParams,
     responses: { 204: { description: 'Verification code sent.' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ actor, params }) => {
-    await contactVerification.send(actor.platformId, params.customerId, 'EMAIL');
-    return noContent();
-  },
+  contact.sendCode,
+  ({ params }) => ({ customerId: params.customerId, channel: 'EMAIL' }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(sendEmailVerification);

@@ -1,18 +1,18 @@
-import { accepted, endpoint, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, routes } from '@/lib/http/endpoint';
+import * as bulk from '@/lib/bulk-import/commands';
 import { errors } from '@/lib/http/docs';
 import { csvUpload, jobAccepted } from '@/lib/bulk-import/schema';
-import * as bulkImport from '@/lib/bulk-import/service';
 
 // POST /customers/bulk/csv – check a customer CSV, store its rows and start the import job
-const uploadCustomersCsv = endpoint(
+const uploadCustomersCsv = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/bulk/csv',
+    answer: accepted,
     summary: 'Upload customers via CSV file',
     description:
       'Header row required (umaAddress, platformCustomerId, customerType and the optional columns the reference lists, plus businessIncorporatedOn); UTF-8, at most 5 MiB and 10,000 rows. Customers are created in the background; follow the job with GET /customers/bulk/jobs/{jobId}.',
     tags: ['Customers'],
-    permission: 'MANAGE',
     bodyType: 'multipart',
     body: csvUpload,
     responses: {
@@ -20,7 +20,8 @@ const uploadCustomersCsv = endpoint(
       ...errors(400, 401, 403),
     },
   },
-  async ({ actor, body }) => accepted(await bulkImport.upload(actor.platformId, body.file)),
+  bulk.uploadCsv,
+  ({ body }) => body,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(uploadCustomersCsv);

@@ -1,38 +1,36 @@
-import { endpoint, noContent, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, noContent, ok, routes } from '@/lib/http/endpoint';
+import * as accounts from '@/lib/external-accounts/customer-commands';
 import { errors } from '@/lib/http/docs';
 import { externalAccount, externalAccountIdParams } from '@/lib/external-accounts/schema';
-import * as externalAccounts from '@/lib/external-accounts/service';
 
 // GET /customers/external-accounts/{externalAccountId} – one customer external account
-const getCustomerExternalAccount = endpoint(
+const getCustomerExternalAccount = commandEndpoint(
   {
     method: 'GET',
     path: '/customers/external-accounts/{externalAccountId}',
+    answer: ok,
     summary: 'Get customer external account by ID',
     tags: ['External Accounts'],
-    permission: 'VIEW',
     params: externalAccountIdParams,
     responses: { 200: { description: 'Successful operation', schema: externalAccount }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) =>
-    ok(await externalAccounts.get(actor.platformId, params.externalAccountId, { kind: 'customers' })),
+  accounts.get,
+  ({ params }) => params,
 );
 
 // DELETE /customers/external-accounts/{externalAccountId} – delete (INACTIVE); a trusted beneficiary must be untrusted first
-const deleteCustomerExternalAccount = endpoint(
+const deleteCustomerExternalAccount = commandEndpoint(
   {
     method: 'DELETE',
     path: '/customers/external-accounts/{externalAccountId}',
+    answer: noContent,
     summary: 'Delete customer external account by ID',
     tags: ['External Accounts'],
-    permission: 'MANAGE',
     params: externalAccountIdParams,
     responses: { 204: { description: 'External account deleted successfully' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ actor, params }) => {
-    await externalAccounts.remove(actor.platformId, params.externalAccountId, { kind: 'customers' });
-    return noContent();
-  },
+  accounts.remove,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getCustomerExternalAccount, deleteCustomerExternalAccount);

@@ -1,17 +1,17 @@
-import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as wallet from '@/lib/wallet-auth/commands';
 import { errors, signedChallenge } from '@/lib/http/docs';
 import { exportRequest, exportResponse, idParams, signedRetryHeaders } from '@/lib/wallet-auth/schema';
-import * as wallet from '@/lib/wallet-auth/wallet';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /internal-accounts/{id}/export – the wallet secret HPKE-sealed to clientPublicKey, on the wallet-signed retry (MANAGE)
-const exportInternalAccount = endpoint(
+const exportInternalAccount = commandEndpoint(
   {
     method: 'POST',
     path: '/internal-accounts/{id}/export',
+    answer: (result) => (isChallenge(result) ? accepted(result) : ok(result)),
     summary: 'Export internal account wallet credentials',
     tags: ['Internal Accounts'],
-    permission: 'MANAGE',
     params: idParams,
     body: exportRequest,
     headers: signedRetryHeaders,
@@ -21,10 +21,8 @@ const exportInternalAccount = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, body, signed }) => {
-    const result = await wallet.exportWallet(actor.platformId, params.id, body.clientPublicKey, signed);
-    return isChallenge(result) ? accepted(result) : ok(result);
-  },
+  wallet.exportWallet,
+  ({ params, body, signed }) => ({ id: params.id, body, signed }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(exportInternalAccount);

@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as payments from '@/lib/payments/commands';
 import { errors } from '@/lib/http/docs';
 import { accountLookupResponse, accountParams, lookupQuery } from '@/lib/payments/uma/schema';
-import { lookupExternalAccount } from '@/lib/payments/uma/lookups';
 
 // GET /receiver/external-account/{accountId} – what an external account accepts; returns a lookupId
-const lookup = endpoint(
+const lookup = commandEndpoint(
   {
     method: 'GET',
     path: '/receiver/external-account/{accountId}',
+    answer: ok,
     summary: 'Look up an external account for payment',
     tags: ['Cross-Currency Transfers'],
-    permission: 'VIEW',
     params: accountParams,
     query: lookupQuery,
     responses: {
@@ -18,7 +18,8 @@ const lookup = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, query }) => ok(await lookupExternalAccount(actor.platformId, params.accountId, query)),
+  payments.lookupReceiverAccount,
+  ({ params, query }) => ({ ...query, accountId: params.accountId }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(lookup);

@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as payments from '@/lib/payments/commands';
 import { errors } from '@/lib/http/docs';
 import { lookupQuery, umaLookupResponse, umaParams } from '@/lib/payments/uma/schema';
-import { lookupUma } from '@/lib/payments/uma/lookups';
 
 // GET /receiver/uma/{receiverUmaAddress} – what a UMA receiver accepts; returns a lookupId for quotes
-const lookup = endpoint(
+const lookup = commandEndpoint(
   {
     method: 'GET',
     path: '/receiver/uma/{receiverUmaAddress}',
+    answer: ok,
     summary: 'Look up an UMA address for payment',
     tags: ['Cross-Currency Transfers'],
-    permission: 'VIEW',
     params: umaParams,
     query: lookupQuery,
     responses: {
@@ -18,7 +18,8 @@ const lookup = endpoint(
       ...errors(400, 401, 403, 404, 424),
     },
   },
-  async ({ actor, params, query }) => ok(await lookupUma(actor.platformId, params.receiverUmaAddress, query)),
+  payments.lookupReceiverUma,
+  ({ params, query }) => ({ ...query, receiverUmaAddress: params.receiverUmaAddress }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(lookup);

@@ -1,24 +1,22 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as decisions from '@/lib/agents/approval-commands';
 import { errors } from '@/lib/http/docs';
 import { rejectRequest, transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
-import { rejectTransaction } from '@/lib/agents/approvals';
 
 // POST /transactions/{transactionId}/reject – refuse a payment waiting for the platform's decision
-const reject = endpoint(
+const reject = commandEndpoint(
   {
     method: 'POST',
     path: '/transactions/{transactionId}/reject',
+    answer: ok,
     summary: 'Reject a pending payment',
     tags: ['Transactions'],
-    permission: 'TRANSACT',
     params: transactionIdParams,
     body: rejectRequest,
-    idempotent: true,
-    answer: ok,
     responses: { 200: { description: 'Payment rejected', schema: transaction }, ...errors(400, 401, 403, 404, 409) },
   },
-  // An agent's pending transaction is decided through its action (lib/agents/approvals.ts).
-  async ({ actor, params, body }) => rejectTransaction(actor, params.transactionId, body.reason),
+  decisions.reject,
+  ({ params, body }) => ({ transactionId: params.transactionId, body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(reject);

@@ -1,16 +1,16 @@
-import { created, endpoint, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, routes } from '@/lib/http/endpoint';
+import * as accounts from '@/lib/external-accounts/customer-commands';
 import { errors } from '@/lib/http/docs';
 import { externalAccountIdParams, ownershipChallenge, ownershipChallengeRequest } from '@/lib/external-accounts/schema';
-import * as ownership from '@/lib/external-accounts/ownership';
 
 // POST /customers/external-accounts/{externalAccountId}/challenge – start (or restart) wallet ownership verification
-const createExternalAccountOwnershipChallenge = endpoint(
+const createExternalAccountOwnershipChallenge = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/external-accounts/{externalAccountId}/challenge',
+    answer: created,
     summary: 'Start an ownership verification challenge',
     tags: ['External Accounts'],
-    permission: 'MANAGE',
     params: externalAccountIdParams,
     body: ownershipChallengeRequest,
     responses: {
@@ -18,10 +18,8 @@ const createExternalAccountOwnershipChallenge = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, body }) =>
-    created(
-      await ownership.startChallenge(actor.platformId, params.externalAccountId, { kind: 'customers' }, body.method),
-    ),
+  accounts.startOwnershipChallenge,
+  ({ params, body }) => ({ externalAccountId: params.externalAccountId, method: body.method }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createExternalAccountOwnershipChallenge);

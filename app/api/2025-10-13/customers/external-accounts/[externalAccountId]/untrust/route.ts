@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as accounts from '@/lib/external-accounts/customer-commands';
 import { errors } from '@/lib/http/docs';
 import { beneficiaryTrustStart, externalAccountIdParams } from '@/lib/external-accounts/schema';
-import * as trust from '@/lib/external-accounts/trust';
 
 // POST /customers/external-accounts/{externalAccountId}/untrust – start untrusting a beneficiary: issues the SCA challenge
-const startBeneficiaryUntrust = endpoint(
+const startBeneficiaryUntrust = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/external-accounts/{externalAccountId}/untrust',
+    answer: ok,
     summary: 'Start untrusting a beneficiary',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
     params: externalAccountIdParams,
     responses: {
       200: {
@@ -20,7 +20,8 @@ const startBeneficiaryUntrust = endpoint(
       ...errors(400, 401, 403, 404, 409, 503),
     },
   },
-  async ({ actor, params }) => ok(await trust.start(actor.platformId, params.externalAccountId, 'UNTRUST')),
+  accounts.startTrust,
+  ({ params }) => ({ externalAccountId: params.externalAccountId, action: 'UNTRUST' }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(startBeneficiaryUntrust);

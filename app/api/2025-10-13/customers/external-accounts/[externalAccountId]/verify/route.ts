@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as accounts from '@/lib/external-accounts/customer-commands';
 import { errors } from '@/lib/http/docs';
 import { externalAccount, externalAccountIdParams, ownershipVerifyRequest } from '@/lib/external-accounts/schema';
-import * as ownership from '@/lib/external-accounts/ownership';
 
 // POST /customers/external-accounts/{externalAccountId}/verify – complete a WALLET_SIGNATURE challenge
-const verifyExternalAccountOwnership = endpoint(
+const verifyExternalAccountOwnership = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/external-accounts/{externalAccountId}/verify',
+    answer: ok,
     summary: 'Verify ownership with a wallet signature',
     tags: ['External Accounts'],
-    permission: 'MANAGE',
     params: externalAccountIdParams,
     body: ownershipVerifyRequest,
     responses: {
@@ -18,8 +18,8 @@ const verifyExternalAccountOwnership = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, body }) =>
-    ok(await ownership.verifySignature(actor.platformId, params.externalAccountId, { kind: 'customers' }, body)),
+  accounts.verifyOwnership,
+  ({ params, body }) => ({ externalAccountId: params.externalAccountId, body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(verifyExternalAccountOwnership);

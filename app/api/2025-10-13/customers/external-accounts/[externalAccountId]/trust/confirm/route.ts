@@ -1,20 +1,20 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as accounts from '@/lib/external-accounts/customer-commands';
 import { errors } from '@/lib/http/docs';
 import {
   beneficiaryTrustConfirm,
   beneficiaryTrustConfirmRequest,
   externalAccountIdParams,
 } from '@/lib/external-accounts/schema';
-import * as trust from '@/lib/external-accounts/trust';
 
 // POST /customers/external-accounts/{externalAccountId}/trust/confirm – finish trusting a beneficiary with the SCA code
-const confirmBeneficiaryTrust = endpoint(
+const confirmBeneficiaryTrust = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/external-accounts/{externalAccountId}/trust/confirm',
+    answer: ok,
     summary: 'Confirm trusting a beneficiary',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
     params: externalAccountIdParams,
     body: beneficiaryTrustConfirmRequest,
     responses: {
@@ -22,7 +22,8 @@ const confirmBeneficiaryTrust = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, body }) => ok(await trust.confirm(actor.platformId, params.externalAccountId, 'TRUST', body)),
+  accounts.confirmTrust,
+  ({ params, body }) => ({ externalAccountId: params.externalAccountId, action: 'TRUST', body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmBeneficiaryTrust);

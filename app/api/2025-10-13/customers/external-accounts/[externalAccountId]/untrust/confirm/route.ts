@@ -1,20 +1,20 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
+import * as accounts from '@/lib/external-accounts/customer-commands';
 import { errors } from '@/lib/http/docs';
 import {
   beneficiaryTrustConfirm,
   beneficiaryTrustConfirmRequest,
   externalAccountIdParams,
 } from '@/lib/external-accounts/schema';
-import * as trust from '@/lib/external-accounts/trust';
 
 // POST /customers/external-accounts/{externalAccountId}/untrust/confirm – finish untrusting a beneficiary with the SCA code
-const confirmBeneficiaryUntrust = endpoint(
+const confirmBeneficiaryUntrust = commandEndpoint(
   {
     method: 'POST',
     path: '/customers/external-accounts/{externalAccountId}/untrust/confirm',
+    answer: ok,
     summary: 'Confirm untrusting a beneficiary',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
     params: externalAccountIdParams,
     body: beneficiaryTrustConfirmRequest,
     responses: {
@@ -22,8 +22,8 @@ const confirmBeneficiaryUntrust = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, body }) =>
-    ok(await trust.confirm(actor.platformId, params.externalAccountId, 'UNTRUST', body)),
+  accounts.confirmTrust,
+  ({ params, body }) => ({ externalAccountId: params.externalAccountId, action: 'UNTRUST', body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmBeneficiaryUntrust);
