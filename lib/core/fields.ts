@@ -61,3 +61,15 @@ export const address = z.object({
   country: countryCode,
 });
 export type Address = z.infer<typeof address>;
+
+/**
+ * The request a wallet-signed retry binds (lib/wallet-auth/signed-retry.ts SignedRequest): part of
+ * the input of the commands that take one, since the holder's signature covers it.
+ */
+export const signedRequest = z.object({
+  method: z.string(),
+  path: z.string(),
+  rawBody: z.string(),
+  stamp: z.string().nullable(),
+  requestId: z.string().nullable(),
+});
