@@ -67,6 +67,12 @@ export interface HandlerInput<P, Q, B> {
   /** The request as a wallet's signed retry binds it (services take this, never `req`). */
   signed: SignedRequest;
   actor: Actor;
+  /**
+   * The path parameters, query and JSON body as received, before the route's schemas: a command
+   * parses its input itself, and a schema with a transform (a query flag's "true" to true) does not
+   * take its own output again.
+   */
+  raw: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown };
 }
 
 export interface Reply {
@@ -207,7 +213,8 @@ async function readInput(
     body = parseBodyOrThrow(def.body, read.value);
   }
   const signed = signedRequest(req, url, rawBody);
-  return { input: { req, params, query, body, rawBody, signed, actor }, rawValue, url };
+  const raw = { params: rawParams, query: rawQuery, body: rawValue };
+  return { input: { req, params, query, body, rawBody, signed, actor, raw }, rawValue, url };
 }
 
 type Input<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = HandlerInput<

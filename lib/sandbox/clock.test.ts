@@ -150,3 +150,27 @@ it('waits for a due stablecoin poll the worker holds, and the poll that one sche
   }
   await expectLedgerBalanced(p.platformId);
 });
+
+it('an advance repeated under its Idempotency-Key moves the clock once and answers alike', async () => {
+  const q = await newPlatform();
+  const start = Date.parse((await freezeClock(q.platformId)).now);
+  const headers = { 'idempotency-key': `advance-${q.platformId}` };
+  const first = await q.api.post('/sandbox/clock/advance', { seconds: 600 }, { headers });
+  expect(first.status, first.text).toBe(200);
+  const again = await q.api.post('/sandbox/clock/advance', { seconds: 600 }, { headers });
+  expect(again.status, again.text).toBe(200);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(again.text).toBe(first.text);
+  expect(Date.parse((first.body as { now: string }).now) - start).toBe(600_000);
+  // The clock stands where the one advance put it; a new key is a new advance.
+  expect((await customer(q, 'After One Advance')).createdAt).toBe((first.body as { now: string }).now);
+  const changed = await q.api.post('/sandbox/clock/advance', { seconds: 60 }, { headers });
+  expect(changed.status, changed.text).toBe(400);
+  const next = await q.api.post(
+    '/sandbox/clock/advance',
+    { seconds: 60 },
+    { headers: { 'idempotency-key': `next-${q.platformId}` } },
+  );
+  expect(next.status, next.text).toBe(200);
+  expect(Date.parse((next.body as { now: string }).now) - start).toBe(660_000);
+});

@@ -1,5 +1,7 @@
 import { nowFor, type PlatformClock } from '../core/clock';
+import { currentClaim } from '../core/context';
 import { notFound } from '../core/errors';
+import { effect } from '../core/idempotency';
 import * as platforms from '../platform/repository';
 import { dueUnfinished, runDueJobs } from '../jobs/queue';
 import { deliverDueWebhooks } from '../webhooks/service';
@@ -14,7 +16,12 @@ const POLL_MS = 50;
 export async function advanceClock(platformId: string, seconds: number) {
   const clock = await platforms.advanceClock(platformId, BigInt(seconds) * 1000n);
   if (!clock) throw notFound('REFERENCE_NOT_FOUND', `Platform ${platformId}`);
-  return { ...(await settle(platformId)), ...describe(clock) };
+  const result = { ...(await settle(platformId)), ...describe(clock) };
+  // Under an Idempotency-Key the answer (what ran) is known only now, after the move, so it is
+  // recorded here in a transaction of its own rather than with the move: a repeat of the key gets
+  // it and moves nothing. A process dying between the two leaves the key unanswered, and a retry
+  // then advances again.
+  return currentClaim() ? effect(async () => result) : result;
 }
 
 /**

@@ -1,36 +1,36 @@
-import { endpoint, ok, created, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, created, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { agentCreate, agentCreateResponse, agentList, agentListQuery } from '@/lib/agents/schema';
-import * as agents from '@/lib/agents/service';
 
 // POST /agents – create an agent for a customer, with its policy and a first device code
-const create = endpoint(
+const create = commandEndpoint(
   {
     method: 'POST',
     path: '/agents',
     summary: 'Create an agent',
     tags: ['Agent Management'],
-    permission: 'MANAGE',
     body: agentCreate,
-    idempotent: true,
     answer: created,
     responses: { 201: { description: 'Agent created', schema: agentCreateResponse }, ...errors(400, 401, 403) },
   },
-  async ({ actor, body }) => agents.create(actor.platformId, body),
+  commands.createAgent,
+  ({ body }) => body,
 );
 
 // GET /agents – the platform's agents, newest first
-const list = endpoint(
+const list = commandEndpoint(
   {
     method: 'GET',
     path: '/agents',
     summary: 'List agents',
     tags: ['Agent Management'],
-    permission: 'VIEW',
     query: agentListQuery,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: agentList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query }) => ok(await agents.list(actor.platformId, query)),
+  commands.listAgents,
+  ({ raw }) => raw.query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create, list);

@@ -1,10 +1,10 @@
-import { created, endpoint, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
 import { invitation, invitationCreate } from '@/lib/invitations/schema';
-import * as invitations from '@/lib/invitations/service';
+import * as commands from '@/lib/invitations/commands';
 
 // POST /invitations – a customer of this platform invites someone by link
-const createInvitation = endpoint(
+const createInvitation = commandEndpoint(
   {
     method: 'POST',
     path: '/invitations',
@@ -12,16 +12,15 @@ const createInvitation = endpoint(
     description:
       'inviterUma must be the UMA address of a customer of this platform. Needs umaDomain and webhookEndpoint configured (INVITATIONS_NOT_CONFIGURED otherwise): claims are announced by the INVITATION.CLAIMED webhook.',
     tags: ['Invitations'],
-    permission: 'MANAGE',
     body: invitationCreate,
-    idempotent: true,
     answer: created,
     responses: {
       201: { description: 'Invitation created successfully', schema: invitation },
       ...errors(400, 401, 403),
     },
   },
-  async ({ actor, body }) => invitations.create(actor.platformId, body),
+  commands.createInvitation,
+  ({ raw }) => raw.body,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createInvitation);

@@ -1,20 +1,21 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { agentActionList, approvalsQuery } from '@/lib/agents/schema';
-import { listApprovals } from '@/lib/agents/approvals';
 
 // GET /agents/approvals – agent actions waiting for the platform's approval
-const list = endpoint(
+const list = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/approvals',
     summary: 'List agent transaction approval requests',
     tags: ['Agent Management'],
-    permission: 'VIEW',
     query: approvalsQuery,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: agentActionList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query }) => ok(await listApprovals(actor, query)),
+  commands.listApprovals,
+  ({ raw }) => raw.query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(list);

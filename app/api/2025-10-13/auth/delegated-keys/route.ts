@@ -1,5 +1,6 @@
-import { accepted, created, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, created, ok, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
+import * as commands from '@/lib/wallet-auth/auth-commands';
 import {
   delegatedKey,
   delegatedKeyCreate,
@@ -7,17 +8,16 @@ import {
   delegatedKeyQuery,
   signedRetryHeaders,
 } from '@/lib/wallet-auth/schema';
-import * as delegatedKeys from '@/lib/wallet-auth/delegated-keys';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /auth/delegated-keys – three-leg signed retry: 202, 202, then 201 with the ACTIVE key (MANAGE)
-const createDelegatedKey = endpoint(
+const createDelegatedKey = commandEndpoint(
   {
     method: 'POST',
     path: '/auth/delegated-keys',
     summary: 'Create a delegated signing key',
     tags: ['Embedded Wallet Auth'],
-    permission: 'MANAGE',
+    answer: (r) => (isChallenge(r) ? accepted(r) : created(r)),
     body: delegatedKeyCreate,
     headers: signedRetryHeaders,
     responses: {
@@ -26,24 +26,23 @@ const createDelegatedKey = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, body, signed }) => {
-    const result = await delegatedKeys.create(actor.platformId, body, signed);
-    return isChallenge(result) ? accepted(result) : created(result);
-  },
+  commands.createDelegatedKey,
+  ({ raw, signed }) => ({ body: raw.body, signed }),
 );
 
 // GET /auth/delegated-keys – keys of a wallet and/or a card funding source, all statuses (VIEW)
-const listDelegatedKeys = endpoint(
+const listDelegatedKeys = commandEndpoint(
   {
     method: 'GET',
     path: '/auth/delegated-keys',
     summary: 'List delegated signing keys',
     tags: ['Embedded Wallet Auth'],
-    permission: 'VIEW',
+    answer: ok,
     query: delegatedKeyQuery,
     responses: { 200: { description: 'Delegated keys', schema: delegatedKeyList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query }) => ok(await delegatedKeys.list(actor.platformId, query)),
+  commands.listDelegatedKeys,
+  ({ raw }) => raw.query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createDelegatedKey, listDelegatedKeys);

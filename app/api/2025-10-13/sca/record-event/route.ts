@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/sca/commands';
 import { customerQuery, recordEventRequest, recordEventResponse } from '@/lib/sca/schema';
-import { recordEvent } from '@/lib/sca/security';
 
 // POST /sca/record-event – record a sign-in failure or password reset in the customer's login-security state
-const recordSecurityEvent = endpoint(
+const recordSecurityEvent = commandEndpoint(
   {
     method: 'POST',
     path: '/sca/record-event',
     summary: 'Record a security event',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
+    answer: ok,
     query: customerQuery,
     body: recordEventRequest,
     responses: {
@@ -18,7 +18,8 @@ const recordSecurityEvent = endpoint(
       ...errors(400, 401, 403, 404, 409, 423),
     },
   },
-  async ({ actor, query, body }) => ok(await recordEvent(actor.platformId, query.customerId, body.eventType)),
+  commands.recordSecurityEvent,
+  ({ raw }) => ({ customerId: raw.query.customerId, body: raw.body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(recordSecurityEvent);

@@ -1,10 +1,10 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { agentActionList, myActionsQuery } from '@/lib/agents/schema';
-import { listActions } from '@/lib/agents/me';
 
 // GET /agents/me/actions – the agent's own actions, newest first
-const list = endpoint(
+const list = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/me/actions',
@@ -12,9 +12,11 @@ const list = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     query: myActionsQuery,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: agentActionList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query }) => ok(await listActions(actor, query)),
+  commands.listActions,
+  ({ raw }) => raw.query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(list);

@@ -1,16 +1,11 @@
-import { endpoint, ok, created, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, created, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
-import {
-  customerExternalAccountCreate,
-  externalAccount,
-  externalAccountList,
-  type ExternalAccountCreate,
-} from '@/lib/external-accounts/schema';
+import * as commands from '@/lib/agents/commands';
+import { customerExternalAccountCreate, externalAccount, externalAccountList } from '@/lib/external-accounts/schema';
 import { myExternalAccountsQuery } from '@/lib/agents/schema';
-import { addExternalAccount, listExternalAccounts } from '@/lib/agents/me';
 
 // GET /agents/me/external-accounts – the customer's external accounts (MANAGE_EXTERNAL_ACCOUNTS)
-const list = endpoint(
+const list = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/me/external-accounts',
@@ -18,13 +13,15 @@ const list = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     query: myExternalAccountsQuery,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: externalAccountList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query }) => ok(await listExternalAccounts(actor, query)),
+  commands.listExternalAccounts,
+  ({ raw }) => raw.query,
 );
 
 // POST /agents/me/external-accounts – add one for the agent's customer (MANAGE_EXTERNAL_ACCOUNTS)
-const create = endpoint(
+const create = commandEndpoint(
   {
     method: 'POST',
     path: '/agents/me/external-accounts',
@@ -32,14 +29,14 @@ const create = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     body: customerExternalAccountCreate,
-    idempotent: true,
     answer: created,
     responses: {
       201: { description: 'External account created', schema: externalAccount },
       ...errors(400, 401, 403, 409),
     },
   },
-  async ({ actor, body }) => addExternalAccount(actor, body as ExternalAccountCreate),
+  commands.addExternalAccount,
+  ({ raw }) => raw.body,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(list, create);

@@ -1,10 +1,10 @@
-import { endpoint, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { quote, quoteRequest } from '@/lib/payments/quotes/schema';
-import { createQuote } from '@/lib/agents/me';
 
 // POST /agents/me/quotes – a quote between the customer's own accounts or to a UMA address (CREATE_QUOTES)
-const create = endpoint(
+const create = commandEndpoint(
   {
     method: 'POST',
     path: '/agents/me/quotes',
@@ -12,11 +12,11 @@ const create = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     body: quoteRequest,
-    idempotent: true,
-    answer: ({ quote: q, status }: { quote: unknown; status: 201 | 202 }) => ({ status, body: q }),
+    answer: ({ quote: q, status }) => ({ status, body: q }),
     responses: { 201: { description: 'Quote created', schema: quote }, ...errors(400, 401, 403, 424) },
   },
-  async ({ actor, body }) => createQuote(actor, body),
+  commands.createQuote,
+  ({ raw }) => raw.body,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

@@ -1,11 +1,11 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { myTransactionsQuery } from '@/lib/agents/schema';
 import { transactionList } from '@/lib/payments/transactions/schema';
-import { listTransactions } from '@/lib/agents/me';
 
 // GET /agents/me/transactions – the agent's customer's transactions (VIEW_TRANSACTIONS)
-const list = endpoint(
+const list = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/me/transactions',
@@ -13,20 +13,11 @@ const list = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     query: myTransactionsQuery,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: transactionList }, ...errors(400, 401, 403) },
   },
-  async ({ actor, query: { limit, cursor, sortOrder, startDate, endDate, ...f } }) =>
-    ok(
-      await listTransactions(
-        actor,
-        {
-          ...f,
-          startDate: startDate ? new Date(startDate) : undefined,
-          endDate: endDate ? new Date(endDate) : undefined,
-        },
-        { limit, order: sortOrder, cursor },
-      ),
-    ),
+  commands.listTransactions,
+  ({ raw }) => raw.query,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(list);

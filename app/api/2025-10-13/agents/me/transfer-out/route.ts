@@ -1,11 +1,11 @@
-import { endpoint, created, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { agentAction } from '@/lib/agents/schema';
 import { transferOut } from '@/lib/payments/transfers/schema';
-import * as actions from '@/lib/agents/actions';
 
 // POST /agents/me/transfer-out – the platform's transfer-out, under the agent's policy (CREATE_TRANSFERS)
-const create = endpoint(
+const create = commandEndpoint(
   {
     method: 'POST',
     path: '/agents/me/transfer-out',
@@ -13,11 +13,11 @@ const create = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     body: transferOut,
-    idempotent: true,
     answer: created,
     responses: { 201: { description: 'Action submitted', schema: agentAction }, ...errors(400, 401, 403, 404) },
   },
-  async ({ actor, body }) => actions.transferOut(actor, body),
+  commands.sendOut,
+  ({ raw }) => raw.body,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(create);

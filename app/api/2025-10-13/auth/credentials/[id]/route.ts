@@ -1,16 +1,16 @@
-import { accepted, endpoint, noContent, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, noContent, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
+import * as commands from '@/lib/wallet-auth/auth-commands';
 import { idParams, signedRetryHeaders } from '@/lib/wallet-auth/schema';
-import * as credentials from '@/lib/wallet-auth/credentials';
 
 // DELETE /auth/credentials/{id} – revoke a credential (signed by another credential's session); ends its sessions
-const revokeCredential = endpoint(
+const revokeCredential = commandEndpoint(
   {
     method: 'DELETE',
     path: '/auth/credentials/{id}',
     summary: 'Revoke an authentication credential',
     tags: ['Embedded Wallet Auth'],
-    permission: 'MANAGE',
+    answer: (challenge) => (challenge ? accepted(challenge) : noContent()),
     params: idParams,
     headers: signedRetryHeaders,
     responses: {
@@ -19,10 +19,8 @@ const revokeCredential = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, signed }) => {
-    const challenge = await credentials.revoke(actor.platformId, params.id, signed);
-    return challenge ? accepted(challenge) : noContent();
-  },
+  commands.revokeCredential,
+  ({ params, signed }) => ({ id: params.id, signed }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(revokeCredential);

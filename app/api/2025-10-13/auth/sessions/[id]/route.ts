@@ -1,16 +1,16 @@
-import { accepted, endpoint, noContent, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, noContent, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
+import * as commands from '@/lib/wallet-auth/auth-commands';
 import { idParams, signedRetryHeaders } from '@/lib/wallet-auth/schema';
-import * as sessions from '@/lib/wallet-auth/sessions';
 
 // DELETE /auth/sessions/{id} – revoke a session (signed by any active session of the account, itself included)
-const revokeSession = endpoint(
+const revokeSession = commandEndpoint(
   {
     method: 'DELETE',
     path: '/auth/sessions/{id}',
     summary: 'Revoke an authentication session',
     tags: ['Embedded Wallet Auth'],
-    permission: 'MANAGE',
+    answer: (challenge) => (challenge ? accepted(challenge) : noContent()),
     params: idParams,
     headers: signedRetryHeaders,
     responses: {
@@ -19,10 +19,8 @@ const revokeSession = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, signed }) => {
-    const challenge = await sessions.revoke(actor.platformId, params.id, signed);
-    return challenge ? accepted(challenge) : noContent();
-  },
+  commands.revokeSession,
+  ({ params, signed }) => ({ id: params.id, signed }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(revokeSession);

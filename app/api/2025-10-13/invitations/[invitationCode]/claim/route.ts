@@ -1,10 +1,10 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
 import { invitation, invitationClaim, invitationCodeParams } from '@/lib/invitations/schema';
-import * as invitations from '@/lib/invitations/service';
+import * as commands from '@/lib/invitations/commands';
 
 // POST /invitations/{invitationCode}/claim – a customer of this platform accepts an invitation
-const claimInvitation = endpoint(
+const claimInvitation = commandEndpoint(
   {
     method: 'POST',
     path: '/invitations/{invitationCode}/claim',
@@ -12,7 +12,7 @@ const claimInvitation = endpoint(
     description:
       'inviteeUma must be the UMA address of a customer of the calling platform. PENDING -> CLAIMED; the creating platform receives INVITATION.CLAIMED.',
     tags: ['Invitations'],
-    permission: 'MANAGE',
+    answer: ok,
     params: invitationCodeParams,
     body: invitationClaim,
     responses: {
@@ -20,8 +20,8 @@ const claimInvitation = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, body }) =>
-    ok(await invitations.claim(actor.platformId, params.invitationCode, body.inviteeUma)),
+  commands.claimInvitation,
+  ({ params, body }) => ({ invitationCode: params.invitationCode, body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(claimInvitation);

@@ -1,38 +1,36 @@
-import { endpoint, noContent, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, noContent, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
 import { externalAccount, externalAccountIdParams } from '@/lib/external-accounts/schema';
-import * as externalAccounts from '@/lib/external-accounts/service';
+import * as commands from '@/lib/external-accounts/platform-commands';
 
 // GET /platform/external-accounts/{externalAccountId} – one platform external account
-const getPlatformExternalAccount = endpoint(
+const getPlatformExternalAccount = commandEndpoint(
   {
     method: 'GET',
     path: '/platform/external-accounts/{externalAccountId}',
     summary: 'Get platform external account by ID',
     tags: ['External Accounts'],
-    permission: 'VIEW',
+    answer: ok,
     params: externalAccountIdParams,
     responses: { 200: { description: 'Successful operation', schema: externalAccount }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) =>
-    ok(await externalAccounts.get(actor.platformId, params.externalAccountId, { kind: 'platform' })),
+  commands.getPlatformExternalAccount,
+  ({ params }) => params,
 );
 
 // DELETE /platform/external-accounts/{externalAccountId} – delete (the account turns INACTIVE)
-const deletePlatformExternalAccount = endpoint(
+const deletePlatformExternalAccount = commandEndpoint(
   {
     method: 'DELETE',
     path: '/platform/external-accounts/{externalAccountId}',
     summary: 'Delete platform external account by ID',
     tags: ['External Accounts'],
-    permission: 'MANAGE',
+    answer: noContent,
     params: externalAccountIdParams,
     responses: { 204: { description: 'External account deleted successfully' }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => {
-    await externalAccounts.remove(actor.platformId, params.externalAccountId, { kind: 'platform' });
-    return noContent();
-  },
+  commands.removePlatformExternalAccount,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getPlatformExternalAccount, deletePlatformExternalAccount);

@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/sca/commands';
 import { confirmRequest, confirmResponse, customerQuery } from '@/lib/sca/schema';
-import * as factors from '@/lib/sca/factors';
 
 // POST /sca/factors/confirm – finish a TOTP (secret + first code) or PASSKEY (WebAuthn credential) enrollment
-const confirmScaFactorEnrollment = endpoint(
+const confirmScaFactorEnrollment = commandEndpoint(
   {
     method: 'POST',
     path: '/sca/factors/confirm',
     summary: 'Confirm SCA factor enrollment',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
+    answer: ok,
     query: customerQuery,
     body: confirmRequest,
     responses: {
@@ -18,7 +18,8 @@ const confirmScaFactorEnrollment = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, query, body }) => ok(await factors.confirmEnrollment(actor.platformId, query.customerId, body)),
+  commands.confirmEnrollment,
+  ({ raw }) => ({ customerId: raw.query.customerId, body: raw.body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(confirmScaFactorEnrollment);

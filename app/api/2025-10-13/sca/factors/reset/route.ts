@@ -1,16 +1,16 @@
-import { created, endpoint, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/sca/commands';
 import { customerQuery, resetStart, resetStartRequest } from '@/lib/sca/schema';
-import * as reset from '@/lib/sca/reset';
 
 // POST /sca/factors/reset – start the liveness-gated reset of a lost factor
-const startTwoFactorReset = endpoint(
+const startTwoFactorReset = commandEndpoint(
   {
     method: 'POST',
     path: '/sca/factors/reset',
     summary: 'Start a 2FA reset',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
+    answer: created,
     query: customerQuery,
     body: resetStartRequest,
     responses: {
@@ -18,7 +18,8 @@ const startTwoFactorReset = endpoint(
       ...errors(400, 401, 403, 404, 409, 429, 503),
     },
   },
-  async ({ actor, query, body }) => created(await reset.start(actor.platformId, query.customerId, body.factor)),
+  commands.startReset,
+  ({ raw }) => ({ customerId: raw.query.customerId, body: raw.body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(startTwoFactorReset);

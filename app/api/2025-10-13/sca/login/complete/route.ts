@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/sca/commands';
 import { customerQuery, loginComplete, loginCompleteRequest } from '@/lib/sca/schema';
-import * as login from '@/lib/sca/login';
 
 // POST /sca/login/complete – prove the started factor; opens the customer's SCA session
-const completeScaLogin = endpoint(
+const completeScaLogin = commandEndpoint(
   {
     method: 'POST',
     path: '/sca/login/complete',
     summary: 'Complete an SCA login',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
+    answer: ok,
     query: customerQuery,
     body: loginCompleteRequest,
     responses: {
@@ -18,7 +18,8 @@ const completeScaLogin = endpoint(
       ...errors(400, 401, 403, 404, 409, 423),
     },
   },
-  async ({ actor, query, body }) => ok(await login.complete(actor.platformId, query.customerId, body)),
+  commands.completeLogin,
+  ({ raw }) => ({ customerId: raw.query.customerId, body: raw.body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(completeScaLogin);

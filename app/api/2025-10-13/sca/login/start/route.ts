@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/sca/commands';
 import { customerQuery, loginStart, loginStartRequest } from '@/lib/sca/schema';
-import * as login from '@/lib/sca/login';
 
 // POST /sca/login/start – begin an SCA login with one factor (SMS_OTP sends a code)
-const startScaLogin = endpoint(
+const startScaLogin = commandEndpoint(
   {
     method: 'POST',
     path: '/sca/login/start',
     summary: 'Start an SCA login',
     tags: ['Strong Customer Authentication'],
-    permission: 'MANAGE',
+    answer: ok,
     query: customerQuery,
     body: loginStartRequest,
     responses: {
@@ -18,7 +18,8 @@ const startScaLogin = endpoint(
       ...errors(400, 401, 403, 404, 409, 429, 503),
     },
   },
-  async ({ actor, query, body }) => ok(await login.start(actor.platformId, query.customerId, body.factor)),
+  commands.startLogin,
+  ({ raw }) => ({ customerId: raw.query.customerId, body: raw.body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(startScaLogin);

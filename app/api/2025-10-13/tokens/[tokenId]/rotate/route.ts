@@ -1,10 +1,10 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
 import { apiTokenRotation, tokenIdParams, tokenRotate } from '@/lib/tokens/schema';
-import * as tokens from '@/lib/tokens/service';
+import * as commands from '@/lib/tokens/commands';
 
 // POST /tokens/{tokenId}/rotate – a new secret (shown once); the old one works for an overlap window
-const rotateToken = endpoint(
+const rotateToken = commandEndpoint(
   {
     method: 'POST',
     path: '/tokens/{tokenId}/rotate',
@@ -12,18 +12,17 @@ const rotateToken = endpoint(
     description:
       "Corridor extension. Issues a new client secret for the token (in this response only) and keeps the replaced secret working for `overlapSeconds` (default 86400, at most 30 days; 0 revokes it at once), on the platform's clock, so clients can switch without an outage. One replaced secret at a time: rotating again within the window ends the earlier one. Needs MANAGE and every permission the token holds.",
     tags: ['API Tokens'],
-    permission: 'MANAGE',
     extension: true,
     params: tokenIdParams,
     body: tokenRotate,
-    idempotent: true,
     answer: ok,
     responses: {
       200: { description: 'Secret rotated', schema: apiTokenRotation },
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, body }) => tokens.rotate(actor.platformId, params.tokenId, body.overlapSeconds),
+  commands.rotateToken,
+  ({ params, body }) => ({ tokenId: params.tokenId, body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(rotateToken);

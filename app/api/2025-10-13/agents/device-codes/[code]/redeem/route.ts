@@ -1,10 +1,10 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { codeParams, redeemResponse } from '@/lib/agents/schema';
-import { redeem } from '@/lib/agents/device-codes';
 
 // POST /agents/device-codes/{code}/redeem – the agent software's one-time exchange of its code for an access token
-const post = endpoint(
+const post = commandEndpoint(
   {
     method: 'POST',
     path: '/agents/device-codes/{code}/redeem',
@@ -12,9 +12,11 @@ const post = endpoint(
     tags: ['Agent Management'],
     auth: 'none',
     params: codeParams,
+    answer: ok,
     responses: { 200: { description: 'Device code redeemed', schema: redeemResponse }, ...errors(400, 404) },
   },
-  async ({ params }) => ok(await redeem(params.code)),
+  commands.redeemDeviceCode,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(post);

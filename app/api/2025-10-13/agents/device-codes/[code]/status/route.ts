@@ -1,20 +1,21 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { codeParams, deviceCodeStatus } from '@/lib/agents/schema';
-import { status } from '@/lib/agents/device-codes';
 
 // GET /agents/device-codes/{code}/status – whether the agent software has redeemed the code
-const get = endpoint(
+const get = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/device-codes/{code}/status',
     summary: 'Get device code status',
     tags: ['Agent Management'],
-    permission: 'VIEW',
     params: codeParams,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: deviceCodeStatus }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await status(actor.platformId, params.code)),
+  commands.deviceCodeStatus,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

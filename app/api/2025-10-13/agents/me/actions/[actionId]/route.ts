@@ -1,10 +1,10 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { actionIdParams, agentAction } from '@/lib/agents/schema';
-import { getAction } from '@/lib/agents/me';
 
 // GET /agents/me/actions/{actionId} – one of the agent's actions (poll for the platform's decision)
-const get = endpoint(
+const get = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/me/actions/{actionId}',
@@ -12,9 +12,11 @@ const get = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     params: actionIdParams,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: agentAction }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await getAction(actor, params.actionId)),
+  commands.getAction,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

@@ -1,10 +1,10 @@
-import { endpoint, ok, noContent, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, noContent, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { externalAccount, externalAccountIdParams } from '@/lib/external-accounts/schema';
-import { getExternalAccount, removeExternalAccount } from '@/lib/agents/me';
 
 // GET /agents/me/external-accounts/{externalAccountId} – one of the customer's (404 for others')
-const get = endpoint(
+const get = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/me/external-accounts/{externalAccountId}',
@@ -12,13 +12,15 @@ const get = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     params: externalAccountIdParams,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: externalAccount }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await getExternalAccount(actor, params.externalAccountId)),
+  commands.getExternalAccount,
+  ({ params }) => params,
 );
 
 // DELETE /agents/me/external-accounts/{externalAccountId} – delete one of the customer's
-const remove = endpoint(
+const remove = commandEndpoint(
   {
     method: 'DELETE',
     path: '/agents/me/external-accounts/{externalAccountId}',
@@ -26,12 +28,11 @@ const remove = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     params: externalAccountIdParams,
+    answer: noContent,
     responses: { 204: { description: 'External account deleted' }, ...errors(401, 403, 404, 409) },
   },
-  async ({ actor, params }) => {
-    await removeExternalAccount(actor, params.externalAccountId);
-    return noContent();
-  },
+  commands.removeExternalAccount,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get, remove);

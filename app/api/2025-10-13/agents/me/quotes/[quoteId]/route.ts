@@ -1,10 +1,10 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { quote, quoteIdParams } from '@/lib/payments/quotes/schema';
-import { getQuote } from '@/lib/agents/me';
 
 // GET /agents/me/quotes/{quoteId} – a quote this agent created (404 for any other)
-const get = endpoint(
+const get = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/me/quotes/{quoteId}',
@@ -12,9 +12,11 @@ const get = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     params: quoteIdParams,
+    answer: ok,
     responses: { 200: { description: 'Quote retrieved', schema: quote }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await getQuote(actor, params.quoteId)),
+  commands.getQuote,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

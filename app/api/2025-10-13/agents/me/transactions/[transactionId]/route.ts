@@ -1,10 +1,10 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { transaction, transactionIdParams } from '@/lib/payments/transactions/schema';
-import { getTransaction } from '@/lib/agents/me';
 
 // GET /agents/me/transactions/{transactionId} – one of the customer's transactions (404 for others')
-const get = endpoint(
+const get = commandEndpoint(
   {
     method: 'GET',
     path: '/agents/me/transactions/{transactionId}',
@@ -12,9 +12,11 @@ const get = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     params: transactionIdParams,
+    answer: ok,
     responses: { 200: { description: 'Successful operation', schema: transaction }, ...errors(401, 403, 404) },
   },
-  async ({ actor, params }) => ok(await getTransaction(actor, params.transactionId)),
+  commands.getTransaction,
+  ({ params }) => params,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(get);

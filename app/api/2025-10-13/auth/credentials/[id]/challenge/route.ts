@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errorBody, errors } from '@/lib/http/docs';
+import * as commands from '@/lib/wallet-auth/auth-commands';
 import { authMethod, challengeRequest, idParams, passkeyAuthChallenge } from '@/lib/wallet-auth/schema';
-import * as login from '@/lib/wallet-auth/login';
 
 // POST /auth/credentials/{id}/challenge – send a fresh OTP (with its HPKE target bundle) or issue a passkey challenge
-const challengeCredential = endpoint(
+const challengeCredential = commandEndpoint(
   {
     method: 'POST',
     path: '/auth/credentials/{id}/challenge',
     summary: 'Re-issue an authentication credential challenge',
     tags: ['Embedded Wallet Auth'],
-    permission: 'MANAGE',
+    answer: ok,
     params: idParams,
     body: challengeRequest,
     responses: {
@@ -26,8 +26,8 @@ const challengeCredential = endpoint(
       },
     },
   },
-  async ({ actor, params, body, signed }) =>
-    ok(await login.challenge(actor.platformId, params.id, body?.clientPublicKey, signed)),
+  commands.challengeCredential,
+  ({ params, raw, signed }) => ({ id: params.id, body: raw.body, signed }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(challengeCredential);

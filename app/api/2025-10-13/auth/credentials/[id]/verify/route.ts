@@ -1,17 +1,17 @@
-import { accepted, endpoint, ok, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
+import * as commands from '@/lib/wallet-auth/auth-commands';
 import { authSession, credentialVerify, idParams, signedRetryHeaders } from '@/lib/wallet-auth/schema';
-import * as login from '@/lib/wallet-auth/login';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /auth/credentials/{id}/verify – prove the credential and get a session (OTP: 202, then the TEK-signed retry)
-const verifyCredential = endpoint(
+const verifyCredential = commandEndpoint(
   {
     method: 'POST',
     path: '/auth/credentials/{id}/verify',
     summary: 'Verify an authentication credential',
     tags: ['Embedded Wallet Auth'],
-    permission: 'MANAGE',
+    answer: (r) => (isChallenge(r) ? accepted(r) : ok(r)),
     params: idParams,
     body: credentialVerify,
     headers: signedRetryHeaders,
@@ -21,10 +21,8 @@ const verifyCredential = endpoint(
       ...errors(400, 401, 403, 404, 429),
     },
   },
-  async ({ actor, params, body, signed }) => {
-    const result = await login.verify(actor.platformId, params.id, body, signed);
-    return isChallenge(result) ? accepted(result) : ok(result);
-  },
+  commands.verifyCredential,
+  ({ params, raw, signed }) => ({ id: params.id, body: raw.body, signed }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(verifyCredential);

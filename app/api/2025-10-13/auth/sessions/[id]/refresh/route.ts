@@ -1,17 +1,17 @@
-import { accepted, created, endpoint, routes } from '@/lib/http/endpoint';
+import { accepted, commandEndpoint, created, routes } from '@/lib/http/endpoint';
 import { errors, signedChallenge } from '@/lib/http/docs';
+import * as commands from '@/lib/wallet-auth/auth-commands';
 import { authSession, idParams, refreshRequest, signedRetryHeaders } from '@/lib/wallet-auth/schema';
-import * as sessions from '@/lib/wallet-auth/sessions';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
 
 // POST /auth/sessions/{id}/refresh – a new session for a new key, signed by the session being refreshed
-const refreshSession = endpoint(
+const refreshSession = commandEndpoint(
   {
     method: 'POST',
     path: '/auth/sessions/{id}/refresh',
     summary: 'Refresh an authentication session',
     tags: ['Embedded Wallet Auth'],
-    permission: 'MANAGE',
+    answer: (r) => (isChallenge(r) ? accepted(r) : created(r)),
     params: idParams,
     body: refreshRequest,
     headers: signedRetryHeaders,
@@ -21,10 +21,8 @@ const refreshSession = endpoint(
       ...errors(400, 401, 403, 404),
     },
   },
-  async ({ actor, params, body, signed }) => {
-    const result = await sessions.refresh(actor.platformId, params.id, body.clientPublicKey, signed);
-    return isChallenge(result) ? accepted(result) : created(result);
-  },
+  commands.refreshSession,
+  ({ params, raw, signed }) => ({ id: params.id, body: raw.body, signed }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(refreshSession);

@@ -1,16 +1,16 @@
-import { created, endpoint, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, created, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
 import { externalAccountIdParams, ownershipChallenge, ownershipChallengeRequest } from '@/lib/external-accounts/schema';
-import * as ownership from '@/lib/external-accounts/ownership';
+import * as commands from '@/lib/external-accounts/platform-commands';
 
 // POST /platform/external-accounts/{externalAccountId}/challenge – start (or restart) wallet ownership verification
-const createPlatformExternalAccountOwnershipChallenge = endpoint(
+const createPlatformExternalAccountOwnershipChallenge = commandEndpoint(
   {
     method: 'POST',
     path: '/platform/external-accounts/{externalAccountId}/challenge',
     summary: 'Start an ownership verification challenge',
     tags: ['External Accounts'],
-    permission: 'MANAGE',
+    answer: created,
     params: externalAccountIdParams,
     body: ownershipChallengeRequest,
     responses: {
@@ -18,10 +18,8 @@ const createPlatformExternalAccountOwnershipChallenge = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, body }) =>
-    created(
-      await ownership.startChallenge(actor.platformId, params.externalAccountId, { kind: 'platform' }, body.method),
-    ),
+  commands.startPlatformOwnershipChallenge,
+  ({ params, body }) => ({ externalAccountId: params.externalAccountId, body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(createPlatformExternalAccountOwnershipChallenge);

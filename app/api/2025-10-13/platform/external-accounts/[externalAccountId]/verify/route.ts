@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
 import { externalAccount, externalAccountIdParams, ownershipVerifyRequest } from '@/lib/external-accounts/schema';
-import * as ownership from '@/lib/external-accounts/ownership';
+import * as commands from '@/lib/external-accounts/platform-commands';
 
 // POST /platform/external-accounts/{externalAccountId}/verify – complete a WALLET_SIGNATURE challenge
-const verifyPlatformExternalAccountOwnership = endpoint(
+const verifyPlatformExternalAccountOwnership = commandEndpoint(
   {
     method: 'POST',
     path: '/platform/external-accounts/{externalAccountId}/verify',
     summary: 'Verify ownership with a wallet signature',
     tags: ['External Accounts'],
-    permission: 'MANAGE',
+    answer: ok,
     params: externalAccountIdParams,
     body: ownershipVerifyRequest,
     responses: {
@@ -18,8 +18,8 @@ const verifyPlatformExternalAccountOwnership = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, body }) =>
-    ok(await ownership.verifySignature(actor.platformId, params.externalAccountId, { kind: 'platform' }, body)),
+  commands.verifyPlatformOwnership,
+  ({ params, body }) => ({ externalAccountId: params.externalAccountId, body }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(verifyPlatformExternalAccountOwnership);

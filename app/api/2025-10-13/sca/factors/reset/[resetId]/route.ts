@@ -1,16 +1,16 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/sca/commands';
 import { customerQuery, resetIdParams, resetStatus } from '@/lib/sca/schema';
-import * as reset from '@/lib/sca/reset';
 
 // GET /sca/factors/reset/{resetId} – poll a reset until liveness passes
-const getTwoFactorResetStatus = endpoint(
+const getTwoFactorResetStatus = commandEndpoint(
   {
     method: 'GET',
     path: '/sca/factors/reset/{resetId}',
     summary: 'Get 2FA reset status',
     tags: ['Strong Customer Authentication'],
-    permission: 'VIEW',
+    answer: ok,
     params: resetIdParams,
     query: customerQuery,
     responses: {
@@ -18,7 +18,8 @@ const getTwoFactorResetStatus = endpoint(
       ...errors(400, 401, 403, 404, 409),
     },
   },
-  async ({ actor, params, query }) => ok(await reset.status(actor.platformId, query.customerId, params.resetId)),
+  commands.resetStatus,
+  ({ params, raw }) => ({ customerId: raw.query.customerId, resetId: params.resetId }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(getTwoFactorResetStatus);

@@ -1,12 +1,11 @@
-import { endpoint, ok, routes } from '@/lib/http/endpoint';
+import { commandEndpoint, ok, routes } from '@/lib/http/endpoint';
 import { errors } from '@/lib/http/docs';
+import * as commands from '@/lib/agents/commands';
 import { agentAction } from '@/lib/agents/schema';
 import { quoteIdParams } from '@/lib/payments/quotes/schema';
-import { walletSignatureForQuote } from '@/lib/payments/quotes/wallet';
-import { executeQuote } from '@/lib/agents/actions';
 
 // POST /agents/me/quotes/{quoteId}/execute – executed now (AUTO) or held for the platform's approval
-const execute = endpoint(
+const execute = commandEndpoint(
   {
     method: 'POST',
     path: '/agents/me/quotes/{quoteId}/execute',
@@ -14,12 +13,12 @@ const execute = endpoint(
     tags: ['Agent Operations'],
     auth: 'agent',
     params: quoteIdParams,
-    idempotent: true,
     answer: ok,
     headers: { 'Service-Wallet-Signature': 'Stamp over the quote payloadToSign (Embedded Wallet sources)' },
     responses: { 200: { description: 'Action submitted', schema: agentAction }, ...errors(400, 401, 403, 404, 409) },
   },
-  async ({ actor, params, signed }) => executeQuote(actor, params.quoteId, walletSignatureForQuote(signed.stamp)),
+  commands.executeQuote,
+  ({ params, signed }) => ({ quoteId: params.quoteId, stamp: signed.stamp }),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(execute);

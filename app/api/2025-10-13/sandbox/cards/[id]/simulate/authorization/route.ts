@@ -1,7 +1,7 @@
 import { routes } from '@/lib/http/endpoint';
 import { cardSimulation } from '@/lib/http/card-simulation';
 import { authorizationRequest } from '@/lib/cards/schema';
-import { simulateAuthorization } from '@/lib/cards/simulate';
+import * as commands from '@/lib/cards/simulation-commands';
 
 // POST /sandbox/cards/{id}/simulate/authorization – an authorization: decided against state, limit and funding sources; approved holds the amount (sandbox only)
 const simulate = cardSimulation(
@@ -10,7 +10,7 @@ const simulate = cardSimulation(
     summary: 'Simulate a card authorization',
     body: authorizationRequest,
   },
-  (platformId, cardId, body) => simulateAuthorization(platformId, cardId, 'AUTHORIZATION', body),
+  commands.authorization,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(simulate);

@@ -1,7 +1,7 @@
 import { routes } from '@/lib/http/endpoint';
 import { cardSimulation } from '@/lib/http/card-simulation';
 import { adviceRequest } from '@/lib/cards/schema';
-import { simulateAdvice } from '@/lib/cards/simulate';
+import * as commands from '@/lib/cards/simulation-commands';
 
 // POST /sandbox/cards/{id}/simulate/authorization_advice – an advice re-sizing an open authorization to a new total (sandbox only)
 const simulate = cardSimulation(
@@ -10,7 +10,7 @@ const simulate = cardSimulation(
     summary: 'Simulate a card authorization advice',
     body: adviceRequest,
   },
-  simulateAdvice,
+  commands.authorizationAdvice,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(simulate);

@@ -1,7 +1,7 @@
 import { routes } from '@/lib/http/endpoint';
 import { cardSimulation } from '@/lib/http/card-simulation';
 import { balanceInquiryRequest } from '@/lib/cards/schema';
-import { simulateAuthorization } from '@/lib/cards/simulate';
+import * as commands from '@/lib/cards/simulation-commands';
 
 // POST /sandbox/cards/{id}/simulate/balance_inquiry – a balance inquiry (a 0-amount authorization) (sandbox only)
 const simulate = cardSimulation(
@@ -10,7 +10,7 @@ const simulate = cardSimulation(
     summary: 'Simulate a card balance inquiry',
     body: balanceInquiryRequest,
   },
-  (platformId, cardId, body) => simulateAuthorization(platformId, cardId, 'BALANCE_INQUIRY', body),
+  commands.balanceInquiry,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(simulate);

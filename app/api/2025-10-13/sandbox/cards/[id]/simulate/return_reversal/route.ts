@@ -1,7 +1,7 @@
 import { routes } from '@/lib/http/endpoint';
 import { cardSimulation } from '@/lib/http/card-simulation';
 import { transactionRefRequest } from '@/lib/cards/schema';
-import { simulateReturnReversal } from '@/lib/cards/simulate';
+import * as commands from '@/lib/cards/simulation-commands';
 
 // POST /sandbox/cards/{id}/simulate/return_reversal – reverses the latest return of a REFUNDED transaction (sandbox only)
 const simulate = cardSimulation(
@@ -10,7 +10,7 @@ const simulate = cardSimulation(
     summary: 'Simulate a card return reversal',
     body: transactionRefRequest,
   },
-  simulateReturnReversal,
+  commands.returnReversal,
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(simulate);
