@@ -89,7 +89,10 @@ it('prunes a large backlog in paced batches within each pass budget, answering r
   expect(passes.at(-1)!.complete).toBe(true);
   const longestBatch = Math.max(...batches.map((b) => b.end - b.start));
   for (const pass of passes) expect(pass.ms).toBeLessThanOrEqual(pace.budgetMs + longestBatch + 50);
-  expect(passes.reduce((n, pass) => n + pass.rows, 0)).toBeGreaterThanOrEqual(ROWS);
+  // (On PostgreSQL other test files' housekeeping may remove some of these rows at the same moment:
+  // each row goes once, whoever removes it.)
+  const pruned = passes.reduce((n, pass) => n + pass.rows, 0);
+  expect(pruned).toBeGreaterThan(ROWS / 2);
 
   // Requests were answered between batches, not only before or after the pruning: in the pauses
   // of a pass (its last batch is followed by none, and here the next pass starts at once), nearly
@@ -106,9 +109,7 @@ it('prunes a large backlog in paced batches within each pass budget, answering r
     WHERE "platformId" = ${p.platformId} AND "id" LIKE 'Webhook:hk-%' AND "status" <> 'PENDING' GROUP BY 1`);
   expect(left).toEqual([{ tag: 'recent', n: 10 }]);
   // And the metrics counted the rows and the passes.
-  expect(
-    (await sample('corridor_housekeeping_rows_total', 'task="retention.events"')) - rowsBefore,
-  ).toBeGreaterThanOrEqual(ROWS);
+  expect((await sample('corridor_housekeeping_rows_total', 'task="retention.events"')) - rowsBefore).toBe(pruned);
   expect(await sample('corridor_housekeeping_backlog', 'task="retention.events"')).toBe(0);
   expect(
     await sample('corridor_housekeeping_passes_total', 'task="retention.events",outcome="budget"'),
