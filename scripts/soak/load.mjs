@@ -128,7 +128,9 @@ export function crashEvent(server, n) {
       await server.kill();
       const restartMs = await server.start();
       load.events.push({ kind: 'kill', n, server: server.base, at: t, inFlight, downMs: Date.now() - t, restartMs });
-      load.log(`kill ${n} (${server.base}): SIGKILL with ${inFlight} operations in flight; answering again after ${Date.now() - t} ms`);
+      load.log(
+        `kill ${n} (${server.base}): SIGKILL with ${inFlight} operations in flight; answering again after ${Date.now() - t} ms`,
+      );
     },
   };
 }
