@@ -45,7 +45,10 @@ async function spreadAcrossTwo(api: ProductionServer, receiver: Receiver) {
     const about = (id: string) => receiver.received.filter((r) => r.json.data?.id === id);
     await until(() => created.every((id) => about(id).length > 0), 60_000);
     await new Promise((r) => setTimeout(r, 1_000));
-    for (const id of created) expect(about(id).length, id).toBe(1);
+    for (const id of created) {
+      const events = about(id).map((r) => r.json.id);
+      expect(new Set(events).size, id).toBe(events.length);
+    }
   } finally {
     await second.stop();
   }
@@ -109,7 +112,11 @@ describe.skipIf(inject('embedded'))('several servers on one PostgreSQL database'
     const about = (id: string) => receiver.received.filter((r) => r.json.data?.id === id);
     await until(() => ids.every((id) => about(id).length > 0), 30_000);
     await new Promise((r) => setTimeout(r, 1_000)); // a second sender would have sent by now
-    for (const id of ids) expect(about(id).map((r) => r.json.type)).toEqual(['CUSTOMER.CREATED']);
+    // Each event (by its id) arrived once, whichever events a new customer gets in the sandbox.
+    for (const id of ids) {
+      const events = about(id).map((r) => r.json.id);
+      expect(new Set(events).size, id).toBe(events.length);
+    }
     expect(worker.output()).toMatch(/webhook attempt/);
     expect(api.output()).not.toMatch(/webhook attempt/);
   });

@@ -103,7 +103,14 @@ export function createMetrics(opts: { process?: boolean } = {}) {
   if (opts.process) {
     collectDefaultMetrics({ register: registry });
     // In a cluster worker, the primary asks each worker for this registry when it aggregates.
-    if (cluster.isWorker) AggregatorRegistry.setRegistries([registry]);
+    // prom-client installs the worker's listener for those requests only when an
+    // AggregatorRegistry is constructed (lib/cluster.js, addListeners), not in setRegistries:
+    // without one the primary's request went unanswered and every scrape fell back to the
+    // answering process's own figures after 5 s (found by tests/several-servers.test.ts).
+    if (cluster.isWorker) {
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([registry]);
+    }
   }
   return metrics;
 }
