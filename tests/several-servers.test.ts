@@ -128,7 +128,7 @@ describe.skipIf(inject('embedded'))('several servers on one PostgreSQL database'
 describe.skipIf(inject('embedded'))('several server processes on one port', () => {
   let cluster: ProductionServer;
   beforeAll(async () => {
-    cluster = await startProductionServer(false, { ...common, CORRIDOR_LOG_LEVEL: 'info' }, { processes: 2 });
+    cluster = await startProductionServer(false, common, { processes: 2 });
   }, 600_000);
   afterAll(() => cluster?.stop());
 
