@@ -14,6 +14,8 @@ const common = {
   CORRIDOR_WEBHOOK_ALLOW_PRIVATE: '1',
   CORRIDOR_METRICS_TOKEN: TOKEN,
   CORRIDOR_WORKER_INTERVAL_MS: '200',
+  // The request, job and webhook-attempt lines say which process did what.
+  CORRIDOR_LOG_LEVEL: 'info',
 };
 
 const get = async (server: ProductionServer, path: string, headers: Record<string, string> = {}) => {
