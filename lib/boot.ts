@@ -114,7 +114,9 @@ export function bootstrapCredentials(env: Record<string, string | undefined> = p
 }
 
 // Server start (called from instrumentation.ts with the process's instance): make sure a sandbox
-// platform exists, print how to reach it, and start the instance's worker.
+// platform exists, print how to reach it, and start the instance's worker — unless
+// CORRIDOR_WORKER=off (this server only serves; a worker runs elsewhere). CORRIDOR_WORKER=only runs
+// the worker and serves nothing but health, readiness and metrics (scripts/http-edge.mjs).
 export function boot(corridor: CorridorInstance): Promise<void> {
   return within(corridor, async () => {
     await greet();

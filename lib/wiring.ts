@@ -22,11 +22,10 @@ import { failExpiredActions } from './agents/expiry';
 import { settleTransferJob } from './payments/transfers/settlement';
 import { answerToPendingWebhook, approvalTimeoutJob } from './payments/uma/receive';
 import { answerInterpreters } from './webhooks/service';
-import { pruneEvents } from './webhooks/retention';
+import { pruneEventsBatch } from './webhooks/retention';
 import type { Pruner } from './jobs/retention';
 import { pruneSignInLimits } from './staff/sign-in-limits';
 import { pruneHeartbeats } from './ops/heartbeat';
-import { db } from './core/db';
 import { contactChangeGuard } from './customers/service';
 import { PROVISION_JOB, provisionJob } from './cards/service';
 import { PULL_CONFIRM_JOB, pullConfirmJob } from './cards/authorization';
@@ -63,9 +62,9 @@ export function registerWork(jobs: JobRegistry, pruners: Map<string, Pruner>): v
   jobs.sweeps.set('agent.action.expire', failExpiredActions); // after quote.expire: it reads what that one expired
   // Housekeeping (lib/jobs/retention.ts, every 10 minutes): settled events past their retention,
   // staff sign-in limits gone quiet.
-  pruners.set('events', pruneEvents);
+  pruners.set('events', (wallNow: Date, limit: number) => pruneEventsBatch(wallNow, limit));
   pruners.set('staffSignIn', pruneSignInLimits);
-  pruners.set('workerHeartbeats', (wallNow: Date) => pruneHeartbeats(db(), wallNow));
+  pruners.set('workerHeartbeats', pruneHeartbeats);
 }
 
 /**

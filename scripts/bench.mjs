@@ -103,6 +103,14 @@ async function benchDatabase(label, env, appDir) {
   }
 }
 
+// `--housekeeping [--rows N]`: request latency while a retention pass prunes a large backlog,
+// against the same requests once it is done (scripts/bench-housekeeping.mjs).
+if (process.argv.includes('--housekeeping')) {
+  const { benchHousekeeping } = await import('./bench-housekeeping.mjs');
+  await benchHousekeeping();
+  process.exit(0);
+}
+
 // `--lists`: the list operations on a seeded database instead (scripts/bench-lists.mjs).
 if (process.argv.includes('--lists')) {
   const { benchLists } = await import('./bench-lists.mjs');

@@ -26,12 +26,14 @@ const ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 /** The codes answered here and their statuses: the same as in lib/http/errors.ts (a test holds them equal). */
 export const EDGE_ERRORS = {
   INVALID_INPUT: 400,
+  REFERENCE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   REQUEST_HEADERS_TOO_LARGE: 431,
 };
 const REASONS = {
   400: 'Bad Request',
+  404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   431: 'Request Header Fields Too Large',
@@ -50,8 +52,14 @@ function errorHeaders(code, body, extra = {}) {
 const errorJson = (code, message, details) =>
   JSON.stringify({ status: EDGE_ERRORS[code], code, message, ...(details ? { details } : {}) });
 
+/**
+ * What a worker-only process (CORRIDOR_WORKER=only) serves: its liveness, readiness and metrics,
+ * for the orchestrator and Prometheus. The API, the console and the wallet are the servers'.
+ */
+export const WORKER_ONLY_PATHS = new Set(['/api/health', '/api/ready', '/metrics']);
+
 /** Why a parsed request is refused before Next.js, or null to pass it on. */
-export function refusal(req) {
+export function refusal(req, { workerOnly = false } = {}) {
   if (!METHODS.has(req.method))
     return {
       code: 'METHOD_NOT_ALLOWED',
@@ -61,9 +69,10 @@ export function refusal(req) {
   if (req.httpVersion === '1.1' && req.headers.host === undefined)
     return { code: 'INVALID_INPUT', message: 'An HTTP/1.1 request must carry a Host header' };
   const url = req.url ?? '';
-  if (!url.startsWith('/')) return null;
+  if (!url.startsWith('/')) return workerOnly ? onlyTheWorker(url) : null;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
+  if (workerOnly && !WORKER_ONLY_PATHS.has(path)) return onlyTheWorker(path);
   if (decoded(path) === null)
     return { code: 'INVALID_INPUT', message: 'The request path is not valid percent-encoded UTF-8' };
   // Next.js rewrites such a query escape to U+FFFD before a route sees it: a filter value (or a
@@ -84,6 +93,13 @@ export function refusal(req) {
   }
   return null;
 }
+
+const onlyTheWorker = (path) => ({
+  code: 'REFERENCE_NOT_FOUND',
+  message:
+    `${String(path).slice(0, 128)} is not served here: this process runs the background worker only ` +
+    '(CORRIDOR_WORKER=only) and answers /api/health, /api/ready and /metrics; send requests to the servers',
+});
 
 function decoded(part) {
   try {
@@ -145,12 +161,13 @@ function closeUnlessBodyComplete(req, res) {
   };
 }
 
-export function createServer(handle) {
+/** `workerOnly`: the process runs the worker only (CORRIDOR_WORKER=only); see WORKER_ONLY_PATHS. */
+export function createServer(handle, { workerOnly = false } = {}) {
   const inFlight = new WeakMap(); // socket -> the response being produced on it
   const answered = new WeakSet();
   const listener = (req, res) => {
     closeUnlessBodyComplete(req, res);
-    const refused = refusal(req);
+    const refused = refusal(req, { workerOnly });
     if (refused) {
       const body = errorJson(refused.code, refused.message, refused.details);
       res.writeHead(EDGE_ERRORS[refused.code], errorHeaders(refused.code, body, refused.headers));

@@ -21,15 +21,23 @@ const handle = app.getRequestHandler();
 // The TCP peer's address, for throttling failed authentication (lib/http/client-address.ts): set
 // here, where the socket is known, and never taken from the client.
 const PEER_ADDRESS_HEADER = 'x-corridor-peer-address';
-const server = createServer((req, res) => {
-  req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
-  // Draining (below): answer what arrived, then close the connection rather than keep it alive.
-  if (stopping) res.shouldKeepAlive = false;
-  return handle(req, res);
-});
+// CORRIDOR_WORKER=only: a process for the background worker alone, which still listens on its
+// PORT for its liveness, readiness and metrics (scripts/http-edge.mjs refuses everything else).
+const workerOnly = process.env.CORRIDOR_WORKER === 'only';
+const server = createServer(
+  (req, res) => {
+    req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+    // Draining (below): answer what arrived, then close the connection rather than keep it alive.
+    if (stopping) res.shouldKeepAlive = false;
+    return handle(req, res);
+  },
+  { workerOnly },
+);
 server.listen(port, host, () => {
   if (process.env.CORRIDOR_SERVER_INDEX === '0' || !process.env.CORRIDOR_SERVER_INDEX)
-    console.log(`[corridor] listening on http://${host ?? 'localhost'}:${port}`);
+    console.log(
+      `[corridor] listening on http://${host ?? 'localhost'}:${port}${workerOnly ? ' (worker only: /api/health, /api/ready, /metrics)' : ''}`,
+    );
 });
 
 // SIGTERM (or Ctrl-C): stop accepting connections, let the requests under way finish (for up to

@@ -39,6 +39,9 @@ const HELP = `npm run soak -- [options]
   --lock-client-timeout N  the same for the clients acting on the locked account (default 5)
   --settle-seconds N  time the worker gets after the load before jobs are judged (default 30)
   --customers N       customers sharing the load (default 6)
+  --servers N         servers (each its own npm start on its own port) sharing the one PostgreSQL
+                      database (default 1; more needs --db postgres or a URL): requests go to each
+                      in turn, and the kills take them in turn
   --processes N       server processes on PostgreSQL (CORRIDOR_WEB_CONCURRENCY; default: npm start's)
   --pool-size N       connections per server process on PostgreSQL (CORRIDOR_DB_POOL_SIZE; default 20)
   --keep              keep the data directory / database and the server log
@@ -62,6 +65,7 @@ function options(argv) {
     lockClientTimeout: 5,
     customers: 6,
     processes: undefined,
+    servers: 1,
     poolSize: 20,
     keep: false,
     build: true,
@@ -80,6 +84,7 @@ function options(argv) {
     '--lock-client-timeout': 'lockClientTimeout',
     '--customers': 'customers',
     '--processes': 'processes',
+    '--servers': 'servers',
     '--pool-size': 'poolSize',
   };
   for (let i = 0; i < argv.length; i++) {
@@ -102,6 +107,9 @@ function options(argv) {
   if (!o.dupKinds.length || o.dupKinds.some((k) => !DUP_KINDS.includes(k)))
     throw new Error(`--dup-kinds takes a comma-separated list of ${DUP_KINDS.join(', ')}`);
   if (o.customers < 2) throw new Error('--customers must be at least 2');
+  if (!Number.isInteger(o.servers) || o.servers < 1) throw new Error('--servers must be 1 or more');
+  if (o.servers > 1 && o.db === 'embedded')
+    throw new Error('--servers above 1 needs PostgreSQL (--db postgres): the embedded database serves one process');
   return o;
 }
 
@@ -118,19 +126,20 @@ function mulberry32(seed) {
 
 const log = (m) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
-/** Kills spread evenly over the run, the lock in the middle slot. */
-function schedule(o, server, database, customers, secret) {
-  const events = Array.from({ length: o.kills }, (_, i) => crashEvent(server, i + 1));
+/** Kills spread evenly over the run (the servers in turn), the lock in the middle slot. */
+function schedule(o, servers, database, customers, secret) {
+  const events = Array.from({ length: o.kills }, (_, i) => crashEvent(servers[i % servers.length], i + 1));
   if (o.lockSeconds > 0) {
-    const client = new Client(server.base, 'soak-client', secret, o.lockClientTimeout * 1000);
+    const bases = servers.map((s) => s.base);
+    const client = new Client(bases, 'soak-client', secret, o.lockClientTimeout * 1000);
     const lock = lockEvent({ dbUrl: database.url, customer: customers[1], seconds: o.lockSeconds, client });
     events.splice(Math.floor(events.length / 2) + (events.length % 2), 0, lock);
   }
   return events.map((e, i) => ({ ...e, at: (i + 1) / (events.length + 1) }));
 }
 
-/** The server, on a fresh database; both torn down by `teardown` whatever happens. */
-async function startServer(o, teardown) {
+/** The servers, on a fresh database; all torn down by `teardown` whatever happens. */
+async function startServers(o, teardown) {
   const database = await provisionDatabase(o.db, { keep: o.keep });
   teardown.add(
     o.keep ? `keeping ${database.label}` : `removing ${database.label}`,
@@ -141,38 +150,45 @@ async function startServer(o, teardown) {
     () => database.disposeSync(),
   );
   const secret = randomBytes(24).toString('hex');
-  const server = new Server({
-    root,
-    port: await freePort(),
-    env: {
-      ...database.env,
-      ...(o.processes ? { CORRIDOR_WEB_CONCURRENCY: String(o.processes) } : {}),
-      // More connections than npm start gives a local PostgreSQL: with its few (5 on 2 CPUs), the
-      // requests blocked on the locked account hold them all and the whole service waits, so the
-      // lock would test a stalled service instead of retries arriving while the first attempt waits.
-      CORRIDOR_DB_POOL_SIZE: String(o.poolSize),
-    },
-    logFile: path.join(database.workDir, 'server.log'),
-    clientId: 'soak-client',
-    secret,
-  });
-  teardown.add(
-    'stopping the server',
-    () => server.stop(),
-    () => server.killSync(),
-  );
-  log(`starting npm start on ${database.label} (log: ${server.logFile})`);
-  log(`server answering after ${await server.start()} ms`);
-  return { database, server, secret };
+  const servers = [];
+  // One after the other: the first bootstraps the platform the others then find.
+  for (let i = 0; i < o.servers; i++) {
+    const server = new Server({
+      root,
+      port: await freePort(),
+      env: {
+        ...database.env,
+        ...(o.processes ? { CORRIDOR_WEB_CONCURRENCY: String(o.processes) } : {}),
+        // More connections than npm start gives a local PostgreSQL: with its few (5 on 2 CPUs), the
+        // requests blocked on the locked account hold them all and the whole service waits, so the
+        // lock would test a stalled service instead of retries arriving while the first attempt waits.
+        CORRIDOR_DB_POOL_SIZE: String(o.poolSize),
+      },
+      logFile: path.join(database.workDir, o.servers > 1 ? `server-${i + 1}.log` : 'server.log'),
+      clientId: 'soak-client',
+      secret,
+    });
+    teardown.add(
+      `stopping server ${i + 1}`,
+      () => server.stop(),
+      () => server.killSync(),
+    );
+    log(`starting npm start on ${database.label}, port ${server.port} (log: ${server.logFile})`);
+    log(`server ${i + 1} answering after ${await server.start()} ms`);
+    servers.push(server);
+  }
+  return { database, servers, secret };
 }
 
 /** The invariants after the run, through the database (its own connection) and the API. */
-async function check({ o, runId, database, server, load, client, customers }) {
+async function check({ o, runId, database, servers, load, client, customers }) {
   const conn = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 30_000 });
   conn.on('error', (err) => log(`judge connection: ${err.message}`)); // surfaces at the next query
   await conn.connect();
   try {
-    const jobs = await jobViolations(conn, server.starts.at(-1), o.settleSeconds);
+    // Jobs claimed before any server's last (re)start may be that server's dead claims.
+    const lastStart = Math.max(...servers.map((s) => s.starts.at(-1)));
+    const jobs = await jobViolations(conn, lastStart, o.settleSeconds);
     const effects = await findEffects(conn, runId, load.all);
     const keyViolations = load.all.flatMap((op) => judge(op, effects.get(op.index) ?? []));
     const ledger = await ledgerViolations(conn);
@@ -187,11 +203,12 @@ async function main(teardown) {
   const o = options(process.argv.slice(2));
   const runId = o.seed.toString(36);
   log(
-    `seed ${o.seed}: ${o.ops} operations, ${o.concurrency} clients, ${o.kills} kill(s), duplicates ${o.dupRate * 100}% (${o.dupKinds.join(', ')}), lock ${o.lockSeconds} s, database ${o.db}`,
+    `seed ${o.seed}: ${o.ops} operations, ${o.concurrency} clients, ${o.kills} kill(s), duplicates ${o.dupRate * 100}% (${o.dupKinds.join(', ')}), lock ${o.lockSeconds} s, database ${o.db}, ${o.servers} server(s)`,
   );
   if (o.build) ensureBuild(root, log);
-  const { database, server, secret } = await startServer(o, teardown);
-  const client = new Client(server.base, 'soak-client', secret, o.clientTimeout * 1000);
+  const { database, servers, secret } = await startServers(o, teardown);
+  const bases = servers.map((s) => s.base);
+  const client = new Client(bases, 'soak-client', secret, o.clientTimeout * 1000);
   const customers = await setupCustomers(client, o.customers);
   const rng = mulberry32(o.seed);
   const ops = new Operations({ runId, rng, customers });
@@ -199,11 +216,11 @@ async function main(teardown) {
   const load = new Load({ client, ops, rng, total: o.ops, concurrency, dupRate, dupKinds, log });
   const t0 = Date.now();
   const progress = setInterval(() => log(`${load.finished}/${o.ops} operations answered`), 10_000);
-  await load.runAll(schedule(o, server, database, customers, secret)).finally(() => clearInterval(progress));
+  await load.runAll(schedule(o, servers, database, customers, secret)).finally(() => clearInterval(progress));
   const loadMs = Date.now() - t0;
   log(`load done in ${(loadMs / 1000).toFixed(1)} s; letting the worker settle (up to ${o.settleSeconds} s)`);
-  const { jobs, effects, violations } = await check({ o, runId, database, server, load, client, customers });
-  report({ o, load, loadMs, jobs, effects, violations });
+  const { jobs, effects, violations } = await check({ o, runId, database, servers, load, client, customers });
+  report({ o, load, loadMs, jobs, effects, violations, servers });
   if (violations.length)
     log(`every attempt of the operations concerned: ${writeRecord({ o, load, effects, violations })}`);
   const lockFailed = load.events.some((e) => e.kind === 'lock' && e.failed);

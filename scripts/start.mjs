@@ -32,6 +32,15 @@ if (chosenSecret && chosenSecret.length < 32) {
   process.exit(1);
 }
 
+// CORRIDOR_WORKER: on (default: the first server process runs the background worker), off (this
+// server serves only; a worker runs elsewhere) or only (a process for the worker alone, serving
+// nothing but /api/health, /api/ready and /metrics: docs/operations.md, "Scaling out").
+const workerRole = process.env.CORRIDOR_WORKER || 'on';
+if (!['on', 'off', 'only'].includes(workerRole)) {
+  console.error(`[corridor] cannot start: CORRIDOR_WORKER=${workerRole}; it is on (the default), off or only`);
+  process.exit(1);
+}
+
 // The service's keys (lib/core/crypto/keyring.mjs), read (or, at first start, generated) before
 // anything runs: a server that cannot read them would answer every request with a 500.
 try {
@@ -102,8 +111,9 @@ function onThisMachine(url) {
 // database runs on this machine (a loopback host), which needs a CPU of its own (measured on 2
 // CPUs: one server process settles more payments per second than two competing with the database).
 const local = !database.embedded && onThisMachine(database.url);
+// A worker-only process is one process: the worker runs in the first server process only.
 const processes =
-  dev || database.embedded
+  dev || database.embedded || workerRole === 'only'
     ? 1
     : Math.max(1, Number(process.env.CORRIDOR_WEB_CONCURRENCY || availableParallelism() - (local ? 1 : 0)));
 // Connections per server process (CORRIDOR_DB_POOL_SIZE; lib/core/db.ts uses 10 when unset). A
@@ -129,7 +139,11 @@ const child = spawn(process.execPath, [...nodeFlags, ...args], {
   stdio: 'inherit',
   env: { ...env, CORRIDOR_WEB_CONCURRENCY: String(processes) },
 });
-console.log(`[corridor] ${processes} server process(es)`);
+console.log(
+  workerRole === 'only'
+    ? '[corridor] worker only (CORRIDOR_WORKER=only): no API served'
+    : `[corridor] ${processes} server process(es)${workerRole === 'off' ? ', no worker (CORRIDOR_WORKER=off)' : ''}`,
+);
 
 let stopping = false;
 async function shutdown(signal) {

@@ -1,4 +1,5 @@
 import { db, Prisma, queryIn, type Tx } from '../core/db';
+import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
 
 // Storage of one-time codes (model OneTimeCode). Every attempt is one conditional UPDATE: the row
 // lock PostgreSQL takes for it serializes concurrent attempts on one code, and each re-checks the
@@ -94,6 +95,6 @@ export async function discard(id: string): Promise<void> {
 }
 
 /** Codes that expired before `before`. */
-export async function purgeExpired(before: Date): Promise<number> {
-  return (await db().oneTimeCode.deleteMany({ where: { expiresAt: { lt: before } } })).count;
+export function purgeExpired(before: Date, limit = EVERY_ROW): Promise<number> {
+  return deleteBatch('OneTimeCode', Prisma.sql`"expiresAt" < ${before}`, limit);
 }

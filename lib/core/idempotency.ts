@@ -2,6 +2,7 @@ import { DomainError } from './errors';
 import { currentClaim, type Claim } from './context';
 import { Prisma, db, queryDirect, queryIn, transaction, type Tx } from './db';
 import { guardSql, type Guard } from './sql';
+import { deleteBatch, EVERY_ROW } from './housekeeping';
 
 // Idempotency-Key records. A request that brings a key claims it (a PENDING row naming the
 // request as owner and the owner's process instance, lib/core/instance.ts); the operation's
@@ -149,7 +150,7 @@ export async function release(claim: Claim): Promise<void> {
     WHERE "platformId" = ${claim.platformId} AND "key" = ${claim.key} AND "owner" = ${claim.owner} AND "state" = 'PENDING'`);
 }
 
-export async function purgeExpired(now: Date): Promise<number> {
-  const n = await db().idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } });
-  return n.count;
+/** Records that expired before `now`, at most `limit` of them (housekeeping, lib/jobs/retention.ts). */
+export function purgeExpired(now: Date, limit = EVERY_ROW): Promise<number> {
+  return deleteBatch('IdempotencyRecord', Prisma.sql`"expiresAt" < ${now}`, limit);
 }

@@ -92,6 +92,8 @@ export function createMetrics(opts: { process?: boolean } = {}) {
       labelNames: ['outcome'],
       registers,
     }),
+    /** Records one housekeeping pass (lib/core/housekeeping.ts). */
+    housekeeping: housekeepingMetrics(registers),
     /** Where the database-held figures come from (set once by the instance's builder). */
     setProbe(p: () => Promise<Figures>) {
       probe = p;
@@ -101,9 +103,56 @@ export function createMetrics(opts: { process?: boolean } = {}) {
   if (opts.process) {
     collectDefaultMetrics({ register: registry });
     // In a cluster worker, the primary asks each worker for this registry when it aggregates.
-    if (cluster.isWorker) AggregatorRegistry.setRegistries([registry]);
+    // prom-client installs the worker's listener for those requests only when an
+    // AggregatorRegistry is constructed (lib/cluster.js, addListeners), not in setRegistries:
+    // without one the primary's request went unanswered and every scrape fell back to the
+    // answering process's own figures after 5 s (found by tests/several-servers.test.ts).
+    if (cluster.isWorker) {
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([registry]);
+    }
   }
   return metrics;
+}
+
+/**
+ * Housekeeping passes (lib/core/housekeeping.ts): what they removed or folded, how long they ran,
+ * and whether the last one left work behind (its budget ran out first). Returns the recorder.
+ */
+function housekeepingMetrics(registers: Registry[]) {
+  const housekeepingRows = new Counter({
+    name: 'corridor_housekeeping_rows_total',
+    help: 'Rows removed (retention), folded (running totals) or tables maintained, by task',
+    labelNames: ['task'],
+    registers,
+  });
+  const housekeepingSeconds = new Histogram({
+    name: 'corridor_housekeeping_pass_seconds',
+    help: 'Wall time of a housekeeping pass, pauses included, by task',
+    labelNames: ['task'],
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  const housekeepingPasses = new Counter({
+    name: 'corridor_housekeeping_passes_total',
+    help: 'Housekeeping passes by task and how they ended (complete: nothing left; budget: time ran out first)',
+    labelNames: ['task', 'outcome'],
+    registers,
+  });
+  const housekeepingBacklog = new Gauge({
+    name: 'corridor_housekeeping_backlog',
+    help: "1 when the task's last pass in this process ended on its time budget with work left, else 0",
+    labelNames: ['task'],
+    registers,
+    aggregator: 'max',
+  });
+
+  return (pass: { task: string; rows: number; ms: number; complete: boolean }) => {
+    housekeepingRows.inc({ task: pass.task }, pass.rows);
+    housekeepingSeconds.observe({ task: pass.task }, pass.ms / 1000);
+    housekeepingPasses.inc({ task: pass.task, outcome: pass.complete ? 'complete' : 'budget' });
+    housekeepingBacklog.set({ task: pass.task }, pass.complete ? 0 : 1);
+  };
 }
 
 type FromDatabase = (

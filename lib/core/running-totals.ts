@@ -29,12 +29,17 @@ export async function runningTotals(platformId: string, from: string, to: string
  * Folds the appended changes (of one platform, or all) into the totals: one statement deletes
  * them and adds their sums, so a concurrent reader sees them on one side or the other, and two
  * folding processes never take the same change twice (the second skips rows the first deleted).
- * Returns how many changes it folded.
+ * Returns how many changes it folded. With `limit`, at most that many (the worker's paced passes,
+ * lib/core/housekeeping.ts), skipping changes another process is folding at that moment.
  */
-export async function foldRunningTotals(platformId?: string): Promise<number> {
+export async function foldRunningTotals(platformId?: string, limit?: number): Promise<number> {
   const scope = platformId ? Prisma.sql`WHERE "platformId" = ${platformId}` : Prisma.empty;
+  const which =
+    limit === undefined
+      ? scope
+      : Prisma.sql`WHERE ctid = ANY(ARRAY(SELECT ctid FROM "RunningTotalChange" ${scope} LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
   const rows = await db().$queryRaw<{ folded: number }[]>`
-    WITH moved AS (DELETE FROM "RunningTotalChange" ${scope} RETURNING "platformId", "key", "n", "amount"),
+    WITH moved AS (DELETE FROM "RunningTotalChange" ${which} RETURNING "platformId", "key", "n", "amount"),
     added AS (
       INSERT INTO "RunningTotal" ("platformId", "key", "n", "amount")
       SELECT "platformId", "key", sum("n"), sum("amount") FROM moved GROUP BY 1, 2 ORDER BY 1, 2

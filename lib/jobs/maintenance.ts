@@ -1,4 +1,5 @@
 import * as repo from './repository';
+import { housekeepingPace, pacedPass, type Pace, type PassHooks, type PassReport } from '../core/housekeeping';
 
 // The embedded database (PGlite) runs PostgreSQL without its autovacuum daemon, and a
 // PostgreSQL server may have it turned off (this machine's CI server does). Without it the
@@ -26,17 +27,39 @@ export function ownMaintenanceNeeded(): Promise<boolean> {
   return needed;
 }
 
-export async function maintainDatabase(): Promise<{ analyzed: string[]; vacuumed: string[] }> {
+/**
+ * VACUUM or ANALYZE the tables past their thresholds, one table per step of a paced pass
+ * (lib/core/housekeeping.ts): a VACUUM is one statement that cannot be cut smaller, so the pass
+ * pauses after each table in proportion to its time and stops when its budget is spent; the
+ * tables left are found again (still past their thresholds) by the next pass.
+ */
+export async function maintainDatabase(
+  pace: Pace = { ...housekeepingPace(), batch: 1 },
+  hooks?: PassHooks,
+): Promise<{ analyzed: string[]; vacuumed: string[]; pass: PassReport }> {
   const analyzed: string[] = [];
   const vacuumed: string[] = [];
-  for (const t of await repo.tableActivity()) {
-    if (t.dead > 50 + 0.2 * t.live) {
-      await repo.vacuum(t.table);
-      vacuumed.push(t.table);
-    } else if (t.modifiedSinceAnalyze > 50 + 0.1 * t.live) {
-      await repo.analyze(t.table);
-      analyzed.push(t.table);
-    }
-  }
-  return { analyzed, vacuumed };
+  const due = (await repo.tableActivity()).filter(
+    (t) => t.dead > 50 + 0.2 * t.live || t.modifiedSinceAnalyze > 50 + 0.1 * t.live,
+  );
+  // One table per step: the step handles `limit` tables at most (the pace's batch, 1 by default).
+  const pass = await pacedPass(
+    'maintenance',
+    async (limit) => {
+      const tables = due.splice(0, limit);
+      for (const t of tables) {
+        if (t.dead > 50 + 0.2 * t.live) {
+          await repo.vacuum(t.table);
+          vacuumed.push(t.table);
+        } else {
+          await repo.analyze(t.table);
+          analyzed.push(t.table);
+        }
+      }
+      return tables.length;
+    },
+    pace,
+    hooks,
+  );
+  return { analyzed, vacuumed, pass };
 }

@@ -1,5 +1,6 @@
 import { platformNow } from '../core/sql';
 import { Prisma, db, maintenance, queryDirect, type Tx } from '../core/db';
+import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
 import { liveInstancesSql } from '../core/instance';
 
 export interface JobRow {
@@ -154,8 +155,8 @@ export async function vacuum(table: string): Promise<void> {
 }
 
 /** Jobs finished before `before` (failed ones are kept for inspection). */
-export async function purgeDone(before: Date): Promise<number> {
-  return (await db().job.deleteMany({ where: { state: 'DONE', doneAt: { lt: before } } })).count;
+export function purgeDone(before: Date, limit = EVERY_ROW): Promise<number> {
+  return deleteBatch('Job', Prisma.sql`"state" = 'DONE' AND "doneAt" < ${before}`, limit);
 }
 
 /**

@@ -5,6 +5,7 @@ import { purgeExpired as purgeCodes } from '../codes/service';
 import { purgeStaleFailures } from '../tokens/throttle';
 import { purgeDone } from './repository';
 import { currentCorridor } from '../core/context';
+import { pacedPass, type Pace, type PassHooks, type PassReport } from '../core/housekeeping';
 
 // What the service keeps only while it can matter. One-time codes and signed-retry challenges
 // are useless once expired (an expired or spent requestId is refused whether or not its row is
@@ -14,8 +15,12 @@ import { currentCorridor } from '../core/context';
 // is still valid.
 export const DAY_MS = 24 * 3600_000;
 
-/** Pruning a domain owns (its rows, its rules), plugged in by lib/wiring.ts; run with the rest. */
-export type Pruner = (wallNow: Date) => Promise<number>;
+/**
+ * Pruning a domain owns (its rows, its rules), plugged in by lib/wiring.ts; run with the rest.
+ * One call removes at most `limit` rows and answers how many: the worker runs it batch after
+ * batch, paced (lib/core/housekeeping.ts).
+ */
+export type Pruner = (wallNow: Date, limit: number) => Promise<number>;
 
 declare module '../core/context' {
   interface CorridorParts {
@@ -28,17 +33,31 @@ export function registerPruner(name: string, prune: Pruner): void {
   currentCorridor().pruners.set(name, prune);
 }
 
-export async function purgeStale(wallNow: Date): Promise<Record<string, number>> {
+/** Every retention task: the domains' pruners, then the service's own, by the name metrics use. */
+export function retentionTasks(wallNow: Date): [string, (limit: number) => Promise<number>][] {
   const dayAgo = new Date(wallNow.getTime() - DAY_MS);
-  const owned: Record<string, number> = {};
-  for (const [name, prune] of currentCorridor().pruners) owned[name] = await prune(wallNow);
-  return {
-    ...owned,
-    idempotencyKeys: await purgeIdempotency(wallNow),
-    signedRequests: await purgeSignedRequests(dayAgo),
-    otpChallenges: await purgeExpiredOtp(dayAgo),
-    oneTimeCodes: await purgeCodes(dayAgo),
-    jobs: await purgeDone(new Date(wallNow.getTime() - 7 * DAY_MS)),
-    authFailures: await purgeStaleFailures(wallNow),
-  };
+  return [
+    ...[...currentCorridor().pruners].map(([name, prune]): [string, (limit: number) => Promise<number>] => [
+      name,
+      (limit) => prune(wallNow, limit),
+    ]),
+    ['idempotencyKeys', (limit) => purgeIdempotency(wallNow, limit)],
+    ['signedRequests', (limit) => purgeSignedRequests(dayAgo, limit)],
+    ['otpChallenges', (limit) => purgeExpiredOtp(dayAgo, limit)],
+    ['oneTimeCodes', (limit) => purgeCodes(dayAgo, limit)],
+    ['jobs', (limit) => purgeDone(new Date(wallNow.getTime() - 7 * DAY_MS), limit)],
+    ['authFailures', (limit) => purgeStaleFailures(wallNow, limit)],
+  ];
+}
+
+/**
+ * One retention pass: each task in paced batches within its own time budget (`pace`). A task
+ * whose budget ran out (`complete: false`) goes on in the next pass, where it left off (what is
+ * left is still there to be found).
+ */
+export async function purgeStale(wallNow: Date, pace?: Pace, hooks?: PassHooks): Promise<PassReport[]> {
+  const reports: PassReport[] = [];
+  for (const [name, step] of retentionTasks(wallNow))
+    reports.push(await pacedPass(`retention.${name}`, step, pace, hooks));
+  return reports;
 }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import type { Db } from '../core/db';
+import { Prisma, type Db } from '../core/db';
+import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
 
 // Worker heartbeats: each process whose worker runs says when it last ticked, keyed by its
 // instance key (lib/core/instance.ts). Wall-clock times: readiness is about the machines, not
@@ -27,9 +28,6 @@ export async function newestBeat(db: Db): Promise<{ beatAt: Date; host: string; 
 }
 
 /** Heartbeats of processes quiet for a day (housekeeping). */
-export async function pruneHeartbeats(db: Db, wallNow: Date): Promise<number> {
-  const { count } = await db.workerHeartbeat.deleteMany({
-    where: { beatAt: { lt: new Date(wallNow.getTime() - 24 * 3600_000) } },
-  });
-  return count;
+export function pruneHeartbeats(wallNow: Date, limit = EVERY_ROW): Promise<number> {
+  return deleteBatch('WorkerHeartbeat', Prisma.sql`"beatAt" < ${new Date(wallNow.getTime() - 24 * 3600_000)}`, limit);
 }

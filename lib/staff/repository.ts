@@ -1,4 +1,5 @@
 import { Prisma, db, type Tx } from '../core/db';
+import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
 import { listRows, orderOf, type ListRequest, bounded } from '../core/list';
 
 // Persistence of staff users, their console sessions, the sign-in limits and the audit trail.
@@ -122,10 +123,13 @@ export async function rememberSource(staffUserId: string, source: string, at: Da
 }
 
 /** Limits with no attempt since `quietSince` (they count from zero again) and sources not used since `knownSince`. */
-export async function pruneSignIn(quietSince: Date, knownSince: Date): Promise<number> {
-  const limits = await db().staffSignInLimit.deleteMany({ where: { lastAttemptAt: { lt: quietSince } } });
-  const sources = await db().staffSignInSource.deleteMany({ where: { lastSignedInAt: { lt: knownSince } } });
-  return limits.count + sources.count;
+/** At most `limit` rows in all: the quiet limits first, then the sources. */
+export async function pruneSignIn(quietSince: Date, knownSince: Date, limit = EVERY_ROW): Promise<number> {
+  const limits = await deleteBatch('StaffSignInLimit', Prisma.sql`"lastAttemptAt" < ${quietSince}`, limit);
+  if (limits >= limit) return limits;
+  return (
+    limits + (await deleteBatch('StaffSignInSource', Prisma.sql`"lastSignedInAt" < ${knownSince}`, limit - limits))
+  );
 }
 
 export function insertAudit(row: AuditRow, tx: Tx): Promise<AuditRow> {

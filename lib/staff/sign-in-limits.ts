@@ -99,6 +99,6 @@ export async function signedIn(claim: Extract<Claim, { allowed: true }>, staffUs
 }
 
 /** Housekeeping (lib/jobs/retention.ts): limits quiet for QUIET_MS and sources unused for KNOWN_FOR_MS. */
-export function pruneSignInLimits(wallNow: Date): Promise<number> {
-  return repo.pruneSignIn(new Date(wallNow.getTime() - QUIET_MS), new Date(wallNow.getTime() - KNOWN_FOR_MS));
+export function pruneSignInLimits(wallNow: Date, limit?: number): Promise<number> {
+  return repo.pruneSignIn(new Date(wallNow.getTime() - QUIET_MS), new Date(wallNow.getTime() - KNOWN_FOR_MS), limit);
 }

@@ -1,4 +1,5 @@
 import { db, Prisma, queryDirect, transaction } from '../core/db';
+import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
 import { announce } from '../core/invalidation';
 
 // Storage of failed-authentication counts and refusals (model AuthFailure), shared by every
@@ -49,9 +50,10 @@ export function activeBlocks(at: Date): Promise<{ key: string; blockedUntil: Dat
 }
 
 /** Rows whose window and refusal both ended before `before`. */
-export async function purgeEnded(before: Date): Promise<number> {
-  const n = await db().authFailure.deleteMany({
-    where: { windowStart: { lt: before }, OR: [{ blockedUntil: null }, { blockedUntil: { lt: before } }] },
-  });
-  return n.count;
+export function purgeEnded(before: Date, limit = EVERY_ROW): Promise<number> {
+  return deleteBatch(
+    'AuthFailure',
+    Prisma.sql`"windowStart" < ${before} AND ("blockedUntil" IS NULL OR "blockedUntil" < ${before})`,
+    limit,
+  );
 }

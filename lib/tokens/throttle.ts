@@ -171,6 +171,6 @@ async function refuse(keys: string[], at: Date, until: Date): Promise<void> {
 }
 
 /** Rows of ended windows and refusals, a day after they ended. */
-export function purgeStaleFailures(wallNow: Date): Promise<number> {
-  return repo.purgeEnded(new Date(wallNow.getTime() - throttleLimits().windowMs - 24 * 3600_000));
+export function purgeStaleFailures(wallNow: Date, limit?: number): Promise<number> {
+  return repo.purgeEnded(new Date(wallNow.getTime() - throttleLimits().windowMs - 24 * 3600_000), limit);
 }

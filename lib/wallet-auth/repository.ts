@@ -1,4 +1,5 @@
-import { db, lockOne, Prisma, type Tx } from '../core/db';
+import { lockOne, Prisma, type Tx } from '../core/db';
+import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
 
 // Credentials, sessions, OTP challenges, delegated keys and wallet secrets of embedded wallets.
 // The wallet-auth domain owns the full lifecycle; other domains only seed the first credential
@@ -229,6 +230,6 @@ export async function insertWalletSecret(
 }
 
 /** OTP challenges that expired before `before`: their codes can no longer be used. */
-export async function purgeExpiredOtp(before: Date): Promise<number> {
-  return (await db().otpChallenge.deleteMany({ where: { expiresAt: { lt: before } } })).count;
+export function purgeExpiredOtp(before: Date, limit = EVERY_ROW): Promise<number> {
+  return deleteBatch('OtpChallenge', Prisma.sql`"expiresAt" < ${before}`, limit);
 }

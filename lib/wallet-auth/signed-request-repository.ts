@@ -1,4 +1,5 @@
-import { db, lockOne, Prisma, type Tx } from '../core/db';
+import { lockOne, Prisma, type Tx } from '../core/db';
+import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
 
 // Pending signed requests (lib/wallet-auth/signed-retry.ts).
 export type SignedRequestRow = Prisma.SignedRequestGetPayload<object>;
@@ -22,6 +23,6 @@ export function find(platformId: string, id: string, tx: Tx) {
 }
 
 /** Signed-retry challenges that expired before `before` (a spent or lapsed requestId is refused either way). */
-export async function purgeExpired(before: Date): Promise<number> {
-  return (await db().signedRequest.deleteMany({ where: { expiresAt: { lt: before } } })).count;
+export function purgeExpired(before: Date, limit = EVERY_ROW): Promise<number> {
+  return deleteBatch('SignedRequest', Prisma.sql`"expiresAt" < ${before}`, limit);
 }

@@ -1,5 +1,6 @@
 import { log } from '../core/log';
-import { Prisma, db } from '../core/db';
+import { Prisma, queryDirect } from '../core/db';
+import { drain } from '../core/housekeeping';
 
 // Events (the webhook outbox) and their delivery attempts are history once settled: delivered,
 // skipped (no endpoint) or failed for good. They are kept CORRIDOR_EVENT_RETENTION_DAYS days (90
@@ -24,22 +25,27 @@ export function eventRetentionDays(env: Record<string, string | undefined> = pro
   return Math.max(MIN_DAYS, n);
 }
 
-/** Removes settled events older than the retention, and their attempts; returns how many events. */
-export async function pruneEvents(wallNow: Date, days = eventRetentionDays()): Promise<number> {
+/**
+ * Removes at most `limit` settled events older than the retention, with their attempts; returns
+ * how many events. The worker runs it as a paced pass (lib/core/housekeeping.ts). Events another
+ * process is removing at the same moment are skipped, not waited for.
+ */
+export async function pruneEventsBatch(wallNow: Date, limit: number, days = eventRetentionDays()): Promise<number> {
   if (days === null) return 0;
   const cutoff = new Date(wallNow.getTime() - days * DAY_MS);
-  let total = 0;
-  for (;;) {
-    // The BRIN index on createdAt finds the old ones without a scan of the table.
-    const rows = await db().$queryRaw<{ n: number }[]>(Prisma.sql`
-      WITH gone AS (
-        DELETE FROM "Event" WHERE "id" IN (
-          SELECT "id" FROM "Event" WHERE "createdAt" < ${cutoff} AND "status" <> 'PENDING' LIMIT ${BATCH})
-        RETURNING "id"),
-      attempts AS (DELETE FROM "WebhookAttempt" WHERE "eventId" IN (SELECT "id" FROM gone))
-      SELECT count(*)::int AS n FROM gone`);
-    const n = rows[0]?.n ?? 0;
-    total += n;
-    if (n < BATCH) return total;
-  }
+  // The BRIN index on createdAt finds the old ones without a scan of the table.
+  const rows = await queryDirect<{ n: number }>(Prisma.sql`
+    WITH gone AS (
+      DELETE FROM "Event" WHERE "id" IN (
+        SELECT "id" FROM "Event" WHERE "createdAt" < ${cutoff} AND "status" <> 'PENDING'
+        LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING "id"),
+    attempts AS (DELETE FROM "WebhookAttempt" WHERE "eventId" IN (SELECT "id" FROM gone))
+    SELECT count(*)::int AS n FROM gone`);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Removes every settled event older than the retention, batch after batch, unpaced; returns how many. */
+export function pruneEvents(wallNow: Date, days = eventRetentionDays()): Promise<number> {
+  return drain((limit) => pruneEventsBatch(wallNow, limit, days), BATCH);
 }

@@ -24,10 +24,15 @@ export class Client {
   /**
    * `timeoutMs`: how long the client waits for an answer before it gives the attempt up and
    * retries, as integrators' HTTP clients do (the service must cope with a retry arriving while
-   * the first attempt still runs, e.g. blocked on a lock).
+   * the first attempt still runs, e.g. blocked on a lock). `base` may list several servers (the
+   * soak's --servers): attempts go to each in turn, as behind a load balancer, so a retry after a
+   * connection error reaches another server.
    */
   constructor(base, clientId, secret, timeoutMs = 20_000) {
-    this.base = base;
+    this.bases = Array.isArray(base) ? base : [base];
+    this.turn = 0;
+    /** Attempts sent to each server, by base URL. */
+    this.sent = Object.fromEntries(this.bases.map((b) => [b, 0]));
     this.auth = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
     this.timeoutMs = timeoutMs;
   }
@@ -35,11 +40,13 @@ export class Client {
   /** One attempt; never throws. */
   async attempt(method, path, { key, body } = {}) {
     const sentAt = Date.now();
+    const base = this.bases[this.turn++ % this.bases.length];
+    this.sent[base]++;
     const headers = { authorization: this.auth };
     if (key) headers['idempotency-key'] = key;
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      const res = await fetch(`${this.base}${BASE_PATH}${path}`, {
+      const res = await fetch(`${base}${BASE_PATH}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : body,
@@ -48,6 +55,7 @@ export class Client {
       const bytes = Buffer.from(await res.arrayBuffer());
       return {
         sentAt,
+        server: base,
         endedAt: Date.now(),
         status: res.status,
         bytes,
@@ -59,6 +67,7 @@ export class Client {
       const timedOut = err?.name === 'TimeoutError';
       return {
         sentAt,
+        server: base,
         // An attempt the client gave up may still run on the server: its window stays open.
         endedAt: timedOut ? Infinity : Date.now(),
         error: timedOut ? 'client timeout' : String(err?.cause?.code ?? err?.cause?.message ?? err?.message ?? err),

@@ -127,8 +127,10 @@ export function crashEvent(server, n) {
       const t = Date.now();
       await server.kill();
       const restartMs = await server.start();
-      load.events.push({ kind: 'kill', n, at: t, inFlight, downMs: Date.now() - t, restartMs });
-      load.log(`kill ${n}: SIGKILL with ${inFlight} operations in flight; answering again after ${Date.now() - t} ms`);
+      load.events.push({ kind: 'kill', n, server: server.base, at: t, inFlight, downMs: Date.now() - t, restartMs });
+      load.log(
+        `kill ${n} (${server.base}): SIGKILL with ${inFlight} operations in flight; answering again after ${Date.now() - t} ms`,
+      );
     },
   };
 }

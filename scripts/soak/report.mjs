@@ -20,7 +20,7 @@ export function namedIds(ops) {
   return [...seen.values()];
 }
 
-export function report({ o, load, loadMs, jobs, effects, violations }) {
+export function report({ o, load, loadMs, jobs, effects, violations, servers = [] }) {
   const f = figures(load.all);
   const pct = ((100 * f.duplicateTotal) / f.operations).toFixed(1);
   const withEffect = [...effects.values()].filter((e) => e.length).length;
@@ -36,12 +36,13 @@ export function report({ o, load, loadMs, jobs, effects, violations }) {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')})`,
     `requests: ${f.senders} senders, ${f.attempts} attempts, ${f.connectionErrors} connection errors, ${f.replayed} replayed answers`,
+    ...(servers.length > 1 ? [spread(load.all, servers)] : []),
     `answers by status: ${Object.entries(f.status)
       .map(([s, n]) => `${s}: ${n}`)
       .join(', ')}`,
     ...load.events.map((e) =>
       e.kind === 'kill'
-        ? `kill ${e.n}: SIGKILL to the process group with ${e.inFlight} operations in flight; answering again after ${e.downMs} ms`
+        ? `kill ${e.n}${e.server ? ` (server on ${e.server})` : ''}: SIGKILL to the process group with ${e.inFlight} operations in flight; answering again after ${e.downMs} ms`
         : e.failed
           ? `lock: NOT HELD — ${e.account}'s ledger rows could not be locked (${e.failed}); this run had no lock`
           : [
@@ -66,6 +67,20 @@ export function report({ o, load, loadMs, jobs, effects, violations }) {
       console.log(
         `[${rule}] ${v.op ? `#${v.op.index} ${v.op.kind}${v.op.duringLock ? ' (during lock)' : ''} key ${v.op.key}: ` : ''}${v.detail}`,
       );
+}
+
+/** How the attempts spread over the servers (--servers): sent, and answered, per server. */
+function spread(ops, servers) {
+  const per = new Map(servers.map((s, i) => [s.base, { n: i + 1, sent: 0, answered: 0 }]));
+  for (const op of ops)
+    for (const s of op.senders)
+      for (const a of s.attempts) {
+        const p = per.get(a.server);
+        if (!p) continue;
+        p.sent++;
+        if (!a.error) p.answered++;
+      }
+  return `servers: ${[...per.entries()].map(([base, p]) => `server ${p.n} (${base}) ${p.sent} attempts, ${p.answered} answered`).join('; ')}`;
 }
 
 /** One operation as recorded: its bodies, and every attempt of every sender (times in ms since the epoch). */

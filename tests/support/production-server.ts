@@ -122,12 +122,14 @@ export interface ProductionServer {
 
 /**
  * `env` adds to (or, with undefined, removes from) the server's environment. `databaseUrl` names
- * a database to serve instead of a new one (migrated, and left in place by stop()).
+ * a database to serve instead of a new one (migrated, and left in place by stop()). `processes`
+ * above 1 runs that many server processes on the port, as npm start does on PostgreSQL
+ * (scripts/cluster.mjs).
  */
 export async function startProductionServer(
   embedded: boolean,
   env: Record<string, string | undefined> = {},
-  { databaseUrl }: { databaseUrl?: string } = {},
+  { databaseUrl, processes = 1 }: { databaseUrl?: string; processes?: number } = {},
 ): Promise<ProductionServer> {
   await ensureBuild();
   const database = databaseUrl ? { url: databaseUrl, stop: async () => {} } : await newDatabase(embedded);
@@ -135,7 +137,9 @@ export async function startProductionServer(
   const port = await freePort();
   const clientId = `edge-${randomBytes(4).toString('hex')}`;
   const clientSecret = randomBytes(32).toString('base64url');
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'server.mjs')], {
+  const server = path.join(root, 'scripts', 'server.mjs');
+  const args = processes > 1 ? [path.join(root, 'scripts', 'cluster.mjs'), server] : [server];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
       ...process.env,
@@ -151,6 +155,7 @@ export async function startProductionServer(
       CORRIDOR_CLIENT_ID: clientId,
       CORRIDOR_CLIENT_SECRET: clientSecret,
       CORRIDOR_STRICT_REQUESTS: '',
+      CORRIDOR_WEB_CONCURRENCY: String(processes),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
