@@ -1,4 +1,6 @@
+import { nowFor } from '@/lib/core/clock';
 import { walletOverview } from '@/lib/wallet-web/commands';
+import { customerActor } from '@/lib/wallet-web/service';
 import { asHolder, json, walletRoute, webSession } from '../../_server/http';
 
 // GET /wallet/api/me – the signed-in customer, their accounts and balances, and their session;
@@ -14,6 +16,11 @@ export const GET = walletRoute(async () => {
     customer: { id: c.id, name: c.fullName ?? c.businessInfo?.legalName ?? '', email: c.email ?? '' },
     walletAccountId: s.accountId,
     accounts,
-    session: { id: s.authSessionId, expiresAt: s.expiresAt },
+    // On the platform's clock (a sandbox clock may be moved): the page counts down from secondsLeft.
+    session: {
+      id: s.authSessionId,
+      expiresAt: s.expiresAt,
+      secondsLeft: Math.max(0, Math.floor((s.expiresAt.getTime() - nowFor(await customerActor(s)).getTime()) / 1000)),
+    },
   });
 });
