@@ -210,8 +210,28 @@ function EmailForm({
           {passkeyPending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
         </button>
       </div>
+      <IpHostNote />
       <Problem error={error} />
     </form>
+  );
+}
+
+/**
+ * Passkeys belong to a domain name (the relying party is CORRIDOR_PUBLIC_URL's host); a browser
+ * refuses them on an IP address such as 127.0.0.1, so the page says where they work instead.
+ */
+function IpHostNote() {
+  const [host, setHost] = useState<string | null>(null);
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the address bar is known only in the browser
+    if (/^[\d.]+$|^\[/.test(location.hostname)) setHost(location.hostname);
+  }, []);
+  if (!host) return null;
+  return (
+    <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+      Passkeys do not work on an IP address such as {host}: open this page by its name (for example http://localhost:
+      {location.port || '80'}, the host of CORRIDOR_PUBLIC_URL). The email code works here.
+    </p>
   );
 }
 

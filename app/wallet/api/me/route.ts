@@ -10,10 +10,20 @@ export const GET = walletRoute(async () => {
   const s = await webSession();
   if (!s) return json(200, { signedIn: false });
   const { customer, accounts } = await asHolder(s, walletOverview);
-  const c = customer as typeof customer & { fullName?: string; email?: string; businessInfo?: { legalName?: string } };
+  const c = customer as typeof customer & {
+    fullName?: string;
+    email?: string;
+    umaAddress?: string;
+    businessInfo?: { legalName?: string };
+  };
   return json(200, {
     signedIn: true,
-    customer: { id: c.id, name: c.fullName ?? c.businessInfo?.legalName ?? '', email: c.email ?? '' },
+    customer: {
+      id: c.id,
+      name: c.fullName ?? c.businessInfo?.legalName ?? '',
+      email: c.email ?? '',
+      umaAddress: c.umaAddress ?? null,
+    },
     walletAccountId: s.accountId,
     accounts,
     // On the platform's clock (a sandbox clock may be moved): the page counts down from secondsLeft.
