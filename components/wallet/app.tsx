@@ -8,6 +8,7 @@ import { money } from './figures';
 import { SessionClock } from './session';
 import { Cards } from './cards';
 import { forgetSessionKey, loadSessionKey, type SessionKey } from './crypto';
+import { Receive } from './receive';
 import { Send } from './send';
 import { Security } from './security';
 import { SignIn } from './sign-in';
@@ -81,6 +82,9 @@ export function WalletApp() {
       </Card>
       <Card title="Payments">
         <Activity accounts={ordered} walletId={me.walletAccountId} />
+      </Card>
+      <Card title="Receive money">
+        <Receive umaAddress={me.customer.umaAddress ?? null} accounts={ordered} />
       </Card>
       <Card title="Cards">
         <Cards />
