@@ -33,13 +33,13 @@ export function Receive({ umaAddress, accounts }: { umaAddress: string | null; a
       {banks.map(({ account, info }) => (
         <div key={account.id}>
           <h3 className="mb-1 font-medium">Bank transfer to your {account.balance.currency.code} account</h3>
-          <dl className="space-y-1">
+          <div className="space-y-1">
             {Object.entries(LABELS)
               .filter(([field]) => typeof info[field] === 'string')
               .map(([field, label]) => (
                 <CopyValue key={field} label={label} value={info[field]} />
               ))}
-          </dl>
+          </div>
         </div>
       ))}
       {!umaAddress && !banks.length ? <p className="text-sm text-slate-700">No way to receive is set up yet.</p> : null}

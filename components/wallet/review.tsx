@@ -11,6 +11,7 @@ import { plainClass, primaryClass, Problem } from './ui';
 export function Review({
   q,
   destination,
+  note,
   sending,
   error,
   onConfirm,
@@ -18,6 +19,7 @@ export function Review({
 }: {
   q: Json;
   destination: string;
+  note: string;
   sending: boolean;
   error: Error | null;
   onConfirm: () => void;
@@ -41,7 +43,7 @@ export function Review({
         <dt className="text-slate-700">Rate</dt>
         <dd className="break-words">{f.rate ? <Rate forward={f.rate.forward} inverse={f.rate.inverse} /> : '—'}</dd>
         <Row label="They receive" value={f.receive} strong />
-        {q.description ? <Row label="Note" value={String(q.description)} /> : null}
+        {note ? <Row label="Note" value={note} /> : null}
         <dt className="text-slate-700">Quote valid until</dt>
         <dd>
           <LocalTime value={q.expiresAt} />

@@ -125,6 +125,7 @@ export function Send({
             ? form.uma.trim()
             : accountLabel((destinations.data ?? []).find((a) => a.id === form.to) ?? { id: form.to })
         }
+        note={form.description.trim()}
         sending={execute.isPending}
         error={execute.error}
         onConfirm={() => execute.mutate(q)}
