@@ -1,45 +1,88 @@
 'use client';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { formatAmount } from '../format';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { LocalTime } from '../time';
 import { call, type Json } from './api';
-import { plainClass, Problem } from './ui';
+import { money } from './figures';
+import { EntryDetail } from './entry-detail';
+import { Field, inputClass, plainClass, Problem } from './ui';
 
-// The customer's transactions, newest first, a page at a time.
-export function Activity() {
+const KIND = {
+  SENT: 'Sent to',
+  RECEIVED: 'Received from',
+  CARD_PURCHASE: 'Card purchase at',
+  CARD_REFUND: 'Card refund from',
+} as Record<string, string>;
+
+export const accountName = (a: Json, walletId: string) =>
+  a.id === walletId ? `Wallet (${a.balance.currency.code})` : `${a.balance.currency.code} account`;
+
+// What moved money in one of the holder's accounts (the wallet first; a filter picks another),
+// newest first, a page at a time; each entry names the other side and opens its detail.
+export function Activity({ accounts, walletId }: { accounts: Json[]; walletId: string }) {
+  const [accountId, setAccountId] = useState(walletId);
+  const [open, setOpen] = useState<string | null>(null);
   const q = useInfiniteQuery({
-    queryKey: ['transactions'],
-    queryFn: async ({ pageParam }) =>
-      (await call('GET', `/transactions${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`)).data as Json,
+    queryKey: ['history', accountId],
+    queryFn: async ({ pageParam }) => {
+      const params = new URLSearchParams({ accountId });
+      if (pageParam) params.set('cursor', pageParam);
+      return (await call('GET', `/history?${params}`)).data as Json;
+    },
     initialPageParam: '',
     getNextPageParam: (last: Json) => (last.hasMore ? last.nextCursor : undefined),
   });
-  if (q.isPending) return <p className="text-sm text-slate-700">Loading…</p>;
-  if (q.isError) return <Problem error={q.error} />;
-  const rows = q.data.pages.flatMap((p: Json) => p.data as Json[]);
-  if (!rows.length) return <p className="text-sm text-slate-700">No payments yet.</p>;
+  const rows = q.data ? q.data.pages.flatMap((p: Json) => p.data as Json[]) : [];
   return (
     <>
-      <ul className="divide-y divide-slate-100">
-        {rows.map((t: Json) => {
-          const incoming = t.type === 'INCOMING';
-          const money = incoming ? t.receivedAmount : t.sentAmount;
-          return (
-            <li key={t.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-              <span>
-                <span className="font-medium">{incoming ? 'Received' : 'Sent'}</span>{' '}
-                <span className="text-slate-700">
-                  <LocalTime value={t.createdAt} />
+      {accounts.length > 1 ? (
+        <Field id="history-account" label="Account">
+          <select
+            id="history-account"
+            className={inputClass}
+            value={accountId}
+            onChange={(e) => {
+              setAccountId(e.target.value);
+              setOpen(null);
+            }}
+          >
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {accountName(a, walletId)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
+      {q.isPending ? <p className="text-sm text-slate-700">Loading…</p> : null}
+      <Problem error={q.error} />
+      {q.isSuccess && !rows.length ? <p className="mt-2 text-sm text-slate-700">No payments yet.</p> : null}
+      <ul aria-label="Payments" className="mt-2 divide-y divide-slate-100">
+        {rows.map((e: Json) => (
+          <li key={e.id} className="py-2 text-sm">
+            <button
+              type="button"
+              aria-expanded={open === e.id}
+              className="flex w-full flex-wrap items-start justify-between gap-2 text-left"
+              onClick={() => setOpen(open === e.id ? null : e.id)}
+            >
+              <span className="min-w-0">
+                <span className="font-medium break-words">
+                  {KIND[e.kind] ?? e.kind} {e.counterparty}
                 </span>
-                <span className="block text-slate-700">{String(t.status).toLowerCase()}</span>
+                <span className="block text-slate-700">
+                  <LocalTime value={e.createdAt} /> · {statusText(e)}
+                </span>
+                {e.description ? <span className="block break-words text-slate-700">“{e.description}”</span> : null}
               </span>
-              <span className={`font-medium ${incoming ? 'text-emerald-800' : ''}`}>
-                {incoming ? '+' : '−'}
-                {money ? formatAmount(money.amount, money.currency?.code) : '—'}
+              <span className={`font-medium whitespace-nowrap ${BigInt(e.amount) > 0n ? 'text-emerald-800' : ''}`}>
+                {BigInt(e.amount) > 0n ? '+' : ''}
+                {money(e.amount, e.currency)}
               </span>
-            </li>
-          );
-        })}
+            </button>
+            {open === e.id ? <Detail id={e.id} accountId={accountId} /> : null}
+          </li>
+        ))}
       </ul>
       {q.hasNextPage ? (
         <button
@@ -53,4 +96,21 @@ export function Activity() {
       ) : null}
     </>
   );
+}
+
+/** The status in words; a failure says why. */
+export function statusText(e: Json): string {
+  const s = String(e.status).toLowerCase().replace(/_/g, ' ');
+  return e.failureReason ? `${s}: ${String(e.failureReason).toLowerCase().replace(/_/g, ' ')}` : s;
+}
+
+function Detail({ id, accountId }: { id: string; accountId: string }) {
+  const d = useQuery({
+    queryKey: ['history-entry', id, accountId],
+    queryFn: async () =>
+      (await call('GET', `/history/${encodeURIComponent(id)}?accountId=${encodeURIComponent(accountId)}`)).data as Json,
+  });
+  if (d.isPending) return <p className="mt-2 text-sm text-slate-700">Loading…</p>;
+  if (d.isError) return <Problem error={d.error} />;
+  return <EntryDetail detail={d.data} />;
 }

@@ -1,12 +1,14 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { formatAmount } from '../format';
-import { LocalTime } from '../time';
+import { useCallback, useEffect, useState } from 'react';
 import { Activity } from './activity';
-import { call, signed, type Json } from './api';
+import { ApiError, call, signed, type Json } from './api';
+import { money } from './figures';
+import { SessionClock } from './session';
 import { Cards } from './cards';
 import { forgetSessionKey, loadSessionKey, type SessionKey } from './crypto';
+import { Receive } from './receive';
 import { Send } from './send';
 import { Security } from './security';
 import { SignIn } from './sign-in';
@@ -38,41 +40,51 @@ export function WalletApp() {
       client.setQueryData(['me'], { me: null, key: null });
     },
   });
-  const done = () => client.invalidateQueries({ queryKey: ['me'] });
+  const { notice, setNotice, endSession, expired } = useSessionEnd();
+  const done = () => {
+    setNotice(null);
+    return client.invalidateQueries({ queryKey: ['me'] });
+  };
 
   if (state.isPending) return <p className="text-slate-700">Loading…</p>;
   if (state.isError) return <Problem error={state.error} />;
   const { me, key } = state.data;
-  if (!me)
-    return (
-      <Card title="Sign in to your wallet">
-        <SignIn onSignedIn={done} />
-      </Card>
-    );
+  if (!me) return <SignInCard notice={notice} onSignedIn={done} />;
   if (!key) return <CannotSign onSignOut={() => signOut.mutate(null)} />;
   const wallet = (me.accounts as Json[]).find((a) => a.id === me.walletAccountId);
   const currency = wallet?.balance?.currency?.code ?? 'USD';
+  const ordered = [wallet, ...(me.accounts as Json[]).filter((a) => a !== wallet)].filter(Boolean);
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
           <p className="text-lg font-semibold break-words">{me.customer.name || me.customer.email}</p>
           <p className="text-sm break-all text-slate-700">{me.customer.email}</p>
-          <p className="text-sm text-slate-700">
-            Session ends <LocalTime value={me.session.expiresAt} />
-          </p>
+          <SessionClock
+            key={me.session.id}
+            secondsLeft={Number(me.session.secondsLeft ?? 0)}
+            onExpired={expired}
+            onRenew={() =>
+              signOut.mutate(key, {
+                onSuccess: () => endSession('Sign in again to continue; what you typed is kept.', me.customer.email),
+              })
+            }
+          />
         </div>
         <button type="button" className={plainClass} disabled={signOut.isPending} onClick={() => signOut.mutate(key)}>
           {signOut.isPending ? 'Signing out…' : 'Sign out'}
         </button>
       </div>
       <Problem error={signOut.error} />
-      <Balances accounts={me.accounts as Json[]} wallet={wallet} />
+      <Balances accounts={ordered} wallet={wallet} />
       <Card title="Send money">
-        <Send currency={currency} walletKey={key} />
+        <Send currency={currency} available={BigInt(wallet?.balance?.amount ?? 0)} walletKey={key} />
       </Card>
       <Card title="Payments">
-        <Activity />
+        <Activity accounts={ordered} walletId={me.walletAccountId} />
+      </Card>
+      <Card title="Receive money">
+        <Receive umaAddress={me.customer.umaAddress ?? null} accounts={ordered} />
       </Card>
       <Card title="Cards">
         <Cards />
@@ -86,6 +98,58 @@ export function WalletApp() {
         </Link>
       </p>
     </>
+  );
+}
+
+/**
+ * Signed out by the clock (or refused as signed out): nothing of the session stays on screen,
+ * the sign-in comes back with the email filled in, and the payment being typed is kept
+ * (components/wallet/send.tsx keeps its draft in sessionStorage).
+ */
+function useSessionEnd() {
+  const client = useQueryClient();
+  const [notice, setNotice] = useState<{ text: string; email: string } | null>(null);
+  const endSession = useCallback(
+    (text: string, known?: string) => {
+      const email = known ?? (client.getQueryData(['me']) as { me?: Json } | undefined)?.me?.customer?.email ?? '';
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+      client.setQueryData(['me'], { me: null, key: null });
+      setNotice({ text, email });
+      void forgetSessionKey();
+    },
+    [client],
+  );
+  const expired = useCallback(
+    () => endSession('Your session ended. Sign in again to continue; what you typed is kept.'),
+    [endSession],
+  );
+  useEffect(
+    () =>
+      client.getQueryCache().subscribe((e) => {
+        const err = e.query.state.error;
+        if (e.query.queryKey[0] !== 'me' && err instanceof ApiError && err.status === 401) expired();
+      }),
+    [client, expired],
+  );
+  return { notice, setNotice, endSession, expired };
+}
+
+function SignInCard({
+  notice,
+  onSignedIn,
+}: {
+  notice: { text: string; email: string } | null;
+  onSignedIn: () => void;
+}) {
+  return (
+    <Card title="Sign in to your wallet">
+      {notice ? (
+        <p role="status" className="mb-3 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+          {notice.text}
+        </p>
+      ) : null}
+      <SignIn onSignedIn={onSignedIn} initialEmail={notice?.email ?? ''} />
+    </Card>
   );
 }
 
@@ -108,13 +172,13 @@ function Balances({ accounts, wallet }: { accounts: Json[]; wallet: Json | undef
   return (
     <Card title="Balances">
       <ul className="space-y-2">
-        {[wallet, ...accounts.filter((a) => a !== wallet)].filter(Boolean).map((a: Json) => (
+        {accounts.map((a: Json) => (
           <li key={a.id} className="flex flex-wrap items-baseline justify-between gap-x-4">
             <span className="text-sm text-slate-700">
               {a === wallet ? 'Wallet' : 'Account'} ({a.balance.currency.code})
             </span>
             <span className={a === wallet ? 'text-2xl font-semibold' : 'text-lg'}>
-              {formatAmount(a.balance.amount, a.balance.currency.code)}
+              {money(a.balance.amount, a.balance.currency.code)}
             </span>
           </li>
         ))}

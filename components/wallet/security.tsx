@@ -14,6 +14,7 @@ export function Security({ walletKey }: { walletKey: SessionKey }) {
     <div className="space-y-6">
       <Credentials walletKey={walletKey} />
       <AddPasskey walletKey={walletKey} />
+      <Sessions walletKey={walletKey} />
       <RecoveryPhrase walletKey={walletKey} />
     </div>
   );
@@ -54,6 +55,51 @@ function Credentials({ walletKey }: { walletKey: SessionKey }) {
             >
               Revoke
             </button>
+          </li>
+        ))}
+      </ul>
+      <Problem error={revoke.error} />
+    </div>
+  );
+}
+
+/** The devices signed in to this wallet now; any other than this browser can be signed out. */
+function Sessions({ walletKey }: { walletKey: SessionKey }) {
+  const client = useQueryClient();
+  const list = useQuery({
+    queryKey: ['sessions'],
+    queryFn: async () => (await call('GET', '/sessions')).data.data as Json[],
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => signed('DELETE', `/sessions/${encodeURIComponent(id)}`, {}, walletKey),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['sessions'] }),
+  });
+  return (
+    <div>
+      <h3 className="mb-2 font-medium">Devices signed in</h3>
+      {list.isPending ? <p className="text-sm text-slate-700">Loading…</p> : null}
+      <Problem error={list.error} />
+      <ul aria-label="Devices signed in" className="divide-y divide-slate-100">
+        {(list.data ?? []).map((x) => (
+          <li key={x.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+            <span>
+              <span className="font-medium">{x.current ? 'This browser' : 'Another device'}</span> ·{' '}
+              {credentialName(x.type)}
+              <span className="block text-slate-700">
+                signed in <LocalTime value={x.createdAt} />, until <LocalTime value={x.expiresAt} />
+              </span>
+            </span>
+            {x.current ? null : (
+              <button
+                type="button"
+                className={plainClass}
+                disabled={revoke.isPending}
+                aria-label={`Sign out the device signed in at ${new Date(x.createdAt).toISOString()}`}
+                onClick={() => revoke.mutate(x.id)}
+              >
+                Sign out
+              </button>
+            )}
           </li>
         ))}
       </ul>

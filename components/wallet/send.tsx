@@ -1,10 +1,11 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatAmount, parseAmount } from '../format';
-import { LocalTime } from '../time';
+import { parseAmount } from '../format';
 import { call, type Json } from './api';
 import { stamp, type SessionKey } from './crypto';
+import { money } from './figures';
+import { Review } from './review';
 import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
 
 const UMA = 'uma';
@@ -17,20 +18,70 @@ function accountLabel(a: Json): string {
 
 type SendForm = ReturnType<typeof useSendForm>;
 
+// What was typed survives the session ending (the page goes back to sign-in and comes back
+// here): it is kept in this tab's sessionStorage until a payment is sent.
+const DRAFT = 'corridor-wallet-send-draft';
+type Draft = { to: string; uma: string; amount: string; description: string };
+const EMPTY: Draft = { to: '', uma: '', amount: '', description: '' };
+
+function readDraft(): Draft {
+  try {
+    return { ...EMPTY, ...JSON.parse(sessionStorage.getItem(DRAFT) ?? '{}') };
+  } catch {
+    return EMPTY;
+  }
+}
+
 /** What the form holds; kept above the form so "Change" comes back to what was entered. */
 function useSendForm() {
-  const [to, setTo] = useState('');
-  const [uma, setUma] = useState('');
-  const [amount, setAmount] = useState('');
-  const [description, setDescription] = useState('');
-  return { to, setTo, uma, setUma, amount, setAmount, description, setDescription };
+  const [draft, setDraft] = useState<Draft>(() => (typeof window === 'undefined' ? EMPTY : readDraft()));
+  const set = (field: keyof Draft) => (value: string) =>
+    setDraft((d) => {
+      const next = { ...d, [field]: value };
+      sessionStorage.setItem(DRAFT, JSON.stringify(next));
+      return next;
+    });
+  const clear = () => {
+    sessionStorage.removeItem(DRAFT);
+    setDraft(EMPTY);
+  };
+  return {
+    ...draft,
+    setTo: set('to'),
+    setUma: set('uma'),
+    setAmount: set('amount'),
+    setDescription: set('description'),
+    clear,
+  };
+}
+
+/**
+ * Why a payment of `units` to `to` would fail, said before any quote is asked for: a missing or
+ * malformed amount, more than the wallet holds, or a destination that can no longer receive.
+ */
+function refusal(form: SendForm, units: bigint | null, currency: string, available: bigint, destinations: Json[]) {
+  if (!form.to) return 'Choose where to send the money';
+  if (units === null || units <= 0n) return `Enter an amount in ${currency}, e.g. 12.50`;
+  if (units > available)
+    return `That is more than your wallet holds: ${money(available, currency)} is available to send.`;
+  const account = destinations.find((a) => a.id === form.to);
+  if (account && account.status && account.status !== 'ACTIVE')
+    return `That account cannot receive payments (${String(account.status).toLowerCase()}).`;
+  return null;
 }
 
 // Send money from the wallet: pick a destination and an amount, get a quote, review what the
 // other side receives, the rate and the fees, then confirm — the browser stamps the quote's
 // payload with the session key and the quote is executed with that signature.
-export function Send({ currency, walletKey }: { currency: string; walletKey: SessionKey }) {
-  const client = useQueryClient();
+export function Send({
+  currency,
+  available,
+  walletKey,
+}: {
+  currency: string;
+  available: bigint;
+  walletKey: SessionKey;
+}) {
   const destinations = useQuery({
     queryKey: ['destinations'],
     queryFn: async () => (await call('GET', '/destinations')).data.data as Json[],
@@ -40,35 +91,15 @@ export function Send({ currency, walletKey }: { currency: string; walletKey: Ses
   const quote = useMutation({
     mutationFn: async () => {
       const units = parseAmount(form.amount, currency);
-      if (units === null || units <= 0n) throw new Error(`Enter an amount in ${currency}, e.g. 12.50`);
+      const refused = refusal(form, units, currency, available, destinations.data ?? []);
+      if (refused || units === null) throw new Error(refused ?? 'Enter an amount');
       const destination = form.to === UMA ? { umaAddress: form.uma.trim() } : { accountId: form.to };
-      if (!form.to) throw new Error('Choose where to send the money');
       const body = { destination, amount: units.toString(), description: form.description || undefined };
       return (await call('POST', '/quotes', body)).data as Json;
     },
     onSuccess: () => setIdempotencyKey(crypto.randomUUID()),
   });
-  const execute = useMutation({
-    mutationFn: async (q: Json) => {
-      const payload = q.paymentInstructions?.[0]?.accountOrWalletInfo?.payloadToSign as string | undefined;
-      if (!payload) throw new Error('This quote has nothing to sign');
-      return (
-        await call(
-          'POST',
-          `/quotes/${encodeURIComponent(q.id)}/execute`,
-          {},
-          {
-            'Service-Wallet-Signature': await stamp(payload, walletKey),
-            'Idempotency-Key': idempotencyKey,
-          },
-        )
-      ).data as Json;
-    },
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['me'] });
-      void client.invalidateQueries({ queryKey: ['transactions'] });
-    },
-  });
+  const execute = useExecute(walletKey, idempotencyKey, form.clear);
   const startOver = () => {
     quote.reset();
     execute.reset();
@@ -89,6 +120,12 @@ export function Send({ currency, walletKey }: { currency: string; walletKey: Ses
     return (
       <Review
         q={q}
+        destination={
+          form.to === UMA
+            ? form.uma.trim()
+            : accountLabel((destinations.data ?? []).find((a) => a.id === form.to) ?? { id: form.to })
+        }
+        note={form.description.trim()}
         sending={execute.isPending}
         error={execute.error}
         onConfirm={() => execute.mutate(q)}
@@ -108,63 +145,43 @@ export function Send({ currency, walletKey }: { currency: string; walletKey: Ses
   );
 }
 
+/** Executes the reviewed quote: the session key stamps its payload, once per idempotency key. */
+function useExecute(walletKey: SessionKey, idempotencyKey: string, onSent: () => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (q: Json) => {
+      const payload = q.paymentInstructions?.[0]?.accountOrWalletInfo?.payloadToSign as string | undefined;
+      if (!payload) throw new Error('This quote has nothing to sign');
+      return (
+        await call(
+          'POST',
+          `/quotes/${encodeURIComponent(q.id)}/execute`,
+          {},
+          {
+            'Service-Wallet-Signature': await stamp(payload, walletKey),
+            'Idempotency-Key': idempotencyKey,
+          },
+        )
+      ).data as Json;
+    },
+    onSuccess: () => {
+      onSent();
+      void client.invalidateQueries({ queryKey: ['me'] });
+      void client.invalidateQueries({ queryKey: ['history'] });
+    },
+  });
+}
+
 function Sent({ payment, onSendMore }: { payment: Json; onSendMore: () => void }) {
   return (
     <div role="status" className="space-y-3">
       <p className="rounded border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950">
-        Sent. {formatAmount(payment.totalSendingAmount, payment.sendingCurrency?.code)} left your wallet; the payment is{' '}
+        Sent. {money(payment.totalSendingAmount, payment.sendingCurrency?.code)} left your wallet; the payment is{' '}
         {String(payment.status).toLowerCase()}.
       </p>
       <button type="button" className={plainClass} onClick={onSendMore}>
         Send more
       </button>
-    </div>
-  );
-}
-
-function Review({
-  q,
-  sending,
-  error,
-  onConfirm,
-  onChange,
-}: {
-  q: Json;
-  sending: boolean;
-  error: Error | null;
-  onConfirm: () => void;
-  onChange: () => void;
-}) {
-  return (
-    <div className="space-y-3">
-      <h3 className="font-medium">Review the payment</h3>
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-slate-700">You send</dt>
-        <dd>{formatAmount(q.totalSendingAmount, q.sendingCurrency?.code)}</dd>
-        <dt className="text-slate-700">They receive</dt>
-        <dd>{formatAmount(q.totalReceivingAmount, q.receivingCurrency?.code)}</dd>
-        <dt className="text-slate-700">Rate</dt>
-        <dd>
-          1 {q.sendingCurrency?.code} = {q.exchangeRate} {q.receivingCurrency?.code}
-        </dd>
-        <dt className="text-slate-700">Fees included</dt>
-        <dd>
-          {formatAmount(BigInt(q.feesIncluded ?? 0) + BigInt(q.platformFeesIncluded ?? 0), q.sendingCurrency?.code)}
-        </dd>
-        <dt className="text-slate-700">Quote valid until</dt>
-        <dd>
-          <LocalTime value={q.expiresAt} />
-        </dd>
-      </dl>
-      <div className="flex flex-wrap gap-2">
-        <button type="button" className={primaryClass} disabled={sending} onClick={onConfirm}>
-          {sending ? 'Signing and sending…' : 'Confirm and send'}
-        </button>
-        <button type="button" className={plainClass} onClick={onChange}>
-          Change
-        </button>
-      </div>
-      <Problem error={error} />
     </div>
   );
 }
@@ -242,8 +259,9 @@ function Destination({ currency, form, destinations }: { currency: string; form:
           {destinations
             .filter((a) => a.currency !== currency)
             .map((a) => (
-              <option key={a.id} value={a.id}>
+              <option key={a.id} value={a.id} disabled={Boolean(a.status && a.status !== 'ACTIVE')}>
                 {accountLabel(a)}
+                {a.status && a.status !== 'ACTIVE' ? ` — cannot receive (${String(a.status).toLowerCase()})` : ''}
               </option>
             ))}
           <option value={UMA}>A UMA address</option>

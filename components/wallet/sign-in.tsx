@@ -1,7 +1,7 @@
 'use client';
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { call, signed } from './api';
 import { newSessionKey, saveSessionKey, sealOtp, type SessionKey } from './crypto';
 import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
@@ -48,18 +48,21 @@ function usePasskeySignIn(email: string, onSignedIn: () => void) {
 // Sign-in with the email on file: either a one-time code sent by email (sealed in the browser
 // to the service's target key, then the session key stamps the login), or a passkey. Either way
 // the session key is made here, can sign but not be read, and stays in this browser.
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [email, setEmail] = useState('');
-  const [pending, setPending] = useState<{ bundle: string; key: SessionKey } | null>(null);
+export function SignIn({ onSignedIn, initialEmail = '' }: { onSignedIn: () => void; initialEmail?: string }) {
+  const [email, setEmail] = useState(initialEmail);
+  const [pending, setPending] = useState<{ bundle: string; key: SessionKey; sentAt: number } | null>(null);
   const [code, setCode] = useState('');
 
   const sendCode = useMutation({
     mutationFn: async () => {
       const key = await newSessionKey();
       const r = await call('POST', '/sign-in/start', { email, method: 'EMAIL_OTP' });
-      return { bundle: r.data.otpEncryptionTargetBundle as string, key };
+      return { bundle: r.data.otpEncryptionTargetBundle as string, key, sentAt: Date.now() };
     },
-    onSuccess: (p) => setPending(p),
+    onSuccess: (p) => {
+      setCode('');
+      setPending(p);
+    },
   });
   const verifyCode = useMutation({
     mutationFn: async () => {
@@ -82,6 +85,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         error={verifyCode.error}
         onVerify={() => verifyCode.mutate()}
         onOtherEmail={() => setPending(null)}
+        sentAt={pending.sentAt}
+        resending={sendCode.isPending}
+        resendError={sendCode.error}
+        onResend={() => sendCode.mutate()}
       />
     );
   return (
@@ -105,6 +112,10 @@ function CodeForm({
   error,
   onVerify,
   onOtherEmail,
+  sentAt,
+  resending,
+  resendError,
+  onResend,
 }: {
   email: string;
   code: string;
@@ -113,6 +124,10 @@ function CodeForm({
   error: Error | null;
   onVerify: () => void;
   onOtherEmail: () => void;
+  sentAt: number;
+  resending: boolean;
+  resendError: Error | null;
+  onResend: () => void;
 }) {
   return (
     <form
@@ -145,7 +160,8 @@ function CodeForm({
           Use another email
         </button>
       </div>
-      <Problem error={error} />
+      <Resend sentAt={sentAt} resending={resending} onResend={onResend} />
+      <Problem error={error ?? resendError} />
     </form>
   );
 }
@@ -194,7 +210,52 @@ function EmailForm({
           {passkeyPending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
         </button>
       </div>
+      <IpHostNote />
       <Problem error={error} />
     </form>
+  );
+}
+
+/**
+ * Passkeys belong to a domain name (the relying party is CORRIDOR_PUBLIC_URL's host); a browser
+ * refuses them on an IP address such as 127.0.0.1, so the page says where they work instead.
+ */
+function IpHostNote() {
+  const [host, setHost] = useState<string | null>(null);
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the address bar is known only in the browser
+    if (/^[\d.]+$|^\[/.test(location.hostname)) setHost(location.hostname);
+  }, []);
+  if (!host) return null;
+  return (
+    <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+      Passkeys do not work on an IP address such as {host}: open this page by its name (for example http://localhost:
+      {location.port || '80'}, the host of CORRIDOR_PUBLIC_URL). The email code works here.
+    </p>
+  );
+}
+
+/** A new code may be asked for 30 seconds after the last (the service's throttle): counted down here. */
+const RESEND_AFTER_SECONDS = 30;
+
+function Resend({ sentAt, resending, onResend }: { sentAt: number; resending: boolean; onResend: () => void }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const wait = Math.max(0, RESEND_AFTER_SECONDS - Math.floor((now - sentAt) / 1000));
+  return (
+    <p className="text-sm text-slate-700">
+      No code?{' '}
+      <button
+        type="button"
+        className="font-medium text-blue-800 underline disabled:text-slate-600 disabled:no-underline"
+        disabled={wait > 0 || resending}
+        onClick={onResend}
+      >
+        {resending ? 'Sending…' : wait > 0 ? `Send a new code in ${wait} s` : 'Send a new code'}
+      </button>
+    </p>
   );
 }

@@ -3,6 +3,7 @@ import { defineCommand } from '../core/command';
 import type { Actor } from '../core/context';
 import { DomainError, notFound } from '../core/errors';
 import { isId } from '../core/ids';
+import { db } from '../core/db';
 import { parseBodyOrThrow } from '../core/validation';
 import * as accounts from '../accounts/service';
 import * as cards from '../cards/service';
@@ -113,11 +114,17 @@ export const createWalletQuote = defineCommand({
       lockedCurrencyAmount: BigInt(b.amount),
       ...(b.description ? { description: b.description } : {}),
     };
+    await refuseAboveBalance(a, BigInt(b.amount));
     if (accountId !== undefined) {
       const owner = { kind: 'customers' as const, customerId: a.customerId };
       if (!isId('ExternalAccount', accountId))
         throw new DomainError('REFERENCE_NOT_FOUND', 'No such external account of yours');
-      await externalAccounts.get(a.platformId, accountId, owner);
+      const target = await externalAccounts.get(a.platformId, accountId, owner);
+      if (target.status !== 'ACTIVE')
+        throw new DomainError('INVALID_INPUT', `That account cannot receive payments (${target.status})`, {
+          reason: 'DESTINATION_NOT_ACTIVE',
+          status: target.status,
+        });
       request.destination = { destinationType: 'ACCOUNT', accountId };
     } else {
       const lookup = await lookupUma(a.platformId, umaAddress!, { customerId: a.customerId });
@@ -129,6 +136,21 @@ export const createWalletQuote = defineCommand({
     return createQuote(a.platformId, parseBodyOrThrow(quoteRequest, request));
   },
 });
+
+/**
+ * A wallet quote locks the sending side, so its total is the amount typed: one above what the
+ * wallet holds would only fail at execution, after the holder reviewed and confirmed it.
+ */
+async function refuseAboveBalance(a: CustomerActor, amount: bigint) {
+  const wallet = await accounts.get(a.platformId, a.accountId, db());
+  const available = BigInt(wallet.balance.amount);
+  if (amount > available)
+    throw new DomainError('INSUFFICIENT_FUNDS', 'The amount is more than the wallet holds', {
+      reason: 'INSUFFICIENT_FUNDS',
+      available,
+      currency: wallet.balance.currency.code,
+    });
+}
 
 /** What the receiver asks to know about the payer, from the customer's own record (the fields it has). */
 async function payerData(a: CustomerActor, fields: { name: string }[]): Promise<Record<string, unknown>> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { now } from '../core/clock';
 import { defineCommand } from '../core/command';
 import { db } from '../core/db';
 import { DomainError } from '../core/errors';
@@ -62,7 +63,7 @@ export const addPasskey = defineCommand({
   }),
   actors: customer,
   idempotency: 'none',
-  run: (actor, b) => {
+  run: async (actor, b) => {
     const a = holder(actor);
     const request = {
       type: 'PASSKEY',
@@ -72,6 +73,7 @@ export const addPasskey = defineCommand({
       attestation: b.attestation,
     };
     const body = parseBodyOrThrow(credentialCreate, request);
+    await requireFreshSignIn(a);
     return credentials.add(a.platformId, body, signedCall('POST', '/auth/credentials', request, b.signature));
   },
 });
@@ -88,8 +90,53 @@ export const removeCredential = defineCommand({
     if (!isId('AuthMethod', b.credentialId)) throw missing();
     const c = await findCredential(a.platformId, b.credentialId, db());
     if (c?.accountId !== a.accountId) throw missing();
+    await requireFreshSignIn(a);
     const path = `/auth/credentials/${b.credentialId}`;
     return credentials.revoke(a.platformId, b.credentialId, signedCall('DELETE', path, undefined, b.signature));
+  },
+});
+
+/**
+ * The recovery phrase and changes to how the wallet signs in need a fresh proof: a session opened
+ * (by passkey or code) within the last five minutes, not merely one still open.
+ */
+export const FRESH_SECONDS = 5 * 60;
+
+export async function requireFreshSignIn(a: ReturnType<typeof holder>) {
+  const own = (await sessions.list(a.platformId, a.accountId)).data.find((x) => x.id === a.authSessionId);
+  const age = own ? (now().getTime() - own.createdAt.getTime()) / 1000 : Infinity;
+  if (age > FRESH_SECONDS)
+    throw new DomainError('FORBIDDEN', 'Confirm it is you: sign in again with your passkey or a code, then retry', {
+      reason: 'REAUTHENTICATION_REQUIRED',
+      freshForSeconds: FRESH_SECONDS,
+    });
+}
+
+/** The wallet's open sessions (the devices signed in), this browser's marked. */
+export const listSessions = defineCommand({
+  name: 'wallet.sessions.list',
+  input: z.object({}),
+  actors: customer,
+  idempotency: 'none',
+  run: async (actor) => {
+    const a = holder(actor);
+    const { data } = await sessions.list(a.platformId, a.accountId);
+    return { data: data.map((x) => ({ ...x, current: x.id === a.authSessionId })) };
+  },
+});
+
+/** Ends another open session of this wallet (a device signed in elsewhere), signed by this one. */
+export const revokeOtherSession = defineCommand({
+  name: 'wallet.sessions.revoke-other',
+  input: z.object({ sessionId: z.string().max(100), signature }),
+  actors: customer,
+  idempotency: 'none',
+  run: async (actor, b) => {
+    const a = holder(actor);
+    const own = (await sessions.list(a.platformId, a.accountId)).data.some((x) => x.id === b.sessionId);
+    if (!own) throw new DomainError('REFERENCE_NOT_FOUND', `Session ${b.sessionId} not found`);
+    const path = `/auth/sessions/${b.sessionId}`;
+    return sessions.revoke(a.platformId, b.sessionId, signedCall('DELETE', path, undefined, b.signature));
   },
 });
 
@@ -112,8 +159,9 @@ export const exportWallet = defineCommand({
   input: exportRequest.extend({ signature }),
   actors: customer,
   idempotency: 'none',
-  run: (actor, b) => {
+  run: async (actor, b) => {
     const a = holder(actor);
+    await requireFreshSignIn(a);
     const request = { clientPublicKey: b.clientPublicKey };
     const path = `/internal-accounts/${a.accountId}/export`;
     return wallet.exportWallet(

@@ -67,6 +67,12 @@ export interface TransactionFilter {
   reference?: string;
   startDate?: Date;
   endDate?: Date;
+  /**
+   * Only what moved or is moving money (the wallet's history): a quote's transaction exists from
+   * the moment the quote is made, but until the quote is executed it is an offer — one never
+   * executed (refused, left to expire) is left out. Incoming payments always count.
+   */
+  moneyMoved?: boolean;
 }
 
 function where(platformId: string, f: TransactionFilter): Prisma.TransactionWhereInput {
@@ -83,6 +89,14 @@ function where(platformId: string, f: TransactionFilter): Prisma.TransactionWher
   }
   if (f.status) and.push({ status: f.status });
   if (f.type) and.push({ type: f.type });
+  if (f.moneyMoved)
+    and.push({
+      OR: [
+        { type: 'INCOMING' },
+        { quoteId: null },
+        { status: { notIn: ['PENDING', 'PENDING_AUTHORIZATION', 'EXPIRED'] } },
+      ],
+    });
   if (f.reference) and.push({ reference: f.reference });
   if (f.startDate) and.push({ createdAt: { gte: f.startDate } });
   if (f.endDate) and.push({ createdAt: { lte: f.endDate } });

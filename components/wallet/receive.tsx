@@ -1,0 +1,95 @@
+'use client';
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'react';
+import type { Json } from './api';
+import { plainClass } from './ui';
+
+// How others pay the holder: their UMA address (with a QR code a phone can scan) and, for each
+// account that takes bank transfers, the details to give the sender — every value copyable.
+const LABELS: Record<string, string> = {
+  accountNumber: 'Account number',
+  routingNumber: 'Routing number',
+  iban: 'IBAN',
+  swiftCode: 'SWIFT/BIC',
+  clabeNumber: 'CLABE',
+  bankName: 'Bank',
+  reference: 'Reference (put it in the memo)',
+  address: 'Address',
+};
+
+export function Receive({ umaAddress, accounts }: { umaAddress: string | null; accounts: Json[] }) {
+  const banks = accounts.flatMap((a) =>
+    ((a.fundingPaymentInstructions ?? []) as Json[]).map((i) => ({ account: a, info: i.accountOrWalletInfo })),
+  );
+  return (
+    <div className="space-y-4">
+      {umaAddress ? (
+        <div>
+          <h3 className="mb-1 font-medium">Your UMA address</h3>
+          <CopyValue label="UMA address" value={umaAddress} />
+          <Qr value={umaAddress} />
+        </div>
+      ) : null}
+      {banks.map(({ account, info }) => (
+        <div key={account.id}>
+          <h3 className="mb-1 font-medium">Bank transfer to your {account.balance.currency.code} account</h3>
+          <div className="space-y-1">
+            {Object.entries(LABELS)
+              .filter(([field]) => typeof info[field] === 'string')
+              .map(([field, label]) => (
+                <CopyValue key={field} label={label} value={info[field]} />
+              ))}
+          </div>
+        </div>
+      ))}
+      {!umaAddress && !banks.length ? <p className="text-sm text-slate-700">No way to receive is set up yet.</p> : null}
+    </div>
+  );
+}
+
+function CopyValue({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+      <span className="min-w-0">
+        <span className="block text-slate-700">{label}</span>
+        <span className="font-mono break-all">{value}</span>
+      </span>
+      <button
+        type="button"
+        className={plainClass}
+        aria-label={`Copy ${label}`}
+        onClick={async () => {
+          await navigator.clipboard.writeText(value);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        }}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
+
+/** A QR code of `value`, drawn as SVG by the qrcode library (no canvas, no image request). */
+function Qr({ value }: { value: string }) {
+  const [svg, setSvg] = useState('');
+  useEffect(() => {
+    let live = true;
+    void QRCode.toString(value, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((s) => {
+      if (live) setSvg(s);
+    });
+    return () => {
+      live = false;
+    };
+  }, [value]);
+  return (
+    <div
+      role="img"
+      aria-label={`QR code of ${value}`}
+      className="mt-2 h-40 w-40 max-w-full"
+      // The library's own SVG markup (paths only) for a value of ours; nothing a user wrote runs here.
+      dangerouslySetInnerHTML={{ __html: svg }}
+    />
+  );
+}

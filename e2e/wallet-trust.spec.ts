@@ -1,0 +1,158 @@
+import type { Page } from '@playwright/test';
+import { apiOk, checkPage, expect, mxnBankAccount, test, visit, walletCustomer, type Json } from './support';
+
+// Issue 27 in Chromium: every figure of the review screen against the API's quote, a history that
+// matches the money (offers never listed, per account, a detail per entry), an amount above the
+// balance refused before review, the session's time left and its end (back to sign-in keeping
+// what was typed, nothing stale on screen), the code's resend countdown, receive details with a
+// QR code and copy buttons, the devices signed in — and no sideways scrolling at 390 px.
+test.describe.configure({ mode: 'serial' });
+
+const grouped = (minor: bigint) => {
+  const s = minor.toString().padStart(3, '0');
+  return `${s.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${s.slice(-2)}`;
+};
+
+async function signInWithCode(page: Page, email: string) {
+  // A new code may be sent 30 s after the last (the sandbox clock moves on instead of waiting).
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 31 });
+  await visit(page, '/wallet');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await expect(page.getByRole('button', { name: /Send a new code in \d+ s/ })).toBeDisabled();
+  await page.getByLabel('Code from the email').fill('000000');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+}
+
+async function noSidewaysScroll(page: Page) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(150);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+  if (size) await page.setViewportSize(size);
+}
+
+/** The review screen's figures, by their labels. */
+async function reviewFigures(page: Page): Promise<Record<string, string>> {
+  const list = page.getByRole('definition').locator('xpath=..');
+  return list.first().evaluate((dl) => {
+    const out: Record<string, string> = {};
+    const items = Array.from(dl.children);
+    for (let i = 0; i + 1 < items.length; i += 2) out[items[i].textContent ?? ''] = items[i + 1].textContent ?? '';
+    return out;
+  });
+}
+
+let holder: Awaited<ReturnType<typeof walletCustomer>>;
+let bank: Json;
+
+test('the review screen states the quote: amounts, fees, what arrives, the rate both ways', async ({ page }) => {
+  holder = await walletCustomer('Trusty Wallet');
+  await apiOk('POST', `/sandbox/internal-accounts/${holder.walletId}/fund`, { amount: 25_000 });
+  bank = await mxnBankAccount(holder.id);
+  await signInWithCode(page, holder.email);
+  await expect(page.getByRole('region', { name: 'Balances' }).getByText('$250.00 USD')).toBeVisible();
+
+  // More than the wallet holds: refused before any review, with the reason.
+  await page.getByLabel('Send to').selectOption(bank.id);
+  await page.getByLabel('Amount (USD)').fill('300');
+  await page.getByRole('button', { name: 'Get a quote' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'more than your wallet holds' })).toHaveText(
+    /more than your wallet holds: \$250\.00 USD is available/,
+  );
+  await expect(page.getByText('Review the payment')).toHaveCount(0);
+
+  await page.getByLabel('Amount (USD)').fill('12.34');
+  await page.getByLabel('Note for the payment (optional)').fill('Rent for May');
+  const answered = page.waitForResponse((r) => r.url().endsWith('/wallet/api/quotes') && r.status() === 201);
+  await page.getByRole('button', { name: 'Get a quote' }).click();
+  const q = await (await answered).json();
+  await expect(page.getByText('Review the payment')).toBeVisible();
+  const api = await apiOk('GET', `/quotes/${encodeURIComponent(q.id)}`);
+  expect(api.exchangeRate).toBe(q.exchangeRate);
+  const shown = await reviewFigures(page);
+  expect(shown['You send']).toBe(`$${grouped(BigInt(api.totalSendingAmount))} USD`);
+  expect(shown['They receive']).toBe(`MX$${grouped(BigInt(api.totalReceivingAmount))} MXN`);
+  expect(shown['Total fees']).toBe(`$${grouped(BigInt(api.feesIncluded))} USD`);
+  expect(shown['Converted']).toBe(`$${grouped(BigInt(api.totalSendingAmount) - BigInt(api.feesIncluded))} USD`);
+  expect(shown['Note']).toBe('Rent for May');
+  const forward = Number(/^1 USD = ([\d.]+) MXN$/.exec(shown['Rate'])![1]);
+  expect(forward).toBeGreaterThan(1);
+  expect(Math.abs(forward * api.exchangeRate - 1)).toBeLessThan(1e-5);
+  await page.getByRole('button', { name: /^Rate 1 USD = / }).click();
+  const inverse = Number(/^1 MXN = ([\d.]+) USD$/.exec((await reviewFigures(page))['Rate'])![1]);
+  expect(Math.abs(inverse / api.exchangeRate - 1)).toBeLessThan(1e-5);
+  await checkPage(page, 'wallet-review');
+  await noSidewaysScroll(page);
+
+  await page.getByRole('button', { name: 'Confirm and send $12.34 USD' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent.' })).toBeVisible();
+});
+
+test('the history lists what moved money, per account, each entry with its detail', async ({ page }) => {
+  // An offer made through the API and never executed: never in the history.
+  await apiOk('POST', '/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: holder.walletId },
+    destination: { destinationType: 'ACCOUNT', accountId: bank.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 700,
+  });
+  await signInWithCode(page, holder.email);
+  const payments = page.getByRole('list', { name: 'Payments' });
+  await expect(payments.getByRole('listitem')).toHaveCount(1);
+  const entry = payments.getByRole('listitem').first();
+  await expect(entry).toContainText('Sent to Ada Lovelace · MXN_ACCOUNT ···5678');
+  await expect(entry).toContainText('−$12.34 USD');
+  await expect(entry).toContainText('“Rent for May”');
+  await entry.getByRole('button').first().click();
+  const detail = page.getByRole('definition').filter({ hasText: /^1 USD = / });
+  await expect(detail).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Timeline' })).toContainText(/Created|Sent on its way|Completed/);
+  // The USD account's history is its own: no wallet payment there.
+  await page.getByLabel('Account', { exact: true }).selectOption({ label: 'USD account' });
+  await expect(page.getByText('No payments yet.')).toBeVisible();
+  await checkPage(page, 'wallet-history');
+  await noSidewaysScroll(page);
+});
+
+test('receive details with a QR code and copy buttons; the devices signed in', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signInWithCode(page, holder.email);
+  const receive = page.getByRole('region', { name: 'Receive money' });
+  const customer = await apiOk('GET', `/customers/${encodeURIComponent(holder.id)}`);
+  await expect(receive.getByText(customer.umaAddress, { exact: true })).toBeVisible();
+  await expect(receive.getByRole('img', { name: `QR code of ${customer.umaAddress}` }).locator('svg')).toBeVisible();
+  await receive.getByRole('button', { name: 'Copy UMA address' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(customer.umaAddress);
+  await expect(receive.getByRole('button', { name: 'Copy UMA address' })).toHaveText('Copied');
+  const devices = page.getByRole('list', { name: 'Devices signed in' });
+  await expect(devices).toContainText('This browser');
+  await checkPage(page, 'wallet-receive');
+  await noSidewaysScroll(page);
+});
+
+test('the session counts down, prompts before its end, and on expiry returns to sign-in keeping the draft', async ({
+  page,
+}) => {
+  await signInWithCode(page, holder.email);
+  await expect(page.getByLabel('Session time left')).toHaveText(/^1[45]:\d\d$/);
+  await page.getByLabel('Send to').selectOption(bank.id);
+  await page.getByLabel('Amount (USD)').fill('7.50');
+  // Fourteen and a half minutes later (the sandbox clock), the page learns it has seconds left.
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 870 });
+  await page.reload();
+  await expect(page.getByRole('alert').filter({ hasText: 'Your session ends in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
+  await checkPage(page, 'wallet-session-ending');
+  await expect(page.getByText('Your session ended.')).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('region', { name: 'Balances' })).toHaveCount(0);
+  await expect(page.getByLabel('Email')).toHaveValue(holder.email);
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 31 });
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await page.getByLabel('Code from the email').fill('000000');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByLabel('Amount (USD)')).toHaveValue('7.50');
+  await expect(page.getByLabel('Send to')).toHaveValue(bank.id);
+});
