@@ -44,3 +44,14 @@ export function statusTone(status: string | null | undefined): string {
     return 'bg-amber-100 text-amber-900';
   return 'bg-slate-200 text-slate-900';
 }
+
+/**
+ * A rate as people read it, "1 USD = 17.06 MXN", from the interface's exchangeRate (sending major
+ * units per receiving major unit). Four significant digits, at least two decimals.
+ */
+export function formatRate(exchangeRate: number | null | undefined, from: string, to: string): string {
+  if (!exchangeRate || !Number.isFinite(exchangeRate) || exchangeRate <= 0) return '—';
+  const perOne = 1 / exchangeRate;
+  const digits = perOne >= 1000 ? 2 : Math.max(2, 4 - Math.floor(Math.log10(perOne)) - 1);
+  return `1 ${from} = ${perOne.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: Math.min(digits, 8) })} ${to}`;
+}

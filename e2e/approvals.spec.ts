@@ -89,7 +89,9 @@ test('approve one agent action and reject another with a reason, without a reloa
 
   // No reload: the page's URL and a marker set in the window survive the decisions.
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-  await card(first.id).getByRole('button', { name: 'Approve' }).click();
+  // Approving asks once more, naming the amount.
+  await card(first.id).getByRole('button', { name: 'Approve…' }).click();
+  await card(first.id).getByRole('button', { name: 'Approve 12.34 USD' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'is on its way' })).toBeVisible();
   await expect(card(first.id)).toHaveCount(0);
   expect((await agentCall(token, 'GET', `/agents/me/actions/${first.id}`)).status).toBe('APPROVED');
@@ -99,7 +101,9 @@ test('approve one agent action and reject another with a reason, without a reloa
   await card(second.id).getByRole('button', { name: 'Reject…' }).click();
   await card(second.id).getByLabel('Reason for rejecting').fill('Supplier not on the approved list');
   await checkPage(page, 'console-approvals-reject');
-  await card(second.id).getByRole('button', { name: 'Reject with this reason' }).click();
+  await card(second.id)
+    .getByRole('button', { name: /^Reject 56\.78 USD/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'nothing moved' })).toBeVisible();
   await expect(card(second.id)).toHaveCount(0);
   const rejected = await agentCall(token, 'GET', `/agents/me/actions/${second.id}`);

@@ -7,6 +7,7 @@ import { approveAgentActionAction, rejectAgentActionAction } from '@/app/console
 import type { ApprovalPage, ApprovalRow } from '@/app/console/_lib/approvals';
 import { shortId } from '../format';
 import { LocalTime } from '../time';
+import { ConfirmApprove, HeldBecause, RejectForm, Money, RecentActions, TimeLeft, useNow } from './approval-facts';
 import { Empty } from '../ui';
 
 // The approvals queue: the first page arrives rendered by the server; a decision runs as a server
@@ -32,6 +33,8 @@ export function ApprovalQueue({
       if (!res.ok) throw new Error(res.status === 401 ? 'Your session has ended; sign in again' : `HTTP ${res.status}`);
       return res.json();
     },
+    // Live: a newly held action appears, and one failed by its quote's expiry leaves, within 5 s.
+    refetchInterval: 4000,
   });
   const { rows } = query.data;
   return (
@@ -79,11 +82,19 @@ function ApprovalCard({
           {row.amount} <span className="text-sm font-normal text-slate-700">· {row.type}</span>
         </h3>
         <span className="text-sm text-slate-700">
-          <LocalTime value={row.createdAt} />
+          held <LocalTime value={row.createdAt} />
+          {row.expiresAt ? (
+            <>
+              {' · '}
+              <TimeLeft until={row.expiresAt} />
+            </>
+          ) : null}
         </span>
       </div>
-      <p className="mt-1 text-sm break-all text-slate-800">{row.detail}</p>
+      <Money row={row} />
+      <HeldBecause row={row} />
       <ApprovalFacts row={row} />
+      <RecentActions row={row} />
       <LimitsTable limits={row.limits} />
       {canDecide ? <Decision row={row} queryKey={queryKey} onDone={onDone} /> : null}
     </li>
@@ -104,10 +115,29 @@ function ApprovalFacts({ row }: { row: ApprovalRow }) {
         <dt className="inline font-medium">Customer: </dt>
         <dd className="inline">
           <Link className="text-blue-800 underline" href={`/console/customers/${encodeURIComponent(row.customerId)}`}>
-            {row.platformCustomerId || shortId(row.customerId)}
-          </Link>
+            {row.customer.name}
+          </Link>{' '}
+          · {row.customer.kind === 'BUSINESS' ? 'KYB' : 'KYC'} {row.customer.verification}
         </dd>
       </div>
+      {row.source ? (
+        <div>
+          <dt className="inline font-medium">From: </dt>
+          <dd className="inline">{row.source.name}</dd>
+        </div>
+      ) : null}
+      {row.payee ? (
+        <div>
+          <dt className="inline font-medium">{row.type === 'TRANSFER_IN' ? 'Into: ' : 'Payee: '}</dt>
+          <dd className="inline break-words">
+            {row.payee.name}
+            {row.payee.umaAddress && row.payee.umaAddress !== row.payee.name ? ` (${row.payee.umaAddress})` : ''}
+            {[row.payee.bank, row.payee.network, row.payee.country].filter(Boolean).length
+              ? ` · ${[row.payee.bank, row.payee.network, row.payee.country].filter(Boolean).join(' · ')}`
+              : ''}
+          </dd>
+        </div>
+      ) : null}
       <div>
         <dt className="inline font-medium">Policy: </dt>
         <dd className="inline">default mode {row.mode}</dd>
@@ -206,37 +236,52 @@ function Decision({
   onDone: (notice: string) => void;
 }) {
   const { approve, reject, reason, setReason } = useDecision(row, queryKey, onDone);
-  const [rejecting, setRejecting] = useState(false);
+  const [step, setStep] = useState<'none' | 'approve' | 'reject'>('none');
+  const t = useNow();
+  const expired = row.expiresAt !== null && t !== null && Date.parse(row.expiresAt) <= t;
   const busy = approve.isPending || reject.isPending;
   const error = approve.error ?? reject.error;
+  const what = `${row.sending ?? row.amount}${row.payee ? ` to ${row.payee.name}` : ''}`;
   return (
     <div className="mt-3">
       <div className="flex flex-wrap gap-2">
         <button
           type="button"
-          onClick={() => approve.mutate()}
+          onClick={() => setStep((s) => (s === 'approve' ? 'none' : 'approve'))}
           disabled={busy}
+          aria-expanded={step === 'approve'}
           className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
         >
-          {approve.isPending ? 'Approving…' : 'Approve'}
+          Approve…
         </button>
         <button
           type="button"
-          onClick={() => setRejecting((v) => !v)}
+          onClick={() => setStep((s) => (s === 'reject' ? 'none' : 'reject'))}
           disabled={busy}
-          aria-expanded={rejecting}
+          aria-expanded={step === 'reject'}
           className="rounded border border-red-700 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 disabled:opacity-60"
         >
           Reject…
         </button>
       </div>
-      {rejecting ? (
+      {step === 'approve' ? (
+        <ConfirmApprove
+          row={row}
+          what={what}
+          expired={expired}
+          busy={busy}
+          approve={approve}
+          onCancel={() => setStep('none')}
+        />
+      ) : null}
+      {step === 'reject' ? (
         <RejectForm
           id={`reason-${row.id}`}
           reason={reason}
           setReason={setReason}
           busy={busy}
           pending={reject.isPending}
+          label={`Reject ${what}`}
           onReject={() => reject.mutate()}
         />
       ) : null}
@@ -246,51 +291,5 @@ function Decision({
         </p>
       ) : null}
     </div>
-  );
-}
-
-function RejectForm({
-  id,
-  reason,
-  setReason,
-  busy,
-  pending,
-  onReject,
-}: {
-  id: string;
-  reason: string;
-  setReason: (reason: string) => void;
-  busy: boolean;
-  pending: boolean;
-  onReject: () => void;
-}) {
-  return (
-    <form
-      className="mt-3 max-w-xl"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onReject();
-      }}
-    >
-      <label htmlFor={id} className="block text-sm font-medium">
-        Reason for rejecting (kept on the action)
-      </label>
-      <textarea
-        id={id}
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        required
-        maxLength={1000}
-        rows={3}
-        className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5 text-sm"
-      />
-      <button
-        type="submit"
-        disabled={busy || !reason.trim()}
-        className="mt-2 rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
-      >
-        {pending ? 'Rejecting…' : 'Reject with this reason'}
-      </button>
-    </form>
   );
 }

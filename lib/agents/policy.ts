@@ -137,3 +137,29 @@ export function checkPolicy(p: AgentPolicy): AgentPolicy {
     throw fieldError('policy.approvalThresholds.currency', `${t} is not a supported currency`);
   return { ...p, permissions: [...new Set(p.permissions)] };
 }
+
+export type HoldReason =
+  | { rule: 'APPROVAL_REQUIRED'; scope: 'POLICY' | 'ACCOUNT_RULE' }
+  | { rule: 'APPROVAL_THRESHOLD'; amount: bigint; threshold: bigint; over: bigint; currency: string };
+
+/**
+ * Why `decide` holds an action for the platform, as the staff deciding on it reads it: the
+ * execution mode that requires approval (the policy's default or the account's rule) and the
+ * approval threshold the amount passes, with by how much (in the threshold's currency). Read
+ * against the policy as it is now; an empty list means the current policy would not hold it.
+ */
+export function holdReasons(policy: AgentPolicy, facts: Facts, at: Date): HoldReason[] {
+  const out: HoldReason[] = [];
+  const rule = policy.accountRestrictions?.accountRules?.find((r) => r.accountId === facts.internalAccountId);
+  if (rule?.executionMode === 'APPROVAL_REQUIRED') out.push({ rule: 'APPROVAL_REQUIRED', scope: 'ACCOUNT_RULE' });
+  else if (!rule?.executionMode && policy.defaultExecutionMode === 'APPROVAL_REQUIRED')
+    out.push({ rule: 'APPROVAL_REQUIRED', scope: 'POLICY' });
+  const t = policy.approvalThresholds;
+  if (t?.amount !== undefined && t.amount !== null) {
+    const currency = t.currency ?? policy.spendingLimits.currency;
+    const amount = convert(facts.amount, facts.currency, currency, at);
+    if (amount > t.amount)
+      out.push({ rule: 'APPROVAL_THRESHOLD', amount, threshold: t.amount, over: amount - t.amount, currency });
+  }
+  return out;
+}

@@ -3,7 +3,11 @@ import { cache } from 'react';
 import { listApprovals } from '@/lib/agents/approvals';
 import * as agents from '@/lib/agents/service';
 import type { AgentAction } from '@/lib/agents/presenter';
-import { formatAmount } from '@/components/format';
+import { formatAmount, formatRate } from '@/components/format';
+import { db } from '@/lib/core/db';
+import { now } from '@/lib/core/clock';
+import { approvalContext, type ApprovalContext, type Party } from '@/lib/staff/approval-context';
+import type { HoldReason } from '@/lib/agents/policy';
 import type { StaffActor } from '@/lib/staff/roles';
 import { read } from './read';
 
@@ -17,8 +21,21 @@ export interface ApprovalRow {
   agent: { id: string; name: string; isPaused: boolean };
   customerId: string;
   platformCustomerId: string;
+  customer: { name: string; kind: string; verification: string };
   amount: string;
   detail: string;
+  /** Both sides of the money; equal when nothing is converted. */
+  sending: string | null;
+  receiving: string | null;
+  /** "1 USD = 17.06 MXN", or null when no currency changes. */
+  rate: string | null;
+  source: Party | null;
+  payee: Party | null;
+  /** Why the policy holds it, one sentence per rule. */
+  held: string[];
+  /** When the quote behind it expires (approving after that fails the action); null: no quote. */
+  expiresAt: string | null;
+  recent: { id: string; type: string; status: string; createdAt: string; amount: string }[];
   transactionId: string | null;
   mode: string;
   limits: { label: string; used: string; limit: string }[];
@@ -47,6 +64,39 @@ function limitsOf(agent: Agent): ApprovalRow['limits'] {
     },
     { label: 'This month', used: formatAmount(u.monthlySpend, l.currency), limit: money(l.monthlyLimit) },
   ];
+}
+
+function heldText(h: HoldReason): string {
+  if (h.rule === 'APPROVAL_REQUIRED')
+    return h.scope === 'ACCOUNT_RULE'
+      ? "The account's rule in the agent's policy requires approval for every action"
+      : "The agent's policy requires approval for every action (default execution mode APPROVAL_REQUIRED)";
+  return `Above the approval threshold of ${formatAmount(h.threshold, h.currency)}: ${formatAmount(h.amount, h.currency)} is ${formatAmount(h.over, h.currency)} over`;
+}
+
+function contextFields(c: ApprovalContext) {
+  const money = (m: { amount: bigint; currency: string } | undefined) =>
+    m ? formatAmount(m.amount, m.currency) : null;
+  const converted = c.sending && c.receiving && c.sending.currency !== c.receiving.currency;
+  return {
+    customer: { name: c.customer.name, kind: c.customer.kind, verification: c.customer.verification },
+    sending: money(c.sending),
+    receiving: money(c.receiving),
+    rate: converted ? formatRate(c.exchangeRate, c.sending!.currency, c.receiving!.currency) : null,
+    source: c.source ?? null,
+    payee: c.payee ?? null,
+    held: c.held.length
+      ? c.held.map(heldText)
+      : ["The agent's current policy would no longer hold it (the policy changed after it was held)"],
+    expiresAt: c.expiresAt ? c.expiresAt.toISOString() : null,
+    recent: c.recent.map((r) => ({
+      id: r.id,
+      type: r.type,
+      status: r.status,
+      createdAt: r.createdAt.toISOString(),
+      amount: r.amount !== undefined && r.currency ? formatAmount(r.amount, r.currency) : '—',
+    })),
+  };
 }
 
 function whatOf(a: AgentAction): { amount: string; detail: string } {
@@ -78,6 +128,7 @@ export async function approvalQueue(actor: StaffActor, cursor: string | undefine
     const rows = await Promise.all(
       page.data.map(async (a): Promise<ApprovalRow> => {
         const agent = await agentOf(a.agentId);
+        const context = await approvalContext(actor.platformId, a, agent, now(), db());
         return {
           id: a.id,
           type: a.type,
@@ -89,6 +140,7 @@ export async function approvalQueue(actor: StaffActor, cursor: string | undefine
           transactionId: a.transaction?.id ?? null,
           mode: agent.policy.defaultExecutionMode,
           limits: limitsOf(agent),
+          ...contextFields(context),
         };
       }),
     );

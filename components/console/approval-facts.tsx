@@ -1,0 +1,206 @@
+'use client';
+import { useSyncExternalStore } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
+import type { ApprovalRow } from '@/app/console/_lib/approvals';
+import { LocalTime } from '../time';
+
+// The facts beside a held agent action (the money with its rate, why it was held, the agent's
+// recent actions, the quote's time left) and the approval's confirmation naming the amount.
+export function Money({ row }: { row: ApprovalRow }) {
+  if (!row.sending) return <p className="mt-1 text-sm break-all text-slate-800">{row.detail}</p>;
+  return (
+    <p className="mt-1 text-sm text-slate-800">
+      Sends <strong>{row.sending}</strong>
+      {row.rate ? (
+        <>
+          {' '}
+          · recipient gets <strong>{row.receiving}</strong> at {row.rate}
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+export function HeldBecause({ row }: { row: ApprovalRow }) {
+  return (
+    <div className="mt-2 rounded bg-amber-50 px-3 py-2 text-sm text-amber-950">
+      <p className="font-medium">Held because</p>
+      <ul className="list-disc pl-5">
+        {row.held.map((h) => (
+          <li key={h}>{h}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function RecentActions({ row }: { row: ApprovalRow }) {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-blue-800">
+        {row.agent.name}&apos;s recent actions ({row.recent.length})
+      </summary>
+      {row.recent.length ? (
+        <ul className="mt-1 space-y-1">
+          {row.recent.map((r) => (
+            <li key={r.id} className="flex flex-wrap gap-x-2">
+              <span>{r.amount}</span>
+              <span className="text-slate-700">{r.type}</span>
+              <span className="font-medium">{r.status}</span>
+              <span className="text-slate-700">
+                <LocalTime value={r.createdAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-1 text-slate-700">This is the agent&apos;s first action.</p>
+      )}
+    </details>
+  );
+}
+
+/**
+ * The reader's clock to the second, for the quote's countdown: null on the server and in the first
+ * render (the server's clock is not the reader's), then ticking each second.
+ */
+const tick = (onChange: () => void) => {
+  const timer = setInterval(onChange, 1000);
+  return () => clearInterval(timer);
+};
+const second = () => Math.floor(Date.now() / 1000) * 1000;
+export function useNow(): number | null {
+  return useSyncExternalStore(tick, second, () => null);
+}
+
+function leftText(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const m = Math.floor(s / 60);
+  return m >= 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+export function TimeLeft({ until }: { until: string }) {
+  const t = useNow();
+  if (t === null)
+    return (
+      <span>
+        quote expires <LocalTime value={until} />
+      </span>
+    );
+  const ms = Date.parse(until) - t;
+  return ms > 0 ? (
+    <span className={ms < 30_000 ? 'font-medium text-red-800' : ''}>{leftText(ms)} left before the quote expires</span>
+  ) : (
+    <span className="font-medium text-red-800">quote expired</span>
+  );
+}
+
+export function ConfirmApprove({
+  row,
+  what,
+  expired,
+  busy,
+  approve,
+  onCancel,
+}: {
+  row: ApprovalRow;
+  what: string;
+  expired: boolean;
+  busy: boolean;
+  approve: UseMutationResult<unknown, Error, void>;
+  onCancel: () => void;
+}) {
+  return (
+    <div
+      className="mt-3 max-w-xl rounded border border-emerald-700 p-3 text-sm"
+      role="group"
+      aria-label="Confirm approval"
+    >
+      {expired ? (
+        <p className="text-red-800">
+          The quote behind this action has expired. As the API documents, an expired quote&apos;s action cannot run:
+          approving it now would only mark it FAILED. Reject it, or ask the agent to request a new quote.
+        </p>
+      ) : (
+        <>
+          <p>
+            Approve and send <strong>{what}</strong>
+            {row.rate ? (
+              <>
+                {' '}
+                (recipient gets <strong>{row.receiving}</strong> at {row.rate})
+              </>
+            ) : null}
+            ? The money moves at once.
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <button
+              type="button"
+              onClick={() => approve.mutate()}
+              disabled={busy}
+              className="rounded bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800 disabled:opacity-60"
+            >
+              {approve.isPending ? 'Approving…' : `Approve ${row.sending ?? row.amount}`}
+            </button>
+            <button
+              type="button"
+              onClick={onCancel}
+              disabled={busy}
+              className="rounded border border-slate-400 px-3 py-1.5 font-medium"
+            >
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function RejectForm({
+  id,
+  reason,
+  setReason,
+  busy,
+  pending,
+  label,
+  onReject,
+}: {
+  id: string;
+  reason: string;
+  setReason: (reason: string) => void;
+  busy: boolean;
+  pending: boolean;
+  label: string;
+  onReject: () => void;
+}) {
+  return (
+    <form
+      className="mt-3 max-w-xl"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onReject();
+      }}
+    >
+      <label htmlFor={id} className="block text-sm font-medium">
+        Reason for rejecting (kept on the action)
+      </label>
+      <textarea
+        id={id}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        required
+        maxLength={1000}
+        rows={3}
+        className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5 text-sm"
+      />
+      <button
+        type="submit"
+        disabled={busy || !reason.trim()}
+        className="mt-2 rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
+      >
+        {pending ? 'Rejecting…' : label}
+      </button>
+    </form>
+  );
+}
