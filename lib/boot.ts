@@ -6,7 +6,7 @@ import * as tokenRepo from './tokens/repository';
 import { hashSecret, MIN_CHOSEN_SECRET_LENGTH, SECRET_HASH_VERSION, secretMatches } from './core/crypto/secrets';
 import { now } from './core/clock';
 import { createWorker } from './worker';
-import { within, type Corridor, type CorridorConfig } from './core/context';
+import { currentCorridor, within, type Corridor, type CorridorConfig } from './core/context';
 import { createMetrics } from './core/metrics';
 import { readFigures } from './ops/metrics-probe';
 import { createDatabase, db, disconnectDb, type Database } from './core/db';
@@ -15,7 +15,7 @@ import { createInvalidation, stopListener } from './core/invalidation';
 import type { Plug } from './core/ports';
 import { createJobRegistry } from './jobs/queue';
 import { createThrottleState } from './tokens/throttle';
-import { portsFor, registerWork } from './wiring';
+import { adapterSummary, portsFor, registerWork } from './wiring';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
 import { ensureFirstStaff } from './staff/bootstrap';
@@ -165,5 +165,6 @@ async function greet(): Promise<void> {
   lines.push(`  API reference: ${baseUrl}/docs`);
   lines.push(`  Console:       ${baseUrl}/console`);
   lines.push(`  Wallet:        ${baseUrl}/wallet`);
+  lines.push(`Adapters (${currentCorridor().config.mode} mode):`, ...adapterSummary(currentCorridor().ports));
   console.log(`\n[corridor] ${lines.join('\n[corridor] ')}\n`);
 }

@@ -2,7 +2,7 @@ import { IMPORT_JOB_KIND } from './bulk-import/service';
 import { importJob } from './bulk-import/job';
 import { livenessJob } from './external-accounts/jobs';
 import { SANDBOX_LIVENESS_JOB } from './external-accounts/ownership';
-import { plug, type Plug } from './core/ports';
+import { isDescribable, plug, type Plug } from './core/ports';
 import { kycProvider, manualReviewProvider, sandboxProvider } from './customers/kyc-provider';
 import {
   accountRail,
@@ -13,7 +13,11 @@ import {
   unconnectedRail,
 } from './external-accounts/rails';
 import { developmentSender, messageSender } from './notify/sender';
-import { paymentRail, sandboxPaymentRail, simulatedPaymentRail } from './payments/scenarios';
+import { paymentRail, productionPaymentRail, sandboxPaymentRail } from './payments/scenarios';
+import { unconnectedPaymentRail } from './payments/rail';
+import { httpRailFromEnv } from './payments/rail-http';
+import { submitJob } from './payments/rail-engine';
+import { SUBMIT_JOB } from './payments/rail';
 import { httpJwksSource, jwksSource } from './wallet-auth/oidc';
 import { httpWebhookTransport, webhookTransport } from './webhooks/transport';
 import type { JobHandler, JobRegistry } from './jobs/queue';
@@ -48,6 +52,7 @@ export function registerWork(jobs: JobRegistry, pruners: Map<string, Pruner>): v
   jobs.batch.set('payment.settle', settleJobs);
   const kinds: [string, JobHandler][] = [
     ['payment.return', returnJob],
+    [SUBMIT_JOB, submitJob],
     ['transfer.settle', settleTransferJob],
     ['incoming.approval_timeout', approvalTimeoutJob],
     [IMPORT_JOB_KIND, importJob],
@@ -71,7 +76,10 @@ export function registerWork(jobs: JobRegistry, pruners: Map<string, Pruner>): v
  * The ports of an instance of `mode`: the sandbox simulations in a sandbox instance, the
  * production adapters otherwise — chosen here, once, when the instance is built.
  */
-export function portsFor(mode: 'sandbox' | 'production'): Plug[] {
+export function portsFor(
+  mode: 'sandbox' | 'production',
+  env: Record<string, string | undefined> = process.env,
+): Plug[] {
   const sandbox = mode === 'sandbox';
   return [
     // Where an inner domain asks an outer one.
@@ -82,11 +90,29 @@ export function portsFor(mode: 'sandbox' | 'production'): Plug[] {
     plug(ownershipProvider, sandbox ? sandboxOwnershipProvider : signatureOnlyProvider),
     plug(kycProvider, sandbox ? sandboxProvider : manualReviewProvider),
     plug(livenessCheck, sandbox ? sandboxLiveness : unconnectedLiveness),
-    plug(paymentRail, sandbox ? sandboxPaymentRail : simulatedPaymentRail),
+    plug(
+      paymentRail,
+      sandbox ? sandboxPaymentRail : productionPaymentRail(httpRailFromEnv(env) ?? unconnectedPaymentRail),
+    ),
     plug(stablecoinProvider, sandbox ? sandboxStablecoinProvider : unconnectedProvider),
     plug(cardProcessor, sandbox ? sandboxCardProcessor : unconnectedCardProcessor),
     plug(messageSender, developmentSender),
     plug(jwksSource, httpJwksSource),
     plug(webhookTransport, httpWebhookTransport),
   ];
+}
+
+/**
+ * One line per outside-world adapter an instance has plugged in (each says what it is: a
+ * `describe()` on the implementation, lib/core/ports.ts AdapterStatus), printed once at start-up.
+ */
+export function adapterSummary(ports: Map<string, unknown>): string[] {
+  const lines: string[] = [];
+  for (const impl of ports.values()) {
+    if (!isDescribable(impl)) continue;
+    const a = impl.describe();
+    const state = a.connected ? 'connected' : a.adapter === 'sandbox' ? 'simulated' : 'NOT CONNECTED';
+    lines.push(`  ${a.party}: ${a.adapter} (${state})${a.detail ? ` — ${a.detail}` : ''}`);
+  }
+  return lines;
 }

@@ -26,6 +26,8 @@ export interface Figures {
   oldestDueJobSeconds: number;
   webhookEvents: { status: string; count: number }[];
   oldestUndeliveredWebhookSeconds: number;
+  /** PROCESSING payments no rail has taken, by reason (lib/payments/rail-engine.ts). */
+  paymentsWaitingForRail: { reason: string; count: number }[];
   pool: { total: number; idle: number; waiting: number } | null;
 }
 
@@ -185,6 +187,12 @@ function databaseGauges(
     'How long the oldest due, unfinished job has waited (0: none)',
     [],
     (g, f) => g.set(f.oldestDueJobSeconds),
+  );
+  fromDatabase(
+    'corridor_payments_waiting_for_rail',
+    'Payments in PROCESSING that no payment rail has taken, by reason (e.g. "no payment rail connected")',
+    ['reason'],
+    (g, f) => f.paymentsWaitingForRail.forEach((w) => g.set({ reason: w.reason }, w.count)),
   );
   fromDatabase('corridor_webhook_events', 'Webhook events by delivery status', ['status'], (g, f) =>
     f.webhookEvents.forEach((w) => g.set({ status: w.status }, w.count)),

@@ -41,3 +41,23 @@ export type Plug = readonly [name: string, impl: unknown];
 export function plug<T>(p: Port<T>, impl: T): Plug {
   return [p.name, impl];
 }
+
+/**
+ * What an outside-world adapter says about itself, for the start-up summary (lib/wiring.ts
+ * adapterSummary): which party it serves, which adapter is plugged, whether it reaches a real
+ * provider, and what the operator should know (where it points, what to set to connect one).
+ */
+export interface AdapterStatus {
+  party: string;
+  adapter: string;
+  connected: boolean;
+  detail?: string;
+}
+
+/** An implementation that can describe itself (every outside-world adapter should). */
+export interface Describable {
+  describe(): AdapterStatus;
+}
+
+export const isDescribable = (impl: unknown): impl is Describable =>
+  typeof impl === 'object' && impl !== null && typeof (impl as Describable).describe === 'function';

@@ -8,7 +8,7 @@ export async function readFigures(
   pool: { totalCount: number; idleCount: number; waitingCount: number } | undefined,
   wallNow = new Date(),
 ): Promise<Figures> {
-  const [payments, postings, jobs, oldestJob, events, oldestEvent] = await Promise.all([
+  const [payments, postings, jobs, oldestJob, events, oldestEvent, railWaiting] = await Promise.all([
     db.$queryRaw<{ type: string; status: string; count: number }[]>(
       Prisma.sql`SELECT "type", "status", count(*)::int AS count FROM "Transaction" GROUP BY "type", "status"`,
     ),
@@ -26,6 +26,11 @@ export async function readFigures(
     db.$queryRaw<{ at: Date | null }[]>(
       Prisma.sql`SELECT min("createdAt") AS at FROM "Event" WHERE "status" = 'PENDING'`,
     ),
+    // Payments the rail has not taken (none connected, or it asked to retry), by reason.
+    db.$queryRaw<{ reason: string | null; count: number }[]>(
+      Prisma.sql`SELECT "railNote" AS reason, count(*)::int AS count FROM "Transaction"
+        WHERE "status" = 'PROCESSING' AND "railStatus" = 'WAITING' GROUP BY "railNote"`,
+    ),
   ]);
   const age = (at: Date | null | undefined) => (at ? Math.max(0, (wallNow.getTime() - at.getTime()) / 1000) : 0);
   return {
@@ -35,6 +40,13 @@ export async function readFigures(
     oldestDueJobSeconds: age(oldestJob[0]?.at),
     webhookEvents: events.map((e) => ({ status: e.status, count: Number(e.count) })),
     oldestUndeliveredWebhookSeconds: age(oldestEvent[0]?.at),
+    paymentsWaitingForRail: railWaiting.map((w) => ({ reason: waitingReason(w.reason), count: Number(w.count) })),
     pool: pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
   };
+}
+
+/** A waiting payment's reason as a metric label: the fixed part (a retry's note names its attempt). */
+function waitingReason(note: string | null): string {
+  if (!note) return 'unknown';
+  return note.startsWith('rail asked to retry') ? 'rail asked to retry' : note;
 }

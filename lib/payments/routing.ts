@@ -19,7 +19,8 @@ export type Route =
       currency: string;
       rail: RailInfo['rail'];
       railSelection: 'AUTO' | 'MANUAL';
-      scenario: PayoutScenario;
+      /** The sandbox's scripted outcome; null when a real rail (or none) reports it (rail.ts). */
+      scenario: PayoutScenario | null;
       ownerCustomerId: string | null;
       accountStatus: string;
     }

@@ -1,9 +1,11 @@
 import { port } from '../core/ports';
+import type { RailAdapter } from './rail';
 
 // Sandbox outcomes (interface spec, "External account identifier suffix" and "UMA destinations in
 // sandbox"). The outcome is fixed when a payment is created, from the last three digits of the
 // destination's primary identifier (for identifiers with a domain part, of the user part).
-// Outside sandbox every payment takes the SUCCESS path of the (simulated) rail.
+// Outside sandbox nothing is scripted: the connected rail's events decide (rail.ts), and with no
+// rail connected the payment waits.
 export type PayoutScenario =
   | 'SUCCESS'
   | 'EXECUTION_FAILED' // 002: quote execution failed, debited funds refunded
@@ -25,7 +27,8 @@ export type TransferScenario =
   | 'INSUFFICIENT_FUNDS' // 002: fails immediately
   | 'ACCOUNT_INVALID' // 003: account closed/invalid, fails immediately
   | 'BANK_REJECTED' // 004: rejected by the bank
-  | 'PENDING_THEN_FAILS'; // 005: pending about 30 seconds, then fails
+  | 'PENDING_THEN_FAILS' // 005: pending about 30 seconds, then fails
+  | 'WAITING_FOR_RAIL'; // production: no account rail takes transfers yet; stays PROCESSING, visibly
 
 /** The three digits that decide a sandbox outcome. */
 export function identifierSuffix(identifier: string): string {
@@ -35,12 +38,14 @@ export function identifierSuffix(identifier: string): string {
 }
 
 /**
- * The payment rails' outcome for a payment to (or pull from) an account, fixed when the payment is
- * created (plugged in by lib/wiring.ts): the sandbox reads it off the identifier's suffix; the
- * production rail, still simulated here, always succeeds.
+ * The payment rail port (plugged in by lib/wiring.ts): submit instructions, outcomes arriving
+ * later as events (rail.ts). `script` is the sandbox's documented magic: the outcome its suffixes
+ * choose, stored with the payment so its events come out as the interface spec says; a real rail
+ * has no script (null) and nothing is decided before it reports. `transfer` is the account rail
+ * of /transfer-in and /transfer-out, still decided at creation (sandbox suffixes).
  */
-export interface PaymentRail {
-  payout(identifier: string): PayoutScenario;
+export interface PaymentRail extends RailAdapter {
+  script(identifier: string): PayoutScenario | null;
   transfer(identifier: string): TransferScenario;
 }
 export const paymentRail = port<PaymentRail>('payments.rail');
@@ -79,10 +84,39 @@ function sandboxTransfer(identifier: string): TransferScenario {
   }
 }
 
-export const sandboxPaymentRail: PaymentRail = { payout: sandboxPayout, transfer: sandboxTransfer };
-export const simulatedPaymentRail: PaymentRail = { payout: () => 'SUCCESS', transfer: () => 'SUCCESS' };
+/**
+ * The sandbox rail: accepts every instruction at once; its events are the scripted outcome,
+ * delivered after the documented delay by the 'payment.settle' job (settlement.ts), so every
+ * sandbox scenario, timing and webhook is what the interface spec documents.
+ */
+export const sandboxPaymentRail: PaymentRail = {
+  describe: () => ({
+    party: 'payment rail',
+    adapter: 'sandbox',
+    connected: false,
+    detail: 'simulated: outcomes from the documented magic suffixes and delays',
+  }),
+  script: sandboxPayout,
+  transfer: sandboxTransfer,
+  submit: async () => ({ outcome: 'ACCEPTED' }),
+};
 
-export const payoutScenario = (identifier: string) => paymentRail.get().payout(identifier);
+/**
+ * A production rail built on an adapter (rail-http.ts, or none): no scripted outcomes; what
+ * happens to a payout or pull is what the adapter reports. Transfers to and from external
+ * accounts (/transfer-in, /transfer-out) are not submitted to it yet: they wait (WAITING_FOR_RAIL).
+ */
+export function productionPaymentRail(adapter: RailAdapter): PaymentRail {
+  return {
+    describe: () => adapter.describe(),
+    submit: (i) => adapter.submit(i),
+    ...(adapter.verifyCallback ? { verifyCallback: adapter.verifyCallback } : {}),
+    script: () => null,
+    transfer: () => 'WAITING_FOR_RAIL',
+  };
+}
+
+export const payoutScenario = (identifier: string) => paymentRail.get().script(identifier);
 export const transferScenario = (identifier: string) => paymentRail.get().transfer(identifier);
 
 /** The outcome of a direct pull from an account with this identifier, when it is not success. */
@@ -109,7 +143,7 @@ export const SETTLE_AFTER_SECONDS = {
   longPending: 7 * 24 * 3600,
 } as const;
 
-export function payoutDelay(s: PayoutScenario): number {
+export function payoutDelay(s: PayoutScenario | null): number {
   switch (s) {
     case 'SLOW':
       return SETTLE_AFTER_SECONDS.slow;

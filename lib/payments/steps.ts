@@ -10,6 +10,7 @@ import { balanceAnnouncements } from './balances';
 import { planOf } from './plan';
 import { holdPosting, releasePosting, reversePosting, settlePosting } from './postings';
 import { payoutDelay, SETTLE_AFTER_SECONDS, type PayoutScenario } from './scenarios';
+import { SUBMIT_JOB } from './rail';
 
 // The steps of an outgoing payment's life, as data (ledger.Step): the guarded move of the
 // transaction (and of its quote), the rows the step writes (events, the next job), its posting,
@@ -60,7 +61,10 @@ export function start(
   at: Date,
   opts: { guardSource?: boolean } = {},
 ): { step: Step; started: Row } {
-  const settleAt = addSeconds(at, payoutDelay(row.scenario as PayoutScenario));
+  // A scripted (sandbox) outcome arrives after its documented delay; a real rail is handed the
+  // instruction now and its events decide, so no settlement time is promised.
+  const scripted = row.scenario !== null;
+  const settleAt = scripted ? addSeconds(at, payoutDelay(row.scenario as PayoutScenario)) : null;
   const started: Row = { ...row, status: 'PROCESSING', updatedAt: at, expectedSettlementAt: settleAt };
   return {
     started,
@@ -72,12 +76,16 @@ export function start(
         ...(opts.guardSource && source ? [activeGuard(source.id)] : []),
       ],
       writes: [
-        jobWrite({
-          platformId: row.platformId,
-          kind: 'payment.settle',
-          payload: { transactionId: row.id },
-          runAt: settleAt,
-        }),
+        jobWrite(
+          settleAt
+            ? {
+                platformId: row.platformId,
+                kind: 'payment.settle',
+                payload: { transactionId: row.id },
+                runAt: settleAt,
+              }
+            : { platformId: row.platformId, kind: SUBMIT_JOB, payload: { transactionId: row.id }, runAt: at },
+        ),
         ...events(started, ['PROCESSING'], at),
       ],
       posting: holdPosting(started),

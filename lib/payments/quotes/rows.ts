@@ -154,6 +154,8 @@ function transactionRow(
     type: 'OUTGOING',
     direction: 'DEBIT',
     pendingReason: null,
+    railStatus: null,
+    railNote: null,
     awaitingApproval: false,
     approvalDeadline: null,
     source: { ...sourceJson, currency: source.currency },

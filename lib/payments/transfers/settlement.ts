@@ -9,6 +9,7 @@ import { announceBalances } from '../balances';
 import { completePayout, failPayout } from '../settlement';
 import { refundedFailure, refundOf } from '../steps';
 import type { TransferScenario } from '../scenarios';
+import { NO_RAIL_CONNECTED } from '../rail';
 
 // Same-currency transfers after they start: the rail reports back (job transfer.settle).
 // Transfer-out uses the payout steps of the payments engine; transfer-in (a pull) moves money
@@ -62,6 +63,15 @@ export async function settleTransfer(transactionId: string): Promise<void> {
     const row = await txRepo.findByIdUnscoped(transactionId, tx);
     if (!row || row.status !== 'PROCESSING') return;
     const scenario = row.scenario as TransferScenario;
+    if (scenario === 'WAITING_FOR_RAIL') {
+      // Production: transfers to and from external accounts are not handed to a rail yet (only
+      // quote payouts are, rail-engine.ts). Never pretend: it stays PROCESSING, with the reason.
+      await tx.transaction.updateMany({
+        where: { id: row.id, status: 'PROCESSING' },
+        data: { railStatus: 'WAITING', railNote: `${NO_RAIL_CONNECTED} for transfers to and from external accounts` },
+      });
+      return;
+    }
     if (row.type === 'OUTGOING') {
       if (scenario === 'BANK_REJECTED') await failPayout(tx, row, refundedFailure('ACCOUNT_CANNOT_RECEIVE'));
       else if (scenario === 'PENDING_THEN_FAILS') await failPayout(tx, row, refundedFailure('QUOTE_EXECUTION_FAILED'));

@@ -1,0 +1,201 @@
+import { addSeconds, clockOf, now } from '../core/clock';
+import { runAs } from '../core/context';
+import * as platforms from '../platform/repository';
+import { RAIL_SIGNATURE_HEADER, railEventOf } from './rail-http';
+import { db, transaction, type Tx } from '../core/db';
+import { log } from '../core/log';
+import { enqueue, type JobHandler } from '../jobs/queue';
+import * as txRepo from './transactions/repository';
+import { planOf } from './plan';
+import {
+  NO_RAIL_CONNECTED,
+  RAIL_FAILURE_REASONS,
+  SUBMIT_JOB,
+  retryDelaySeconds,
+  UNCONNECTED_RECHECK_SECONDS,
+  type RailEvent,
+  type RailInstruction,
+} from './rail';
+import { paymentRail } from './scenarios';
+import { completePayout, failPayout, returnStep } from './settlement';
+import { refundedFailure } from './steps';
+
+// The worker's side of a real payment rail (rail.ts): a payout that starts moving without a
+// scripted outcome gets a 'payment.submit' job; the job hands the instruction to the rail and
+// records its answer; the rail's events (its callbacks, app/rails/callbacks) then move the
+// payment. Every move is a guarded state change, so a duplicate submit or event, or events in
+// the wrong order, change nothing they should not.
+type Row = txRepo.TransactionRow;
+
+/** The instruction for an outgoing payment (a payout to an external account). */
+export async function instructionFor(row: Row): Promise<RailInstruction | null> {
+  const plan = row.plan ? planOf(row) : null;
+  const route = plan?.route;
+  if (row.type !== 'OUTGOING' || route?.kind !== 'EXTERNAL') return null;
+  return {
+    reference: row.id,
+    kind: 'PAYOUT',
+    platformId: row.platformId,
+    amount: String(row.receivedAmount ?? 0n),
+    currency: row.receivedCurrency ?? route.currency,
+    rail: row.paymentRail ?? route.rail ?? null,
+    account: {
+      externalAccountId: route.externalAccountId,
+      accountType: route.accountType,
+      identifier: route.identifier,
+    },
+    description: row.description ?? null,
+  };
+}
+
+/** Writes where the payment stands with the rail, while it is still PROCESSING. */
+async function note(id: string, railStatus: string, railNote: string | null, tx: Tx): Promise<boolean> {
+  const r = await tx.transaction.updateMany({
+    where: { id, status: 'PROCESSING' },
+    data: { railStatus, railNote, updatedAt: now() },
+  });
+  return r.count > 0;
+}
+
+/** Hands one payment to the rail and records the answer ('payment.submit'). */
+export async function submitToRail(transactionId: string, attempt = 1): Promise<void> {
+  const row = await txRepo.findByIdUnscoped(transactionId, db());
+  if (!row || row.status !== 'PROCESSING') return; // settled, failed or cancelled meanwhile
+  if (row.railStatus && row.railStatus !== 'WAITING') return; // already accepted: its events decide now
+  const instruction = await instructionFor(row);
+  if (!instruction) {
+    log().error({ transactionId }, 'payment has no rail instruction (not a payout to an external account)');
+    return;
+  }
+  const answer = await paymentRail.get().submit(instruction);
+  await transaction(async (tx) => {
+    switch (answer.outcome) {
+      case 'ACCEPTED':
+        await note(
+          row.id,
+          'ACCEPTED',
+          answer.providerReference ? `rail reference ${answer.providerReference}` : null,
+          tx,
+        );
+        return;
+      case 'REFUSED': {
+        const fresh = await txRepo.findByIdUnscoped(row.id, tx);
+        if (fresh?.status !== 'PROCESSING') return;
+        await note(row.id, 'FAILED', `refused by the rail: ${answer.reason}`, tx);
+        await failPayout(tx, { ...fresh, railStatus: 'FAILED' }, refundedFailure('QUOTE_EXECUTION_FAILED'));
+        return;
+      }
+      case 'RETRY': {
+        const wait = retryDelaySeconds(attempt, answer.afterSeconds);
+        if (
+          await note(
+            row.id,
+            'WAITING',
+            `rail asked to retry (${answer.reason}); attempt ${attempt + 1} in ${wait} s`,
+            tx,
+          )
+        )
+          await enqueue(tx, {
+            platformId: row.platformId,
+            kind: SUBMIT_JOB,
+            payload: { transactionId: row.id, attempt: attempt + 1 },
+            runAt: addSeconds(now(), wait),
+          });
+        return;
+      }
+      case 'UNCONNECTED':
+        // Never pretend: the payout stays PROCESSING with the reason, and is offered again later
+        // (a restart with a rail configured picks it up).
+        if (await note(row.id, 'WAITING', answer.reason || NO_RAIL_CONNECTED, tx))
+          await enqueue(tx, {
+            platformId: row.platformId,
+            kind: SUBMIT_JOB,
+            payload: { transactionId: row.id, attempt },
+            runAt: addSeconds(now(), UNCONNECTED_RECHECK_SECONDS),
+          });
+        return;
+    }
+  });
+}
+
+export const submitJob: JobHandler = async (payload) => {
+  const p = payload as { transactionId: string; attempt?: number };
+  await submitToRail(p.transactionId, p.attempt ?? 1);
+};
+
+export type EventResult = 'APPLIED' | 'IGNORED' | 'UNKNOWN_REFERENCE';
+
+/**
+ * Applies one rail event. Duplicates change nothing (the guarded moves refuse a second time);
+ * out of order: RETURNED before COMPLETED completes then returns; COMPLETED or FAILED after the
+ * payment has moved on (a late duplicate, or after RETURNED) is ignored; RETURNED after COMPLETED
+ * (a bank returning a payout days later) sends the money back.
+ */
+export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
+  const row = await txRepo.findByIdUnscoped(event.reference, db());
+  if (!row || row.type !== 'OUTGOING' || !row.plan || planOf(row).route.kind !== 'EXTERNAL') return 'UNKNOWN_REFERENCE';
+  if (row.scenario !== null) return 'IGNORED'; // a sandbox payment: its scripted events only
+  if (event.status === 'RETURNED') {
+    if (row.status === 'PROCESSING') {
+      const done = await transaction(async (tx) => {
+        const fresh = await txRepo.findByIdUnscoped(row.id, tx);
+        return fresh?.status === 'PROCESSING' ? completePayout(tx, fresh) : null;
+      });
+      if (!done) return 'IGNORED';
+    } else if (row.status !== 'COMPLETED') return 'IGNORED';
+    const before = await txRepo.findByIdUnscoped(row.id, db());
+    if (before?.status !== 'COMPLETED') return 'IGNORED';
+    await returnStep(row.id);
+    const after = await txRepo.findByIdUnscoped(row.id, db());
+    if (after?.status !== 'FAILED') return 'IGNORED';
+    await db().transaction.update({ where: { id: row.id }, data: { railStatus: 'RETURNED', railNote: null } });
+    return 'APPLIED';
+  }
+  if (row.status !== 'PROCESSING') return 'IGNORED';
+  return transaction(async (tx): Promise<EventResult> => {
+    const fresh = await txRepo.findByIdUnscoped(row.id, tx);
+    if (fresh?.status !== 'PROCESSING') return 'IGNORED';
+    if (event.status === 'COMPLETED') {
+      const done = await completePayout(tx, fresh);
+      if (!done) return 'IGNORED';
+      await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'COMPLETED', railNote: null } });
+      return 'APPLIED';
+    }
+    const reason = (RAIL_FAILURE_REASONS as readonly string[]).includes(event.failureReason ?? '')
+      ? event.failureReason!
+      : 'ACCOUNT_CANNOT_RECEIVE';
+    const failed = await failPayout(tx, fresh, refundedFailure(reason));
+    if (!failed) return 'IGNORED';
+    await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'FAILED', railNote: null } });
+    return 'APPLIED';
+  });
+}
+
+export type CallbackResult =
+  | { kind: 'NO_RAIL' | 'BAD_SIGNATURE' | 'BAD_BODY' | 'UNKNOWN_REFERENCE'; message: string }
+  | { kind: 'APPLIED' | 'IGNORED'; message: string };
+
+/**
+ * A status callback from the connected rail (app/rails/callbacks): checked against the rail's
+ * signature, then applied on the clock of the payment's platform. Safe to repeat.
+ */
+export async function takeRailCallback(body: string, signature: string | null): Promise<CallbackResult> {
+  const rail = paymentRail.get();
+  if (!rail.verifyCallback) return { kind: 'NO_RAIL', message: 'No payment rail taking callbacks is connected' };
+  if (!rail.verifyCallback(body, signature))
+    return { kind: 'BAD_SIGNATURE', message: `The ${RAIL_SIGNATURE_HEADER} signature does not verify` };
+  const event = railEventOf(body);
+  if ('error' in event) return { kind: 'BAD_BODY', message: event.error };
+  const row = await txRepo.findByIdUnscoped(event.reference, db());
+  const platform = row && (await platforms.findById(row.platformId, db()));
+  if (!row || !platform) return { kind: 'UNKNOWN_REFERENCE', message: `No payment ${event.reference}` };
+  const result = await runAs({ kind: 'system', platformId: platform.id, ...clockOf(platform) }, () =>
+    applyRailEvent(event),
+  );
+  if (result === 'UNKNOWN_REFERENCE') return { kind: result, message: `No payout ${event.reference} went to the rail` };
+  log().info({ reference: event.reference, status: event.status, eventId: event.eventId, result }, 'rail callback');
+  return {
+    kind: result,
+    message: result === 'APPLIED' ? `${event.status} applied` : `${event.status} changes nothing now`,
+  };
+}

@@ -1,0 +1,92 @@
+import type { AdapterStatus } from '../core/ports';
+
+// The payment rail as a provider sees it (issue 25): Corridor submits an instruction — pay out to
+// an account, pull from one, return money — identified by our own reference, and the rail answers
+// at once only whether it took it (ACCEPTED), will never take it (REFUSED) or cannot now (RETRY:
+// the worker submits again later, backing off). What became of the money arrives later as events
+// (a callback, or a poll) that drive the payment's state (settlement.ts applyRailEvent). Nothing
+// about the outcome is decided when the quote is created.
+//
+// Adapters: the sandbox rail (scenarios.ts: the documented magic suffixes and delays, its events
+// delivered by the 'payment.settle' job), the bring-your-own-rail HTTP adapter (rail-http.ts,
+// docs/rails.md) and, in production with nothing configured, the unconnected rail, which takes
+// nothing: the payment stays PROCESSING with the reason on it.
+
+export type RailInstructionKind = 'PAYOUT' | 'PULL' | 'RETURN';
+
+export interface RailInstruction {
+  /** Our reference: the transaction id. Submitting the same reference twice must not pay twice. */
+  reference: string;
+  kind: RailInstructionKind;
+  platformId: string;
+  /** Minor units, as a decimal string (lossless). */
+  amount: string;
+  currency: string;
+  /** The rail asked for (ACH, SEPA_INSTANT, ...), when one was chosen. */
+  rail: string | null;
+  account: { externalAccountId: string; accountType: string; identifier: string };
+  description: string | null;
+}
+
+export type RailSubmission =
+  | { outcome: 'ACCEPTED'; providerReference?: string }
+  /** The rail will never carry it (closed account, unsupported currency...): the payment fails, refunded. */
+  | { outcome: 'REFUSED'; reason: string }
+  /** Not now (the rail is down, rate-limited, timed out): submit again after a backoff. */
+  | { outcome: 'RETRY'; reason: string; afterSeconds?: number }
+  /** No rail is connected: nothing can be submitted; the payment waits, visibly. */
+  | { outcome: 'UNCONNECTED'; reason: string };
+
+/** What the rail reports about an instruction it accepted. */
+export type RailEventStatus = 'COMPLETED' | 'FAILED' | 'RETURNED';
+
+export interface RailEvent {
+  /** The instruction's reference (our transaction id). */
+  reference: string;
+  status: RailEventStatus;
+  /** For FAILED: one of the reference's outgoing failure reasons; ACCOUNT_CANNOT_RECEIVE when absent or unknown. */
+  failureReason?: string;
+  /** The rail's own id of this event (dedupe on its side; duplicates are harmless on ours). */
+  eventId?: string;
+}
+
+/** What a rail adapter does besides saying what it is. */
+export interface RailAdapter {
+  describe(): AdapterStatus;
+  submit(instruction: RailInstruction): Promise<RailSubmission>;
+  /** Whether a status callback's body carries the rail's signature (absent: the rail takes no callbacks). */
+  verifyCallback?(body: string, signature: string | null): boolean;
+}
+
+/** The failure reasons a FAILED event may carry (the reference's outgoing ones a bank can cause). */
+export const RAIL_FAILURE_REASONS = [
+  'ACCOUNT_CANNOT_RECEIVE',
+  'ACCOUNT_INVALID',
+  'QUOTE_EXECUTION_FAILED',
+  'COMPLIANCE_REJECTED',
+] as const;
+
+/** The job that hands a payment to the rail (rail-engine.ts submitToRail). */
+export const SUBMIT_JOB = 'payment.submit';
+
+export const NO_RAIL_CONNECTED = 'no payment rail connected';
+
+/** Production with no rail configured: takes nothing, says so. */
+export const unconnectedPaymentRail: RailAdapter = {
+  describe: () => ({
+    party: 'payment rail',
+    adapter: 'none',
+    connected: false,
+    detail: `payouts and pulls wait in PROCESSING (${NO_RAIL_CONNECTED}); set CORRIDOR_RAIL_URL (docs/rails.md)`,
+  }),
+  submit: async () => ({ outcome: 'UNCONNECTED', reason: NO_RAIL_CONNECTED }),
+};
+
+/** Backoff before submitting again after the `attempt`-th RETRY (seconds): 30 s doubling, at most an hour. */
+export function retryDelaySeconds(attempt: number, asked?: number): number {
+  const backoff = Math.min(3600, 30 * 2 ** Math.max(0, attempt - 1));
+  return Math.max(backoff, Math.min(asked ?? 0, 24 * 3600));
+}
+
+/** How often a payment waiting for a rail to be connected is tried again (a restart with CORRIDOR_RAIL_URL set picks it up). */
+export const UNCONNECTED_RECHECK_SECONDS = 15 * 60;
