@@ -27,6 +27,9 @@ import { refundedFailure } from './steps';
 // the wrong order, change nothing they should not.
 type Row = txRepo.TransactionRow;
 
+export const PULL_NOT_SUPPORTED =
+  'waiting: collecting the funds by pull over the rail is not supported yet, so the payout is not sent';
+
 /** The instruction for an outgoing payment (a payout to an external account). */
 export async function instructionFor(row: Row): Promise<RailInstruction | null> {
   const plan = row.plan ? planOf(row) : null;
@@ -62,6 +65,15 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
   const row = await txRepo.findByIdUnscoped(transactionId, db());
   if (!row || row.status !== 'PROCESSING') return; // settled, failed or cancelled meanwhile
   if (row.railStatus && row.railStatus !== 'WAITING') return; // already accepted: its events decide now
+  // A quote funded by pulling from the payer's bank (funding CLEARING over ACH) must collect the
+  // money before anything goes out. The rail contract has a PULL instruction, but the engine does
+  // not yet send it and wait for its completion: paying out now would send money never collected.
+  // So such a payout waits, visibly, and is never submitted until collection is built.
+  const plan = row.plan ? planOf(row) : null;
+  if (plan?.funding.kind === 'CLEARING' && plan.funding.rail === 'ACH') {
+    await transaction((tx) => note(row.id, 'WAITING', PULL_NOT_SUPPORTED, tx));
+    return;
+  }
   const instruction = await instructionFor(row);
   if (!instruction) {
     log().error({ transactionId }, 'payment has no rail instruction (not a payout to an external account)');
