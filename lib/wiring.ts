@@ -13,6 +13,7 @@ import {
   unconnectedRail,
 } from './external-accounts/rails';
 import { developmentSender, messageSender } from './notify/sender';
+import { sendersFromEnv } from './notify/providers';
 import { paymentRail, sandboxPaymentRail, simulatedPaymentRail } from './payments/scenarios';
 import { httpJwksSource, jwksSource } from './wallet-auth/oidc';
 import { httpWebhookTransport, webhookTransport } from './webhooks/transport';
@@ -72,7 +73,10 @@ export function registerWork(jobs: JobRegistry, pruners: Map<string, Pruner>): v
  * The ports of an instance of `mode`: the sandbox simulations in a sandbox instance, the
  * production adapters otherwise — chosen here, once, when the instance is built.
  */
-export function portsFor(mode: 'sandbox' | 'production'): Plug[] {
+export function portsFor(
+  mode: 'sandbox' | 'production',
+  env: Record<string, string | undefined> = process.env,
+): Plug[] {
   const sandbox = mode === 'sandbox';
   return [
     // Where an inner domain asks an outer one.
@@ -86,7 +90,7 @@ export function portsFor(mode: 'sandbox' | 'production'): Plug[] {
     plug(paymentRail, sandbox ? sandboxPaymentRail : simulatedPaymentRail),
     plug(stablecoinProvider, sandbox ? sandboxStablecoinProvider : unconnectedProvider),
     plug(cardProcessor, sandbox ? sandboxCardProcessor : unconnectedCardProcessor),
-    plug(messageSender, developmentSender),
+    plug(messageSender, sandbox ? developmentSender : sendersFromEnv(env)),
     plug(jwksSource, httpJwksSource),
     plug(webhookTransport, httpWebhookTransport),
   ];
