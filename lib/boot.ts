@@ -67,7 +67,7 @@ export function createCorridor(options: CorridorOptions = {}, env = process.env)
   const parts = {
     config,
     database: shared ?? createDatabase(config),
-    ports: new Map([...portsFor(config.mode), ...(options.ports ?? [])]),
+    ports: new Map([...portsFor(config.mode, env), ...(options.ports ?? [])]),
     caches: new Map(),
     invalidation: createInvalidation(config),
     instance: createInstanceLock(config),

@@ -18,6 +18,7 @@ import { unconnectedPaymentRail } from './payments/rail';
 import { httpRailFromEnv } from './payments/rail-http';
 import { submitJob } from './payments/rail-engine';
 import { SUBMIT_JOB } from './payments/rail';
+import { sendersFromEnv } from './notify/providers';
 import { httpJwksSource, jwksSource } from './wallet-auth/oidc';
 import { httpWebhookTransport, webhookTransport } from './webhooks/transport';
 import type { JobHandler, JobRegistry } from './jobs/queue';
@@ -96,7 +97,7 @@ export function portsFor(
     ),
     plug(stablecoinProvider, sandbox ? sandboxStablecoinProvider : unconnectedProvider),
     plug(cardProcessor, sandbox ? sandboxCardProcessor : unconnectedCardProcessor),
-    plug(messageSender, developmentSender),
+    plug(messageSender, sandbox ? developmentSender : sendersFromEnv(env)),
     plug(jwksSource, httpJwksSource),
     plug(webhookTransport, httpWebhookTransport),
   ];

@@ -277,6 +277,7 @@ it('delivers only after the code is committed, and drops an undeliverable code',
     async send() {
       // Runs outside the transaction: the committed code is visible to a plain query.
       seenAtDelivery.push(await db().oneTimeCode.count({ where: { subject: c.id, state: 'ACTIVE' } }));
+      return { outcome: 'ACCEPTED' as const };
     },
   });
   expect((await p.api.post(`/customers/${c.id}/verify-phone`)).status).toBe(204);

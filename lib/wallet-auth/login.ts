@@ -23,6 +23,7 @@ import { toAuthMethod, type AuthSession } from './presenter';
 import * as repo from './repository';
 import type { CredentialVerify } from './schema';
 import { openSession, SESSION_TTL_SECONDS, sessionKeyFor } from './sessions';
+import { requireChannel } from '../notify/sender';
 
 // Logging in with a credential: POST /auth/credentials/{id}/challenge issues what the credential
 // needs (an OTP and its HPKE target bundle, or a passkey challenge bound to the client's key),
@@ -83,6 +84,9 @@ async function challengeFor(
     );
   }
   if (credential.type === 'EMAIL_OTP' || credential.type === 'SMS_OTP') {
+    // No provider for the channel: refused before anything is issued, decoy or not, so the
+    // answer says nothing about whether the credential exists.
+    requireChannel(credential.type === 'SMS_OTP' ? 'SMS' : 'EMAIL');
     const { row, otp } = await transaction(async (tx) => {
       const locked = await lockFor(tx, credential, decoy);
       if (!locked) throw notFound('REFERENCE_NOT_FOUND', `Credential ${id}`);

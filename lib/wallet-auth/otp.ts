@@ -95,7 +95,18 @@ export async function issueOtp(tx: Tx, credential: repo.AuthMethodRow): Promise<
         text: `Your ${cfg.appName ?? 'wallet'} sign-in code is ${code}. It expires in ${Math.round((cfg.expirationSeconds ?? 300) / 60)} minute(s).`,
         purpose: 'WALLET_OTP',
       };
-  return { otpEncryptionTargetBundle, deliver: async () => (message ? sendMessage(message) : undefined) };
+  return {
+    otpEncryptionTargetBundle,
+    deliver: async () => {
+      if (!message) return;
+      try {
+        await sendMessage(message);
+      } catch (err) {
+        await codes.discard(issued.id); // never delivered: nothing can redeem it
+        throw err;
+      }
+    },
+  };
 }
 
 const rejected = (reason: string, message = `OTP verification failed: ${reason}`) =>
