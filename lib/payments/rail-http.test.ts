@@ -11,7 +11,6 @@ import { eventsOf } from '@/lib/events/outbox';
 import { runDueJobs } from '@/lib/jobs/queue';
 import { readFigures } from '@/lib/ops/metrics-probe';
 import { NO_RAIL_CONNECTED, unconnectedPaymentRail } from '@/lib/payments/rail';
-import { PULL_NOT_SUPPORTED } from '@/lib/payments/rail-engine';
 import { httpRail, signRailBody, verifyRailBody } from '@/lib/payments/rail-http';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
@@ -289,31 +288,6 @@ describe('rail callbacks and submissions', () => {
     expect(verifyRailBody(body, signRailBody(body, receiverKeys.privateKey), receiverKeys.publicKey)).toBe(true);
     expect(verifyRailBody(body, 'not base64 at all', receiverKeys.publicKey)).toBe(false);
     expect(verifyRailBody(body, null, receiverKeys.publicKey)).toBe(false);
-  });
-});
-
-describe("a quote funded by a pull from the payer's bank", () => {
-  it('is never paid out before the money is collected: it waits with the reason, nothing sent', async () => {
-    const sent: unknown[] = [];
-    carry = async (i) => {
-      sent.push(i);
-      return { status: 'ACCEPTED' };
-    };
-    const bank = await externalAccount(p, h.customerId, 'USD', '321');
-    const q = await p.api.post('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: bank },
-      destination: { destinationType: 'ACCOUNT', accountId: dest },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 5_000,
-    });
-    expect(q.status, q.text).toBe(201);
-    const ex = await p.api.post(`/quotes/${q.body.id}/execute`);
-    expect(ex.status, ex.text).toBe(200);
-    const id = q.body.transactionId as string;
-    await within(() => runDueJobs({ platformId: p.platformId }));
-    expect(await railState(id)).toEqual({ status: 'PROCESSING', railStatus: 'WAITING', railNote: PULL_NOT_SUPPORTED });
-    expect(sent).toEqual([]);
-    expect(await eventTypes(id)).not.toContain('OUTGOING_PAYMENT.COMPLETED');
   });
 });
 
