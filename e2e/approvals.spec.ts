@@ -82,9 +82,10 @@ test('approve one agent action and reject another with a reason, without a reloa
   await visit(page, '/console/approvals');
   await expect(page.getByRole('heading', { name: 'Agent approvals' })).toBeVisible();
   const card = (id: string) => page.locator(`li[data-action-id="${id}"]`);
-  await expect(card(first.id).getByText('12.34 USD')).toBeVisible();
-  await expect(card(second.id).getByText('56.78 USD')).toBeVisible();
-  await expect(card(first.id).getByText('Invoice payer')).toBeVisible();
+  // The card names the amount in its heading and in its figures.
+  await expect(card(first.id).getByRole('heading', { name: /^12\.34 USD/ })).toBeVisible();
+  await expect(card(second.id).getByRole('heading', { name: /^56\.78 USD/ })).toBeVisible();
+  await expect(card(first.id).getByText('Invoice payer').first()).toBeVisible();
   await checkPage(page, 'console-approvals');
 
   // No reload: the page's URL and a marker set in the window survive the decisions.
