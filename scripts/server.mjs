@@ -21,6 +21,17 @@ const handle = app.getRequestHandler();
 // The TCP peer's address, for throttling failed authentication (lib/http/client-address.ts): set
 // here, where the socket is known, and never taken from the client.
 const PEER_ADDRESS_HEADER = 'x-corridor-peer-address';
+// Event streams a client holds open (MCP's GET /mcp, server-sent events): subscriptions, not
+// requests under way. A draining server ends them at once — the client reconnects, to another
+// server — instead of waiting out the drain limit for answers that never finish.
+const streams = new Set();
+// Requests under way per connection, and every open connection: a draining server closes the
+// connections with none under way — including those a client opened ahead of a request it never
+// sent (browsers and HTTP clients pre-connect), which Node's closeIdleConnections leaves open
+// until its headers timeout, longer than the drain limit.
+const active = new WeakMap();
+const sockets = new Set();
+const isEventStream = (req) => req.method === 'GET' && String(req.headers.accept ?? '').includes('text/event-stream');
 // CORRIDOR_WORKER=only: a process for the background worker alone, which still listens on its
 // PORT for its liveness, readiness and metrics (scripts/http-edge.mjs refuses everything else).
 const workerOnly = process.env.CORRIDOR_WORKER === 'only';
@@ -29,10 +40,21 @@ const server = createServer(
     req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
     // Draining (below): answer what arrived, then close the connection rather than keep it alive.
     if (stopping) res.shouldKeepAlive = false;
+    const socket = req.socket;
+    active.set(socket, (active.get(socket) ?? 0) + 1);
+    res.on('close', () => active.set(socket, (active.get(socket) ?? 1) - 1));
+    if (isEventStream(req)) {
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
+    }
     return handle(req, res);
   },
   { workerOnly },
 );
+server.on('connection', (socket) => {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+});
 server.listen(port, host, () => {
   if (process.env.CORRIDOR_SERVER_INDEX === '0' || !process.env.CORRIDOR_SERVER_INDEX)
     console.log(
@@ -49,9 +71,14 @@ async function shutdown(signal) {
   stopping = true;
   const started = Date.now();
   const drained = new Promise((resolve) => server.close(() => resolve(true)));
+  for (const res of streams) res.end();
   // A keep-alive connection whose request was under way becomes idle once answered: close it then.
-  const idle = setInterval(() => server.closeIdleConnections(), 50);
-  server.closeIdleConnections();
+  const closeIdle = () => {
+    server.closeIdleConnections();
+    for (const socket of sockets) if (!active.get(socket)) socket.destroy();
+  };
+  const idle = setInterval(closeIdle, 50);
+  closeIdle();
   // Connections that stay busy past the limit are cut; the rest close as their answers go out.
   const late = new Promise((resolve) => setTimeout(() => resolve(false), DRAIN_MS).unref());
   const inTime = await Promise.race([drained, late]);
