@@ -69,8 +69,23 @@ export function rateTexts(exchangeRate: number | string, sending: string, receiv
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a quote as the API answers it, read by field
-type QuoteJson = any;
+type Amount = number | string | bigint | null | undefined;
+/** The fields of a quote (as the API answers it) that the review screen states. */
+export interface QuoteJson {
+  sendingCurrency?: { code: string };
+  receivingCurrency?: { code: string };
+  totalSendingAmount?: Amount;
+  totalReceivingAmount?: Amount;
+  feesIncluded?: Amount;
+  platformFeesIncluded?: Amount;
+  exchangeRate: number | string;
+  rateDetails?: {
+    gridApiFixedFee?: Amount;
+    gridApiVariableFeeAmount?: Amount;
+    gridApiVariableFeeRate?: number | string;
+    counterpartyFixedFee?: Amount;
+  } | null;
+}
 
 export interface FeeLine {
   label: string;
@@ -85,8 +100,8 @@ const big = (v: unknown) => (v === undefined || v === null ? 0n : BigInt(v as st
  * and the rate.
  */
 export function quoteFigures(q: QuoteJson) {
-  const from: string = q.sendingCurrency?.code;
-  const to: string = q.receivingCurrency?.code;
+  const from = q.sendingCurrency?.code ?? '';
+  const to = q.receivingCurrency?.code ?? '';
   const total = big(q.totalSendingAmount);
   const fees = big(q.feesIncluded);
   const platform = big(q.platformFeesIncluded);
