@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import { currentCorridor, type CorridorConfig } from './context';
 import { Prisma, queryDirect } from './db';
+import { sql as ksql } from 'kysely';
 
 // Which server processes are alive, as the database sees it. Each process holds a session-level
 // advisory lock on its own instance key for as long as it lives; work it claims (an
@@ -78,13 +79,13 @@ export async function instanceKey(): Promise<number> {
 }
 
 /** SQL: the instance keys whose processes are alive (their lock is held in this database). */
-export const liveInstancesSql = Prisma.sql`SELECT l."objid"::bigint::int FROM pg_locks l
+export const liveInstances = ksql`SELECT l."objid"::bigint::int FROM pg_locks l
   WHERE l."locktype" = 'advisory' AND l."classid" = ${LOCK_SPACE}::int::oid AND l."objsubid" = 2 AND l."granted"
     AND l."database" = (SELECT "oid" FROM pg_database WHERE "datname" = current_database())`;
 
 /** Whether the process that took `key` is still alive. */
 export async function isAlive(key: number): Promise<boolean> {
-  const rows = await queryDirect<{ alive: boolean }>(Prisma.sql`SELECT ${key}::int IN (${liveInstancesSql}) AS alive`);
+  const rows = await queryDirect<{ alive: boolean }>(ksql`SELECT ${key}::int IN (${liveInstances}) AS alive`);
   return rows[0]?.alive === true;
 }
 

@@ -22,6 +22,12 @@ export function platformNow(alias: string, wallNow: Date): Prisma.Sql {
   return Prisma.sql`(COALESCE(${p}."clockFrozenAt", ${wallNow}::timestamp(3)) + (${p}."clockOffsetMs" * interval '1 millisecond'))`;
 }
 
+/** The same in a Kysely statement: `alias` a row with the platform's clock columns. */
+export function platformNowOf(alias: string, wallNow: Date) {
+  const p = sql.ref(alias);
+  return sql<Date>`(COALESCE(${p}."clockFrozenAt", ${wallNow}::timestamp(3)) + (${p}."clockOffsetMs" * interval '1 millisecond'))`;
+}
+
 /** A row to insert into a table, written together with the other rows of a statement; typed by its table. */
 export type RowWrite = { [T in Table]: { table: T; row: Insertable<DB[T]> } }[Table];
 
@@ -121,6 +127,17 @@ export function prefixedColumns(alias: string, columns: Record<string, string>, 
     Object.values(columns)
       .map((c) => `${alias}."${c}" AS "${prefix}${c}"`)
       .join(', '),
+  );
+}
+
+/**
+ * A table's columns as Kysely selections under a prefix (`q.status as q__status`), for a read of
+ * several tables whose columns share names; typed by the column names given (a Prisma
+ * ScalarFieldEnum), so a column the schema no longer has fails the statement's type check.
+ */
+export function aliased<A extends string, C extends string>(alias: A, columns: Record<string, C>) {
+  return Object.values(columns).map(
+    (c) => `${alias}.${c} as ${alias}__${c}` as { [K in C]: `${A}.${K} as ${A}__${K}` }[C],
   );
 }
 

@@ -11,9 +11,13 @@ import { prismaDataModel } from '@/scripts/schema-drift.mjs';
 // type-checked against it; nothing on disk changes. With the schema as it is, the same check passes.
 const root = path.resolve(__dirname, '..', '..');
 const GENERATED = path.join(root, 'lib', 'generated', 'kysely.ts');
-const HOT_PATHS = ['lib/ledger/repository.ts', 'lib/payments/quotes/repository.ts', 'lib/accounts/service.ts'].map(
-  (f) => path.join(root, f),
-);
+const HOT_PATHS = [
+  'lib/ledger/repository.ts',
+  'lib/payments/quotes/repository.ts',
+  'lib/accounts/service.ts',
+  'lib/jobs/repository.ts',
+  'lib/customers/repository.ts',
+].map((f) => path.join(root, f));
 
 type Field = { name: string; kind: string };
 type DataModel = { models: { name: string; fields: Field[] }[] };
@@ -59,7 +63,17 @@ describe('typed hot-path SQL', () => {
     expect(errors.some((e) => e.startsWith('lib/ledger/repository.ts') && /amount/.test(e))).toBe(true);
     const quoteErrors = typeErrors(kyselyTypes(renamed('Quote', 'status', 'state')));
     expect(quoteErrors.some((e) => e.startsWith('lib/payments/quotes/repository.ts') && /status/.test(e))).toBe(true);
-  }, 120_000);
+    // The worker's claim and the customer read: prepared statements (lib/core/prepared.ts), typed the same way.
+    const jobErrors = typeErrors(kyselyTypes(renamed('Job', 'leaseUntil', 'leasedUntil')));
+    expect(jobErrors.some((e) => e.startsWith('lib/jobs/repository.ts') && /leaseUntil/.test(e))).toBe(true);
+    const customerErrors = typeErrors(kyselyTypes(renamed('Customer', 'platformId', 'tenantId')));
+    expect(customerErrors.some((e) => e.startsWith('lib/customers/repository.ts') && /platformId/.test(e))).toBe(true);
+    // The join of the quote's execution read names the transaction's key.
+    const joinErrors = typeErrors(kyselyTypes(renamed('Quote', 'transactionId', 'paymentId')));
+    expect(joinErrors.some((e) => e.startsWith('lib/payments/quotes/repository.ts') && /transactionId/.test(e))).toBe(
+      true,
+    );
+  }, 240_000);
 
   it('lib/generated/kysely.ts is what `npm run gen` makes of the schema now (deterministic, current)', () => {
     expect(readFileSync(GENERATED, 'utf8')).toBe(kyselyTypes());

@@ -1,5 +1,6 @@
-import { db, lockOne, Prisma, queryIn, type Tx } from '../core/db';
-import { insertAll, type RowWrite } from '../core/sql';
+import { db, Prisma, queryIn, type Tx } from '../core/db';
+import { insertAll, kysely, type RowWrite } from '../core/sql';
+import { prepared } from '../core/prepared';
 import { countFromCounters, listRows, orderOf, type ListRequest, type Listed, bounded } from '../core/list';
 
 // Without the columns the database generates (searchEmail, searchName): never written by the app.
@@ -15,17 +16,21 @@ export async function insertWith(row: CustomerRow, writes: RowWrite[], tx: Tx): 
  * GET and many checks, and the Prisma query builder costs more CPU than the read itself.
  */
 export async function findById(platformId: string, id: string, tx: Tx): Promise<CustomerRow | null> {
-  const rows = await queryIn<CustomerRow>(
-    tx,
-    Prisma.sql`SELECT * FROM "Customer" WHERE "id" = ${id} AND "platformId" = ${platformId}`,
-  );
+  const rows = await queryIn<CustomerRow>(tx, byId({ platformId, id }));
   return rows[0] ?? null;
 }
+const byId = prepared((p: { platformId: string; id: string }) =>
+  kysely.selectFrom('Customer').selectAll().where('id', '=', p.id).where('platformId', '=', p.platformId),
+);
 
 /** The customer row locked for update, so concurrent changes to one customer serialize. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<CustomerRow | null> {
-  return lockOne<CustomerRow>(tx, 'Customer', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);
+  const rows = await queryIn<CustomerRow>(tx, lockById({ platformId, id }));
+  return rows[0] ?? null;
 }
+const lockById = prepared((p: { platformId: string; id: string }) =>
+  kysely.selectFrom('Customer').selectAll().where('id', '=', p.id).where('platformId', '=', p.platformId).forUpdate(),
+);
 
 export function findActiveByPlatformCustomerId(platformId: string, platformCustomerId: string, tx: Tx) {
   return tx.customer.findFirst({ where: { platformId, platformCustomerId, deletedAt: null }, select: { id: true } });

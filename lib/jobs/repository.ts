@@ -1,7 +1,8 @@
-import { platformNow } from '../core/sql';
+import { kysely, platformNowOf, sql } from '../core/sql';
+import { prepared } from '../core/prepared';
 import { Prisma, db, maintenance, queryDirect, type Tx } from '../core/db';
 import { deleteBatch, EVERY_ROW } from '../core/housekeeping';
-import { liveInstancesSql } from '../core/instance';
+import { liveInstances } from '../core/instance';
 
 export interface JobRow {
   id: string;
@@ -26,9 +27,6 @@ export async function insert(
 /** One claim of a job: the row's attempts and instance key as that claim left them. */
 export type JobClaim = Pick<JobRow, 'id' | 'attempts' | 'lockedBy'>;
 
-const ours = (c: JobClaim) =>
-  Prisma.sql`("id", "attempts", "lockedBy") = (${c.id}, ${c.attempts}::int, ${c.lockedBy}::int)`;
-
 /**
  * Claims up to `limit` due jobs for the process holding instance key `lockedBy`, each leased until
  * `leaseUntil` (renewed while its handler runs: renewLeases). "Due" is judged
@@ -47,25 +45,67 @@ export async function claimDue(
   platformId?: string,
 ): Promise<JobRow[]> {
   const staleBefore = new Date(wallNow.getTime() - 5 * 60_000);
+  const values = { wallNow, staleBefore, limit, lockedBy, leaseUntil, platformId: platformId ?? '' };
   // Straight through the driver (polled all the time, and once per settled batch).
-  return queryDirect<JobRow>(Prisma.sql`
-    UPDATE "Job" j SET "state" = 'RUNNING', "lockedAt" = ${wallNow}, "lockedBy" = ${lockedBy}::int,
-      "leaseUntil" = ${leaseUntil}, "attempts" = j."attempts" + 1
-    FROM (
-      SELECT j2."id", p."clockOffsetMs", p."clockFrozenAt" FROM "Job" j2 JOIN "Platform" p ON p."id" = j2."platformId"
-      WHERE (j2."state" = 'PENDING' OR (j2."state" = 'RUNNING' AND (
-          j2."leaseUntil" < ${wallNow} OR
-          CASE WHEN j2."lockedBy" IS NULL THEN j2."lockedAt" < ${staleBefore}
-          ELSE j2."lockedBy" <> ALL (ARRAY(${liveInstancesSql})) END)))
-        AND j2."runAt" <= ${platformNow('p', wallNow)}
-        ${platformId ? Prisma.sql`AND j2."platformId" = ${platformId}` : Prisma.empty}
-      ORDER BY j2."runAt", j2."id"
-      LIMIT ${limit}
-      FOR UPDATE OF j2 SKIP LOCKED
-    ) due
-    WHERE j."id" = due."id"
-    RETURNING j."id", j."lockedBy", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs", due."clockFrozenAt"`);
+  return queryDirect<JobRow>((platformId ? claimOfPlatform : claim)(values));
 }
+type ClaimValues = {
+  wallNow: Date;
+  staleBefore: Date;
+  limit: number;
+  lockedBy: number;
+  leaseUntil: Date;
+  platformId: string;
+};
+const dueOf = (p: ClaimValues) =>
+  kysely
+    .selectFrom('Job as j2')
+    .innerJoin('Platform as p', 'p.id', 'j2.platformId')
+    .select(['j2.id', 'p.clockOffsetMs', 'p.clockFrozenAt'])
+    .where((eb) =>
+      eb.or([
+        eb('j2.state', '=', 'PENDING'),
+        eb.and([
+          eb('j2.state', '=', 'RUNNING'),
+          eb.or([
+            eb('j2.leaseUntil', '<', p.wallNow),
+            sql<boolean>`CASE WHEN ${eb.ref('j2.lockedBy')} IS NULL THEN ${eb.ref('j2.lockedAt')} < ${p.staleBefore}
+              ELSE ${eb.ref('j2.lockedBy')} <> ALL (ARRAY(${liveInstances})) END`,
+          ]),
+        ]),
+      ]),
+    )
+    .where('j2.runAt', '<=', platformNowOf('p', p.wallNow))
+    .orderBy('j2.runAt')
+    .orderBy('j2.id')
+    .limit(p.limit)
+    .forUpdate('j2')
+    .skipLocked();
+const claimOf = (due: ReturnType<typeof dueOf>, p: ClaimValues) =>
+  kysely
+    .updateTable('Job as j')
+    .from(due.as('due'))
+    .set((eb) => ({
+      state: 'RUNNING',
+      lockedAt: p.wallNow,
+      lockedBy: p.lockedBy,
+      leaseUntil: p.leaseUntil,
+      attempts: eb('j.attempts', '+', 1),
+    }))
+    .whereRef('j.id', '=', 'due.id')
+    .returning([
+      'j.id',
+      'j.lockedBy',
+      'j.platformId',
+      'j.kind',
+      'j.payload',
+      'j.runAt',
+      'j.attempts',
+      'due.clockOffsetMs',
+      'due.clockFrozenAt',
+    ]);
+const claim = prepared((p: ClaimValues) => claimOf(dueOf(p), p));
+const claimOfPlatform = prepared((p: ClaimValues) => claimOf(dueOf(p).where('j2.platformId', '=', p.platformId), p));
 
 /**
  * Jobs of a platform due on its clock and not finished: waiting, or running in a live process
@@ -73,46 +113,92 @@ export async function claimDue(
  * again by claimDue, not waited for).
  */
 export async function countDueUnfinished(platformId: string, wallNow: Date): Promise<number> {
-  const rows = await queryDirect<{ n: bigint }>(Prisma.sql`
-    SELECT count(*) AS n FROM "Job" j JOIN "Platform" p ON p."id" = j."platformId"
-    WHERE j."platformId" = ${platformId} AND j."runAt" <= ${platformNow('p', wallNow)}
-      AND (j."state" = 'PENDING' OR (j."state" = 'RUNNING' AND (j."leaseUntil" IS NULL OR j."leaseUntil" >= ${wallNow})
-        AND j."lockedBy" = ANY (ARRAY(${liveInstancesSql}))))`);
+  const rows = await queryDirect<{ n: bigint }>(dueUnfinished({ platformId, wallNow }));
   return Number(rows[0]?.n ?? 0);
 }
+const dueUnfinished = prepared((p: { platformId: string; wallNow: Date }) =>
+  kysely
+    .selectFrom('Job as j')
+    .innerJoin('Platform as p', 'p.id', 'j.platformId')
+    .select((eb) => eb.fn.countAll<bigint>().as('n'))
+    .where('j.platformId', '=', p.platformId)
+    .where('j.runAt', '<=', platformNowOf('p', p.wallNow))
+    .where((eb) =>
+      eb.or([
+        eb('j.state', '=', 'PENDING'),
+        eb.and([
+          eb('j.state', '=', 'RUNNING'),
+          eb.or([eb('j.leaseUntil', 'is', null), eb('j.leaseUntil', '>=', p.wallNow)]),
+          sql<boolean>`${eb.ref('j.lockedBy')} = ANY (ARRAY(${liveInstances}))`,
+        ]),
+      ]),
+    ),
+);
 
 /**
  * Several finished jobs in one statement (the worker marks a batch at once). Only claims still
  * held: a job whose lease ran out and was taken over belongs to its new claim.
  */
 export async function markDoneMany(claims: JobClaim[], at: Date): Promise<void> {
-  if (claims.length)
-    await queryDirect(
-      Prisma.sql`UPDATE "Job" SET "state" = 'DONE', "doneAt" = ${at}::timestamp(3), "lockedAt" = NULL, "lockedBy" = NULL,
-        "leaseUntil" = NULL WHERE "state" = 'RUNNING' AND (${Prisma.join(claims.map(ours), ') OR (')})`,
-    );
+  if (claims.length) await queryDirect(markDone({ ...claimArrays(claims), at }));
 }
+type ClaimArrays = { ids: string[]; attempts: number[]; lockedBy: number[] };
+const claimArrays = (claims: JobClaim[]): ClaimArrays => ({
+  ids: claims.map((c) => c.id),
+  attempts: claims.map((c) => c.attempts),
+  lockedBy: claims.map((c) => c.lockedBy),
+});
+/** The rows of the claims given that are still running under those claims (fixed text, any number of claims). */
+const heldOf = (p: ClaimArrays) =>
+  sql<boolean>`"state" = 'RUNNING' AND ("id", "attempts", "lockedBy") IN (
+    SELECT * FROM unnest(${p.ids}::text[], ${p.attempts}::int[], ${p.lockedBy}::int[]))`;
+const markDone = prepared((p: ClaimArrays & { at: Date }) =>
+  kysely
+    .updateTable('Job')
+    .set({ state: 'DONE', doneAt: p.at, lockedAt: null, lockedBy: null, leaseUntil: null })
+    .where(heldOf(p)),
+);
+/** Back to waiting from `runAt`, for claims still held; the error kept. */
+const unclaim = prepared((p: ClaimArrays & { runAt: Date; error: string }) =>
+  kysely
+    .updateTable('Job')
+    .set({
+      state: 'PENDING',
+      runAt: p.runAt,
+      lastError: p.error,
+      lockedAt: null,
+      lockedBy: null,
+      leaseUntil: null,
+    })
+    .where(heldOf(p)),
+);
+const renew = prepared((p: ClaimArrays & { until: Date }) =>
+  kysely
+    .with('renewed', (k) => k.updateTable('Job').set({ leaseUntil: p.until }).where(heldOf(p)).returning('id'))
+    .selectFrom('renewed')
+    .select((eb) => eb.fn.countAll<bigint>().as('n')),
+);
 
 /** Back to waiting until `runAt` (a retry, or a claim given up: its handler timed out, its bookkeeping failed). */
 export async function markRetry(claim: JobClaim, runAt: Date, error: string): Promise<void> {
-  await queryDirect(Prisma.sql`UPDATE "Job" SET "state" = 'PENDING', "runAt" = ${runAt}::timestamp(3),
-    "lastError" = ${error.slice(0, 2000)}, "lockedAt" = NULL, "lockedBy" = NULL, "leaseUntil" = NULL
-    WHERE "state" = 'RUNNING' AND ${ours(claim)}`);
+  await queryDirect(unclaim({ ...claimArrays([claim]), runAt, error: error.slice(0, 2000) }));
 }
 
+/** Failed for good at `at` (its runAt kept as it was). */
 export async function markFailed(claim: JobClaim, at: Date, error: string): Promise<void> {
-  await queryDirect(Prisma.sql`UPDATE "Job" SET "state" = 'FAILED', "doneAt" = ${at}::timestamp(3),
-    "lastError" = ${error.slice(0, 2000)}, "lockedAt" = NULL, "lockedBy" = NULL, "leaseUntil" = NULL
-    WHERE "state" = 'RUNNING' AND ${ours(claim)}`);
+  await queryDirect(failed({ ...claimArrays([claim]), at, error: error.slice(0, 2000) }));
 }
+const failed = prepared((p: ClaimArrays & { at: Date; error: string }) =>
+  kysely
+    .updateTable('Job')
+    .set({ state: 'FAILED', doneAt: p.at, lastError: p.error, lockedAt: null, lockedBy: null, leaseUntil: null })
+    .where(heldOf(p)),
+);
 
 /** Extends the leases of claims still held to `until`; answers how many were. */
 export async function renewLeases(claims: JobClaim[], until: Date): Promise<number> {
   if (!claims.length) return 0;
-  const rows = await queryDirect<{ n: bigint }>(Prisma.sql`WITH renewed AS (
-      UPDATE "Job" SET "leaseUntil" = ${until}::timestamp(3)
-      WHERE "state" = 'RUNNING' AND (${Prisma.join(claims.map(ours), ') OR (')}) RETURNING 1)
-    SELECT count(*) AS n FROM renewed`);
+  const rows = await queryDirect<{ n: bigint }>(renew({ ...claimArrays(claims), until }));
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -164,7 +250,5 @@ export function purgeDone(before: Date, limit = EVERY_ROW): Promise<number> {
  * Should this fail too, the claim is no longer renewed and its lease runs out instead.
  */
 export async function release(claim: JobClaim, runAt: Date, error: string): Promise<void> {
-  await queryDirect(Prisma.sql`UPDATE "Job" SET "state" = 'PENDING', "runAt" = ${runAt}::timestamp(3),
-    "lastError" = ${error.slice(0, 2000)}, "lockedAt" = NULL, "lockedBy" = NULL, "leaseUntil" = NULL
-    WHERE "state" = 'RUNNING' AND ${ours(claim)}`);
+  await queryDirect(unclaim({ ...claimArrays([claim]), runAt, error: error.slice(0, 2000) }));
 }

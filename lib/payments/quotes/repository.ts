@@ -1,9 +1,10 @@
-import { lockOne, Prisma, queryIn, type Tx } from '../../core/db';
+import { Prisma, queryIn, type Tx } from '../../core/db';
+import { prepared } from '../../core/prepared';
 import { QUOTE_MOVES, type QuoteMove } from './state';
 import type { InternalAccountRow } from '../../accounts/repository';
 import type { TransactionRow } from '../transactions/repository';
 import type { Insertable, Updateable } from 'kysely';
-import { insertAll, platformNow, prefixedColumns, unprefix, type DB, type Guard } from '../../core/sql';
+import { aliased, insertAll, kysely, platformNowOf, unprefix, type DB, type Guard } from '../../core/sql';
 import type { PlatformClock } from '../../core/clock';
 
 export type QuoteRow = Prisma.QuoteGetPayload<object>;
@@ -14,8 +15,12 @@ export function findById(platformId: string, id: string, tx: Tx): Promise<QuoteR
 
 /** The quote locked for the rest of the transaction: executions of one quote serialize here. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<QuoteRow | null> {
-  return lockOne<QuoteRow>(tx, 'Quote', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);
+  const rows = await queryIn<QuoteRow>(tx, lockById({ platformId, id }));
+  return rows[0] ?? null;
 }
+const lockById = prepared((p: { platformId: string; id: string }) =>
+  kysely.selectFrom('Quote').selectAll().where('id', '=', p.id).where('platformId', '=', p.platformId).forUpdate(),
+);
 
 export interface ForExecution {
   quote: QuoteRow;
@@ -38,11 +43,7 @@ export async function findForExecution(
 ): Promise<ForExecution | null> {
   const rows = await queryIn<Record<string, unknown>>(
     opts.tx,
-    Prisma.sql`
-    SELECT ${prefixedColumns('q', Q, 'q__')}, ${prefixedColumns('t', T, 't__')}, ${prefixedColumns('a', A, 'a__')}
-    FROM "Quote" q JOIN "Transaction" t ON t."id" = q."transactionId" LEFT JOIN "InternalAccount" a ON a."id" = q."sourceAccountId"
-    WHERE q."id" = ${id} AND q."platformId" = ${platformId}
-    ${opts.lock ? Prisma.sql`FOR UPDATE OF q` : Prisma.empty}`,
+    (opts.lock ? forExecutionLocked : forExecution)({ platformId, id }),
   );
   if (!rows[0]) return null;
   return {
@@ -51,6 +52,17 @@ export async function findForExecution(
     sourceAccount: unprefix<InternalAccountRow>(rows[0], A, 'a__'),
   };
 }
+const forExecutionOf = (p: { platformId: string; id: string }) =>
+  kysely
+    .selectFrom('Quote as q')
+    .innerJoin('Transaction as t', 't.id', 'q.transactionId')
+    .leftJoin('InternalAccount as a', 'a.id', 'q.sourceAccountId')
+    // Each table's columns under a prefix (the three share names like "id" and "status").
+    .select([...aliased('q', Q), ...aliased('t', T), ...aliased('a', A)])
+    .where('q.id', '=', p.id)
+    .where('q.platformId', '=', p.platformId);
+const forExecution = prepared(forExecutionOf);
+const forExecutionLocked = prepared((p: { platformId: string; id: string }) => forExecutionOf(p).forUpdate('q'));
 
 /** A new quote, its transaction and their first event, in one statement (foreign keys check at its end). */
 export async function insertWithTransaction(
@@ -90,12 +102,24 @@ export function moveGuard(id: string, name: QuoteMove, data: Updateable<DB['Quot
  * SKIP LOCKED: a quote being executed right now is left to its execution.
  */
 export function lockExpired(wallNow: Date, limit: number, platformId: string | undefined, tx: Tx) {
-  return tx.$queryRaw<(QuoteRow & PlatformClock)[]>`
-    SELECT q.*, p."clockOffsetMs", p."clockFrozenAt" FROM "Quote" q JOIN "Platform" p ON p."id" = q."platformId"
-    WHERE q."status" IN ('PENDING', 'PENDING_AUTHORIZATION')
-      AND q."expiresAt" <= ${platformNow('p', wallNow)}
-      ${platformId ? Prisma.sql`AND q."platformId" = ${platformId}` : Prisma.empty}
-    ORDER BY q."expiresAt"
-    LIMIT ${limit}
-    FOR UPDATE OF q SKIP LOCKED`;
+  return queryIn<QuoteRow & PlatformClock>(
+    tx,
+    (platformId ? expiredOfPlatform : expired)({ wallNow, limit, platformId: platformId ?? '' }),
+  );
 }
+const expiredOf = (p: { wallNow: Date; limit: number; platformId?: string }) =>
+  kysely
+    .selectFrom('Quote as q')
+    .innerJoin('Platform as p', 'p.id', 'q.platformId')
+    .selectAll('q')
+    .select(['p.clockOffsetMs', 'p.clockFrozenAt'])
+    .where('q.status', 'in', ['PENDING', 'PENDING_AUTHORIZATION'])
+    .where('q.expiresAt', '<=', platformNowOf('p', p.wallNow))
+    .orderBy('q.expiresAt')
+    .limit(p.limit)
+    .forUpdate('q')
+    .skipLocked();
+const expired = prepared(expiredOf);
+const expiredOfPlatform = prepared((p: { wallNow: Date; limit: number; platformId: string }) =>
+  expiredOf(p).where('q.platformId', '=', p.platformId),
+);
