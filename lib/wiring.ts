@@ -46,6 +46,7 @@ import { ratesSource, unconnectedRates } from './fx/rates';
 import { sandboxRates } from './fx/sandbox-rates';
 import { httpRatesFromEnv } from './fx/rates-http';
 import { refreshRates } from './fx/jobs';
+import { lithicAsa, lithicAsaFromEnv } from './cards/asa';
 
 // What plugs the parts together: every job kind and sweep the worker runs, and every port
 // (lib/core/ports.ts): the outside world and the few inward-pointing hooks. createCorridor
@@ -103,6 +104,9 @@ export function portsFor(
     plug(ratesSource, sandbox ? sandboxRates : (httpRatesFromEnv(env) ?? unconnectedRates)),
     plug(stablecoinProvider, sandbox ? sandboxStablecoinProvider : unconnectedProvider),
     plug(cardProcessor, sandbox ? sandboxCardProcessor : unconnectedCardProcessor),
+    // Authorization decisions served to Lithic (either mode: a Lithic sandbox program can point
+    // its ASA responder at a Corridor sandbox).
+    plug(lithicAsa, lithicAsaFromEnv(env)),
     plug(messageSender, sandbox ? developmentSender : sendersFromEnv(env)),
     plug(jwksSource, httpJwksSource),
     plug(webhookTransport, httpWebhookTransport),
