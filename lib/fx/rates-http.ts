@@ -3,7 +3,7 @@ import { decimalRational, ratesUnavailable, reduce, type RatesSource, type Rates
 
 // Exchange rates from an HTTP rates API in the shape Open Exchange Rates made common (its
 // latest.json; also served by exchangerate.host, currencyapi-style proxies and most self-hosted
-// feeds). Documented in docs/rates.md:
+// feeds). Documented in docs/operations.md (Exchange rates):
 //
 //   GET {CORRIDOR_RATES_URL}          (the full URL, with any app_id / access key in its query)
 //   Authorization: Bearer {CORRIDOR_RATES_TOKEN}   (only when set)

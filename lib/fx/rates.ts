@@ -103,7 +103,7 @@ export const unconnectedRates: RatesSource = {
     party: 'exchange rates',
     adapter: 'none',
     connected: false,
-    detail: 'quotes are refused — set CORRIDOR_RATES_URL to an exchange-rates API (docs/rates.md)',
+    detail: 'quotes are refused — set CORRIDOR_RATES_URL to an exchange-rates API (docs/operations.md#exchange-rates)',
   }),
 };
 
