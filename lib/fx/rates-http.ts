@@ -186,10 +186,10 @@ export function httpRates(options: Partial<HttpRatesOptions> & { url: string }):
   };
 }
 
-function seconds(env: Env, name: string): number | undefined {
-  const v = env[name];
-  if (v === undefined || v === '') return undefined;
-  const n = Number(v);
+/** A positive number of seconds from a variable's value, in milliseconds (undefined when unset). */
+function seconds(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds`);
   return n * 1000;
 }
@@ -201,7 +201,7 @@ export function httpRatesFromEnv(env: Env): ReturnType<typeof httpRates> | null 
   return httpRates({
     url,
     token: env.CORRIDOR_RATES_TOKEN || undefined,
-    maxAgeMs: seconds(env, 'CORRIDOR_RATES_MAX_AGE_SECONDS'),
-    refreshEveryMs: seconds(env, 'CORRIDOR_RATES_REFRESH_SECONDS'),
+    maxAgeMs: seconds(env.CORRIDOR_RATES_MAX_AGE_SECONDS, 'CORRIDOR_RATES_MAX_AGE_SECONDS'),
+    refreshEveryMs: seconds(env.CORRIDOR_RATES_REFRESH_SECONDS, 'CORRIDOR_RATES_REFRESH_SECONDS'),
   });
 }
