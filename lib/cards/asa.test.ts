@@ -7,6 +7,7 @@ import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { balanceOf, fund, type Holder } from '@/tests/support/money';
 import { lithicAsa, lithicAsaFromEnv, lithicSignature, secretBytes } from './asa';
+import { switchMode } from '@/tests/support/mode';
 import { activeCard, cardholder, cardWebhooks } from './testing';
 
 // Lithic's Auth Stream Access against Corridor's responder route: Lithic-shaped authorization
@@ -152,7 +153,9 @@ describe('Lithic ASA decisions', () => {
     expect((await post(big)).body.result).not.toBe('APPROVED');
     expect(await db().cardEvent.count({ where: { issuerTransactionToken: big.token } })).toBe(1);
   });
+});
 
+describe('Lithic ASA: other requests, other instances', () => {
   it('answers a balance inquiry with the available balance, holding nothing', async () => {
     const before = await available();
     const body = asaBody({ amount: 0, status: 'BALANCE_INQUIRY' });
@@ -163,6 +166,21 @@ describe('Lithic ASA decisions', () => {
       balance: { amount: Number(before), available: Number(before) },
     });
     expect(await available()).toBe(before);
+  });
+
+  it('decides in a production instance too: no sandbox processor is asked', async () => {
+    switchMode('production');
+    try {
+      lithicAsa.set(lithicAsaFromEnv({ CORRIDOR_LITHIC_ASA_SECRET: SECRET }));
+      const before = await available();
+      const body = asaBody({ amount: 300 });
+      expect((await post(body)).body).toEqual({ result: 'APPROVED', token: body.token });
+      expect(await holdsOf(body.token)).toHaveLength(1);
+      expect(await available()).toBe(before - 300n);
+    } finally {
+      lithicAsa.set(null);
+      switchMode('sandbox');
+    }
   });
 
   it('declines a card it does not know, and refuses requests that are not Lithic authorization requests', async () => {
