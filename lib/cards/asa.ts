@@ -30,7 +30,7 @@ import { authorize, type AuthorizationKind } from './authorization';
 export interface LithicAsaConfig {
   /** The ASA HMAC secrets accepted (the current one, and the previous one during a rotation). */
   secrets: Buffer[];
-  /** How long a decision may take before it is abandoned and declined (Lithic waits about 3 s). */
+  /** How long a decision may take before it is abandoned and declined (Lithic waits only a few seconds for an answer). */
   deadlineMs: number;
 }
 export const lithicAsa = port<(LithicAsaConfig & { describe(): AdapterStatus }) | null>('cards.lithic_asa');
