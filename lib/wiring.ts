@@ -42,6 +42,11 @@ import { REVIEW_JOB, reviewJob } from './stablecoins/service';
 import { POLL_JOB } from './stablecoins/operations';
 import { pollJob } from './stablecoins/jobs';
 import { livenessCheck, sandboxLiveness, unconnectedLiveness } from './sca/liveness';
+import { ratesSource, unconnectedRates } from './fx/rates';
+import { sandboxRates } from './fx/sandbox-rates';
+import { httpRatesFromEnv } from './fx/rates-http';
+import { refreshRates } from './fx/jobs';
+import { lithicAsa, lithicAsaFromEnv } from './cards/asa';
 
 // What plugs the parts together: every job kind and sweep the worker runs, and every port
 // (lib/core/ports.ts): the outside world and the few inward-pointing hooks. createCorridor
@@ -64,6 +69,7 @@ export function registerWork(jobs: JobRegistry, pruners: Map<string, Pruner>): v
     [PULL_CONFIRM_JOB, pullConfirmJob],
   ];
   for (const [kind, handler] of kinds) jobs.handlers.set(kind, handler);
+  jobs.sweeps.set('fx.rates.refresh', refreshRates); // first: a pass's quotes price from fresh figures
   jobs.sweeps.set('quote.expire', expireQuotes);
   jobs.sweeps.set('agent.action.expire', failExpiredActions); // after quote.expire: it reads what that one expired
   // Housekeeping (lib/jobs/retention.ts, every 10 minutes): settled events past their retention,
@@ -95,8 +101,12 @@ export function portsFor(
       paymentRail,
       sandbox ? sandboxPaymentRail : productionPaymentRail(httpRailFromEnv(env) ?? unconnectedPaymentRail),
     ),
+    plug(ratesSource, sandbox ? sandboxRates : (httpRatesFromEnv(env) ?? unconnectedRates)),
     plug(stablecoinProvider, sandbox ? sandboxStablecoinProvider : unconnectedProvider),
     plug(cardProcessor, sandbox ? sandboxCardProcessor : unconnectedCardProcessor),
+    // Authorization decisions served to Lithic (either mode: a Lithic sandbox program can point
+    // its ASA responder at a Corridor sandbox).
+    plug(lithicAsa, lithicAsaFromEnv(env)),
     plug(messageSender, sandbox ? developmentSender : sendersFromEnv(env)),
     plug(jwksSource, httpJwksSource),
     plug(webhookTransport, httpWebhookTransport),

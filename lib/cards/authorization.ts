@@ -70,12 +70,19 @@ async function decide(tx: Tx, card: CardRow, ev: AuthorizationEvent, scenario: C
 /**
  * Handles one authorization-family event on a locked card: decides, records the decision and, when
  * approved, opens the card transaction and moves its money. Returns the new transaction, if any.
+ * `scenario`: the outcome to simulate, when not the sandbox processor's for the merchant.
  */
-export async function authorize(tx: Tx, card: CardRow, ev: AuthorizationEvent): Promise<CardTransactionRow | null> {
+export async function authorize(
+  tx: Tx,
+  card: CardRow,
+  ev: AuthorizationEvent,
+  opts: { scenario?: CardScenario } = {},
+): Promise<CardTransactionRow | null> {
   if (ev.currency !== card.currency)
     throw fieldError('currency.code', `The card transacts in ${card.currency}, not ${ev.currency}`);
-  const processor = cardProcessor.get();
-  const scenario = processor.scenario(ev.merchant.descriptor);
+  // A real processor's request (lib/cards/asa.ts) is decided on the card's own records alone
+  // (APPROVE: no simulated outcome); a sandbox simulation asks the sandbox processor's magic values.
+  const scenario = opts.scenario ?? cardProcessor.get().scenario(ev.merchant.descriptor);
   const decision = await decide(tx, card, ev, scenario);
   const base = { platformId: card.platformId, cardId: card.id, token: ev.token, kind: ev.kind, amount: ev.amount };
   if ('decline' in decision) {

@@ -175,6 +175,14 @@ export function insertEvent(row: Prisma.CardEventUncheckedCreateInput, tx: Tx): 
   return tx.cardEvent.create({ data: row });
 }
 
+/** The decision recorded for a processor's transaction token and event kind on a card, if any. */
+export function eventOfToken(cardId: string, token: string, kind: string, tx: Tx): Promise<CardEventRow | null> {
+  return tx.cardEvent.findFirst({
+    where: { cardId, issuerTransactionToken: token, kind },
+    orderBy: { createdAt: 'asc' },
+  });
+}
+
 export function eventsOfCard(platformId: string, cardId: string, limit: number) {
   return db().cardEvent.findMany({
     where: { platformId, cardId },

@@ -4,7 +4,7 @@ import { DomainError, type FieldError } from '../core/errors';
 import { feeSchedule } from '../fx/fees';
 import { exchangeRateOf, feesFor, price, type FeeSchedule } from '../fx/pricing';
 import { defaultMaxAmount } from '../payments/limits';
-import { midRate, RATE_CURRENCIES, RATE_WINDOW_MS } from '../fx/rates';
+import { midRate, RATE_CURRENCIES, RATE_WINDOW_MS, rateIn, ratesSource } from '../fx/rates';
 import { settingsOf } from '../platform/settings';
 import { defaultRail } from '../rails/catalog';
 import { ttlCache } from '../core/cache';
@@ -17,10 +17,11 @@ import { db } from '@/lib/core/db';
 // a listed receivingAmount is what a SENDING-locked quote for the same amount in the same
 // five-minute window delivers (before any counterparty fee).
 //
-// Caching: rates move once per five-minute window, so the priced list of one source currency is
-// kept in an in-process cache (lib/cache/ttl, entries live one window) keyed by everything it
-// depends on — platform, window, source, sending amount, the platform's limits for that source and
-// its fee schedule. A repeated call inside a window prices nothing again; a new window, another
+// Caching: rates move when the provider publishes new figures (the sandbox: every five minutes),
+// so the priced list of one source currency is kept in an in-process cache (lib/cache/ttl,
+// entries live five minutes) keyed by everything it depends on — platform, the provider's figures
+// (provider and timestamp), source, sending amount, the platform's limits for that source and its
+// fee schedule. A repeated call on the same figures prices nothing again; new figures, another
 // amount or a changed fee config or currency limit is a different key. The platform's limits and
 // fees come from its cached settings (lib/platform/settings), which PATCH /config drops at once
 // in every server process, so a change shows at once everywhere.
@@ -101,10 +102,13 @@ async function ratesFrom(
   at: Date,
 ): Promise<Rate[]> {
   const fees = await feeSchedule({ platformId, from: source, at }, db());
-  const window = Math.floor(at.getTime() / RATE_WINDOW_MS);
+  // The provider's figures in force (its name and timestamp identify them); refused here, before
+  // anything is priced, when there are none.
+  const figures = ratesSource.get().table(at);
   const key = [
     platformId,
-    window,
+    figures.provider,
+    figures.asOf.getTime(),
     source,
     amount,
     limits?.minAmount ?? '-',
@@ -121,7 +125,10 @@ async function ratesFrom(
     return hit;
   }
   stats.misses++;
-  const rates = RATE_CURRENCIES.filter((d) => d !== source).map((dest) =>
+  // The currencies the provider publishes (a source it leaves out is refused here, visibly); a
+  // destination it leaves out is not listed, and a quote to it is refused (lib/fx/rates.ts).
+  rateIn(figures, source, source);
+  const rates = RATE_CURRENCIES.filter((d) => d !== source && figures.perUsd.has(d)).map((dest) =>
     corridor(source, dest, amount, fees, limits, at),
   );
   cache.set(key, rates);

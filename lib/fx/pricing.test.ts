@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { midRate, minorRate } from './rates';
+import { minorRate, rateIn } from './rates';
+import { sandboxTable } from './sandbox-rates';
 import { exchangeRateOf, price, type FeeSchedule } from './pricing';
+
+// The sandbox provider's figures, read the way midRate reads the plugged provider's.
+const midRate = (from: string, to: string, at: Date) => rateIn(sandboxTable(at), from, to);
 
 const noFees: FeeSchedule = {
   serviceFixed: 0n,

@@ -1,70 +1,37 @@
 import { CURRENCY_CODES, currencyInfo } from '../core/currencies';
+import { DomainError } from '../core/errors';
+import { port, type AdapterStatus } from '../core/ports';
+import { SANDBOX_USD_MID } from './reference-rates';
 
-// FX rates behind a port. The sandbox source quotes every currency against USD from a table of
-// reference mid-market rates and moves them a little every five minutes, deterministically, so a
-// rate is stable for its five-minute cache window and different in the next (like a real cached
-// feed). Rates are exact rationals: quote arithmetic never touches floating point.
+// FX rates come from a provider behind a port (lib/wiring.ts plugs one per instance): the sandbox
+// table (lib/fx/sandbox-rates.ts) or an HTTP rates API (lib/fx/rates-http.ts), refreshed by the
+// worker. Domain code reads rates only through midRate below, which asks the plugged provider for
+// the figures in force — never a constant — so a quote locks a rate the provider gave, with the
+// provider's timestamp and the figures' expiry. Rates are exact rationals: quote arithmetic
+// never touches floating point. A production instance with no provider refuses to quote
+// (QUOTE_REQUEST_FAILED) rather than price at a made-up rate.
+
+/** How long the sandbox's figures hold, and how long a priced list of rates is cached. */
 export const RATE_WINDOW_MS = 5 * 60_000;
-
-/** Units of the currency per 1 USD, in major units, as a decimal string (exact). */
-const USD_MID: Record<string, string> = {
-  USD: '1',
-  SLV: '1',
-  USDC: '1',
-  USDT: '1',
-  EUR: '0.92',
-  GBP: '0.79',
-  CAD: '1.36',
-  MXN: '17.05',
-  BRL: '5.05',
-  COP: '3950',
-  INR: '83.2',
-  PHP: '56.3',
-  NGN: '1550',
-  KES: '129.5',
-  GHS: '15.2',
-  ZAR: '18.6',
-  EGP: '48.5',
-  AED: '3.6725',
-  BDT: '117.5',
-  BWP: '13.6',
-  CNY: '7.24',
-  DKK: '6.87',
-  GTQ: '7.78',
-  HKD: '7.82',
-  HTG: '132.5',
-  IDR: '15750',
-  JMD: '156.2',
-  MWK: '1735',
-  MYR: '4.72',
-  PKR: '278.5',
-  RWF: '1310',
-  SGD: '1.35',
-  THB: '36.4',
-  TZS: '2590',
-  UGX: '3780',
-  VND: '24850',
-  XAF: '603.5',
-  XOF: '603.5',
-  ZMW: '26.4',
-  BTC: '0.0000155',
-  // Native tokens that pay blockchain network fees (lib/crypto): priced here so network fees
-  // convert at the same rates; they are not currencies the service carries (RATE_CURRENCIES).
-  ETH: '0.0003125',
-  SOL: '0.00625',
-  POL: '2.5',
-  TRX: '4',
-  XPL: '2',
-};
 
 export interface Rational {
   num: bigint;
   den: bigint;
 }
 
-function decimal(s: string): Rational {
-  const [whole, frac = ''] = s.split('.');
-  return { num: BigInt(whole + frac), den: 10n ** BigInt(frac.length) };
+/**
+ * A decimal figure as an exact rational: "17.05", "0.0000155", or a JSON number's text such as
+ * "1.55e-5". Null when it is not a plain positive decimal.
+ */
+export function decimalRational(s: string): Rational | null {
+  const m = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(s.trim());
+  if (!m) return null;
+  const frac = m[2] ?? '';
+  const exp = Number(m[3] ?? 0) - frac.length;
+  if (Math.abs(exp) > 40) return null;
+  const digits = BigInt(m[1] + frac);
+  if (digits === 0n) return null;
+  return reduce(exp >= 0 ? { num: digits * 10n ** BigInt(exp), den: 1n } : { num: digits, den: 10n ** BigInt(-exp) });
 }
 
 export function reduce(r: Rational): Rational {
@@ -81,36 +48,93 @@ export function toSignificant(r: Rational, digits = 12): number {
   return Number((Number(r.num) / Number(r.den)).toPrecision(digits));
 }
 
+/**
+ * Whether the service prices `code` (currencies it carries, and the native tokens that pay
+ * blockchain network fees): the currencies of the reference table. A connected provider must
+ * publish them; a pair it leaves out is refused when quoted, never priced from the table.
+ */
 export function isRateCurrency(code: string): boolean {
-  return code in USD_MID;
+  return code in SANDBOX_USD_MID;
 }
 
-/** Deterministic drift of at most ±0.25% per five-minute window, in parts per million. */
-function driftPpm(code: string, window: number): bigint {
-  if (code === 'USD' || code === 'USDC' || code === 'USDT' || code === 'SLV') return 0n;
-  let h = 2166136261;
-  for (const ch of `${code}:${window}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  return BigInt((h % 5001) - 2500);
+/** One provider's figures: units of each currency per 1 USD, as the provider published them. */
+export interface RatesTable {
+  /** Who published the figures ("sandbox", or the rates API's host). */
+  provider: string;
+  perUsd: ReadonlyMap<string, Rational>;
+  /** The provider's own timestamp for the figures. */
+  asOf: Date;
+  /** After this no new price is made from these figures (the provider's next publication is due). */
+  expiresAt: Date;
 }
+
+/** What a refresh made of the provider's answer. */
+export type RefreshOutcome =
+  { outcome: 'UPDATED' | 'CURRENT'; asOf: Date } | { outcome: 'FAILED'; reason: string; retryable: boolean };
+
+export interface RatesSource {
+  /**
+   * The figures in force at `at`, from what the provider last gave (no I/O: quoting never waits
+   * on the provider). Throws QUOTE_REQUEST_FAILED when there are none, or only expired ones.
+   */
+  table(at: Date): RatesTable;
+  /** Asks the provider for its latest figures (the worker's rates job; retries with backoff). */
+  refresh(at: Date): Promise<RefreshOutcome>;
+  describe(): AdapterStatus;
+}
+
+export const ratesSource = port<RatesSource>('fx.rates');
+
+/** A refusal to price: the rates are not there (no provider, provider down, figures expired). */
+export function ratesUnavailable(reason: string, message: string): DomainError {
+  return new DomainError('QUOTE_REQUEST_FAILED', message, { reason }, { retryable: true, retryAfterSeconds: 60 });
+}
+
+/** Outside sandbox with no rates provider configured: every price is refused, visibly. */
+export const unconnectedRates: RatesSource = {
+  table() {
+    throw ratesUnavailable(
+      'RATES_PROVIDER_NOT_CONNECTED',
+      'No exchange-rate provider is connected, so no rate can be quoted (the operator sets CORRIDOR_RATES_URL)',
+    );
+  },
+  refresh: async () => ({ outcome: 'FAILED', reason: 'no exchange-rate provider is connected', retryable: false }),
+  describe: () => ({
+    party: 'exchange rates',
+    adapter: 'none',
+    connected: false,
+    detail: 'quotes are refused — set CORRIDOR_RATES_URL to an exchange-rates API (docs/operations.md#exchange-rates)',
+  }),
+};
 
 export interface RateSnapshot {
   /** Receiving major units per sending major unit, mid-market. */
   rate: Rational;
+  /** The provider's timestamp for the figures the rate comes from. */
   updatedAt: Date;
-  window: number;
+  /** When those figures expire. */
+  expiresAt: Date;
+  provider: string;
 }
 
-/** Mid-market rate from -> to at time `at` (the five-minute window containing it). */
+/** The mid-market rate from -> to in a provider's table. */
+export function rateIn(table: RatesTable, from: string, to: string): RateSnapshot {
+  const fromUsd = table.perUsd.get(from);
+  const toUsd = table.perUsd.get(to);
+  if (!fromUsd || !toUsd)
+    throw ratesUnavailable(
+      'RATE_NOT_PUBLISHED',
+      `The exchange-rate provider (${table.provider}) publishes no rate for ${fromUsd ? to : from}`,
+    );
+  // (to per USD) / (from per USD).
+  const rate =
+    from === to ? { num: 1n, den: 1n } : reduce({ num: toUsd.num * fromUsd.den, den: toUsd.den * fromUsd.num });
+  return { rate, updatedAt: table.asOf, expiresAt: table.expiresAt, provider: table.provider };
+}
+
+/** Mid-market rate from -> to at time `at`, from the plugged provider's figures in force then. */
 export function midRate(from: string, to: string, at: Date): RateSnapshot {
-  const window = Math.floor(at.getTime() / RATE_WINDOW_MS);
-  const fromUsd = decimal(USD_MID[from]);
-  const toUsd = decimal(USD_MID[to]);
-  if (!USD_MID[from] || !USD_MID[to]) throw new Error(`no rate for ${from}/${to}`);
-  const df = 1_000_000n + driftPpm(from, window);
-  const dt = 1_000_000n + driftPpm(to, window);
-  // (to per USD) / (from per USD), each with its drift.
-  const rate = reduce({ num: toUsd.num * fromUsd.den * dt, den: toUsd.den * fromUsd.num * df });
-  return { rate: from === to ? { num: 1n, den: 1n } : rate, updatedAt: new Date(window * RATE_WINDOW_MS), window };
+  return rateIn(ratesSource.get().table(at), from, to);
 }
 
 /** The same rate expressed between smallest units (cents per cent, etc.). */
@@ -122,4 +146,4 @@ export function minorRate(from: string, to: string, rate: Rational): Rational {
     : reduce({ num: rate.num, den: rate.den * 10n ** (dFrom - dTo) });
 }
 
-export const RATE_CURRENCIES = CURRENCY_CODES.filter((c) => c in USD_MID);
+export const RATE_CURRENCIES = CURRENCY_CODES.filter((c) => c in SANDBOX_USD_MID);
