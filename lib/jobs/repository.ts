@@ -14,10 +14,20 @@ export interface JobRow {
   attempts: number;
   clockOffsetMs: bigint;
   clockFrozenAt: Date | null;
+  /** The span that enqueued it (traces on: lib/core/tracing.ts), else null. */
+  traceParent: string | null;
 }
 
 export async function insert(
-  row: { id: string; platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt: Date; createdAt: Date },
+  row: {
+    id: string;
+    platformId: string;
+    kind: string;
+    payload: Prisma.InputJsonValue;
+    runAt: Date;
+    createdAt: Date;
+    traceParent?: string;
+  },
   tx: Tx,
 ): Promise<void> {
   await tx.job.create({ data: row });
@@ -64,7 +74,8 @@ export async function claimDue(
       FOR UPDATE OF j2 SKIP LOCKED
     ) due
     WHERE j."id" = due."id"
-    RETURNING j."id", j."lockedBy", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs", due."clockFrozenAt"`);
+    RETURNING j."id", j."lockedBy", j."platformId", j."kind", j."payload", j."runAt", j."attempts", due."clockOffsetMs", due."clockFrozenAt",
+      j."traceParent"`);
 }
 
 /**
