@@ -18,6 +18,9 @@ export interface Tracing {
 // On globalThis, like the app's instance (lib/core/context.ts): Next.js bundles instrumentation.ts
 // and every route separately, and all of them must see the one tracer the process started.
 const holder = globalThis as unknown as { __corridorTracing?: Tracing };
+// An own property, even while off: reading a property globalThis lacks walks its prototype chain,
+// and this is read once per statement.
+if (!('__corridorTracing' in holder)) holder.__corridorTracing = undefined;
 
 export function setTracing(tracing: Tracing | undefined): void {
   holder.__corridorTracing = tracing;
