@@ -9,6 +9,7 @@ import { runDueJobs } from '@/lib/jobs/queue';
 import { individual } from '@/lib/customers/testing';
 import { HEADER, file, person, upload } from '@/lib/bulk-import/testing';
 import { newPlatform, type TestPlatform } from './support/api';
+import { advance, customerWithAccounts, externalAccount, fund } from './support/money';
 
 // Issue 28 point 3: with traces on, a request's span holds its database statements, a job's span
 // links back to the request that enqueued it, and spans reach an OTLP/HTTP endpoint. Spans are
@@ -123,6 +124,30 @@ it('runs a job in a span of its own, linked to the request that enqueued it', as
   expect(childrenOf(jobSpan).some((s) => s.attributes['db.system.name'] === 'postgresql')).toBe(true);
   const imported = await p.api.get('/customers', { query: { platformCustomerId: 'trace-job-1' } });
   expect(imported.body.totalCount).toBe(1);
+});
+
+it("links a payment's settlement job, written in the payment's own statement, to the execute request", async () => {
+  const h = await customerWithAccounts(p, 'Traced Sender', ['USD']);
+  await fund(p, h.accounts.USD, 100_000);
+  const dest = await externalAccount(p, h.customerId, 'EUR', '123');
+  const q = await p.api.post('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
+    destination: { destinationType: 'ACCOUNT', accountId: dest },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
+  });
+  expect(q.status, q.text).toBe(201);
+  const ex = await p.api.post(`/quotes/${q.body.id}/execute`);
+  expect(ex.status, ex.text).toBe(200);
+  const { traceId, spanId } = requestSpan(ex.headers.get('x-request-id')).spanContext();
+  const job = await db().job.findFirstOrThrow({ where: { platformId: p.platformId, kind: 'payment.settle' } });
+  expect(job.traceParent).toBe(`00-${traceId}-${spanId}-01`);
+
+  await advance(p, 5); // the settlement is due: the worker runs it
+  expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).state).toBe('DONE');
+  const settle = spans().find((s) => s.attributes['corridor.job.id'] === job.id);
+  expect(settle?.name).toBe('job payment.settle');
+  expect(settle!.links.map((l) => [l.context.traceId, l.context.spanId])).toEqual([[traceId, spanId]]);
 });
 
 it('exports the spans to the OTLP/HTTP endpoint, and stops tracing when shut down', async () => {
