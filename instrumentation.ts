@@ -4,8 +4,8 @@
 // work outside a context), then bootstrap the sandbox and start the worker.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // Traces (docs/operations.md): the SDK is loaded only when they are on; off, nothing of
-  // OpenTelemetry is loaded and Corridor's hooks (lib/core/tracing.ts) cost a property read.
+  // Traces (docs/operations.md): the OpenTelemetry SDK is loaded only when they are on; off,
+  // Corridor's hooks (lib/core/tracing.ts) cost a property read each.
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const { startTracing } = await import('./lib/ops/tracing');
     startTracing();

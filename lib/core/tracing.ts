@@ -1,9 +1,9 @@
 import type * as Otel from '@opentelemetry/api';
 
 // Traces (OpenTelemetry; issue 28). Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then
-// instrumentation.ts loads the SDK (lib/ops/tracing.ts) and hands its tracer here. Off, nothing of
-// OpenTelemetry is loaded (this file imports its types only) and every hook below costs the
-// callers one property read: the database pools (a span per statement, under the span of the
+// instrumentation.ts loads the SDK (lib/ops/tracing.ts) and hands its tracer here. Off, none of
+// the SDK is loaded (this file imports the API's types only) and every hook below costs the
+// callers one property read, no allocation: the database pools (a span per statement, under the span of the
 // request or job that runs it), the request wrapper (lib/http/request-log.ts: a span per request)
 // and the job queue (a job remembers the span that enqueued it; the worker's span links to it).
 
