@@ -7,6 +7,12 @@ const nextConfig = {
     '@electric-sql/pglite-socket',
     'pg',
     '@prisma/adapter-pg',
+    // Traces (lib/ops/tracing.ts, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set): required by
+    // Node as published rather than bundled into the instrumentation chunk.
+    '@opentelemetry/api',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/resources',
+    '@opentelemetry/sdk-trace-node',
   ],
   poweredByHeader: false,
   // Compression belongs to the reverse proxy in front; in-process gzip costs more CPU than the JSON it saves.

@@ -91,6 +91,12 @@ async function shutdown(signal) {
   } catch (err) {
     console.error(`[corridor] closing the service failed: ${err instanceof Error ? err.message : err}`);
   }
+  // Traces on (lib/ops/tracing.ts): the spans still buffered go out before the process ends.
+  try {
+    await globalThis.__corridorTracing?.shutdown();
+  } catch (err) {
+    console.error(`[corridor] sending the last traces failed: ${err instanceof Error ? err.message : err}`);
+  }
   console.log(
     `[corridor] ${signal}: stopped in ${Date.now() - started} ms${inTime ? '' : ' (requests still running were cut)'}`,
   );

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -46,11 +46,36 @@ it('is not ready while a migration of this code is not applied, and names it', a
   const dir = path.join(scratch, 'migrations');
   cpSync(path.join(process.cwd(), 'prisma', 'migrations'), dir, { recursive: true });
   mkdirSync(path.join(dir, '29991231000000_not_yet_applied'));
+  writeFileSync(path.join(dir, '29991231000000_not_yet_applied', 'migration.sql'), 'SELECT 1;\n');
   await beat(db(), INSTANCE + 1, new Date(Date.now() + 10_000));
   const r = await readiness(db(), { migrationsDir: dir });
   expect(r.checks.database.ok).toBe(true);
   expect(r.checks.migrations).toEqual({ ok: false, detail: '1 pending: 29991231000000_not_yet_applied' });
   expect(r.ready).toBe(false);
+});
+
+// The runner's own list and comparison (scripts/migrate.mjs): what it would refuse to run on,
+// readiness refuses too, in its words.
+it('is not ready when an applied migration was edited, or this code does not have it', async () => {
+  await beat(db(), INSTANCE + 2, new Date(Date.now() + 10_000));
+  const edited = path.join(scratch, 'edited');
+  cpSync(path.join(process.cwd(), 'prisma', 'migrations'), edited, { recursive: true });
+  const first = readdirSync(edited).sort()[0];
+  appendFileSync(path.join(edited, first, 'migration.sql'), '\n-- edited after it shipped\n');
+  const changed = await readiness(db(), { migrationsDir: edited });
+  expect(changed.checks.migrations.ok).toBe(false);
+  expect(changed.checks.migrations.detail).toContain(`migration ${first} was changed after it was applied`);
+
+  const older = path.join(scratch, 'older');
+  cpSync(path.join(process.cwd(), 'prisma', 'migrations'), older, { recursive: true });
+  const last = readdirSync(older).sort().at(-1)!;
+  rmSync(path.join(older, last), { recursive: true });
+  const unknown = await readiness(db(), { migrationsDir: older });
+  expect(unknown.checks.migrations).toEqual({
+    ok: false,
+    detail: `database has migrations this code does not know: ${last} (is the code older than the database?)`,
+  });
+  expect(unknown.ready).toBe(false);
 });
 
 it('is not ready when the database does not answer', async () => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { traceCheckout, traceStatement, tracing } from './tracing';
 
 type Slot = { client: Promise<pg.Client> | null; current: pg.Client | null; inFlight: number; exclusive: boolean };
 type Waiter = { exclusive: boolean; grant: (slot: Slot) => void };
@@ -70,15 +71,10 @@ export class PipelinedPool extends pg.Pool {
       callback = values as QueryCallback;
       values = undefined;
     }
-    const result = this.acquire(false).then(async (slot) => {
-      try {
-        const client = await this.connection(slot);
-        return await client.query(config as pg.QueryConfig, values as unknown[] | undefined);
-      } finally {
-        slot.inFlight--;
-        this.pump();
-      }
-    });
+    // Traces on (lib/core/tracing.ts): the statement as a span of the request or job sending it.
+    // Off, no closure is made for it: this runs for every statement.
+    const traced = tracing();
+    const result = traced ? traceStatement(traced, config, () => this.send(config, values)) : this.send(config, values);
     if (!callback) return result;
     const cb = callback;
     result.then(
@@ -86,6 +82,17 @@ export class PipelinedPool extends pg.Pool {
       (e: Error) => cb(e, undefined as unknown as pg.QueryResult),
     );
     return undefined;
+  }
+
+  private async send(config: pg.QueryConfig | string, values: unknown): Promise<pg.QueryResult> {
+    const slot = await this.acquire(false);
+    try {
+      const client = await this.connection(slot);
+      return await client.query(config as pg.QueryConfig, values as unknown[] | undefined);
+    } finally {
+      slot.inFlight--;
+      this.pump();
+    }
   }
 
   // The driver adapter uses the promise form only.
@@ -110,7 +117,8 @@ export class PipelinedPool extends pg.Pool {
       slot.exclusive = false;
       this.pump();
     };
-    return poolClient;
+    const traced = tracing();
+    return traced ? traceCheckout(traced, poolClient) : poolClient;
   }
 
   override async end(): Promise<void> {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { traceCheckout, traceStatement, tracing } from './tracing';
 
 /** A transaction's deadline, carried from `withDeadline` to the connection the pool hands it. */
 interface Deadline {
@@ -78,16 +79,12 @@ export class ServerPool extends pg.Pool {
       callback = values as QueryCallback;
       values = undefined;
     }
-    const result = (async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await super.query(config as pg.QueryConfig, values as unknown[] | undefined);
-        } catch (err) {
-          if (attempt >= STATEMENT_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
-          await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
-        }
-      }
-    })();
+    // Traces on (lib/core/tracing.ts): the statement as a span of the request or job sending it,
+    // started here, in the sender's context (pg.Pool may run it from another's, once a connection frees).
+    const traced = tracing();
+    const result = traced
+      ? traceStatement(traced, config, () => this.attempts(config, values))
+      : this.attempts(config, values);
     if (!callback) return result;
     const cb = callback;
     result.then(
@@ -97,12 +94,27 @@ export class ServerPool extends pg.Pool {
     return undefined;
   }
 
+  private async attempts(config: pg.QueryConfig | string, values: unknown): Promise<pg.QueryResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await super.query(config as pg.QueryConfig, values as unknown[] | undefined);
+      } catch (err) {
+        if (attempt >= STATEMENT_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+      }
+    }
+  }
+
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
     // pg.Pool's own query() takes its connection with a callback: one statement, no deadline.
     if (callback) return super.connect(callback);
-    return super.connect().then((client) => this.watch(client));
+    return super.connect().then((client) => {
+      const watched = this.watch(client);
+      const traced = tracing();
+      return traced ? traceCheckout(traced, watched) : watched;
+    });
   }
 
   /** The connection of a transaction under a deadline starts its timer; others pass through. */

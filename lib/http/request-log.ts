@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { log, errorText } from '../core/log';
 import { currentCorridor } from '../core/context';
+import { runRequestSpan, tracing } from '../core/tracing';
 
 // Every answer carries X-Request-Id (a caller's own, when it is a sensible token, else a new one)
 // and every request writes one log line under it, so support can find a customer's request from
@@ -63,10 +64,8 @@ export function logged<R extends unknown[]>(
   route: string,
   handler: (req: Request, ...rest: R) => Promise<Response>,
 ): (req: Request, ...rest: R) => Promise<Response> {
-  return async (req, ...rest) => {
+  const answer = async (req: Request, rest: R, note: Note): Promise<Response> => {
     const started = performance.now();
-    const note: Note = { id: requestIdFor(req.headers) };
-    notes.set(req, note);
     let res: Response;
     try {
       res = await handler(req, ...rest);
@@ -97,5 +96,26 @@ export function logged<R extends unknown[]>(
       'request',
     );
     return withHeader(res, note.id);
+  };
+  return (req, ...rest) => {
+    const note: Note = { id: requestIdFor(req.headers) };
+    notes.set(req, note);
+    // Traces on (lib/core/tracing.ts): the request in a span, which its database statements and
+    // the jobs it enqueues refer to. Named by the route's pattern, like the log line.
+    const traced = tracing();
+    if (!traced) return answer(req, rest, note);
+    return runRequestSpan(
+      traced,
+      `${req.method} ${route}`,
+      req.headers,
+      { 'http.request.method': req.method, 'http.route': route, 'corridor.request_id': note.id },
+      () => answer(req, rest, note),
+      (span, res) => {
+        span.setAttribute('http.response.status_code', res.status);
+        if (note.platformId) span.setAttribute('corridor.platform_id', note.platformId);
+        if (note.actor) span.setAttribute('corridor.actor', note.actor);
+        if (res.status >= 500) span.setStatus({ code: traced.api.SpanStatusCode.ERROR });
+      },
+    );
   };
 }

@@ -4,6 +4,7 @@ import { currentCorridor } from '../core/context';
 import type { Prisma, Tx } from '../core/db';
 import type { RowWrite } from '../core/sql';
 import { instanceKey } from '../core/instance';
+import { currentTraceParent } from '../core/tracing';
 import * as repo from './repository';
 import { runClaimed } from './runner';
 import type { BatchJobHandler, JobHandler, Sweep } from './registry';
@@ -39,7 +40,7 @@ export function registerSweep(name: string, sweep: Sweep): void {
 /** A Job row ready to insert (for statements that write it with other rows). */
 export function jobRow(job: { platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt?: Date }) {
   const at = now();
-  return {
+  const row = {
     id: newId('Job'),
     platformId: job.platformId,
     kind: job.kind,
@@ -47,6 +48,10 @@ export function jobRow(job: { platformId: string; kind: string; payload: Prisma.
     runAt: job.runAt ?? at,
     createdAt: at,
   };
+  // Traces on: the span enqueuing it (a request's), which the worker's span for the job links
+  // back to (lib/jobs/runner.ts). Off, the row is what it always was.
+  const traceParent = currentTraceParent();
+  return traceParent ? { ...row, traceParent } : row;
 }
 
 /** A job as a row of a step written in one statement (ledger.runStep). */

@@ -15,10 +15,20 @@ export interface JobRow {
   attempts: number;
   clockOffsetMs: bigint;
   clockFrozenAt: Date | null;
+  /** The span that enqueued it (traces on: lib/core/tracing.ts), else null. */
+  traceParent: string | null;
 }
 
 export async function insert(
-  row: { id: string; platformId: string; kind: string; payload: Prisma.InputJsonValue; runAt: Date; createdAt: Date },
+  row: {
+    id: string;
+    platformId: string;
+    kind: string;
+    payload: Prisma.InputJsonValue;
+    runAt: Date;
+    createdAt: Date;
+    traceParent?: string;
+  },
   tx: Tx,
 ): Promise<void> {
   await tx.job.create({ data: row });
@@ -103,6 +113,7 @@ const claimOf = (due: ReturnType<typeof dueOf>, p: ClaimValues) =>
       'j.attempts',
       'due.clockOffsetMs',
       'due.clockFrozenAt',
+      'j.traceParent',
     ]);
 const claim = prepared((p: ClaimValues) => claimOf(dueOf(p), p));
 const claimOfPlatform = prepared((p: ClaimValues) => claimOf(dueOf(p).where('j2.platformId', '=', p.platformId), p));

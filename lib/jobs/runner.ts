@@ -1,6 +1,7 @@
 import { now } from '../core/clock';
 import { errorText, log } from '../core/log';
 import { runAs, type Actor } from '../core/context';
+import { currentSpanFailed, runLinked } from '../core/tracing';
 import { MAX_ATTEMPTS, type JobRegistry } from './registry';
 import type { JobClaim, JobRow } from './repository';
 
@@ -20,6 +21,7 @@ export async function runClaimed(jobs: JobRegistry, batch: JobRow[], actorOf: (j
     const done: JobClaim[] = [];
     const startedAt = new Map<string, number>();
     const record = async (job: JobRow, err: unknown) => {
+      if (err !== undefined) currentSpanFailed(err);
       // One line per job run: kind, outcome and time (never its payload).
       log().info(
         {
@@ -46,26 +48,36 @@ export async function runClaimed(jobs: JobRegistry, batch: JobRow[], actorOf: (j
         continue;
       }
       const handler = jobs.handlers.get(job.kind);
-      await runAs(actorOf(job), async () => {
-        startedAt.set(job.id, performance.now());
-        const err = await attempt(jobs.handlerTimeoutMs, job.kind, async () => {
-          if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
-          await handler(job.payload, { id: job.id, platformId: job.platformId, attempts: job.attempts });
-        });
-        await record(job, err);
-      });
+      // Traces on: the job's own span (its statements under it), linked to the request's that enqueued it.
+      const describe = () => ({ attributes: jobAttributes(job), traceParents: [job.traceParent] });
+      await runLinked(`job ${job.kind}`, describe, () =>
+        runAs(actorOf(job), async () => {
+          startedAt.set(job.id, performance.now());
+          const err = await attempt(jobs.handlerTimeoutMs, job.kind, async () => {
+            if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
+            await handler(job.payload, { id: job.id, platformId: job.platformId, attempts: job.attempts });
+          });
+          await record(job, err);
+        }),
+      );
     }
     for (const group of groups.values()) {
-      await runAs(actorOf(group[0]), async () => {
-        for (const job of group) startedAt.set(job.id, performance.now());
-        let results: unknown[] = [];
-        const err = await attempt(jobs.handlerTimeoutMs, group[0].kind, async () => {
-          results = await jobs.batch.get(group[0].kind)!(
-            group.map((j) => ({ payload: j.payload, id: j.id, platformId: j.platformId, attempts: j.attempts })),
-          );
-        });
-        for (const [i, job] of group.entries()) await record(job, err ?? results[i]);
+      const describe = () => ({
+        attributes: { ...jobAttributes(group[0]), 'corridor.job.count': group.length },
+        traceParents: group.map((j) => j.traceParent),
       });
+      await runLinked(`job ${group[0].kind}`, describe, () =>
+        runAs(actorOf(group[0]), async () => {
+          for (const job of group) startedAt.set(job.id, performance.now());
+          let results: unknown[] = [];
+          const err = await attempt(jobs.handlerTimeoutMs, group[0].kind, async () => {
+            results = await jobs.batch.get(group[0].kind)!(
+              group.map((j) => ({ payload: j.payload, id: j.id, platformId: j.platformId, attempts: j.attempts })),
+            );
+          });
+          for (const [i, job] of group.entries()) await record(job, err ?? results[i]);
+        }),
+      );
     }
     await settleDone(jobs, done);
   } finally {
@@ -73,6 +85,12 @@ export async function runClaimed(jobs: JobRegistry, batch: JobRow[], actorOf: (j
   }
 }
 
+const jobAttributes = (job: JobRow) => ({
+  'corridor.job.kind': job.kind,
+  'corridor.job.id': job.id,
+  'corridor.job.attempt': job.attempts,
+  'corridor.platform_id': job.platformId,
+});
 const claimOf = (job: JobRow): JobClaim => ({ id: job.id, attempts: job.attempts, lockedBy: job.lockedBy });
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 

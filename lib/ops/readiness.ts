@@ -1,7 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Prisma, type Db } from '../core/db';
 import { HEARTBEAT_STALE_MS, newestBeat } from './heartbeat';
+// The migration runner's own reading of the folder and comparison with the database: readiness
+// judges migrations exactly as `npm run db:migrate` and `npm start` do.
+import { compareMigrations, readMigrations, refusal } from '../../scripts/migrate.mjs';
 
 // GET /api/ready: whether this server should be sent traffic. Unlike /api/health (the process
 // answers at all), it asks the database, checks that every migration this code needs is applied
@@ -17,22 +19,18 @@ export interface Readiness {
 }
 
 const DATABASE_TIMEOUT_MS = 2_000;
-const known = new Map<string, Promise<string[]>>();
+type Migration = Awaited<ReturnType<typeof readMigrations>>[number];
+const known = new Map<string, Promise<Migration[]>>();
 
 /** This code's migrations (the folder npm start runs beside), read once per process. */
-function migrationNames(dir: string): Promise<string[]> {
-  let names = known.get(dir);
-  if (!names) {
-    names = readdir(dir, { withFileTypes: true }).then((entries) =>
-      entries
-        .filter((e) => e.isDirectory())
-        .map((e) => e.name)
-        .sort(),
-    );
-    names.catch(() => known.delete(dir));
-    known.set(dir, names);
+function migrationsIn(dir: string): Promise<Migration[]> {
+  let migrations = known.get(dir);
+  if (!migrations) {
+    migrations = readMigrations(dir);
+    migrations.catch(() => known.delete(dir));
+    known.set(dir, migrations);
   }
-  return names;
+  return migrations;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -56,21 +54,20 @@ async function databaseCheck(db: Db): Promise<Check> {
 
 async function migrationsCheck(db: Db, dir: string): Promise<Check> {
   try {
-    const [names, rows] = await Promise.all([
-      migrationNames(dir),
+    const [migrations, rows] = await Promise.all([
+      migrationsIn(dir),
       withTimeout(
-        db.$queryRaw<{ name: string }[]>(Prisma.sql`SELECT name FROM _corridor_migrations`),
+        db.$queryRaw<{ name: string; checksum: string }[]>(Prisma.sql`SELECT name, checksum FROM _corridor_migrations`),
         DATABASE_TIMEOUT_MS,
         'the database',
       ),
     ]);
-    const applied = new Set(rows.map((r) => r.name));
-    const pending = names.filter((n) => !applied.has(n));
-    if (pending.length) return { ok: false, detail: `${pending.length} pending: ${pending.join(', ')}` };
-    const unknown = [...applied].filter((n) => !names.includes(n));
-    if (unknown.length)
-      return { ok: false, detail: `the database has migrations this code does not know: ${unknown.join(', ')}` };
-    return { ok: true, detail: `${names.length} applied` };
+    const status = compareMigrations(migrations, rows);
+    if (status.pending.length)
+      return { ok: false, detail: `${status.pending.length} pending: ${status.pending.join(', ')}` };
+    const refused = refusal(status);
+    if (refused) return { ok: false, detail: refused };
+    return { ok: true, detail: `${migrations.length} applied` };
   } catch (err) {
     return failure(err);
   }

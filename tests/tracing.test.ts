@@ -1,0 +1,181 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { tracing } from '@/lib/core/tracing';
+import { startTracing } from '@/lib/ops/tracing';
+import { db } from '@/lib/core/db';
+import { runDueJobs } from '@/lib/jobs/queue';
+import { individual } from '@/lib/customers/testing';
+import { HEADER, file, person, upload } from '@/lib/bulk-import/testing';
+import { newPlatform, type TestPlatform } from './support/api';
+import { advance, customerWithAccounts, externalAccount, fund } from './support/money';
+
+// Issue 28 point 3: with traces on, a request's span holds its database statements, a job's span
+// links back to the request that enqueued it, and spans reach an OTLP/HTTP endpoint. Spans are
+// read from an in-memory exporter and from a local HTTP receiver standing in for a collector.
+const memory = new InMemorySpanExporter();
+const posts: { path: string; type: string; body: string }[] = [];
+const receiver = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    posts.push({ path: req.url ?? '', type: String(req.headers['content-type']), body });
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+});
+
+let p: TestPlatform;
+const previousEndpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  startTracing({ exporter: memory });
+  p = await newPlatform({ embeddedWallet: false });
+});
+afterAll(async () => {
+  await tracing()?.shutdown();
+  if (previousEndpoint === undefined) delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = previousEndpoint;
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+const spans = () => memory.getFinishedSpans();
+const nanos = (t: [number, number]) => BigInt(t[0]) * 1_000_000_000n + BigInt(t[1]);
+const childrenOf = (parent: ReadableSpan) =>
+  spans().filter(
+    (s) =>
+      s.parentSpanContext?.spanId === parent.spanContext().spanId &&
+      s.spanContext().traceId === parent.spanContext().traceId,
+  );
+function requestSpan(requestId: string | null): ReadableSpan {
+  expect(requestId).toBeTruthy();
+  const found = spans().filter((s) => s.attributes['corridor.request_id'] === requestId);
+  expect(found).toHaveLength(1);
+  return found[0];
+}
+
+let customerRequestId: string | null = null;
+
+it("puts a request's database statements under its span, without their values", async () => {
+  const res = await p.api.post('/customers', individual('Tracy Spanner', { platformCustomerId: 'trace-1' }));
+  expect(res.status, res.text).toBe(201);
+  customerRequestId = res.headers.get('x-request-id');
+  const request = requestSpan(customerRequestId);
+  expect(request.name).toBe('POST /customers');
+  expect(request.attributes).toMatchObject({
+    'http.request.method': 'POST',
+    'http.route': '/customers',
+    'http.response.status_code': 201,
+    'corridor.platform_id': p.platformId,
+  });
+
+  const statements = childrenOf(request);
+  expect(statements.length).toBeGreaterThan(0);
+  for (const s of statements) {
+    expect(s.attributes['db.system.name']).toBe('postgresql');
+    expect(typeof s.attributes['db.query.text']).toBe('string');
+    // Each statement ran within the request.
+    expect(nanos(s.startTime)).toBeGreaterThanOrEqual(nanos(request.startTime));
+    expect(nanos(s.endTime)).toBeLessThanOrEqual(nanos(request.endTime));
+  }
+  // The write itself (inside the request's transaction), named by its operation and table.
+  expect(statements.map((s) => s.name)).toContain('INSERT Customer');
+  // Parameters stay parameters: the customer's name is on no span.
+  expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain('Tracy Spanner');
+});
+
+it("continues the caller's trace from its traceparent header", async () => {
+  const traceId = '0af7651916cd43dd8448eb211c80319c';
+  const res = await p.api.get('/customers', {
+    headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+    query: { limit: 1 },
+  });
+  expect(res.status).toBe(200);
+  const request = requestSpan(res.headers.get('x-request-id'));
+  expect(request.spanContext().traceId).toBe(traceId);
+  expect(request.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
+  expect(childrenOf(request).length).toBeGreaterThan(0);
+});
+
+it('runs a job in a span of its own, linked to the request that enqueued it', async () => {
+  const res = await upload(p.api, file(HEADER, person('trace-job-1')));
+  expect(res.status, res.text).toBe(202);
+  const request = requestSpan(res.headers.get('x-request-id'));
+  const { traceId, spanId } = request.spanContext();
+  const job = await db().job.findFirstOrThrow({
+    where: { platformId: p.platformId, kind: 'BULK_CUSTOMER_IMPORT', state: 'PENDING' },
+  });
+  expect(job.traceParent).toBe(`00-${traceId}-${spanId}-01`);
+  // The request's transaction (a connection the pool hands out) is traced statement by statement.
+  const names = childrenOf(request).map((s) => s.name);
+  expect(names).toEqual(expect.arrayContaining(['BEGIN', 'INSERT Job', 'COMMIT']));
+
+  expect(await runDueJobs({ platformId: p.platformId })).toBeGreaterThan(0);
+  const jobSpans = spans().filter((s) => s.attributes['corridor.job.id'] === job.id);
+  expect(jobSpans).toHaveLength(1);
+  const jobSpan = jobSpans[0];
+  expect(jobSpan.name).toBe('job BULK_CUSTOMER_IMPORT');
+  // A trace of its own (it runs apart from the request), linked back to the request's span.
+  expect(jobSpan.parentSpanContext).toBeUndefined();
+  expect(jobSpan.spanContext().traceId).not.toBe(traceId);
+  expect(jobSpan.links.map((l) => [l.context.traceId, l.context.spanId])).toEqual([[traceId, spanId]]);
+  // The job's statements are under its span.
+  expect(childrenOf(jobSpan).some((s) => s.attributes['db.system.name'] === 'postgresql')).toBe(true);
+  const imported = await p.api.get('/customers', { query: { platformCustomerId: 'trace-job-1' } });
+  expect(imported.body.totalCount).toBe(1);
+});
+
+it("links a payment's settlement job, written in the payment's own statement, to the execute request", async () => {
+  const h = await customerWithAccounts(p, 'Traced Sender', ['USD']);
+  await fund(p, h.accounts.USD, 100_000);
+  const dest = await externalAccount(p, h.customerId, 'EUR', '123');
+  const q = await p.api.post('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
+    destination: { destinationType: 'ACCOUNT', accountId: dest },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
+  });
+  expect(q.status, q.text).toBe(201);
+  const ex = await p.api.post(`/quotes/${q.body.id}/execute`);
+  expect(ex.status, ex.text).toBe(200);
+  const { traceId, spanId } = requestSpan(ex.headers.get('x-request-id')).spanContext();
+  const job = await db().job.findFirstOrThrow({ where: { platformId: p.platformId, kind: 'payment.settle' } });
+  expect(job.traceParent).toBe(`00-${traceId}-${spanId}-01`);
+
+  await advance(p, 5); // the settlement is due: the worker runs it
+  expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).state).toBe('DONE');
+  const settle = spans().find((s) => s.attributes['corridor.job.id'] === job.id);
+  expect(settle?.name).toBe('job payment.settle');
+  expect(settle!.links.map((l) => [l.context.traceId, l.context.spanId])).toEqual([[traceId, spanId]]);
+});
+
+it('exports the spans to the OTLP/HTTP endpoint, and stops tracing when shut down', async () => {
+  await tracing()!.shutdown();
+  expect(tracing()).toBeUndefined();
+  const traces = posts.filter((post) => post.path === '/v1/traces');
+  expect(traces.length).toBeGreaterThan(0);
+  expect(traces[0].type).toContain('application/json');
+  type Attribute = { key: string; value: { stringValue?: string } };
+  type OtlpSpan = { name: string; spanId: string; parentSpanId?: string; attributes: Attribute[] };
+  const exported: OtlpSpan[] = traces.flatMap((post) =>
+    JSON.parse(post.body).resourceSpans.flatMap((r: { scopeSpans: { spans: OtlpSpan[] }[] }) =>
+      r.scopeSpans.flatMap((s) => s.spans),
+    ),
+  );
+  const request = exported.find((s) =>
+    s.attributes.some((a) => a.key === 'corridor.request_id' && a.value.stringValue === customerRequestId),
+  );
+  expect(request?.name).toBe('POST /customers');
+  expect(exported.some((s) => s.parentSpanId === request!.spanId && s.name === 'INSERT Customer')).toBe(true);
+  const service = JSON.parse(traces[0].body).resourceSpans[0].resource.attributes as Attribute[];
+  expect(service).toContainEqual({ key: 'service.name', value: { stringValue: 'corridor' } });
+
+  // Off again: requests answer as before, and a job they enqueue refers to no span.
+  const res = await upload(p.api, file(HEADER, person('trace-job-2')));
+  expect(res.status, res.text).toBe(202);
+  const job = await db().job.findFirstOrThrow({
+    where: { platformId: p.platformId, kind: 'BULK_CUSTOMER_IMPORT', state: 'PENDING' },
+  });
+  expect(job.traceParent).toBeNull();
+});
