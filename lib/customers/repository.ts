@@ -22,6 +22,15 @@ export async function findById(platformId: string, id: string, tx: Tx): Promise<
   return rows[0] ?? null;
 }
 
+/** Customers of the platform by id (deleted ones included), for showing names beside ids. */
+export function byIds(platformId: string, ids: string[], tx: Tx): Promise<CustomerRow[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return queryIn<CustomerRow>(
+    tx,
+    Prisma.sql`SELECT * FROM "Customer" WHERE "platformId" = ${platformId} AND "id" IN (${Prisma.join(ids)})`,
+  );
+}
+
 /** The customer row locked for update, so concurrent changes to one customer serialize. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<CustomerRow | null> {
   return lockOne<CustomerRow>(tx, 'Customer', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);
