@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { statusTone } from './format';
 
 // Small presentational pieces shared by the console and the wallet (no state, server-safe).
@@ -70,11 +70,17 @@ export function Facts({ items }: { items: [string, ReactNode][] }) {
   );
 }
 
-/** A table that scrolls sideways on narrow screens instead of overflowing the page. */
+/**
+ * A table at 768 px and wider; below that each row is a card of "label value" lines, so a phone
+ * shows every cell (status and amount included) without scrolling sideways. The labels are the
+ * header's, handed to the stacked cells' ::before through CSS variables (app/globals.css), so a
+ * server component needs no per-cell label.
+ */
 export function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
+  const labels = Object.fromEntries(head.map((h, i) => [`--h${i + 1}`, JSON.stringify(h)])) as CSSProperties;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-max border-collapse text-left text-sm">
+    <div className="md:overflow-x-auto">
+      <table className="stack w-full border-collapse text-left text-sm md:min-w-max" style={labels}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr className="border-b border-slate-300 text-slate-700">

@@ -12,7 +12,7 @@ import { Empty } from '../ui';
 
 // The approvals queue: the first page arrives rendered by the server; a decision runs as a server
 // action (the API's approve or reject, audited), then react-query refetches the page so the
-// decided action leaves the queue without a reload, and the router refreshes the nav's count.
+// decided action leaves the queue without a reload, and the navigation's live count refetches.
 export function ApprovalQueue({
   initial,
   cursor,
@@ -198,7 +198,11 @@ function useDecision(row: ApprovalRow, queryKey: string[], onDone: (notice: stri
   const [reason, setReason] = useState('');
   const settle = async (notice: string) => {
     onDone(notice);
-    await client.invalidateQueries({ queryKey });
+    // The queue and the navigation's badge (the frame's live query) follow at once.
+    await Promise.all([
+      client.invalidateQueries({ queryKey }),
+      client.invalidateQueries({ queryKey: ['console-live'] }),
+    ]);
     router.refresh();
   };
   const approve = useMutation({
