@@ -39,6 +39,9 @@ export function ApprovalQueue({
   const { rows } = query.data;
   return (
     <div>
+      <p className="mb-2 text-sm font-medium" data-testid="queue-count">
+        {query.data.totalLabel} waiting
+      </p>
       <p role="status" className="mb-3 min-h-5 text-sm text-emerald-800">
         {notice ?? ''}
       </p>
