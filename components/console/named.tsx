@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { Named } from '@/lib/staff/names';
+import { shortId } from '../format';
 import { CopyId } from './copy-id';
 
 /**
@@ -16,23 +17,34 @@ export function NamedRef({
   href?: string;
 }) {
   if (!id) return <span>—</span>;
+  // Platform-initiated transactions carry the platform's own id where a customer would be.
+  if (id.startsWith('Platform:')) return <span>Platform</span>;
   const n = names.get(id);
   const to = href ?? n?.href;
-  const label = n?.name ?? id;
+  if (!n)
+    // Not resolved (deleted, or no names read on this page): the id itself, copyable, still linked.
+    return (
+      <span className="block min-w-0">
+        {to ? (
+          <Link className="text-blue-800 underline" href={to}>
+            {shortId(id)}
+          </Link>
+        ) : null}
+        <CopyId id={id} />
+      </span>
+    );
   return (
     <span className="block min-w-0">
       {to ? (
         <Link className="break-words text-blue-800 underline" href={to}>
-          {label}
+          {n.name}
         </Link>
       ) : (
-        <span className="break-words">{label}</span>
+        <span className="break-words">{n.name}</span>
       )}
-      {n ? (
-        <span className="block">
-          <CopyId id={id} />
-        </span>
-      ) : null}
+      <span className="block">
+        <CopyId id={id} />
+      </span>
     </span>
   );
 }
