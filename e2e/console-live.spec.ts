@@ -98,8 +98,8 @@ test('a newly held action raises a notice on any page; badge, queue and overview
   await markWindow(page);
 
   const first = await hold(2500);
-  const notice = page.getByRole('status').filter({ hasText: 'New action waiting for approval' });
-  await expect(notice).toContainText('Invoice payer wants to move 25.00 USD', LIVE);
+  const notice = page.getByTestId('held-notice');
+  await expect(notice).toContainText('New action waiting for approval: Invoice payer wants to move 25.00 USD', LIVE);
   let total = (await waiting()).toLocaleString('en-US');
   await expect(page.getByRole('link', { name: `Agent actions to approve ${total}` })).toBeVisible(LIVE);
   const nav = page.getByRole('navigation', { name: 'Console' });

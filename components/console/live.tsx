@@ -41,7 +41,9 @@ export function HeldNotice({ newest }: { newest: LiveSnapshot['newest'] }) {
     setShown(newest);
   }, [newest]);
   return (
-    <div role="status" aria-live="polite" className="empty:hidden">
+    // A live region without the status role: pages keep their own role="status" messages, and
+    // a second status region on every page would make them ambiguous.
+    <div aria-live="polite" data-testid="held-notice">
       {shown ? (
         <div className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 shadow-sm">
           <span className="min-w-0 flex-1 break-words">
