@@ -329,12 +329,9 @@ test('at 390 px: no console page scrolls sideways, the menu collapses, tables ke
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   }
-  expect(
-    await row
-      .locator('td')
-      .nth(4)
-      .evaluate((td) => getComputedStyle(td, '::before').content),
-  ).toBe('"Amount"');
+  // Each stacked cell shows its column's name (the ::before reads data-label).
+  await expect(row.locator('td').nth(4)).toHaveAttribute('data-label', 'Amount');
+  await expect(row.locator('td').nth(3)).toHaveAttribute('data-label', 'Status');
   await page.screenshot({
     path: `${process.env.E2E_SCREENSHOT_DIR || 'test-results/screenshots'}/console-live-transactions-phone-390.png`,
   });

@@ -65,7 +65,7 @@ export function categoryOf(t: CardTransaction): string {
 export function CardTransactionsTable({ rows, caption }: { rows: CardTransaction[]; caption: string }) {
   if (!rows.length) return <Empty>No card transactions yet.</Empty>;
   return (
-    <Table caption={caption} head={['Merchant', 'Category', 'Country', 'Status', 'Amount', 'Authorized']}>
+    <Table caption={caption} head={['Merchant', 'Category', 'Country', 'Status', 'Amount', 'Date']}>
       {rows.map((t) => (
         <tr key={t.id}>
           <Cell>
