@@ -212,7 +212,7 @@ test('overview and transactions name people and accounts; ids copy whole', async
   await visit(page, `/console/transactions/${encodeURIComponent(transactionId)}`);
   await expect(page.getByRole('heading', { name: 'Rent for March' })).toBeVisible();
   const summary = page.getByRole('region', { name: 'Summary' });
-  await expect(summary.getByRole('link', { name: 'Tina Transfer' })).toBeVisible();
+  await expect(summary.getByRole('link', { name: 'Tina Transfer', exact: true })).toBeVisible();
   await expect(summary.getByText('USD account of Tina Transfer')).toBeVisible();
   await expect(summary.getByText(/^Ada Lovelace/).first()).toBeVisible();
   await checkPage(page, 'console-live-transaction');
