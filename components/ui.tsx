@@ -71,15 +71,16 @@ export function Facts({ items }: { items: [string, ReactNode][] }) {
 }
 
 /**
- * A table at 768 px and wider; below that each row is a card of "label value" lines, so a phone
- * shows every cell (status and amount included) without scrolling sideways. Each cell gets its
+ * A table at 768 px and wider (cells wrap; it scrolls inside its box only if it must); below that
+ * each row is a card of "label value" lines, so a phone shows every cell (status and amount
+ * included) without scrolling sideways. Each cell gets its
  * column's header as data-label, which the stacked cell shows through ::before (app/globals.css);
  * the Content-Security-Policy allows no inline style, so the labels cannot travel as CSS variables.
  */
 export function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
   return (
     <div className="md:overflow-x-auto">
-      <table className="stack w-full border-collapse text-left text-sm md:min-w-max">
+      <table className="stack w-full border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr className="border-b border-slate-300 text-slate-700">

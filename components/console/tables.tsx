@@ -89,13 +89,15 @@ export function TransactionsTable({
     <Table caption={caption} head={['Transaction', 'Customer', 'Counterparty', 'Status', 'Amount', 'Created']}>
       {rows.map((t) => {
         const other = counterpartyOf(t);
+        const title = transactionTitle(t);
+        const kind = KIND[t.type] ?? t.type;
         return (
           <tr key={t.id}>
             <Cell>
               <Link className="break-words text-blue-800 underline" href={transactionHref(t)}>
-                {transactionTitle(t)}
+                {title}
               </Link>
-              <span className="block text-xs text-slate-700">{KIND[t.type] ?? t.type}</span>
+              {title !== kind ? <span className="block text-xs text-slate-700">{kind}</span> : null}
               <CopyId id={t.id} />
             </Cell>
             <Cell>
