@@ -73,6 +73,8 @@ export function ConsoleFrame({
               </span>
             ) : null}
           </div>
+          {/* One label either way (aria-expanded tells open from closed): a longer one pushed the
+              title into the Sandbox badge at 390 px. */}
           <button
             type="button"
             className="flex shrink-0 items-center rounded border border-slate-400 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 lg:hidden"
@@ -80,7 +82,7 @@ export function ConsoleFrame({
             aria-controls="console-menu"
             onClick={() => setOpen((o) => !o)}
           >
-            {open ? 'Close menu' : 'Menu'}
+            Menu
             <PendingBadge count={data.approvals} />
           </button>
         </div>

@@ -61,7 +61,6 @@ function CardFacts({ c, names }: { c: Card; names: Map<string, Named> }) {
             href={`/console/customers/${encodeURIComponent(c.cardholderId)}`}
           />,
         ],
-        ['Card id', <CopyId key="i" id={c.id} />],
         ['Platform card id', c.platformCardId],
         ['Form', c.form],
         ['Expires', `${String(c.expMonth).padStart(2, '0')}/${c.expYear}`],
@@ -95,10 +94,7 @@ export default async function CardPage({ params }: { params: Params }) {
   const canAct = hasRole(actor.role, 'operator');
   return (
     <>
-      <PageHeader
-        title={`${c.brand} •••• ${c.last4}`}
-        description={<span className="font-mono break-all">{c.id}</span>}
-      />
+      <PageHeader title={`${c.brand} •••• ${c.last4}`} description={<CopyId id={c.id} />} />
       <Section title="Card" actions={canAct && c.state !== 'CLOSED' ? <CardActions c={c} /> : null}>
         <CardFacts c={c} names={d.names} />
       </Section>
