@@ -109,7 +109,7 @@ function Timeline({ moments }: { moments: Moment[] }) {
   );
 }
 
-function LedgerPostings({ postings }: { postings: Posting[] }) {
+function LedgerPostings({ postings, names }: { postings: Posting[]; names: Map<string, Named> }) {
   if (!postings.length) return <Empty>No money has moved for this transaction.</Empty>;
   return postings.map((x) => (
     <div key={x.id} className="mb-4">
@@ -120,7 +120,13 @@ function LedgerPostings({ postings }: { postings: Posting[] }) {
       <Table caption={`Entries of posting ${x.id}`} head={['Account', 'Bucket', 'Amount']}>
         {x.lines.map((l, i) => (
           <tr key={i}>
-            <Cell mono>{l.account.includes(':') ? shortId(l.account) : l.account}</Cell>
+            <Cell>
+              {l.account.startsWith('InternalAccount:') ? (
+                <NamedRef id={l.account} names={names} />
+              ) : (
+                <span className="font-mono text-xs">{l.account}</span>
+              )}
+            </Cell>
             <Cell>{l.bucket}</Cell>
             <Cell>{formatAmount(l.amount, l.currency)}</Cell>
           </tr>
@@ -140,7 +146,12 @@ export default async function TransactionPage({ params }: { params: Params }) {
     const audit = await historyOf(p, [id, ...hooks.data.map((h) => h.id)]);
     const names = await namesOf(
       p,
-      [t.customerId, text(t.source.accountId) ?? '', text(t.destination.accountId) ?? ''],
+      [
+        t.customerId,
+        text(t.source.accountId) ?? '',
+        text(t.destination.accountId) ?? '',
+        ...postings.flatMap((x) => x.lines.map((l) => l.account)),
+      ],
       db(),
     );
     return { t, postings, hooks, audit, names };
@@ -163,7 +174,7 @@ export default async function TransactionPage({ params }: { params: Params }) {
         <Timeline moments={timelineOf(t, d.hooks.data, d.postings)} />
       </Section>
       <Section title="Ledger postings">
-        <LedgerPostings postings={d.postings} />
+        <LedgerPostings postings={d.postings} names={d.names} />
       </Section>
       <Section title="Webhook deliveries">
         <DeliveriesTable rows={d.hooks.data} caption="Webhook events about this transaction" />
