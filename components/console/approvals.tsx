@@ -9,6 +9,7 @@ import { shortId } from '../format';
 import { LocalTime } from '../time';
 import { ConfirmApprove, HeldBecause, RejectForm, Money, RecentActions, TimeLeft, useNow } from './approval-facts';
 import { Empty } from '../ui';
+import { LIVE_INTERVAL_MS } from './live';
 
 // The approvals queue: the first page arrives rendered by the server; a decision runs as a server
 // action (the API's approve or reject, audited), then react-query refetches the page so the
@@ -34,7 +35,7 @@ export function ApprovalQueue({
       return res.json();
     },
     // Live: a newly held action appears, and one failed by its quote's expiry leaves, within 5 s.
-    refetchInterval: 4000,
+    refetchInterval: LIVE_INTERVAL_MS,
   });
   const { rows } = query.data;
   return (
