@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Children, cloneElement, Fragment, isValidElement, type ReactNode } from 'react';
 import { statusTone } from './format';
 
 // Small presentational pieces shared by the console and the wallet (no state, server-safe).
@@ -70,11 +70,17 @@ export function Facts({ items }: { items: [string, ReactNode][] }) {
   );
 }
 
-/** A table that scrolls sideways on narrow screens instead of overflowing the page. */
+/**
+ * A table at 768 px and wider (cells wrap; it scrolls inside its box only if it must); below that
+ * each row is a card of "label value" lines, so a phone shows every cell (status and amount
+ * included) without scrolling sideways. Each cell gets its
+ * column's header as data-label, which the stacked cell shows through ::before (app/globals.css);
+ * the Content-Security-Policy allows no inline style, so the labels cannot travel as CSS variables.
+ */
 export function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-max border-collapse text-left text-sm">
+    <div className="md:overflow-x-auto">
+      <table className="stack w-full border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr className="border-b border-slate-300 text-slate-700">
@@ -85,14 +91,35 @@ export function Table({ caption, head, children }: { caption: string; head: stri
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>{labelled(children, head)}</tbody>
       </table>
     </div>
   );
 }
 
-export function Cell({ children, mono }: { children: ReactNode; mono?: boolean }) {
+type Props = { children?: ReactNode; 'data-label'?: string };
+
+/** The rows with each cell labelled by its column (rows inside fragments included). */
+function labelled(rows: ReactNode, head: string[]): ReactNode {
+  return Children.map(rows, (row) => {
+    if (!isValidElement<Props>(row)) return row;
+    if (row.type === Fragment) return cloneElement(row, {}, labelled(row.props.children, head));
+    if (row.type !== 'tr') return row;
+    let column = 0;
+    const cells = Children.map(row.props.children, (cell) =>
+      isValidElement<Props>(cell) ? cloneElement(cell, { 'data-label': head[column++] ?? '' }) : cell,
+    );
+    return cloneElement(row, {}, cells);
+  });
+}
+
+export function Cell({ children, mono, ...rest }: { children: ReactNode; mono?: boolean; 'data-label'?: string }) {
   return (
-    <td className={`border-b border-slate-100 px-2 py-2 align-top ${mono ? 'font-mono text-xs' : ''}`}>{children}</td>
+    <td
+      data-label={rest['data-label']}
+      className={`border-b border-slate-100 px-2 py-2 align-top ${mono ? 'font-mono text-xs' : ''}`}
+    >
+      {children}
+    </td>
   );
 }

@@ -77,7 +77,8 @@ export async function visit(page: Page, path: string) {
 }
 
 /**
- * axe-core with no serious or critical violation, then screenshots at both widths. `include`
+ * axe-core with no serious or critical violation, then screenshots at both widths (a console page
+ * also no wider than 390 px at 390 px). `include`
  * limits axe to some regions, for a page whose whole DOM is too large for axe to walk in time.
  */
 export async function checkPage(page: Page, name: string, opts: { fullPage?: boolean; include?: string[] } = {}) {
@@ -93,6 +94,11 @@ export async function checkPage(page: Page, name: string, opts: { fullPage?: boo
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await page.waitForTimeout(150);
+    // Console pages must not scroll sideways on a phone (issue 26): checked on every page checked.
+    if (width === 390 && new URL(page.url()).pathname.startsWith('/console'))
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at 390 px`).toBeLessThanOrEqual(
+        390,
+      );
     await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: opts.fullPage ?? true });
   }
   await page.setViewportSize(size);

@@ -1,6 +1,9 @@
 import Link from 'next/link';
 import type { Agent } from '@/lib/agents/presenter';
-import { formatAmount, shortId } from '../format';
+import type { Named } from '@/lib/staff/names';
+import { CopyId } from './copy-id';
+import { NamedRef } from './named';
+import { formatAmount } from '../format';
 import { LocalTime } from '../time';
 import { Badge, Cell, Empty, Facts, Table } from '../ui';
 
@@ -9,21 +12,28 @@ import { Badge, Cell, Empty, Facts, Table } from '../ui';
 const link = 'text-blue-800 underline';
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 
-export function AgentsTable({ rows, caption }: { rows: Agent[]; caption: string }) {
+export function AgentsTable({
+  rows,
+  caption,
+  names = new Map(),
+}: {
+  rows: Agent[];
+  caption: string;
+  /** The customers by name (lib/staff/names); without it their ids show. */
+  names?: Map<string, Named>;
+}) {
   return (
-    <Table caption={caption} head={['Name', 'Agent', 'Customer', 'Connected', 'Paused', 'Execution mode', 'Created']}>
+    <Table caption={caption} head={['Agent', 'Customer', 'Connected', 'Paused', 'Execution mode', 'Created']}>
       {rows.map((a) => (
         <tr key={a.id}>
-          <Cell>{a.name}</Cell>
-          <Cell mono>
+          <Cell>
             <Link className={link} href={`/console/agents/${encodeURIComponent(a.id)}`}>
-              {shortId(a.id)}
+              {a.name}
             </Link>
+            <CopyId id={a.id} />
           </Cell>
-          <Cell mono>
-            <Link className={link} href={`/console/customers/${encodeURIComponent(a.customerId)}`}>
-              {shortId(a.customerId)}
-            </Link>
+          <Cell>
+            <NamedRef id={a.customerId} names={names} />
           </Cell>
           <Cell>{yesNo(a.isConnected)}</Cell>
           <Cell>{a.isPaused ? <Badge status="PAUSED" /> : 'no'}</Cell>

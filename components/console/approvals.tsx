@@ -9,10 +9,11 @@ import { shortId } from '../format';
 import { LocalTime } from '../time';
 import { ConfirmApprove, HeldBecause, RejectForm, Money, RecentActions, TimeLeft, useNow } from './approval-facts';
 import { Empty } from '../ui';
+import { LIVE_INTERVAL_MS } from './live';
 
 // The approvals queue: the first page arrives rendered by the server; a decision runs as a server
 // action (the API's approve or reject, audited), then react-query refetches the page so the
-// decided action leaves the queue without a reload, and the router refreshes the nav's count.
+// decided action leaves the queue without a reload, and the navigation's live count refetches.
 export function ApprovalQueue({
   initial,
   cursor,
@@ -34,11 +35,14 @@ export function ApprovalQueue({
       return res.json();
     },
     // Live: a newly held action appears, and one failed by its quote's expiry leaves, within 5 s.
-    refetchInterval: 4000,
+    refetchInterval: LIVE_INTERVAL_MS,
   });
   const { rows } = query.data;
   return (
     <div>
+      <p className="mb-2 text-sm font-medium" data-testid="queue-count">
+        {query.data.totalLabel} waiting
+      </p>
       <p role="status" className="mb-3 min-h-5 text-sm text-emerald-800">
         {notice ?? ''}
       </p>
@@ -198,7 +202,11 @@ function useDecision(row: ApprovalRow, queryKey: string[], onDone: (notice: stri
   const [reason, setReason] = useState('');
   const settle = async (notice: string) => {
     onDone(notice);
-    await client.invalidateQueries({ queryKey });
+    // The queue and the navigation's badge (the frame's live query) follow at once.
+    await Promise.all([
+      client.invalidateQueries({ queryKey }),
+      client.invalidateQueries({ queryKey: ['console-live'] }),
+    ]);
     router.refresh();
   };
   const approve = useMutation({

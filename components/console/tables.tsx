@@ -6,13 +6,16 @@ import { isCardTransaction } from '@/lib/cards/presenter';
 import { formatAmount, shortId } from '../format';
 import { LocalTime } from '../time';
 import { Badge, Cell, Empty, Table } from '../ui';
+import type { Named } from '@/lib/staff/names';
+import { CopyId } from './copy-id';
+import { NamedRef } from './named';
 
 // Tables the console shows on several pages (server components).
 
-/** Where a transaction links: its own page, or for a card transaction its card's page. */
+/** Where a transaction links: its own page (a card transaction's page sits under its card). */
 export const transactionHref = (t: AnyTransaction) =>
   isCardTransaction(t)
-    ? `/console/cards/${encodeURIComponent(t.cardId)}`
+    ? `/console/cards/${encodeURIComponent(t.cardId)}/transactions/${encodeURIComponent(t.id)}`
     : `/console/transactions/${encodeURIComponent(t.id)}`;
 type Amount = { amount: bigint; currency: { code: string } };
 /** What left the customer's account (a card purchase: its authorized amount). */
@@ -21,30 +24,111 @@ export const sentOf = (t: AnyTransaction): Amount | undefined =>
 export const receivedOf = (t: AnyTransaction): Amount | undefined =>
   isCardTransaction(t) ? (t.direction === 'CREDIT' ? t.authorizedAmount : undefined) : t.receivedAmount;
 
+const KIND: Record<string, string> = { INCOMING: 'Incoming payment', OUTGOING: 'Outgoing payment', CARD: 'Card' };
+
+/** A transaction as people name it: its description, a card purchase's merchant, or its kind. */
+export function transactionTitle(t: AnyTransaction): string {
+  if (isCardTransaction(t))
+    return t.merchant?.descriptor ?? (t.direction === 'CREDIT' ? 'Card credit' : 'Card purchase');
+  return t.description ?? KIND[t.type] ?? t.type;
+}
+
+type Json = Record<string, unknown>;
+const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
+/**
+ * The other side of a transaction: an account id (named through the names read), an UMA address,
+ * or a card purchase's merchant. The counterparty's own name, when the payment carried one, wins.
+ */
+export function counterpartyOf(t: AnyTransaction): { id?: string; label?: string } {
+  if (isCardTransaction(t))
+    return { label: [t.merchant?.descriptor, t.merchant?.country].filter(Boolean).join(', ') || undefined };
+  const side = (t.type === 'INCOMING' ? t.source : t.destination) as Json;
+  const info = ('counterpartyInformation' in t ? t.counterpartyInformation : undefined) as Json | undefined;
+  const who = text(info?.fullName) ?? text(info?.legalName);
+  const uma = text(side.umaAddress);
+  const id = text(side.accountId) ?? text(side.customerId);
+  if (id) return { id, label: who };
+  return { label: who && uma ? `${who} (${uma})` : (who ?? uma) };
+}
+
+/** Ids a transactions table names: customers and counterparty accounts. */
+export const transactionIds = (rows: AnyTransaction[]) =>
+  rows.flatMap((t) => [t.customerId, counterpartyOf(t).id ?? '']).filter(Boolean);
+
 const money = (a: Amount | undefined) => (a ? formatAmount(a.amount, a.currency.code) : '—');
 
-export function TransactionsTable({ rows, caption }: { rows: AnyTransaction[]; caption: string }) {
+function Amounts({ t }: { t: AnyTransaction }) {
+  const sent = sentOf(t);
+  const received = receivedOf(t);
+  const converted = sent && received && sent.currency.code !== received.currency.code;
+  return (
+    <span className="whitespace-nowrap">
+      {sent ? money(sent) : money(received)}
+      {converted ? <span className="block text-xs text-slate-700">→ {money(received)}</span> : null}
+    </span>
+  );
+}
+
+/**
+ * Payments and card transactions by what people recognise: description or merchant, customer
+ * and counterparty by name (ids copyable beneath), status and amount. `names` comes from
+ * lib/staff/names over transactionIds(rows); without it the ids show as they are.
+ */
+export function TransactionsTable({
+  rows,
+  caption,
+  names = new Map(),
+}: {
+  rows: AnyTransaction[];
+  caption: string;
+  names?: Map<string, Named>;
+}) {
   if (!rows.length) return <Empty>No transactions.</Empty>;
   return (
-    <Table caption={caption} head={['Transaction', 'Type', 'Status', 'Sent', 'Received', 'Created']}>
-      {rows.map((t) => (
-        <tr key={t.id}>
-          <Cell mono>
-            <Link className="text-blue-800 underline" href={transactionHref(t)}>
-              {shortId(t.id)}
-            </Link>
-          </Cell>
-          <Cell>{t.type}</Cell>
-          <Cell>
-            <Badge status={t.status} />
-          </Cell>
-          <Cell>{money(sentOf(t))}</Cell>
-          <Cell>{money(receivedOf(t))}</Cell>
-          <Cell>
-            <LocalTime value={t.createdAt} />
-          </Cell>
-        </tr>
-      ))}
+    <Table caption={caption} head={['Transaction', 'Customer', 'Counterparty', 'Status', 'Amount', 'Created']}>
+      {rows.map((t) => {
+        const other = counterpartyOf(t);
+        const title = transactionTitle(t);
+        const kind = KIND[t.type] ?? t.type;
+        return (
+          <tr key={t.id}>
+            <Cell>
+              <Link className="break-words text-blue-800 underline" href={transactionHref(t)}>
+                {title}
+              </Link>
+              {title !== kind ? <span className="block text-xs text-slate-700">{kind}</span> : null}
+              <CopyId id={t.id} />
+            </Cell>
+            <Cell>
+              <NamedRef id={t.customerId} names={names} />
+            </Cell>
+            <Cell>
+              {other.id ? (
+                other.label ? (
+                  <span className="block">
+                    <span className="block break-words">{other.label}</span>
+                    <NamedRef id={other.id} names={names} />
+                  </span>
+                ) : (
+                  <NamedRef id={other.id} names={names} />
+                )
+              ) : (
+                <span className="break-words">{other.label ?? '—'}</span>
+              )}
+            </Cell>
+            <Cell>
+              <Badge status={t.status} />
+            </Cell>
+            <Cell>
+              <Amounts t={t} />
+            </Cell>
+            <Cell>
+              <LocalTime value={t.createdAt} />
+            </Cell>
+          </tr>
+        );
+      })}
     </Table>
   );
 }

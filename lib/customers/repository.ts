@@ -23,6 +23,15 @@ const byId = prepared((p: { platformId: string; id: string }) =>
   kysely.selectFrom('Customer').selectAll().where('id', '=', p.id).where('platformId', '=', p.platformId),
 );
 
+/** Customers of the platform by id (deleted ones included), for showing names beside ids. */
+export function byIds(platformId: string, ids: string[], tx: Tx): Promise<CustomerRow[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return queryIn<CustomerRow>(
+    tx,
+    Prisma.sql`SELECT * FROM "Customer" WHERE "platformId" = ${platformId} AND "id" IN (${Prisma.join(ids)})`,
+  );
+}
+
 /** The customer row locked for update, so concurrent changes to one customer serialize. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<CustomerRow | null> {
   const rows = await queryIn<CustomerRow>(tx, lockById({ platformId, id }));

@@ -36,6 +36,12 @@ export async function findLiveAny(platformId: string, id: string, tx: Tx): Promi
   return rows[0] ?? null;
 }
 
+/** Accounts of the platform by id, deleted ones included (a past payment still names its payee). */
+export function byIds(platformId: string, ids: string[], tx: Tx): Promise<ExternalAccountRow[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return tx.externalAccount.findMany({ where: { platformId, id: { in: ids } } });
+}
+
 /** The live account locked for update, so changes to one account serialize. */
 export async function lockLive(
   platformId: string,

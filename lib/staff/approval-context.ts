@@ -49,7 +49,7 @@ type Json = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 const obj = (v: unknown): Json => (v && typeof v === 'object' ? (v as Json) : {});
 
-function customerName(row: customers.CustomerRow | null): string | null {
+export function customerName(row: customers.CustomerRow | null): string | null {
   if (!row) return null;
   if (row.fullName) return row.fullName;
   const business = obj(obj(row.profile).businessInfo);
@@ -57,7 +57,7 @@ function customerName(row: customers.CustomerRow | null): string | null {
 }
 
 /** An external account's payee as staff read it: beneficiary, bank, rail and country. */
-function payeeOf(row: external.ExternalAccountRow): Party {
+export function payeeOf(row: external.ExternalAccountRow): Party {
   const info = obj(row.accountInfo);
   const b = obj(info.beneficiary);
   const rails = Array.isArray(info.paymentRails) ? info.paymentRails.filter((r) => typeof r === 'string') : [];

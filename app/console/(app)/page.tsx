@@ -2,15 +2,18 @@ import Link from 'next/link';
 import { now } from '@/lib/core/clock';
 import * as transactions from '@/lib/payments/transactions/service';
 import * as verifications from '@/lib/verifications/service';
-import { completedVolumesSince, countAwaitingApproval } from '@/lib/payments/transactions/volume-repository';
+import { completedVolumesSince } from '@/lib/payments/transactions/volume-repository';
 import { totalsByCurrency } from '@/lib/ledger/reports';
-import { countFailed } from '@/lib/webhooks/log';
-import { formatAmount, shortId } from '@/components/format';
+import { formatAmount } from '@/components/format';
 import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, PageHeader, Section, Table } from '@/components/ui';
-import { sentOf, transactionHref } from '@/components/console/tables';
-import { pendingCount } from '../_lib/approvals';
-import { countLabel } from '../_lib/counts';
+import { sentOf, transactionHref, transactionTitle } from '@/components/console/tables';
+import { namesOf, type Named } from '@/lib/staff/names';
+import { db } from '@/lib/core/db';
+import { OverviewCounters } from '@/components/console/live';
+import { NamedRef } from '@/components/console/named';
+import { CopyId } from '@/components/console/copy-id';
+import { liveSnapshot } from '../_lib/live';
 import { requireStaff } from '../_lib/session';
 import { read } from '../_lib/read';
 
@@ -20,18 +23,6 @@ type Totals = Awaited<ReturnType<typeof totalsByCurrency>>;
 type Volumes = Awaited<ReturnType<typeof completedVolumesSince>>;
 type Reviews = Awaited<ReturnType<typeof verifications.list>>['data'];
 type Recent = Awaited<ReturnType<typeof transactions.list>>['data'];
-
-function Stat({ label, value, href }: { label: string; value: number | string; href: string }) {
-  return (
-    <Link
-      href={href}
-      className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-slate-400"
-    >
-      <span className="block text-sm text-slate-700">{label}</span>
-      <span className="mt-1 block text-3xl font-semibold">{value}</span>
-    </Link>
-  );
-}
 
 function Balances({ totals }: { totals: Totals }) {
   return (
@@ -77,16 +68,18 @@ function CompletedVolume({ volumes }: { volumes: Volumes }) {
   );
 }
 
-function WaitingForReview({ reviews }: { reviews: Reviews }) {
+function WaitingForReview({ reviews, names }: { reviews: Reviews; names: Map<string, Named> }) {
   return (
     <Section title="Waiting for review">
       {reviews.length ? (
         <ul className="divide-y divide-slate-100 text-sm">
           {reviews.map((v) => (
             <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <Link className="text-blue-800 underline" href={`/console/customers/${encodeURIComponent(v.customerId)}`}>
-                {shortId(v.customerId)}
-              </Link>
+              <NamedRef
+                id={v.customerId}
+                names={names}
+                href={`/console/customers/${encodeURIComponent(v.customerId)}`}
+              />
               <span className="text-slate-700">
                 submitted <LocalTime value={v.updatedAt} />
               </span>
@@ -100,7 +93,7 @@ function WaitingForReview({ reviews }: { reviews: Reviews }) {
   );
 }
 
-function LatestTransactions({ recent }: { recent: Recent }) {
+function LatestTransactions({ recent, names }: { recent: Recent; names: Map<string, Named> }) {
   return (
     <Section
       title="Latest transactions"
@@ -111,13 +104,19 @@ function LatestTransactions({ recent }: { recent: Recent }) {
       }
     >
       {recent.length ? (
-        <Table caption="Latest transactions" head={['Transaction', 'Status', 'Amount', 'Created']}>
+        <Table caption="Latest transactions" head={['Transaction', 'Customer', 'Status', 'Amount', 'Created']}>
           {recent.map((t) => (
             <tr key={t.id}>
-              <Cell mono>
+              <Cell>
                 <Link className="text-blue-800 underline" href={transactionHref(t)}>
-                  {shortId(t.id)}
+                  {transactionTitle(t)}
                 </Link>
+                <span className="block">
+                  <CopyId id={t.id} />
+                </span>
+              </Cell>
+              <Cell>
+                <NamedRef id={t.customerId} names={names} />
               </Cell>
               <Cell>
                 <Badge status={t.status} />
@@ -142,34 +141,28 @@ export default async function Overview() {
   const data = await read(actor, async () => {
     // Today and the 29 UTC days before it: the totals are kept per day.
     const since = new Date(now().getTime() - 29 * 86400_000);
-    const [totals, volumes, awaiting, failed, reviews, recent] = await Promise.all([
+    const [totals, volumes, reviews, recent] = await Promise.all([
       totalsByCurrency(p),
       completedVolumesSince(p, since),
-      countAwaitingApproval(p),
-      countFailed(p),
       verifications.list(p, { status: 'PENDING_MANUAL_REVIEW' }, 5),
       transactions.list(p, {}, 5, 'desc'),
     ]);
-    return { totals, volumes, awaiting, failed, reviews, recent };
+    const names = await namesOf(
+      p,
+      [...reviews.data.map((v) => v.customerId), ...recent.data.map((t) => t.customerId)],
+      db(),
+    );
+    return { totals, volumes, reviews, recent, names };
   });
-  const actions = await pendingCount(actor);
+  const live = await liveSnapshot(actor, true);
   return (
     <>
       <PageHeader title="Overview" description="What the platform holds and moved, and what waits for someone." />
-      <div className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
-        <Stat label="Agent actions to approve" value={countLabel(actions)} href="/console/approvals" />
-        <Stat label="Payments awaiting approval" value={data.awaiting} href="/console/transactions?status=PENDING" />
-        <Stat
-          label="Verifications to review"
-          value={countLabel(data.reviews.totalCount)}
-          href="/console/customers?status=PENDING"
-        />
-        <Stat label="Failed webhooks" value={data.failed} href="/console/webhooks?status=FAILED" />
-      </div>
+      <OverviewCounters initial={live} />
       <Balances totals={data.totals} />
       <CompletedVolume volumes={data.volumes} />
-      <WaitingForReview reviews={data.reviews.data} />
-      <LatestTransactions recent={data.recent.data} />
+      <WaitingForReview reviews={data.reviews.data} names={data.names} />
+      <LatestTransactions recent={data.recent.data} names={data.names} />
     </>
   );
 }

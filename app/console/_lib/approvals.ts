@@ -9,6 +9,7 @@ import { now } from '@/lib/core/clock';
 import { approvalContext, type ApprovalContext, type Party } from '@/lib/staff/approval-context';
 import type { HoldReason } from '@/lib/agents/policy';
 import type { StaffActor } from '@/lib/staff/roles';
+import { countLabel } from './counts';
 import { read } from './read';
 
 // The approvals queue as the console's client component shows it: plain strings (amounts already
@@ -45,6 +46,8 @@ export interface ApprovalPage {
   nextCursor: string | null;
   /** Absent past the list's count cap. */
   totalCount?: number;
+  /** The count as the page shows it ("10,000+" past the cap). */
+  totalLabel: string;
 }
 
 type Agent = Awaited<ReturnType<typeof agents.get>>;
@@ -144,7 +147,12 @@ export async function approvalQueue(actor: StaffActor, cursor: string | undefine
         };
       }),
     );
-    return { rows, nextCursor: page.nextCursor ?? null, totalCount: page.totalCount };
+    return {
+      rows,
+      nextCursor: page.nextCursor ?? null,
+      totalCount: page.totalCount,
+      totalLabel: countLabel(page.totalCount),
+    };
   });
 }
 

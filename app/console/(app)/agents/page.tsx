@@ -2,8 +2,10 @@ import * as agents from '@/lib/agents/service';
 import { AgentsTable } from '@/components/console/agents';
 import { FilterForm, PagedResults } from '@/components/console/list-page';
 import { PageHeader } from '@/components/ui';
+import { db } from '@/lib/core/db';
+import { namesOf } from '@/lib/staff/names';
 import { requireStaff } from '../../_lib/session';
-import { param, readOrError } from '../../_lib/read';
+import { param, read, readOrError } from '../../_lib/read';
 
 export const metadata = { title: 'Agents · Corridor console' };
 
@@ -30,6 +32,15 @@ export default async function AgentsPage({ searchParams }: { searchParams: Searc
       cursor,
     }),
   );
+  const names = result.ok
+    ? await read(actor, () =>
+        namesOf(
+          actor.platformId,
+          result.value.data.map((a) => a.customerId),
+          db(),
+        ),
+      )
+    : new Map();
   return (
     <>
       <PageHeader
@@ -52,7 +63,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Searc
         noMatch="No agent matches these filters."
         none="No agents yet: a platform creates them with POST /agents."
       >
-        {(rows) => <AgentsTable rows={rows} caption="Agents" />}
+        {(rows) => <AgentsTable rows={rows} caption="Agents" names={names} />}
       </PagedResults>
     </>
   );

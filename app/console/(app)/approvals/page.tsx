@@ -3,7 +3,6 @@ import { ApprovalQueue } from '@/components/console/approvals';
 import { Pager } from '@/components/pager';
 import { ErrorNote, PageHeader, Section } from '@/components/ui';
 import { approvalQueue, type ApprovalPage } from '../../_lib/approvals';
-import { countLabel } from '../../_lib/counts';
 import { hasRole, requireStaff } from '../../_lib/session';
 import { param } from '../../_lib/read';
 
@@ -36,7 +35,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Se
         title="Agent approvals"
         description="Actions of AI agents held by their policy until the platform approves or rejects them."
       />
-      <Section title={`Waiting for a decision (${countLabel(page.totalCount)})`}>
+      <Section title="Waiting for a decision">
         {!canDecide ? (
           <p className="mb-3 text-sm text-slate-700">Your role can view the queue; an operator decides.</p>
         ) : null}

@@ -2,8 +2,10 @@ import * as cards from '@/lib/cards/service';
 import { CardsTable } from '@/components/console/cards';
 import { FilterForm, PagedResults } from '@/components/console/list-page';
 import { PageHeader } from '@/components/ui';
+import { db } from '@/lib/core/db';
+import { namesOf } from '@/lib/staff/names';
 import { requireStaff } from '../../_lib/session';
-import { param, readOrError } from '../../_lib/read';
+import { param, read, readOrError } from '../../_lib/read';
 
 export const metadata = { title: 'Cards · Corridor console' };
 
@@ -19,6 +21,15 @@ export default async function CardsPage({ searchParams }: { searchParams: Search
   const result = await readOrError(actor, () =>
     cards.list(actor.platformId, { state, cardholderId }, 25, 'desc', cursor),
   );
+  const names = result.ok
+    ? await read(actor, () =>
+        namesOf(
+          actor.platformId,
+          result.value.data.map((c) => c.cardholderId),
+          db(),
+        ),
+      )
+    : new Map();
   return (
     <>
       <PageHeader title="Cards" description="Cards issued to this platform's customers, newest first." />
@@ -37,7 +48,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Search
         noMatch="No card matches these filters."
         none="No cards issued yet."
       >
-        {(rows) => <CardsTable rows={rows} caption="Cards" />}
+        {(rows) => <CardsTable rows={rows} caption="Cards" names={names} />}
       </PagedResults>
     </>
   );

@@ -1,9 +1,11 @@
 import * as transactions from '@/lib/payments/transactions/service';
 import { PageHeader } from '@/components/ui';
-import { TransactionsTable } from '@/components/console/tables';
+import { db } from '@/lib/core/db';
+import { namesOf } from '@/lib/staff/names';
+import { TransactionsTable, transactionIds } from '@/components/console/tables';
 import { FilterForm, PagedResults } from '@/components/console/list-page';
 import { requireStaff } from '../../_lib/session';
-import { param, readOrError } from '../../_lib/read';
+import { param, read, readOrError } from '../../_lib/read';
 
 export const metadata = { title: 'Transactions · Corridor console' };
 
@@ -43,6 +45,9 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
     endDate: dateParam(to, true),
   };
   const result = await readOrError(actor, () => transactions.list(actor.platformId, filter, 25, 'desc', cursor));
+  const names = result.ok
+    ? await read(actor, () => namesOf(actor.platformId, transactionIds(result.value.data), db()))
+    : new Map();
   return (
     <>
       <PageHeader title="Transactions" description="Payments in and out, newest first. Dates are UTC days." />
@@ -72,7 +77,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
         noMatch="No transaction matches these filters."
         none="No transactions yet."
       >
-        {(rows) => <TransactionsTable rows={rows} caption="Transactions" />}
+        {(rows) => <TransactionsTable rows={rows} caption="Transactions" names={names} />}
       </PagedResults>
     </>
   );

@@ -1,12 +1,16 @@
-import Link from 'next/link';
 import * as cards from '@/lib/cards/service';
 import { listDeliveries } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';
-import { formatAmount, shortId } from '@/components/format';
+import { db } from '@/lib/core/db';
+import { namesOf, type Named } from '@/lib/staff/names';
+import { formatAmount } from '@/components/format';
 import { LocalTime } from '@/components/time';
-import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
-import { AuditList, DeliveriesTable, TransactionsTable } from '@/components/console/tables';
+import { Badge, Facts, PageHeader, Section } from '@/components/ui';
+import { AuditList, DeliveriesTable } from '@/components/console/tables';
+import { CardTransactionsTable, ProcessorEvents } from '@/components/console/cards';
+import { CopyId } from '@/components/console/copy-id';
+import { NamedRef } from '@/components/console/named';
 import { ActionButton } from '@/components/console/action-button';
 import { setCardStateAction } from '../../../_lib/actions';
 import { requireStaff } from '../../../_lib/session';
@@ -14,7 +18,6 @@ import { readOr404 } from '../../../_lib/read';
 
 type Params = Promise<{ id: string }>;
 type Card = Awaited<ReturnType<typeof cards.get>>;
-type ProcessorEvent = Awaited<ReturnType<typeof cards.processorEventsOf>>[number];
 
 export async function generateMetadata({ params }: { params: Params }) {
   return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
@@ -43,7 +46,7 @@ function CardActions({ c }: { c: Card }) {
   );
 }
 
-function CardFacts({ c }: { c: Card }) {
+function CardFacts({ c, names }: { c: Card; names: Map<string, Named> }) {
   return (
     <Facts
       items={[
@@ -51,13 +54,12 @@ function CardFacts({ c }: { c: Card }) {
         ['State reason', c.stateReason ?? '—'],
         [
           'Cardholder',
-          <Link
+          <NamedRef
             key="h"
-            className="font-mono text-blue-800 underline"
+            id={c.cardholderId}
+            names={names}
             href={`/console/customers/${encodeURIComponent(c.cardholderId)}`}
-          >
-            {shortId(c.cardholderId)}
-          </Link>,
+          />,
         ],
         ['Platform card id', c.platformCardId],
         ['Form', c.form],
@@ -73,28 +75,6 @@ function CardFacts({ c }: { c: Card }) {
   );
 }
 
-function ProcessorEvents({ events, currency }: { events: ProcessorEvent[]; currency: string }) {
-  if (!events.length) return <Empty>No processor events yet.</Empty>;
-  return (
-    <Table caption="Processor events" head={['Event', 'Amount', 'Outcome', 'Transaction', 'At']}>
-      {events.map((e) => (
-        <tr key={e.id}>
-          <Cell>{e.kind}</Cell>
-          <Cell>{formatAmount(e.amount, currency)}</Cell>
-          <Cell>
-            <Badge status={e.outcome} />
-            {e.declineReason ? <span className="ml-2 text-sm">{e.declineReason}</span> : null}
-          </Cell>
-          <Cell mono>{shortId(e.cardTransactionId)}</Cell>
-          <Cell>
-            <LocalTime value={e.createdAt} />
-          </Cell>
-        </tr>
-      ))}
-    </Table>
-  );
-}
-
 export default async function CardPage({ params }: { params: Params }) {
   const actor = await requireStaff();
   const id = decodeURIComponent((await params).id);
@@ -107,33 +87,31 @@ export default async function CardPage({ params }: { params: Params }) {
       listDeliveries(p, { subjectId: id }, 20),
       historyOf(p, [id]),
     ]);
-    return { card, txs, events, hooks, audit };
+    const names = await namesOf(p, [card.cardholderId, ...card.fundingSources], db());
+    return { card, txs, events, hooks, audit, names };
   });
   const c = d.card;
   const canAct = hasRole(actor.role, 'operator');
   return (
     <>
-      <PageHeader
-        title={`${c.brand} •••• ${c.last4}`}
-        description={<span className="font-mono break-all">{c.id}</span>}
-      />
+      <PageHeader title={`${c.brand} •••• ${c.last4}`} description={<CopyId id={c.id} />} />
       <Section title="Card" actions={canAct && c.state !== 'CLOSED' ? <CardActions c={c} /> : null}>
-        <CardFacts c={c} />
+        <CardFacts c={c} names={d.names} />
       </Section>
       <Section title="Funding sources (in priority order)">
-        <ol className="list-decimal pl-6 font-mono text-sm">
+        <ol className="list-decimal space-y-1 pl-6 text-sm">
           {c.fundingSources.map((a) => (
-            <li key={a} className="break-all">
-              {a}
+            <li key={a}>
+              <NamedRef id={a} names={d.names} />
             </li>
           ))}
         </ol>
       </Section>
       <Section title="Card transactions">
-        <TransactionsTable rows={d.txs} caption="Card transactions" />
+        <CardTransactionsTable rows={d.txs} caption="Card transactions" />
       </Section>
       <Section title="Processor events">
-        <ProcessorEvents events={d.events} currency={c.currency} />
+        <ProcessorEvents events={d.events} currency={c.currency} cardId={c.id} />
       </Section>
       <Section title="Webhooks about this card">
         <DeliveriesTable rows={d.hooks.data} caption="Card webhooks" />

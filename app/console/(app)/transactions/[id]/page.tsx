@@ -1,12 +1,16 @@
-import Link from 'next/link';
 import * as transactions from '@/lib/payments/transactions/service';
 import { postingsOf } from '@/lib/ledger/reports';
 import { listDeliveries } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';
-import { formatAmount, shortId } from '@/components/format';
+import { formatAmount, formatRate, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
-import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
-import { AuditList, DeliveriesTable } from '@/components/console/tables';
+import { Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
+import { AuditList, DeliveriesTable, counterpartyOf, transactionTitle } from '@/components/console/tables';
+import { db } from '@/lib/core/db';
+import { namesOf, type Named } from '@/lib/staff/names';
+import { CopyId } from '@/components/console/copy-id';
+import { LiveStatus } from '@/components/console/live-status';
+import { NamedRef } from '@/components/console/named';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
 
@@ -20,10 +24,18 @@ export async function generateMetadata({ params }: { params: Params }) {
   return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
 }
 
-function describe(side: Record<string, unknown>): string {
-  const kind = (side.sourceType ?? side.destinationType ?? '') as string;
-  const target = (side.accountId ?? side.umaAddress ?? side.customerId ?? '') as string;
-  return [kind, target].filter(Boolean).join(' ') || '—';
+type Json = Record<string, unknown>;
+const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
+/** One side of the payment: its account by name (id copyable), or the UMA address it names. */
+function Side({ side, names }: { side: Json; names: Map<string, Named> }) {
+  const id = text(side.accountId) ?? text(side.customerId);
+  if (id) return <NamedRef id={id} names={names} />;
+  return (
+    <span className="break-all">
+      {text(side.umaAddress) ?? text(side.sourceType) ?? text(side.destinationType) ?? '—'}
+    </span>
+  );
 }
 
 // The state timeline: creation, each state the transaction announced (its webhook events, kept
@@ -40,34 +52,36 @@ function timelineOf(t: Transaction, hooks: Delivery[], postings: Posting[]): Mom
   ].sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
 }
 
-function Summary({ t, platformId }: { t: Transaction; platformId: string }) {
+function Summary({ t, platformId, names }: { t: Transaction; platformId: string; names: Map<string, Named> }) {
+  const other = counterpartyOf(t).label;
   return (
     <Facts
       items={[
-        ['Status', <Badge key="s" status={t.status} />],
         [
-          'Customer',
-          t.customerId === platformId ? (
-            'Platform'
-          ) : (
-            <Link
-              key="c"
-              className="text-blue-800 underline"
-              href={`/console/customers/${encodeURIComponent(t.customerId)}`}
-            >
-              {t.customerId}
-            </Link>
-          ),
+          'Status',
+          <LiveStatus
+            key="s"
+            id={t.id}
+            initial={{ status: t.status, updatedAt: new Date(t.updatedAt).toISOString() }}
+          />,
         ],
-        ['From', describe(t.source)],
-        ['To', describe(t.destination)],
+        ['Description', t.description ?? '—'],
+        ['Customer', t.customerId === platformId ? 'Platform' : <NamedRef key="c" id={t.customerId} names={names} />],
+        ['From', <Side key="f" side={t.source} names={names} />],
+        ['To', <Side key="t" side={t.destination} names={names} />],
+        ['Counterparty', other ?? '—'],
         ['Sent', t.sentAmount ? formatAmount(t.sentAmount.amount, t.sentAmount.currency.code) : '—'],
         ['Received', t.receivedAmount ? formatAmount(t.receivedAmount.amount, t.receivedAmount.currency.code) : '—'],
         [
           'Fees',
           'fees' in t && t.fees !== undefined && t.sentAmount ? formatAmount(t.fees, t.sentAmount.currency.code) : '—',
         ],
-        ['Exchange rate', t.exchangeRate !== undefined ? String(t.exchangeRate) : '—'],
+        [
+          'Exchange rate',
+          t.exchangeRate !== undefined && t.sentAmount && t.receivedAmount
+            ? formatRate(t.exchangeRate, t.sentAmount.currency.code, t.receivedAmount.currency.code)
+            : '—',
+        ],
         ['Rail', 'paymentRail' in t ? (t.paymentRail ?? '—') : '—'],
         ['Failure', t.failureReason ?? '—'],
         ['Quote', t.quoteId ?? '—'],
@@ -95,7 +109,7 @@ function Timeline({ moments }: { moments: Moment[] }) {
   );
 }
 
-function LedgerPostings({ postings }: { postings: Posting[] }) {
+function LedgerPostings({ postings, names }: { postings: Posting[]; names: Map<string, Named> }) {
   if (!postings.length) return <Empty>No money has moved for this transaction.</Empty>;
   return postings.map((x) => (
     <div key={x.id} className="mb-4">
@@ -106,7 +120,13 @@ function LedgerPostings({ postings }: { postings: Posting[] }) {
       <Table caption={`Entries of posting ${x.id}`} head={['Account', 'Bucket', 'Amount']}>
         {x.lines.map((l, i) => (
           <tr key={i}>
-            <Cell mono>{l.account.includes(':') ? shortId(l.account) : l.account}</Cell>
+            <Cell>
+              {l.account.startsWith('InternalAccount:') ? (
+                <NamedRef id={l.account} names={names} />
+              ) : (
+                <span className="font-mono text-xs">{l.account}</span>
+              )}
+            </Cell>
             <Cell>{l.bucket}</Cell>
             <Cell>{formatAmount(l.amount, l.currency)}</Cell>
           </tr>
@@ -124,23 +144,37 @@ export default async function TransactionPage({ params }: { params: Params }) {
     const t = await transactions.get(p, id);
     const [postings, hooks] = await Promise.all([postingsOf(id), listDeliveries(p, { subjectId: id }, 50)]);
     const audit = await historyOf(p, [id, ...hooks.data.map((h) => h.id)]);
-    return { t, postings, hooks, audit };
+    const names = await namesOf(
+      p,
+      [
+        t.customerId,
+        text(t.source.accountId) ?? '',
+        text(t.destination.accountId) ?? '',
+        ...postings.flatMap((x) => x.lines.map((l) => l.account)),
+      ],
+      db(),
+    );
+    return { t, postings, hooks, audit, names };
   });
   const t = d.t;
   return (
     <>
       <PageHeader
-        title={`${t.type === 'INCOMING' ? 'Incoming' : 'Outgoing'} transaction`}
-        description={<span className="font-mono break-all">{t.id}</span>}
+        title={transactionTitle(t)}
+        description={
+          <>
+            {t.type === 'INCOMING' ? 'Incoming payment' : 'Outgoing payment'} · <CopyId id={t.id} />
+          </>
+        }
       />
       <Section title="Summary">
-        <Summary t={t} platformId={p} />
+        <Summary t={t} platformId={p} names={d.names} />
       </Section>
       <Section title="Timeline">
         <Timeline moments={timelineOf(t, d.hooks.data, d.postings)} />
       </Section>
       <Section title="Ledger postings">
-        <LedgerPostings postings={d.postings} />
+        <LedgerPostings postings={d.postings} names={d.names} />
       </Section>
       <Section title="Webhook deliveries">
         <DeliveriesTable rows={d.hooks.data} caption="Webhook events about this transaction" />

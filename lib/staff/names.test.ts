@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newPlatform, type TestPlatform } from '@/tests/support/api';
+import { customerWithAccounts, externalAccount, type Holder } from '@/tests/support/money';
+import { db } from '@/lib/core/db';
+import { namesOf } from './names';
+
+// The console's names for ids: customers by their name, internal accounts by currency and owner,
+// external accounts by beneficiary, bank and country — and nothing for another platform's ids.
+let p: TestPlatform;
+let other: TestPlatform;
+let ada: Holder;
+let ext: string;
+let business: string;
+
+beforeAll(async () => {
+  p = await newPlatform();
+  other = await newPlatform();
+  ada = await customerWithAccounts(p, 'Ada Lovelace', ['USD']);
+  ext = await externalAccount(p, ada.customerId, 'USD', '777');
+  const b = await p.api.post('/customers', {
+    customerType: 'BUSINESS',
+    businessInfo: {
+      legalName: 'Hopper Imports LLC',
+      registrationNumber: 'R-1',
+      taxId: 'T-1',
+      country: 'US',
+      incorporatedOn: '2020-01-02',
+    },
+  });
+  expect(b.status, b.text).toBe(201);
+  business = b.body.id;
+});
+
+describe('namesOf', () => {
+  it('names customers, internal and external accounts, each linked to its customer', async () => {
+    const names = await namesOf(p.platformId, [ada.customerId, ada.accounts.USD, ext, business, ada.customerId], db());
+    const customerPage = `/console/customers/${encodeURIComponent(ada.customerId)}`;
+    expect(names.get(ada.customerId)).toEqual({ id: ada.customerId, name: 'Ada Lovelace', href: customerPage });
+    expect(names.get(ada.accounts.USD)).toEqual({
+      id: ada.accounts.USD,
+      name: 'USD account of Ada Lovelace',
+      href: customerPage,
+    });
+    const payee = names.get(ext);
+    expect(payee?.href).toBe(customerPage);
+    expect(payee?.name).toBe('Pat Receiver (Test Bank, DE)');
+    expect(names.get(business)?.name).toBe('Hopper Imports LLC');
+  });
+
+  it("resolves nothing for another platform's ids, unknown ids or an empty list", async () => {
+    const names = await namesOf(other.platformId, [ada.customerId, ada.accounts.USD, ext, 'Customer:nope'], db());
+    expect(names.size).toBe(0);
+    expect((await namesOf(p.platformId, [], db())).size).toBe(0);
+  });
+});

@@ -1,0 +1,53 @@
+import type { Tx } from '../core/db';
+import * as accounts from '../accounts/repository';
+import * as customers from '../customers/repository';
+import * as external from '../external-accounts/repository';
+import { customerName, payeeOf } from './approval-context';
+
+// The console shows people and accounts by name with the id one click away. Pages collect the
+// ids a table holds and resolve them here in one read per kind (three queries for a page of 25
+// rows, not one per row).
+
+export interface Named {
+  id: string;
+  /** "Ada Lovelace", "USD account of Ada Lovelace", "Grace Hopper, Banco Azteca (MX)". */
+  name: string;
+  /** Where the console shows the object itself, when it has a page. */
+  href?: string;
+}
+
+const customerHref = (id: string) => `/console/customers/${encodeURIComponent(id)}`;
+
+export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx): Promise<Map<string, Named>> {
+  const wanted = [...new Set([...ids].filter(Boolean))];
+  const of = (kind: string) => wanted.filter((id) => id.startsWith(`${kind}:`));
+  const [internals, externals] = await Promise.all([
+    accounts.byIds(of('InternalAccount'), tx),
+    external.byIds(platformId, of('ExternalAccount'), tx),
+  ]);
+  const mine = internals.filter((a) => a.platformId === platformId);
+  const customerIds = [...new Set([...of('Customer'), ...mine.flatMap((a) => (a.customerId ? [a.customerId] : []))])];
+  const people = new Map(
+    (await customers.byIds(platformId, customerIds, tx)).map((c) => [c.id, customerName(c) ?? c.platformCustomerId]),
+  );
+  const named = new Map<string, Named>();
+  for (const [id, name] of people) named.set(id, { id, name, href: customerHref(id) });
+  for (const a of mine) {
+    const owner = a.customerId ? (people.get(a.customerId) ?? 'a customer') : 'the platform';
+    named.set(a.id, {
+      id: a.id,
+      name: `${a.currency} account of ${owner}`,
+      href: a.customerId ? customerHref(a.customerId) : undefined,
+    });
+  }
+  for (const row of externals) {
+    const p = payeeOf(row);
+    const where = [p.bank, p.country].filter(Boolean).join(', ');
+    named.set(row.id, {
+      id: row.id,
+      name: where ? `${p.name} (${where})` : p.name,
+      href: row.customerId ? customerHref(row.customerId) : undefined,
+    });
+  }
+  return named;
+}
