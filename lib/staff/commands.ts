@@ -133,9 +133,11 @@ export const setAgentPaused = defineCommand({
   run: (actor, b) => ops.setAgentPaused(staffOf(actor), b.agentId, b.isPaused),
 });
 
-// The policy form's fields as typed (amounts in the smallest unit of the policy's currency): a
-// whole number becomes one; anything else goes to PATCH /agents/{id}/policy's validation as typed,
-// which refuses it on its field. A daily or monthly limit sent empty is "no limit".
+// The policy form's fields. Amounts arrive in the smallest unit of their currency, as digits: the
+// form reads what the person typed in major units ("1,000.00") with lib/core/amount-input.ts and
+// sends the result, so the server never guesses at separators. Anything else goes to PATCH
+// /agents/{id}/policy's validation as sent, which refuses it on its field. A daily or monthly
+// limit, or the approval threshold, sent empty is "none"; allowed accounts sent null is "any".
 const typed = z.string().max(40).optional();
 const whole = (v: string) => (/^-?\d{1,20}$/.test(v.trim()) ? BigInt(v.trim()) : v.trim());
 const policyForm = z.object({
@@ -144,6 +146,10 @@ const policyForm = z.object({
   dailyLimit: typed,
   monthlyLimit: typed,
   dailyTransactionLimit: typed,
+  approvalThreshold: typed,
+  approvalThresholdCurrency: typed,
+  permissions: z.array(z.string().max(40)).max(10).optional(),
+  allowedAccountIds: z.array(z.string().max(255)).max(1000).nullable().optional(),
 });
 export type PolicyForm = z.input<typeof policyForm>;
 
@@ -158,9 +164,18 @@ function policyChange(f: z.output<typeof policyForm>): Record<string, unknown> {
     const n = whole(f.dailyTransactionLimit);
     limits.dailyTransactionLimit = typeof n === 'bigint' ? Number(n) : n;
   }
+  const threshold =
+    f.approvalThreshold === undefined && f.approvalThresholdCurrency === undefined
+      ? undefined
+      : f.approvalThreshold?.trim()
+        ? { currency: f.approvalThresholdCurrency, amount: whole(f.approvalThreshold) }
+        : { amount: null };
   return {
     ...(f.defaultExecutionMode !== undefined ? { defaultExecutionMode: f.defaultExecutionMode } : {}),
     ...(Object.keys(limits).length ? { spendingLimits: limits } : {}),
+    ...(f.permissions !== undefined ? { permissions: f.permissions } : {}),
+    ...(threshold ? { approvalThresholds: threshold } : {}),
+    ...(f.allowedAccountIds !== undefined ? { accountRestrictions: { allowedAccountIds: f.allowedAccountIds } } : {}),
   };
 }
 

@@ -167,6 +167,17 @@ export function setAgentPaused(actor: StaffActor, agentId: string, isPaused: boo
 }
 
 /**
+ * The console's form edits which accounts an agent may use, not its per-account rules; the API
+ * replaces accountRestrictions whole, so the rules in force are carried over.
+ */
+async function keepAccountRules(platformId: string, agentId: string, input: Record<string, unknown>) {
+  const r = input.accountRestrictions as Record<string, unknown> | undefined;
+  if (!r || 'accountRules' in r) return input;
+  const rules = (await agents.get(platformId, agentId)).policy.accountRestrictions?.accountRules;
+  return rules ? { ...input, accountRestrictions: { ...r, accountRules: rules } } : input;
+}
+
+/**
  * Changes an agent's policy with the API's own validation (PATCH /agents/{id}/policy's body). An
  * admin's: the policy sets how much money the agent may move without anyone's approval.
  */
@@ -176,8 +187,8 @@ export function changeAgentPolicy(actor: StaffActor, agentId: string, input: Rec
     actor,
     'admin',
     { action: 'agent.policy.update', objectId: agentId, details: { fields: Object.keys(input) } },
-    () => {
-      change = parseBodyOrThrow(agentPolicyUpdate, input);
+    async () => {
+      change = parseBodyOrThrow(agentPolicyUpdate, await keepAccountRules(actor.platformId, agentId, input));
       return agents.updatePolicy(actor.platformId, agentId, change);
     },
     // What was set, amounts as decimal strings (the entry is JSON; amounts are bigint).
