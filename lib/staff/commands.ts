@@ -3,6 +3,7 @@ import { defineCommand } from '../core/command';
 import type { Actor } from '../core/context';
 import { tokenCreate } from '../tokens/schema';
 import * as ops from './operations';
+import { REVIEW_REASON_CODES } from './review-reasons';
 import { ROLES, type StaffActor } from './roles';
 import * as staff from './service';
 
@@ -19,10 +20,16 @@ const staffOf = (actor: Actor) => actor as StaffActor;
 
 export const decideReview = defineCommand({
   name: 'console.verification.decide',
-  input: z.object({ verificationId: id, decision: z.enum(['APPROVED', 'REJECTED']) }),
+  input: z.object({
+    verificationId: id,
+    decision: z.enum(['APPROVED', 'REJECTED']),
+    reasonCode: z.enum(REVIEW_REASON_CODES),
+    note: z.string().trim().max(1000).default(''),
+  }),
   actors: { staff: 'operator' },
   idempotency: 'none',
-  run: (actor, b) => ops.decideReview(staffOf(actor), b.verificationId, b.decision),
+  run: (actor, b) =>
+    ops.decideReview(staffOf(actor), b.verificationId, b.decision, { reasonCode: b.reasonCode, note: b.note }),
 });
 
 export const replayWebhook = defineCommand({

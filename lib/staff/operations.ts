@@ -16,6 +16,7 @@ import { agentPolicyUpdate, type AgentPolicyUpdate } from '../agents/schema';
 import { isSandbox } from '../core/mode';
 import { DomainError } from '../core/errors';
 import { audited, type AuditIntent } from './audit';
+import { checkReviewReason, type ReviewReason } from './review-reasons';
 import { requireRole, type StaffActor, type StaffRole } from './roles';
 
 // What staff do from the console, each through the same service the API calls, as the staff
@@ -37,15 +38,24 @@ function act<T>(
   });
 }
 
-/** A reviewer's decision on a verification waiting in PENDING_MANUAL_REVIEW (recorded on the customer). */
-export function decideReview(actor: StaffActor, verificationId: string, decision: 'APPROVED' | 'REJECTED') {
+/**
+ * A reviewer's decision on a verification waiting in PENDING_MANUAL_REVIEW, with its reason code
+ * and note, both recorded on the customer's timeline (the audit entry moves to the customer).
+ */
+export function decideReview(
+  actor: StaffActor,
+  verificationId: string,
+  decision: 'APPROVED' | 'REJECTED',
+  why: ReviewReason,
+) {
+  const reason = checkReviewReason(decision, why);
   return act(
     actor,
     'operator',
     {
       action: decision === 'APPROVED' ? 'verification.approve' : 'verification.reject',
       objectId: verificationId,
-      details: { verificationId },
+      details: { verificationId, ...reason },
     },
     () => verifications.decideReview(actor.platformId, verificationId, decision),
     (v) => ({ objectId: v.customerId }),

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { isSandbox } from '@/lib/core/mode';
 import { QueryProvider } from '@/components/query-provider';
 import { ConsoleNav } from '@/components/console/nav';
+import { SearchBox } from '@/components/console/search-box';
 import { requireStaff } from '../_lib/session';
 import { signOutAction } from '../_lib/actions';
 import { pendingCount } from '../_lib/approvals';
@@ -39,7 +40,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             </form>
           </div>
         </aside>
-        <main className="min-w-0 flex-1 p-4 lg:p-8">{children}</main>
+        <main className="min-w-0 flex-1 p-4 lg:p-8">
+          <SearchBox />
+          {children}
+        </main>
       </div>
     </QueryProvider>
   );
