@@ -281,16 +281,17 @@ export async function businessInReview() {
       incorporatedOn: '2019-05-01',
       registrationNumber,
       entityType: 'LLC',
+      countriesOfOperation: ['US', 'GB'],
     },
   });
   const owners = [];
-  for (const [first, last, share] of [
-    ['Ada', 'Lovelace', 60],
-    ['Linus', 'Torvalds', 40],
+  for (const [first, last, share, roles] of [
+    ['Ada', 'Lovelace', 60, ['UBO', 'CONTROL_PERSON']],
+    ['Linus', 'Torvalds', 40, ['UBO']],
   ] as const) {
     const o = await apiOk('POST', '/beneficial-owners', {
       customerId: c.id,
-      roles: ['UBO'],
+      roles,
       ownershipPercentage: share,
       personalInfo: {
         firstName: first,

@@ -49,6 +49,9 @@ const SHOWN = new Set([
   'businessInfo',
   'identifier',
   'idType',
+  'email',
+  'phoneNumber',
+  'region',
 ]);
 const INDIVIDUAL_FIRST = ['fullName', 'birthDate', 'nationality', 'address', 'countryOfIssuance'];
 const BUSINESS_FIRST = [
