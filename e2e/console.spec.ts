@@ -93,7 +93,7 @@ test('a KYB review: business details, owners by name with their documents, a rej
     await expect(facts).toContainText(text);
   const ownersRegion = page.getByRole('region', { name: 'Beneficial owners' });
   for (const name of ['Ada Lovelace', 'Linus Torvalds']) {
-    await expect(ownersRegion.getByRole('heading', { name: new RegExp(name) })).toBeVisible();
+    await expect(ownersRegion.getByRole('heading', { name: new RegExp(`^${name} `) })).toBeVisible();
     await expect(ownersRegion.getByRole('img', { name: `PASSPORT of ${name}` })).toBeVisible();
   }
   await expect(ownersRegion).toContainText('60%');

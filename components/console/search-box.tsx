@@ -9,7 +9,7 @@ function Form({ q }: { q: string }) {
   return (
     <form role="search" action="/console/search" method="get" className="mb-4 flex max-w-2xl gap-2">
       <label htmlFor="console-search" className="sr-only">
-        Search customers, emails, ids, card last four, references and amounts
+        Find anything in the console
       </label>
       <input
         id="console-search"
