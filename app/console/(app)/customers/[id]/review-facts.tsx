@@ -9,7 +9,10 @@ import { DocumentList, type Doc } from './documents';
 // beneficial owner by name with their own state, details and documents.
 type Json = Record<string, unknown>;
 
-const humanize = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+const humanize = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`)
+    .replace(/^./, (c) => c.toUpperCase());
 
 function addressText(a: Json): string {
   return [a.line1, a.line2, [a.postalCode, a.city].filter(Boolean).join(' '), a.state, a.country]
