@@ -120,7 +120,7 @@ test('a KYB review: business details, owners by name with their documents, a rej
   expect((await apiOk('GET', `/customers/${customer.id}`)).kybStatus).toBe('REJECTED');
 });
 
-test('one search box on every page finds by any word, email part, id, card last four, amount', async ({ page }) => {
+test('one search box on every page finds by any word of a name, part of an email, an id', async ({ page }) => {
   const { customer } = await businessInReview();
   const person = await walletCustomer('Torvalds Search');
   await signInStaff(page);
