@@ -7,6 +7,8 @@ import { refuseServerAction } from './lib/http/server-action-guard';
 // no inline script runs unless this server wrote it; no framing; fetches to this origin only.
 function policy(nonce: string, path: string, https: boolean): string {
   const docs = path === '/docs' || path.startsWith('/docs/');
+  // A customer's document file, previewed inside the console's own pages (a PDF in a frame).
+  const file = path.startsWith('/console/documents/');
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -17,10 +19,11 @@ function policy(nonce: string, path: string, https: boolean): string {
     "connect-src 'self'",
     // Redoc runs its search index in a worker it creates from a blob.
     docs ? "worker-src 'self' blob:" : "worker-src 'self'",
-    "object-src 'none'",
+    // Chromium shows a PDF through its viewer plugin, which object-src governs.
+    file ? "object-src 'self'" : "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    file ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
     ...(https ? ['upgrade-insecure-requests'] : []),
   ].join('; ');
 }
@@ -40,7 +43,10 @@ export async function proxy(request: NextRequest) {
   headers.set('content-security-policy', csp);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', csp);
-  response.headers.set('x-frame-options', 'DENY');
+  response.headers.set(
+    'x-frame-options',
+    request.nextUrl.pathname.startsWith('/console/documents/') ? 'SAMEORIGIN' : 'DENY',
+  );
   response.headers.set('x-content-type-options', 'nosniff');
   response.headers.set('referrer-policy', 'same-origin');
   response.headers.set('cross-origin-opener-policy', 'same-origin');

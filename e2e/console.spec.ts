@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import {
   api,
   apiOk,
+  businessInReview,
   checkPage,
   customerInReview,
   expect,
@@ -50,24 +51,102 @@ test('staff sign-in: wrong password refused, session cookie strict, sign-out end
   await expect(page).toHaveURL(/\/console\/sign-in$/);
 });
 
-test('a manual KYC review decided in the console (recorded on the customer, seen through the API)', async ({
+test('a manual KYC review decided with its facts, a reason code and a note (on the customer, seen through the API)', async ({
   page,
 }) => {
   const { customer } = await customerInReview();
   await signInStaff(page);
   await visit(page, `/console/customers/${encodeURIComponent(customer.id)}`);
   await expect(page.getByText('PENDING_MANUAL_REVIEW')).toBeVisible();
-  await expect(page.getByRole('img', { name: /PASSPORT/ })).toBeVisible();
+  // Every field the customer holds: birth date, nationality, address, the id number (last four).
+  const facts = page.getByRole('region', { name: 'KYC details' });
+  for (const text of ['1990-01-15', 'Nationality', '1 Main St, 62701 Springfield, IL, US', 'SSN ending 6789'])
+    await expect(facts).toContainText(text);
+  await expect(facts).not.toContainText('123-45-6789');
+  await expect(page.getByRole('img', { name: /PASSPORT of Grace Hopper 001/ })).toBeVisible();
   await checkPage(page, 'console-customer');
-  await page.getByRole('button', { name: 'Approve' }).click();
+  const decide = page.getByRole('form', { name: /Decide the review of Grace Hopper 001/ });
+  await decide.getByLabel('Reason').selectOption('DOCUMENTS_VERIFIED');
+  await decide.getByLabel(/^Note/).fill('Passport photo and number match');
+  await decide.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('region', { name: 'Verifications' }).getByText('APPROVED')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Staff actions' })).toContainText(`Approved the verification`);
-  await expect(page.getByRole('region', { name: 'Staff actions' })).toContainText(STAFF.email);
+  const timeline = page.getByRole('region', { name: 'Staff actions' });
+  await expect(timeline).toContainText(`Approved the verification`);
+  await expect(timeline).toContainText(STAFF.email);
+  await expect(timeline).toContainText('DOCUMENTS_VERIFIED');
+  await expect(timeline).toContainText('Passport photo and number match');
   expect((await apiOk('GET', `/customers/${customer.id}`)).kycStatus).toBe('APPROVED');
 
   await visit(page, `/console/customers?q=${encodeURIComponent('Grace Hopper')}&status=APPROVED`);
   await expect(page.getByRole('link', { name: 'Grace Hopper 001' }).first()).toBeVisible();
   await checkPage(page, 'console-customers');
+});
+
+test('a KYB review: business details, owners by name with their documents, a rejection with reason', async ({
+  page,
+}) => {
+  const { customer, owners } = await businessInReview();
+  await signInStaff(page);
+  await visit(page, `/console/customers/${encodeURIComponent(customer.id)}`);
+  const facts = page.getByRole('region', { name: 'KYB details' });
+  for (const text of ['98-7654321', customer.businessInfo.registrationNumber, '2019-05-01', '456 Business Ave', 'LLC'])
+    await expect(facts).toContainText(text);
+  const ownersRegion = page.getByRole('region', { name: 'Beneficial owners' });
+  for (const name of ['Ada Lovelace', 'Linus Torvalds']) {
+    await expect(ownersRegion.getByRole('heading', { name: new RegExp(`^${name} `) })).toBeVisible();
+    await expect(ownersRegion.getByRole('img', { name: `PASSPORT of ${name}` })).toBeVisible();
+  }
+  await expect(ownersRegion).toContainText('60%');
+  await expect(ownersRegion).not.toContainText(owners[0].id);
+  // The registry excerpt, a PDF, previewed in the page.
+  const excerpt = page.frameLocator('iframe[title="STATE_REGISTRY_EXCERPT of Lovelace Imports Ltd"]');
+  await expect(page.locator('iframe[title="STATE_REGISTRY_EXCERPT of Lovelace Imports Ltd"]')).toBeVisible();
+  expect(excerpt).toBeTruthy();
+  await checkPage(page, 'console-business-review');
+
+  const decide = page.getByRole('form', { name: /Decide the review of Lovelace Imports Ltd/ });
+  await decide.getByLabel('Reject').check();
+  await decide.getByLabel('Reason').selectOption('OWNERSHIP_UNCLEAR');
+  page.once('dialog', (d) => d.accept());
+  await decide.getByRole('button', { name: 'Reject' }).click();
+  await expect(decide.getByRole('alert')).toContainText('Say in a note');
+  await decide.getByLabel(/^Note/).fill('Shares add up, but the trust deed names a third controller');
+  page.once('dialog', (d) => d.accept());
+  await decide.getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByRole('region', { name: 'Verifications' }).getByText('REJECTED')).toBeVisible();
+  const timeline = page.getByRole('region', { name: 'Staff actions' });
+  await expect(timeline).toContainText('OWNERSHIP_UNCLEAR');
+  await expect(timeline).toContainText('the trust deed names a third controller');
+  expect((await apiOk('GET', `/customers/${customer.id}`)).kybStatus).toBe('REJECTED');
+});
+
+test('one search box on every page finds by any word of a name, part of an email, an id', async ({ page }) => {
+  const { customer } = await businessInReview();
+  const person = await walletCustomer('Torvalds Search');
+  await signInStaff(page);
+  const box = page.getByRole('search').getByRole('searchbox');
+  for (const [typed, expected] of [
+    ['Imports', 'Lovelace Imports Ltd'],
+    ['lovelace', 'Lovelace Imports Ltd'],
+  ] as const) {
+    await visit(page, '/console/transactions');
+    await box.fill(typed);
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/console\/search\?q=/);
+    await expect(
+      page.getByRole('region', { name: 'Customers' }).getByRole('link', { name: expected }).first(),
+    ).toBeVisible();
+  }
+  await visit(page, `/console/search?q=${encodeURIComponent(customer.id)}`);
+  await expect(page.getByRole('region', { name: 'By id' })).toContainText('Customer');
+  const part = person.email.split('@')[0].slice(0, 12);
+  await visit(page, `/console/search?q=${encodeURIComponent(part)}`);
+  await expect(page.getByRole('region', { name: 'Customers' })).toContainText(person.email);
+  await expect(box).toHaveValue(part);
+  await checkPage(page, 'console-search');
+  await visit(page, `/console/search?q=${encodeURIComponent('no such thing anywhere')}`);
+  await expect(page.getByText('Nothing matches')).toBeVisible();
+  await checkPage(page, 'console-search-empty');
 });
 
 let receiver: Server;

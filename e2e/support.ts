@@ -236,3 +236,95 @@ export async function invoiceAgent(customerId: string, defaultExecutionMode: 'AU
   });
   return { agent, code: deviceCode.code as string };
 }
+
+/** A one-page PDF saying `text` (a real file Chromium's viewer renders), for document previews. */
+export function pdf(text: string): Uint8Array {
+  const stream = `BT /F1 24 Tf 40 100 Td (${text.replace(/[()\\]/g, '')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Uint8Array.from(Buffer.from(out, 'latin1'));
+}
+
+async function uploadDocument(holder: string, documentType: string, file: File) {
+  const form = new FormData();
+  form.append('documentHolder', holder);
+  form.append('documentType', documentType);
+  form.append('country', 'US');
+  form.append('file', file);
+  return apiOk('POST', '/documents', form);
+}
+
+/**
+ * A business whose KYB waits in PENDING_MANUAL_REVIEW (registration number suffix 003): its
+ * registry excerpt as a PDF, two beneficial owners by name, each with a passport scan.
+ */
+export async function businessInReview() {
+  const address = { line1: '456 Business Ave', city: 'Seattle', state: 'WA', postalCode: '98101', country: 'US' };
+  const registrationNumber = `${unique('REG')}-003`;
+  const c = await apiOk('POST', '/customers', {
+    customerType: 'BUSINESS',
+    platformCustomerId: unique('kyb'),
+    address,
+    businessInfo: {
+      legalName: 'Lovelace Imports Ltd',
+      country: 'US',
+      taxId: '98-7654321',
+      incorporatedOn: '2019-05-01',
+      registrationNumber,
+      entityType: 'LLC',
+      countriesOfOperation: ['US', 'GB'],
+    },
+  });
+  const owners = [];
+  for (const [first, last, share, roles] of [
+    ['Ada', 'Lovelace', 60, ['UBO', 'CONTROL_PERSON']],
+    ['Linus', 'Torvalds', 40, ['UBO']],
+  ] as const) {
+    const o = await apiOk('POST', '/beneficial-owners', {
+      customerId: c.id,
+      roles,
+      ownershipPercentage: share,
+      personalInfo: {
+        firstName: first,
+        lastName: last,
+        birthDate: '1980-05-05',
+        nationality: 'GB',
+        address,
+        idType: 'NON_US_TAX_ID',
+        identifier: `ID-${share}-4321`,
+      },
+    });
+    await uploadDocument(
+      o.id,
+      'PASSPORT',
+      new File([png() as Uint8Array<ArrayBuffer>], `${last}.png`, { type: 'image/png' }),
+    );
+    owners.push(o);
+  }
+  const excerpt = pdf('Registry excerpt: Lovelace Imports Ltd');
+  await uploadDocument(
+    c.id,
+    'STATE_REGISTRY_EXCERPT',
+    new File([excerpt as Uint8Array<ArrayBuffer>], 'registry.pdf', { type: 'application/pdf' }),
+  );
+  for (const t of ['TRUST_AGREEMENT', 'BANK_STATEMENT'])
+    await uploadDocument(c.id, t, new File([png() as Uint8Array<ArrayBuffer>], `${t}.png`, { type: 'image/png' }));
+  const v = await apiOk('POST', '/verifications', { customerId: c.id });
+  expect(v.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
+  return { customer: c, owners, verification: v };
+}

@@ -4,6 +4,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export function isPostgresUrl(url) {
@@ -61,6 +62,10 @@ export function servedUrl(dataDir) {
   }
 }
 
+// Extensions the migrations create (CREATE EXTENSION): PGlite ships them but loads only those
+// named here. pg_trgm: the console search's trigram indexes (migration 20261201200000_search).
+const extensions = { pg_trgm };
+
 /**
  * Starts the embedded database. `dataDir` null means in memory (tests).
  * Returns { url, stop }. Pool size for clients must stay 1 (see DESIGN.md, Database).
@@ -73,9 +78,9 @@ export async function startEmbedded({ dataDir, port = 0, maxConnections = 8 } = 
     const dir = path.resolve(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
     release = takeLock(dir);
-    db = await PGlite.create({ dataDir: dir });
+    db = await PGlite.create({ dataDir: dir, extensions });
   } else {
-    db = await PGlite.create();
+    db = await PGlite.create({ extensions });
   }
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections });
   await server.start();

@@ -263,3 +263,19 @@ export async function remove(platformId: string, id: string): Promise<Customer> 
     return (await present(platformId, [updated], tx))[0];
   });
 }
+
+/**
+ * For the console's KYC review: the kind of the customer's id number and its last four
+ * characters. The API never returns the identifier (it is write-only); a reviewer matches the
+ * last four against the document, so the whole number is not shown on screen either.
+ */
+export async function identifierForReview(
+  platformId: string,
+  id: string,
+): Promise<{ idType: string | null; lastFour: string } | null> {
+  const row = await repo.findById(platformId, id, db());
+  if (!row) throw notFound('USER_NOT_FOUND', `Customer ${id}`);
+  if (!row.identifier) return null;
+  const idType = (row.profile as { idType?: string } | null)?.idType ?? null;
+  return { idType, lastFour: row.identifier.slice(-4) };
+}

@@ -3,6 +3,7 @@ import { defineCommand } from '../core/command';
 import type { Actor } from '../core/context';
 import { tokenCreate } from '../tokens/schema';
 import * as ops from './operations';
+import { REVIEW_REASON_CODES } from './review-reasons';
 import { ROLES, type StaffActor } from './roles';
 import * as staff from './service';
 
@@ -19,10 +20,16 @@ const staffOf = (actor: Actor) => actor as StaffActor;
 
 export const decideReview = defineCommand({
   name: 'console.verification.decide',
-  input: z.object({ verificationId: id, decision: z.enum(['APPROVED', 'REJECTED']) }),
+  input: z.object({
+    verificationId: id,
+    decision: z.enum(['APPROVED', 'REJECTED']),
+    reasonCode: z.enum(REVIEW_REASON_CODES),
+    note: z.string().trim().max(1000).default(''),
+  }),
   actors: { staff: 'operator' },
   idempotency: 'none',
-  run: (actor, b) => ops.decideReview(staffOf(actor), b.verificationId, b.decision),
+  run: (actor, b) =>
+    ops.decideReview(staffOf(actor), b.verificationId, b.decision, { reasonCode: b.reasonCode, note: b.note }),
 });
 
 export const replayWebhook = defineCommand({
@@ -133,9 +140,11 @@ export const setAgentPaused = defineCommand({
   run: (actor, b) => ops.setAgentPaused(staffOf(actor), b.agentId, b.isPaused),
 });
 
-// The policy form's fields as typed (amounts in the smallest unit of the policy's currency): a
-// whole number becomes one; anything else goes to PATCH /agents/{id}/policy's validation as typed,
-// which refuses it on its field. A daily or monthly limit sent empty is "no limit".
+// The policy form's fields. Amounts arrive in the smallest unit of their currency, as digits: the
+// form reads what the person typed in major units ("1,000.00") with lib/core/amount-input.ts and
+// sends the result, so the server never guesses at separators. Anything else goes to PATCH
+// /agents/{id}/policy's validation as sent, which refuses it on its field. A daily or monthly
+// limit, or the approval threshold, sent empty is "none"; allowed accounts sent null is "any".
 const typed = z.string().max(40).optional();
 const whole = (v: string) => (/^-?\d{1,20}$/.test(v.trim()) ? BigInt(v.trim()) : v.trim());
 const policyForm = z.object({
@@ -144,6 +153,10 @@ const policyForm = z.object({
   dailyLimit: typed,
   monthlyLimit: typed,
   dailyTransactionLimit: typed,
+  approvalThreshold: typed,
+  approvalThresholdCurrency: typed,
+  permissions: z.array(z.string().max(40)).max(10).optional(),
+  allowedAccountIds: z.array(z.string().max(255)).max(1000).nullable().optional(),
 });
 export type PolicyForm = z.input<typeof policyForm>;
 
@@ -158,9 +171,18 @@ function policyChange(f: z.output<typeof policyForm>): Record<string, unknown> {
     const n = whole(f.dailyTransactionLimit);
     limits.dailyTransactionLimit = typeof n === 'bigint' ? Number(n) : n;
   }
+  const threshold =
+    f.approvalThreshold === undefined && f.approvalThresholdCurrency === undefined
+      ? undefined
+      : f.approvalThreshold?.trim()
+        ? { currency: f.approvalThresholdCurrency, amount: whole(f.approvalThreshold) }
+        : { amount: null };
   return {
     ...(f.defaultExecutionMode !== undefined ? { defaultExecutionMode: f.defaultExecutionMode } : {}),
     ...(Object.keys(limits).length ? { spendingLimits: limits } : {}),
+    ...(f.permissions !== undefined ? { permissions: f.permissions } : {}),
+    ...(threshold ? { approvalThresholds: threshold } : {}),
+    ...(f.allowedAccountIds !== undefined ? { accountRestrictions: { allowedAccountIds: f.allowedAccountIds } } : {}),
   };
 }
 

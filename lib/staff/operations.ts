@@ -16,6 +16,7 @@ import { agentPolicyUpdate, type AgentPolicyUpdate } from '../agents/schema';
 import { isSandbox } from '../core/mode';
 import { DomainError } from '../core/errors';
 import { audited, type AuditIntent } from './audit';
+import { checkReviewReason, type ReviewReason } from './review-reasons';
 import { requireRole, type StaffActor, type StaffRole } from './roles';
 
 // What staff do from the console, each through the same service the API calls, as the staff
@@ -37,15 +38,24 @@ function act<T>(
   });
 }
 
-/** A reviewer's decision on a verification waiting in PENDING_MANUAL_REVIEW (recorded on the customer). */
-export function decideReview(actor: StaffActor, verificationId: string, decision: 'APPROVED' | 'REJECTED') {
+/**
+ * A reviewer's decision on a verification waiting in PENDING_MANUAL_REVIEW, with its reason code
+ * and note, both recorded on the customer's timeline (the audit entry moves to the customer).
+ */
+export function decideReview(
+  actor: StaffActor,
+  verificationId: string,
+  decision: 'APPROVED' | 'REJECTED',
+  why: ReviewReason,
+) {
+  const reason = checkReviewReason(decision, why);
   return act(
     actor,
     'operator',
     {
       action: decision === 'APPROVED' ? 'verification.approve' : 'verification.reject',
       objectId: verificationId,
-      details: { verificationId },
+      details: { verificationId, ...reason },
     },
     () => verifications.decideReview(actor.platformId, verificationId, decision),
     (v) => ({ objectId: v.customerId }),
@@ -167,6 +177,17 @@ export function setAgentPaused(actor: StaffActor, agentId: string, isPaused: boo
 }
 
 /**
+ * The console's form edits which accounts an agent may use, not its per-account rules; the API
+ * replaces accountRestrictions whole, so the rules in force are carried over.
+ */
+async function keepAccountRules(platformId: string, agentId: string, input: Record<string, unknown>) {
+  const r = input.accountRestrictions as Record<string, unknown> | undefined;
+  if (!r || 'accountRules' in r) return input;
+  const rules = (await agents.get(platformId, agentId)).policy.accountRestrictions?.accountRules;
+  return rules ? { ...input, accountRestrictions: { ...r, accountRules: rules } } : input;
+}
+
+/**
  * Changes an agent's policy with the API's own validation (PATCH /agents/{id}/policy's body). An
  * admin's: the policy sets how much money the agent may move without anyone's approval.
  */
@@ -176,8 +197,8 @@ export function changeAgentPolicy(actor: StaffActor, agentId: string, input: Rec
     actor,
     'admin',
     { action: 'agent.policy.update', objectId: agentId, details: { fields: Object.keys(input) } },
-    () => {
-      change = parseBodyOrThrow(agentPolicyUpdate, input);
+    async () => {
+      change = parseBodyOrThrow(agentPolicyUpdate, await keepAccountRules(actor.platformId, agentId, input));
       return agents.updatePolicy(actor.platformId, agentId, change);
     },
     // What was set, amounts as decimal strings (the entry is JSON; amounts are bigint).

@@ -104,16 +104,18 @@ async function reviewable() {
   return { customerId: c.body.id as string, verificationId: v.body.id as string };
 }
 
+const why = { reasonCode: 'DOCUMENTS_VERIFIED', note: 'Passport matches' };
+
 describe('console operations: roles and the audit trail', () => {
   it('a viewer may not decide a review; an operator may, and the decision is recorded on the customer', async () => {
     const { customerId, verificationId } = await reviewable();
     const viewer = await member('viewer');
-    expect(refusal(await ops.decideReview(viewer, verificationId, 'APPROVED').catch((e) => e))).toBe('FORBIDDEN');
+    expect(refusal(await ops.decideReview(viewer, verificationId, 'APPROVED', why).catch((e) => e))).toBe('FORBIDDEN');
     expect((await p.api.get(`/customers/${customerId}`)).body.kycStatus).toBe('PENDING');
     expect(await historyOf(p.platformId, [customerId])).toEqual([]);
 
     const operator = await member('operator');
-    const v = await ops.decideReview(operator, verificationId, 'APPROVED');
+    const v = await ops.decideReview(operator, verificationId, 'APPROVED', why);
     expect(v.verificationStatus).toBe('APPROVED');
     expect((await p.api.get(`/customers/${customerId}`)).body.kycStatus).toBe('APPROVED');
     const [entry] = await historyOf(p.platformId, [customerId]);
@@ -122,10 +124,11 @@ describe('console operations: roles and the audit trail', () => {
       objectId: customerId,
       staffUserId: operator.staffUserId,
       staffEmail: operator.email,
-      details: { verificationId },
+      details: { verificationId, ...why },
     });
     // Decided once: a second decision is refused by the verification's state, not recorded.
-    expect(refusal(await ops.decideReview(operator, verificationId, 'REJECTED').catch((e) => e))).toBe(
+    const late = { reasonCode: 'OTHER', note: 'late' };
+    expect(refusal(await ops.decideReview(operator, verificationId, 'REJECTED', late).catch((e) => e))).toBe(
       'INVALID_STATE_TRANSITION',
     );
     expect(await historyOf(p.platformId, [customerId])).toHaveLength(1);

@@ -55,19 +55,19 @@ describe('console server actions', () => {
   it('refuse a request without a session, or with a forged or signed-out one', async () => {
     const { verificationId } = await reviewable();
     current.jar = new CookieJar();
-    expect(await actions.decideReviewAction(verificationId, 'APPROVED')).toMatchObject({
+    expect(await actions.decideReviewAction(verificationId, 'APPROVED', 'DOCUMENTS_VERIFIED', '')).toMatchObject({
       ok: false,
       code: 'UNAUTHORIZED',
     });
     current.jar = new CookieJar().set('corridor_staff', 'forged-token');
-    expect(await actions.decideReviewAction(verificationId, 'APPROVED')).toMatchObject({
+    expect(await actions.decideReviewAction(verificationId, 'APPROVED', 'DOCUMENTS_VERIFIED', '')).toMatchObject({
       ok: false,
       code: 'UNAUTHORIZED',
     });
     const operator = await browserOf('operator');
     await staff.signOut(operator.sessionId);
     current.jar = operator.jar;
-    expect(await actions.decideReviewAction(verificationId, 'APPROVED')).toMatchObject({
+    expect(await actions.decideReviewAction(verificationId, 'APPROVED', 'DOCUMENTS_VERIFIED', '')).toMatchObject({
       ok: false,
       code: 'UNAUTHORIZED',
     });
@@ -77,7 +77,7 @@ describe('console server actions', () => {
   it('refuse a role that is short, and record who did what when it is not', async () => {
     const { customerId, verificationId } = await reviewable();
     current.jar = (await browserOf('viewer')).jar;
-    expect(await actions.decideReviewAction(verificationId, 'REJECTED')).toMatchObject({
+    expect(await actions.decideReviewAction(verificationId, 'REJECTED', 'DOCUMENT_EXPIRED', 'n')).toMatchObject({
       ok: false,
       code: 'FORBIDDEN',
     });
@@ -85,17 +85,27 @@ describe('console server actions', () => {
 
     const operator = await browserOf('operator');
     current.jar = operator.jar;
-    expect(await actions.decideReviewAction(verificationId, 'SOMETHING')).toMatchObject({
+    expect(await actions.decideReviewAction(verificationId, 'SOMETHING', 'OTHER', 'n')).toMatchObject({
       ok: false,
       code: 'INVALID_INPUT',
     });
-    expect(await actions.decideReviewAction(verificationId, 'REJECTED')).toEqual({
-      ok: true,
-      value: { verificationStatus: 'REJECTED' },
+    expect(await actions.decideReviewAction(verificationId, 'REJECTED', 'DOCUMENT_EXPIRED', '')).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
     });
+    expect(await actions.decideReviewAction(verificationId, 'REJECTED', 'DOCUMENT_EXPIRED', 'Expired in 2020')).toEqual(
+      {
+        ok: true,
+        value: { verificationStatus: 'REJECTED' },
+      },
+    );
     expect((await p.api.get(`/customers/${customerId}`)).body.kycStatus).toBe('REJECTED');
     expect(await historyOf(p.platformId, [customerId])).toMatchObject([
-      { action: 'verification.reject', staffEmail: operator.email },
+      {
+        action: 'verification.reject',
+        staffEmail: operator.email,
+        details: { reasonCode: 'DOCUMENT_EXPIRED', note: 'Expired in 2020' },
+      },
     ]);
     expect(await actions.createTokenAction('x', ['VIEW'])).toMatchObject({ ok: false, code: 'FORBIDDEN' });
 

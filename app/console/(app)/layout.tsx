@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { isSandbox } from '@/lib/core/mode';
 import { QueryProvider } from '@/components/query-provider';
 import { ConsoleFrame } from '@/components/console/nav';
+import { SearchBox } from '@/components/console/search-box';
 import { requireStaff } from '../_lib/session';
 import { signOutAction } from '../_lib/actions';
 import { liveSnapshot } from '../_lib/live';
@@ -29,6 +30,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           </div>
         }
       >
+        <SearchBox />
         {children}
       </ConsoleFrame>
     </QueryProvider>

@@ -44,8 +44,11 @@ export async function signOutAction() {
   await signOut({ redirectTo: '/console/sign-in' });
 }
 
-export async function decideReviewAction(verificationId: string, decision: string) {
-  return command(cmd.decideReview, { verificationId, decision }, (v) => ({ verificationStatus: v.verificationStatus }));
+/** A KYC/KYB review decision with its reason code and note (both on the customer's timeline). */
+export async function decideReviewAction(verificationId: string, decision: string, reasonCode: string, note: string) {
+  return command(cmd.decideReview, { verificationId, decision, reasonCode, note }, (v) => ({
+    verificationStatus: v.verificationStatus,
+  }));
 }
 
 export async function replayWebhookAction(eventId: string) {

@@ -6,13 +6,16 @@ import type { Agent, AgentAction } from '@/lib/agents/presenter';
 import * as customers from '@/lib/customers/service';
 import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';
-import { shortId } from '@/components/format';
+import { formatAmount, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
 import { AuditList } from '@/components/console/tables';
 import { ActionButton } from '@/components/console/action-button';
 import { PolicyFacts, UsageTable } from '@/components/console/agents';
-import { DeviceCodeButton, PolicyForm } from '@/components/console/agent-forms';
+import { DeviceCodeButton } from '@/components/console/agent-forms';
+import { PolicyForm, type PolicyValues } from '@/components/console/policy-form';
+import * as accounts from '@/lib/accounts/service';
+import { CURRENCY_CODES } from '@/lib/core/currencies';
 import { setAgentPausedAction } from '../../../_lib/actions';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
@@ -113,7 +116,25 @@ function DeviceCode({ a }: { a: Agent }) {
   );
 }
 
-const amountText = (v: bigint | null | undefined) => (v === null || v === undefined ? '' : v.toString());
+const digits = (v: bigint | null | undefined) => (v === null || v === undefined ? '' : v.toString());
+
+/** The policy in force as the form's values (amounts in minor units, as digits). */
+function policyValues(a: Agent): PolicyValues {
+  const l = a.policy.spendingLimits;
+  const t = a.policy.approvalThresholds;
+  return {
+    defaultExecutionMode: a.policy.defaultExecutionMode,
+    currency: l.currency,
+    perTransactionLimit: digits(l.perTransactionLimit),
+    dailyLimit: digits(l.dailyLimit),
+    monthlyLimit: digits(l.monthlyLimit),
+    dailyTransactionLimit: l.dailyTransactionLimit === undefined ? '' : String(l.dailyTransactionLimit),
+    approvalThreshold: t?.amount !== null && t?.amount !== undefined && t.currency ? digits(t.amount) : '',
+    approvalThresholdCurrency: (t?.amount !== null && t?.amount !== undefined && t.currency) || l.currency,
+    permissions: a.policy.permissions,
+    allowedAccountIds: a.policy.accountRestrictions?.allowedAccountIds ?? null,
+  };
+}
 
 export default async function AgentPage({ params }: { params: Params }) {
   const actor = await requireStaff();
@@ -130,14 +151,14 @@ export default async function AgentPage({ params }: { params: Params }) {
       listApprovals(actor, { agentId: id, limit: 10, sortOrder: 'asc' }),
       historyOf(p, [id]),
     ]);
-    return { agent, customer, pending, audit };
+    const owned = await accounts.list(p, { owner: 'customers', customerId: agent.customerId }, 100);
+    return { agent, customer, pending, audit, owned };
   });
   const a = d.agent;
   const c = d.customer as (Record<string, unknown> & { platformCustomerId?: string }) | null;
   const customerName = c
     ? String(c.fullName ?? (c.businessInfo as { legalName?: string })?.legalName ?? c.platformCustomerId)
     : null;
-  const l = a.policy.spendingLimits;
   const operator = hasRole(actor.role, 'operator');
   return (
     <>
@@ -155,14 +176,17 @@ export default async function AgentPage({ params }: { params: Params }) {
         <Section title="Change the policy">
           <PolicyForm
             agentId={a.id}
-            currency={l.currency}
-            current={{
-              defaultExecutionMode: a.policy.defaultExecutionMode,
-              perTransactionLimit: amountText(l.perTransactionLimit),
-              dailyLimit: amountText(l.dailyLimit),
-              monthlyLimit: amountText(l.monthlyLimit),
-              dailyTransactionLimit: l.dailyTransactionLimit === undefined ? '' : String(l.dailyTransactionLimit),
+            current={policyValues(a)}
+            usage={{
+              dailySpend: a.usage.dailySpend.toString(),
+              monthlySpend: a.usage.monthlySpend.toString(),
+              dailyTransactionCount: a.usage.dailyTransactionCount,
             }}
+            accounts={d.owned.data.map((acc) => ({
+              id: acc.id,
+              label: `${acc.balance.currency.code} ${acc.type.toLowerCase().replace(/_/g, ' ')} · ${formatAmount(acc.balance.amount, acc.balance.currency.code)} available · ${shortId(acc.id)}`,
+            }))}
+            currencies={CURRENCY_CODES}
           />
         </Section>
       ) : null}

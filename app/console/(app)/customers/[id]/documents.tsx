@@ -2,7 +2,7 @@
 import { LocalTime } from '@/components/time';
 import { Empty } from '@/components/ui';
 
-interface Doc {
+export interface Doc {
   id: string;
   documentType: string;
   documentHolder: string;
@@ -15,28 +15,26 @@ interface Doc {
   createdAt: Date;
 }
 
-// A customer's documents with a preview: images inline, PDFs opened in a new tab.
-export function DocumentList({ docs }: { docs: Doc[] }) {
+// Documents previewed inline, images and PDFs alike (served by /console/documents/[id] to staff,
+// framable by this site only: proxy.ts), each with a link to open it whole in a new tab.
+function Preview({ doc, href, holderName }: { doc: Doc; href: string; holderName: string }) {
+  const what = `${doc.documentType}${doc.side ? ` ${doc.side.toLowerCase()}` : ''} of ${holderName}`;
+  if (doc.contentType.startsWith('image/'))
+    return <img src={href} alt={what} className="mb-2 h-48 w-full rounded bg-slate-100 object-contain" />;
+  if (doc.contentType === 'application/pdf')
+    return <iframe src={href} title={what} className="mb-2 h-64 w-full rounded border border-slate-200 bg-slate-100" />;
+  return null;
+}
+
+export function DocumentList({ docs, holderName }: { docs: Doc[]; holderName: string }) {
   if (!docs.length) return <Empty>No documents uploaded.</Empty>;
   return (
     <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
       {docs.map((doc) => {
         const href = `/console/documents/${encodeURIComponent(doc.id)}`;
         return (
-          <li key={doc.id} className="rounded border border-slate-200 p-3 text-sm">
-            {doc.contentType.startsWith('image/') ? (
-              <a href={href} target="_blank" rel="noopener">
-                <img
-                  src={href}
-                  alt={`${doc.documentType} ${doc.side ?? ''} (${doc.fileName})`}
-                  className="mb-2 h-40 w-full rounded bg-slate-100 object-contain"
-                />
-              </a>
-            ) : (
-              <a href={href} target="_blank" rel="noopener" className="mb-2 block text-blue-800 underline">
-                Open {doc.fileName} (PDF)
-              </a>
-            )}
+          <li key={doc.id} className="min-w-0 rounded border border-slate-200 p-3 text-sm">
+            <Preview doc={doc} href={href} holderName={holderName} />
             <p className="font-medium">
               {doc.documentType}
               {doc.side ? ` · ${doc.side}` : ''} · {doc.country}
@@ -45,11 +43,11 @@ export function DocumentList({ docs }: { docs: Doc[] }) {
               {doc.fileName}, {Math.ceil(doc.size / 1024)} KiB{doc.submitted ? ', submitted as evidence' : ''}
             </p>
             <p className="text-slate-700">
-              Holder <span className="font-mono text-xs">{doc.documentHolder}</span>
-            </p>
-            <p className="text-slate-700">
               Uploaded <LocalTime value={doc.createdAt} />
             </p>
+            <a href={href} target="_blank" rel="noopener" className="text-blue-800 underline">
+              Open {doc.fileName}
+            </a>
           </li>
         );
       })}

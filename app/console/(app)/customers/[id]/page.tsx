@@ -14,18 +14,17 @@ import { formatAmount, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
 import { AuditList, DeliveriesTable, TransactionsTable } from '@/components/console/tables';
-import { ActionButton } from '@/components/console/action-button';
+import { ReviewDecision } from '@/components/console/review-decision';
 import { CardsTable } from '@/components/console/cards';
 import { CustomerAgents } from '@/components/console/agents';
-import { decideReviewAction } from '../../../_lib/actions';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
 import { DocumentList } from './documents';
+import { BusinessFacts, IndividualFacts, OwnersReview } from './review-facts';
 
 type Params = Promise<{ id: string }>;
 type Customer = Record<string, unknown> & Awaited<ReturnType<typeof customers.get>>;
 type Verification = Awaited<ReturnType<typeof verifications.list>>['data'][number];
-type Owner = Awaited<ReturnType<typeof owners.list>>['data'][number];
 type InternalAccount = Awaited<ReturnType<typeof accounts.list>>['data'][number];
 type ExternalAccount = Awaited<ReturnType<typeof externalAccounts.list>>['data'][number];
 
@@ -51,23 +50,7 @@ function Profile({ c, status }: { c: Customer; status: string }) {
   );
 }
 
-/** Approve or reject a verification waiting for a manual review. */
-function ReviewDecision({ id }: { id: string }) {
-  return (
-    <div className="flex flex-wrap gap-2">
-      <ActionButton action={decideReviewAction.bind(null, id, 'APPROVED')} label="Approve" done="Approved" />
-      <ActionButton
-        action={decideReviewAction.bind(null, id, 'REJECTED')}
-        label="Reject"
-        tone="danger"
-        confirm="Reject this verification? The customer will be REJECTED."
-        done="Rejected"
-      />
-    </div>
-  );
-}
-
-function Verifications({ rows, canDecide }: { rows: Verification[]; canDecide: boolean }) {
+function Verifications({ rows, canDecide, subject }: { rows: Verification[]; canDecide: boolean; subject: string }) {
   if (!rows.length) return <Empty>Not submitted for verification yet.</Empty>;
   return (
     <ul className="divide-y divide-slate-100">
@@ -80,7 +63,7 @@ function Verifications({ rows, canDecide }: { rows: Verification[]; canDecide: b
               updated <LocalTime value={v.updatedAt} />
             </span>
             {v.errors.length ? (
-              <ul className="mt-1 list-disc pl-5">
+              <ul className="mt-1 list-disc pl-5" aria-label="What the verification found missing or wrong">
                 {v.errors.map((e, i) => (
                   <li key={i}>
                     {e.type}: {e.reason}
@@ -89,31 +72,12 @@ function Verifications({ rows, canDecide }: { rows: Verification[]; canDecide: b
               </ul>
             ) : null}
           </div>
-          {v.verificationStatus === 'PENDING_MANUAL_REVIEW' && canDecide ? <ReviewDecision id={v.id} /> : null}
+          {v.verificationStatus === 'PENDING_MANUAL_REVIEW' && canDecide ? (
+            <ReviewDecision verificationId={v.id} subject={subject} />
+          ) : null}
         </li>
       ))}
     </ul>
-  );
-}
-
-function BeneficialOwners({ rows }: { rows: Owner[] }) {
-  if (!rows.length) return <Empty>No beneficial owners recorded.</Empty>;
-  return (
-    <Table caption="Beneficial owners" head={['Name', 'Roles', 'Ownership', 'KYC status']}>
-      {rows.map((o) => (
-        <tr key={o.id}>
-          <Cell>
-            {[o.personalInfo.firstName, o.personalInfo.lastName].filter(Boolean).join(' ')}
-            <span className="block font-mono text-xs text-slate-700">{shortId(o.id)}</span>
-          </Cell>
-          <Cell>{o.roles.join(', ')}</Cell>
-          <Cell>{o.ownershipPercentage !== null ? `${o.ownershipPercentage}%` : '—'}</Cell>
-          <Cell>
-            <Badge status={o.kycStatus} />
-          </Cell>
-        </tr>
-      ))}
-    </Table>
   );
 }
 
@@ -154,26 +118,43 @@ function ExternalAccounts({ rows }: { rows: ExternalAccount[] }) {
   );
 }
 
+/** Everything the customer's page shows, read at once. */
+async function load(p: string, id: string) {
+  const customer = await customers.get(p, id);
+  const [checks, docs, ownerPage, internal, external, txs, hooks, cardPage, agentPage, identifier] = await Promise.all([
+    verifications.list(p, { customerId: id }, 20),
+    documents.ofCustomerForReview(p, id),
+    customer.customerType === 'BUSINESS' ? owners.list(p, id, 50) : Promise.resolve(null),
+    accounts.list(p, { owner: 'customers', customerId: id }, 50),
+    externalAccounts.list(p, { owner: { kind: 'customers', customerId: id } }, 50),
+    transactions.list(p, { customerId: id }, 10, 'desc'),
+    listDeliveries(p, { subjectId: id }, 10),
+    cards.list(p, { cardholderId: id }, 20, 'desc'),
+    agents.list(p, { customerId: id, limit: 20 }),
+    customer.customerType === 'INDIVIDUAL' ? customers.identifierForReview(p, id) : Promise.resolve(null),
+  ]);
+  const audit = await historyOf(p, [id, ...checks.data.map((v) => v.id)]);
+  return {
+    customer,
+    checks,
+    docs,
+    ownerPage,
+    internal,
+    external,
+    txs,
+    hooks,
+    cardPage,
+    agentPage,
+    audit,
+    identifier,
+  };
+}
+
 export default async function CustomerPage({ params }: { params: Params }) {
   const actor = await requireStaff();
   const id = decodeURIComponent((await params).id);
   const p = actor.platformId;
-  const d = await readOr404(actor, async () => {
-    const customer = await customers.get(p, id);
-    const [checks, docs, ownerPage, internal, external, txs, hooks, cardPage, agentPage] = await Promise.all([
-      verifications.list(p, { customerId: id }, 20),
-      documents.ofCustomerForReview(p, id),
-      customer.customerType === 'BUSINESS' ? owners.list(p, id, 50) : Promise.resolve(null),
-      accounts.list(p, { owner: 'customers', customerId: id }, 50),
-      externalAccounts.list(p, { owner: { kind: 'customers', customerId: id } }, 50),
-      transactions.list(p, { customerId: id }, 10, 'desc'),
-      listDeliveries(p, { subjectId: id }, 10),
-      cards.list(p, { cardholderId: id }, 20, 'desc'),
-      agents.list(p, { customerId: id, limit: 20 }),
-    ]);
-    const audit = await historyOf(p, [id, ...checks.data.map((v) => v.id)]);
-    return { customer, checks, docs, ownerPage, internal, external, txs, hooks, cardPage, agentPage, audit };
-  });
+  const d = await readOr404(actor, () => load(p, id));
   const c = d.customer as Customer;
   const business = c.businessInfo as { legalName?: string } | undefined;
   const name = (c.fullName as string | undefined) ?? business?.legalName ?? '(no name)';
@@ -184,15 +165,22 @@ export default async function CustomerPage({ params }: { params: Params }) {
       <Section title="Profile">
         <Profile c={c} status={status} />
       </Section>
-      <Section title="Verifications">
-        <Verifications rows={d.checks.data} canDecide={hasRole(actor.role, 'operator')} />
+      <Section title={c.customerType === 'INDIVIDUAL' ? 'KYC details' : 'KYB details'}>
+        {c.customerType === 'INDIVIDUAL' ? (
+          <IndividualFacts c={c} identifier={d.identifier} />
+        ) : (
+          <BusinessFacts c={c} />
+        )}
       </Section>
-      <Section title="Documents">
-        <DocumentList docs={d.docs} />
+      <Section title="Verifications">
+        <Verifications rows={d.checks.data} canDecide={hasRole(actor.role, 'operator')} subject={name} />
+      </Section>
+      <Section title={`Documents of ${name}`}>
+        <DocumentList docs={d.docs.filter((doc) => doc.documentHolder === c.id)} holderName={name} />
       </Section>
       {d.ownerPage ? (
         <Section title="Beneficial owners">
-          <BeneficialOwners rows={d.ownerPage.data} />
+          <OwnersReview owners={d.ownerPage.data} docs={d.docs} />
         </Section>
       ) : null}
       <Section title="Accounts">
