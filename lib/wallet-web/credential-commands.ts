@@ -125,7 +125,10 @@ export const listSessions = defineCommand({
   },
 });
 
-/** Ends another open session of this wallet (a device signed in elsewhere), signed by this one. */
+/**
+ * Ends another open session of this wallet (a device signed in elsewhere), signed by this one,
+ * after a fresh proof as for any change to how the wallet signs in.
+ */
 export const revokeOtherSession = defineCommand({
   name: 'wallet.sessions.revoke-other',
   input: z.object({ sessionId: z.string().max(100), signature }),
@@ -135,6 +138,7 @@ export const revokeOtherSession = defineCommand({
     const a = holder(actor);
     const own = (await sessions.list(a.platformId, a.accountId)).data.some((x) => x.id === b.sessionId);
     if (!own) throw new DomainError('REFERENCE_NOT_FOUND', `Session ${b.sessionId} not found`);
+    await requireFreshSignIn(a);
     const path = `/auth/sessions/${b.sessionId}`;
     return sessions.revoke(a.platformId, b.sessionId, signedCall('DELETE', path, undefined, b.signature));
   },

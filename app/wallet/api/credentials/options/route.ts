@@ -6,7 +6,8 @@ import { asHolder, json, refuseCrossSite, signedOut, walletRoute, webSession } f
 
 // POST /wallet/api/credentials/options – WebAuthn creation options for a new passkey of this
 // wallet (for @simplewebauthn/browser's startRegistration): a fresh challenge remembered for this
-// browser, the relying party, the wallet as the user, and the passkeys it has already.
+// browser, the relying party, the wallet as the user, and the passkeys it has already. The passkey
+// must be discoverable (a resident key): signing in with it needs no email typed.
 export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
@@ -30,6 +31,6 @@ export const POST = walletRoute(async (req: Request) => {
     timeout: 120_000,
     attestation: 'none',
     excludeCredentials: existing,
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+    authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
   });
 });
