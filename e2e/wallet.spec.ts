@@ -36,6 +36,19 @@ async function signOut(page: Page) {
   await expect(page.getByRole('button', { name: 'Email me a code' })).toBeVisible();
 }
 
+/** Six minutes on, the recovery phrase first asks to confirm it's you: the passkey again, in place. */
+async function phraseAfterConfirmingWithPasskey(page: Page) {
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 6 * 60 });
+  await page.getByRole('button', { name: 'Show the recovery phrase' }).click();
+  const confirm = page.getByRole('region', { name: "Confirm it's you" });
+  await expect(confirm).toContainText('The recovery phrase is shown only after a recent sign-in.');
+  await expect(page.getByLabel('Recovery phrase')).toHaveCount(0);
+  await checkPage(page, 'wallet-confirm-passkey');
+  await confirm.getByRole('button', { name: 'Confirm with my passkey' }).click();
+  await expect(page.getByLabel('Recovery phrase')).toHaveText(/^(\w+ ){23}\w+$/);
+  await expect(confirm).toHaveCount(0);
+}
+
 const activeSessions = async (accountId: string) =>
   ((await apiOk('GET', `/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).data as Json[]).length;
 
@@ -89,10 +102,12 @@ test('email-code sign-in, a passkey added and used, a signed payment, revoke, ex
   await signOut(page);
   expect(await activeSessions(alice.walletId)).toBe(0);
 
-  // Passkey sign-in, then a payment signed in the browser.
-  await page.getByLabel('Email').fill(alice.email);
+  // Passkey sign-in with no email typed (the passkey is discoverable: the browser offers it),
+  // then a payment signed in the browser.
+  await expect(page.getByLabel('Email')).toHaveValue('');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+  await expect(page.getByText(alice.email, { exact: true })).toBeVisible();
   await page.getByLabel('Send to').selectOption(bank.id);
   await page.getByLabel('Amount (USD)').fill('12.34');
   await page.getByRole('button', { name: 'Get a quote' }).click();
@@ -108,6 +123,10 @@ test('email-code sign-in, a passkey added and used, a signed payment, revoke, ex
     `/customers/internal-accounts?customerId=${encodeURIComponent(alice.id)}&type=EMBEDDED_WALLET`,
   );
   expect(wallet.data[0].balance.amount).toBeLessThan(25_000 - 1234 + 1);
+
+  await phraseAfterConfirmingWithPasskey(page);
+  // The session it replaced ended: one session, this browser's.
+  expect(await activeSessions(alice.walletId)).toBe(1);
   await signOut(page);
 
   // Signed in with the email code again (a new code may be sent 30 s after the last: the sandbox

@@ -9,6 +9,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Json = null,
   ) {
     super(message);
   }
@@ -34,7 +35,8 @@ export async function call(
   });
   const text = await res.text();
   const data = text ? (parse(text, null, numbers) as Json) : null;
-  if (res.status >= 400) throw new ApiError(res.status, data?.code ?? 'ERROR', data?.message ?? `HTTP ${res.status}`);
+  if (res.status >= 400)
+    throw new ApiError(res.status, data?.code ?? 'ERROR', data?.message ?? `HTTP ${res.status}`, data?.details ?? null);
   return { status: res.status, data };
 }
 
@@ -56,3 +58,7 @@ export async function signed(
   });
   return retry.data;
 }
+
+/** The server refused an action until the holder confirms it is them (a sign-in of the last minutes). */
+export const needsConfirmation = (err: unknown) =>
+  err instanceof ApiError && err.status === 403 && err.details?.reason === 'REAUTHENTICATION_REQUIRED';

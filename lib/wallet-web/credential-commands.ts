@@ -112,6 +112,22 @@ export async function requireFreshSignIn(a: ReturnType<typeof holder>) {
     });
 }
 
+/**
+ * Refuses unless the sign-in is fresh: asked before a passkey is created (the registration
+ * options), so a stale session is stopped before the authenticator stores a passkey the wallet
+ * would then refuse to add.
+ */
+export const confirmFreshSignIn = defineCommand({
+  name: 'wallet.sessions.confirm-fresh',
+  input: z.object({}),
+  actors: customer,
+  idempotency: 'none',
+  run: async (actor) => {
+    await requireFreshSignIn(holder(actor));
+    return { fresh: true };
+  },
+});
+
 /** The wallet's open sessions (the devices signed in), this browser's marked. */
 export const listSessions = defineCommand({
   name: 'wallet.sessions.list',
