@@ -62,3 +62,16 @@ export async function signed(
 /** The server refused an action until the holder confirms it is them (a sign-in of the last minutes). */
 export const needsConfirmation = (err: unknown) =>
   err instanceof ApiError && err.status === 403 && err.details?.reason === 'REAUTHENTICATION_REQUIRED';
+
+/**
+ * Before an action that needs a fresh sign-in: asks the server (its clock, which a sandbox may
+ * move) whether this session still is, and if not refuses here as the server would, so the page
+ * asks the holder to confirm it's them first. The server checks again; this only spares a refusal.
+ */
+export async function requireFresh(): Promise<void> {
+  const me = (await call('GET', '/me')).data;
+  if (!me?.signedIn) throw new ApiError(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended)');
+  // A few seconds' margin: the action itself follows this answer.
+  if (Number(me.session?.freshSecondsLeft ?? 0) <= 5)
+    throw new ApiError(403, 'FORBIDDEN', 'Confirm it is you', { reason: 'REAUTHENTICATION_REQUIRED' });
+}

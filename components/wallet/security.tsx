@@ -3,7 +3,7 @@ import { startRegistration } from '@simplewebauthn/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LocalTime } from '../time';
-import { call, signed, type Json } from './api';
+import { call, requireFresh, signed, type Json } from './api';
 import { exportKey, openExport, type SessionKey } from './crypto';
 import { ConfirmThenRetry, shownError } from './reauth';
 import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
@@ -32,8 +32,10 @@ function Credentials({ walletKey }: { walletKey: SessionKey }) {
     queryFn: async () => (await call('GET', '/credentials')).data.data as Json[],
   });
   const revoke = useMutation({
-    mutationFn: (v: { id: string; key: SessionKey }) =>
-      signed('DELETE', `/credentials/${encodeURIComponent(v.id)}`, {}, v.key),
+    mutationFn: async (v: { id: string; key: SessionKey }) => {
+      await requireFresh();
+      return signed('DELETE', `/credentials/${encodeURIComponent(v.id)}`, {}, v.key);
+    },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['credentials'] }),
   });
   return (
@@ -76,8 +78,10 @@ function Sessions({ walletKey }: { walletKey: SessionKey }) {
     queryFn: async () => (await call('GET', '/sessions')).data.data as Json[],
   });
   const revoke = useMutation({
-    mutationFn: (v: { id: string; key: SessionKey }) =>
-      signed('DELETE', `/sessions/${encodeURIComponent(v.id)}`, {}, v.key),
+    mutationFn: async (v: { id: string; key: SessionKey }) => {
+      await requireFresh();
+      return signed('DELETE', `/sessions/${encodeURIComponent(v.id)}`, {}, v.key);
+    },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['sessions'] }),
   });
   return (
@@ -120,6 +124,7 @@ function AddPasskey({ walletKey }: { walletKey: SessionKey }) {
   const [nickname, setNickname] = useState('');
   const add = useMutation({
     mutationFn: async ({ key }: { key: SessionKey }) => {
+      await requireFresh();
       const options = (await call('POST', '/credentials/options', {})).data;
       const reg = await startRegistration({ optionsJSON: options });
       await signed(
@@ -178,6 +183,7 @@ function RecoveryPhrase({ walletKey }: { walletKey: SessionKey }) {
   const [phrase, setPhrase] = useState<string | null>(null);
   const exporting = useMutation({
     mutationFn: async (v: { key: SessionKey }) => {
+      await requireFresh();
       const key = await exportKey();
       const r = await signed('POST', '/export', { clientPublicKey: key.publicKey }, v.key);
       return openExport(r.encryptedWalletCredentials, key);

@@ -59,7 +59,11 @@ export function SignIn({ onSignedIn, initialEmail = '' }: { onSignedIn: () => vo
       error={codeSent.error ?? (isCancelled(passkey.error) ? null : passkey.error)}
       cancelled={isCancelled(passkey.error)}
       onSendCode={() => codeSent.mutate()}
-      onPasskey={() => passkey.mutate()}
+      onPasskey={() => {
+        // The request waiting in the autofill ends first: one passkey request at a time.
+        cancelPasskeyAutofill();
+        passkey.mutate();
+      }}
     />
   );
 }

@@ -102,10 +102,15 @@ export const removeCredential = defineCommand({
  */
 export const FRESH_SECONDS = 5 * 60;
 
-export async function requireFreshSignIn(a: ReturnType<typeof holder>) {
+/** How many seconds this session's sign-in stays fresh (0 once it is not). */
+async function freshSecondsLeft(a: ReturnType<typeof holder>): Promise<number> {
   const own = (await sessions.list(a.platformId, a.accountId)).data.find((x) => x.id === a.authSessionId);
   const age = own ? (now().getTime() - own.createdAt.getTime()) / 1000 : Infinity;
-  if (age > FRESH_SECONDS)
+  return Math.max(0, Math.floor(FRESH_SECONDS - age));
+}
+
+export async function requireFreshSignIn(a: ReturnType<typeof holder>) {
+  if ((await freshSecondsLeft(a)) <= 0)
     throw new DomainError('FORBIDDEN', 'Confirm it is you: sign in again with your passkey or a code, then retry', {
       reason: 'REAUTHENTICATION_REQUIRED',
       freshForSeconds: FRESH_SECONDS,
@@ -126,6 +131,18 @@ export const confirmFreshSignIn = defineCommand({
     await requireFreshSignIn(holder(actor));
     return { fresh: true };
   },
+});
+
+/**
+ * How long this session's sign-in stays fresh, on the platform's clock: the page asks the holder
+ * to confirm it's them before an action the server would refuse, rather than after.
+ */
+export const signInFreshness = defineCommand({
+  name: 'wallet.sessions.freshness',
+  input: z.object({}),
+  actors: customer,
+  idempotency: 'none',
+  run: async (actor) => ({ freshSecondsLeft: await freshSecondsLeft(holder(actor)) }),
 });
 
 /** The wallet's open sessions (the devices signed in), this browser's marked. */
