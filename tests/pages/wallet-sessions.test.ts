@@ -77,14 +77,21 @@ describe('wallet sessions', () => {
     await signIn(w.email);
     const body = { clientPublicKey: newClientKey().publicKeyUncompressed };
     expect((await json(await exportWallet(request('POST', '/export', body)))).status).toBe(202);
+    // The page learns how long the sign-in stays fresh, to ask before the server would refuse.
+    const fresh = (await json(await me())).body.session.freshSecondsLeft;
+    expect(fresh).toBeGreaterThan(290);
+    expect(fresh).toBeLessThanOrEqual(300);
     await advance(p, 6 * 60);
+    expect((await json(await me())).body.session.freshSecondsLeft).toBe(0);
     const stale = await json(await exportWallet(request('POST', '/export', body)));
     expect(stale.status).toBe(403);
     expect(stale.body.details).toMatchObject({ reason: 'REAUTHENTICATION_REQUIRED' });
     await signIn(w.email);
     expect((await json(await exportWallet(request('POST', '/export', body)))).status).toBe(202);
   });
+});
 
+describe('wallet credential changes', () => {
   it('adding a passkey and signing out another device need a sign-in of the last five minutes', async () => {
     const w = await newWallet(p);
     const other = await signIn(w.email);
