@@ -36,7 +36,7 @@ export function SessionClock({ secondsLeft, onExpired }: { secondsLeft: number; 
           </p>
           {extending ? (
             <ConfirmItsYou
-              why="Confirm with your passkey or a code to start a new 15-minute session."
+              why="A new 15-minute session starts once you have confirmed."
               onConfirmed={() => setExtending(false)}
               onCancel={() => setExtending(false)}
             />
