@@ -47,6 +47,7 @@ async function reviewFigures(page: Page): Promise<Record<string, string>> {
 
 let holder: Awaited<ReturnType<typeof walletCustomer>>;
 let bank: Json;
+let failing: Json;
 
 test('the review screen states the quote: amounts, fees, what arrives, the rate both ways', async ({ page }) => {
   holder = await walletCustomer('Trusty Wallet');
@@ -78,6 +79,8 @@ test('the review screen states the quote: amounts, fees, what arrives, the rate 
   expect(shown['Total fees']).toBe(`$${grouped(BigInt(api.feesIncluded))} USD`);
   expect(shown['Converted']).toBe(`$${grouped(BigInt(api.totalSendingAmount) - BigInt(api.feesIncluded))} USD`);
   expect(shown['Note']).toBe('Rent for May');
+  // The payee by the account holder's name.
+  expect(shown['To']).toBe('Ada Lovelace · MXN account ···5678 (MXN)');
   const forward = Number(/^1 USD = ([\d.]+) MXN$/.exec(shown['Rate'])![1]);
   expect(forward).toBeGreaterThan(1);
   expect(Math.abs(forward * api.exchangeRate - 1)).toBeLessThan(1e-5);
@@ -89,6 +92,25 @@ test('the review screen states the quote: amounts, fees, what arrives, the rate 
 
   await page.getByRole('button', { name: 'Confirm and send $12.34 USD' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Sent.' })).toBeVisible();
+
+  // A payment to an account whose bank refuses it (the sandbox's CLABE ending 002): it fails and
+  // its money comes back, a refund the history lists on its own.
+  failing = await apiOk('POST', '/customers/external-accounts', {
+    customerId: holder.id,
+    currency: 'MXN',
+    accountInfo: {
+      accountType: 'MXN_ACCOUNT',
+      clabeNumber: '000000000000000002',
+      beneficiary: { ...bank.accountInfo.beneficiary, fullName: 'Rita Refund' },
+    },
+  });
+  await page.reload();
+  await page.getByLabel('Send to').selectOption(failing.id);
+  await page.getByLabel('Amount (USD)').fill('20');
+  await page.getByLabel('Note for the payment (optional)').fill('');
+  await page.getByRole('button', { name: 'Get a quote' }).click();
+  await page.getByRole('button', { name: 'Confirm and send $20.00 USD' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent.' })).toBeVisible();
 });
 
 test('the history lists what moved money, per account, each entry with its detail', async ({ page }) => {
@@ -99,11 +121,31 @@ test('the history lists what moved money, per account, each entry with its detai
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: 700,
   });
+  // An hour on, the payment to Rita Refund's account has failed and been refunded.
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 3600 });
   await signInWithCode(page, holder.email);
   const payments = page.getByRole('list', { name: 'Payments' });
-  await expect(payments.getByRole('listitem')).toHaveCount(1);
-  const entry = payments.getByRole('listitem').first();
-  await expect(entry).toContainText('Sent to Ada Lovelace · MXN_ACCOUNT ···5678');
+  await expect(payments.getByRole('listitem')).toHaveCount(3);
+  const [refund, failed] = [payments.getByRole('listitem').nth(0), payments.getByRole('listitem').nth(1)];
+  await expect(refund).toContainText('Refund of the payment to Rita Refund · MXN account ···0002');
+  await expect(refund).toContainText('+$20.00 USD');
+  await expect(refund).toContainText('completed');
+  await expect(failed).toContainText('Sent to Rita Refund · MXN account ···0002');
+  await expect(failed).toContainText('−$20.00 USD');
+  await expect(failed).toContainText(/failed: /);
+  await refund.getByRole('button').first().click();
+  await expect(refund.getByRole('definition').filter({ hasText: /^completed · reference RF/ })).toBeVisible();
+  await expect(refund.getByRole('list', { name: 'Timeline' })).toContainText('Refunded');
+  await refund.getByRole('button').first().click();
+  // Against the ledger: the wallet holds what was funded less the one payment that went out.
+  const wallet = await apiOk(
+    'GET',
+    `/customers/internal-accounts?customerId=${encodeURIComponent(holder.id)}&type=EMBEDDED_WALLET`,
+  );
+  expect(wallet.data[0].balance.amount).toBe(25_000 - 1234);
+  await expect(page.getByRole('region', { name: 'Balances' })).toContainText('$237.66 USD');
+  const entry = payments.getByRole('listitem').nth(2);
+  await expect(entry).toContainText('Sent to Ada Lovelace · MXN account ···5678');
   await expect(entry).toContainText('−$12.34 USD');
   await expect(entry).toContainText('“Rent for May”');
   await entry.getByRole('button').first().click();
@@ -133,7 +175,25 @@ test('receive details with a QR code and copy buttons; the devices signed in', a
   await noSidewaysScroll(page);
 });
 
-test('the session counts down, prompts before its end, and on expiry returns to sign-in keeping the draft', async ({
+test("the recovery phrase asks to confirm it's you on a session older than five minutes", async ({ page }) => {
+  await signInWithCode(page, holder.email);
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 6 * 60 });
+  await page.getByRole('button', { name: 'Show the recovery phrase' }).click();
+  const confirm = page.getByRole('region', { name: "Confirm it's you" });
+  await expect(confirm).toContainText('The recovery phrase is shown only after a recent sign-in.');
+  await expect(page.getByLabel('Recovery phrase')).toHaveCount(0);
+  // This wallet has no passkey: the email code it is.
+  await expect(confirm.getByRole('button', { name: 'Confirm with my passkey' })).toHaveCount(0);
+  await checkPage(page, 'wallet-confirm-its-you');
+  await confirm.getByRole('button', { name: 'Email me a code' }).click();
+  await expect(confirm.getByRole('button', { name: /Send a new code in \d+ s/ })).toBeDisabled();
+  await confirm.getByLabel('Code to confirm').fill('000000');
+  await confirm.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(page.getByLabel('Recovery phrase')).toHaveText(/^(\w+ ){23}\w+$/);
+  await noSidewaysScroll(page);
+});
+
+test('the session counts down, is extended in place, and on expiry returns to sign-in keeping the draft', async ({
   page,
 }) => {
   await signInWithCode(page, holder.email);
@@ -143,9 +203,22 @@ test('the session counts down, prompts before its end, and on expiry returns to 
   // Fourteen and a half minutes later (the sandbox clock), the page learns it has seconds left.
   await apiOk('POST', '/sandbox/clock/advance', { seconds: 870 });
   await page.reload();
-  await expect(page.getByRole('alert').filter({ hasText: 'Your session ends in' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
+  const ending = page.getByRole('alert').filter({ hasText: 'Your session ends in' });
+  await expect(ending).toBeVisible();
+  await ending.getByRole('button', { name: 'Stay signed in' }).click();
   await checkPage(page, 'wallet-session-ending');
+  // Extended in place: a code, and a new 15-minute session; the draft is still on the page.
+  await ending.getByRole('button', { name: 'Email me a code' }).click();
+  await ending.getByLabel('Code to confirm').fill('000000');
+  await ending.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(page.getByLabel('Session time left')).toHaveText(/^1[45]:\d\d$/);
+  await expect(page.getByRole('alert').filter({ hasText: 'Your session ends in' })).toHaveCount(0);
+  await expect(page.getByLabel('Amount (USD)')).toHaveValue('7.50');
+
+  // Left to run out this time: back to sign-in, nothing of the session on screen.
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 870 });
+  await page.reload();
+  await expect(page.getByRole('alert').filter({ hasText: 'Your session ends in' })).toBeVisible();
   await expect(page.getByText('Your session ended.')).toBeVisible({ timeout: 45_000 });
   await expect(page.getByRole('region', { name: 'Balances' })).toHaveCount(0);
   await expect(page.getByLabel('Email')).toHaveValue(holder.email);

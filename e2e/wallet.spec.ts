@@ -36,6 +36,48 @@ async function signOut(page: Page) {
   await expect(page.getByRole('button', { name: 'Email me a code' })).toBeVisible();
 }
 
+/** Six minutes on, the recovery phrase first asks to confirm it's you: the passkey again, in place. */
+async function phraseAfterConfirmingWithPasskey(page: Page) {
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 6 * 60 });
+  await page.getByRole('button', { name: 'Show the recovery phrase' }).click();
+  const confirm = page.getByRole('region', { name: "Confirm it's you" });
+  await expect(confirm).toContainText('The recovery phrase is shown only after a recent sign-in.');
+  await expect(page.getByLabel('Recovery phrase')).toHaveCount(0);
+  await checkPage(page, 'wallet-confirm-passkey');
+  await confirm.getByRole('button', { name: 'Confirm with my passkey' }).click();
+  await expect(page.getByLabel('Recovery phrase')).toHaveText(/^(\w+ ){23}\w+$/);
+  await expect(confirm).toHaveCount(0);
+}
+
+const sessionsOf = async (accountId: string) =>
+  (await apiOk('GET', `/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).data as Json[];
+
+/**
+ * Signed out with the passkey on this device, the email field's autofill offers it (WebAuthn
+ * conditional UI, no email typed); Chrome's virtual authenticator answers such a request at once,
+ * as a person picking the passkey would: a new passkey session replaces the one signed out.
+ */
+async function autofillSignIn(page: Page) {
+  const before = (await sessionsOf(alice.walletId)).map((s) => s.id);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect
+    .poll(async () =>
+      (await sessionsOf(alice.walletId)).map((s) => `${s.type} ${before.includes(s.id) ? 'old' : 'new'}`),
+    )
+    .toEqual(['PASSKEY new']);
+  await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+  await expect(page.getByText(alice.email, { exact: true })).toBeVisible();
+}
+
+/** From here on this page reports no conditional mediation, as browsers without it do: the button only. */
+async function passkeyButtonOnly(page: Page) {
+  await page.addInitScript(() =>
+    Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', { value: async () => false }),
+  );
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+}
+
 const activeSessions = async (accountId: string) =>
   ((await apiOk('GET', `/auth/sessions?accountId=${encodeURIComponent(accountId)}`)).data as Json[]).length;
 
@@ -86,13 +128,15 @@ test('email-code sign-in, a passkey added and used, a signed payment, revoke, ex
   expect(passkey?.nickname).toBe('Test laptop');
   alicePasskeyId = passkey.id;
   await checkPage(page, 'wallet-home');
+  await autofillSignIn(page);
+  await passkeyButtonOnly(page);
   await signOut(page);
   expect(await activeSessions(alice.walletId)).toBe(0);
 
-  // Passkey sign-in, then a payment signed in the browser.
-  await page.getByLabel('Email').fill(alice.email);
+  await expect(page.getByLabel('Email')).toHaveValue('');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+  await expect(page.getByText(alice.email, { exact: true })).toBeVisible();
   await page.getByLabel('Send to').selectOption(bank.id);
   await page.getByLabel('Amount (USD)').fill('12.34');
   await page.getByRole('button', { name: 'Get a quote' }).click();
@@ -108,6 +152,10 @@ test('email-code sign-in, a passkey added and used, a signed payment, revoke, ex
     `/customers/internal-accounts?customerId=${encodeURIComponent(alice.id)}&type=EMBEDDED_WALLET`,
   );
   expect(wallet.data[0].balance.amount).toBeLessThan(25_000 - 1234 + 1);
+
+  await phraseAfterConfirmingWithPasskey(page);
+  // The session it replaced ended: one session, this browser's.
+  expect(await activeSessions(alice.walletId)).toBe(1);
   await signOut(page);
 
   // Signed in with the email code again (a new code may be sent 30 s after the last: the sandbox

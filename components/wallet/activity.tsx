@@ -12,6 +12,7 @@ const KIND = {
   RECEIVED: 'Received from',
   CARD_PURCHASE: 'Card purchase at',
   CARD_REFUND: 'Card refund from',
+  REFUND: 'Refund of the payment to',
 } as Record<string, string>;
 
 export const accountName = (a: Json, walletId: string) =>
@@ -59,12 +60,13 @@ export function Activity({ accounts, walletId }: { accounts: Json[]; walletId: s
       {q.isSuccess && !rows.length ? <p className="mt-2 text-sm text-slate-700">No payments yet.</p> : null}
       <ul aria-label="Payments" className="mt-2 divide-y divide-slate-100">
         {rows.map((e: Json) => (
-          <li key={e.id} className="py-2 text-sm">
+          // A refund is an entry of its own on the same transaction as its payment.
+          <li key={`${e.kind}:${e.id}`} className="py-2 text-sm">
             <button
               type="button"
-              aria-expanded={open === e.id}
+              aria-expanded={open === `${e.kind}:${e.id}`}
               className="flex w-full flex-wrap items-start justify-between gap-2 text-left"
-              onClick={() => setOpen(open === e.id ? null : e.id)}
+              onClick={() => setOpen(open === `${e.kind}:${e.id}` ? null : `${e.kind}:${e.id}`)}
             >
               <span className="min-w-0">
                 <span className="font-medium break-words">
@@ -80,7 +82,7 @@ export function Activity({ accounts, walletId }: { accounts: Json[]; walletId: s
                 {money(e.amount, e.currency)}
               </span>
             </button>
-            {open === e.id ? <Detail id={e.id} accountId={accountId} /> : null}
+            {open === `${e.kind}:${e.id}` ? <Detail id={e.id} accountId={accountId} /> : null}
           </li>
         ))}
       </ul>

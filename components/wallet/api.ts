@@ -9,6 +9,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Json = null,
   ) {
     super(message);
   }
@@ -34,7 +35,8 @@ export async function call(
   });
   const text = await res.text();
   const data = text ? (parse(text, null, numbers) as Json) : null;
-  if (res.status >= 400) throw new ApiError(res.status, data?.code ?? 'ERROR', data?.message ?? `HTTP ${res.status}`);
+  if (res.status >= 400)
+    throw new ApiError(res.status, data?.code ?? 'ERROR', data?.message ?? `HTTP ${res.status}`, data?.details ?? null);
   return { status: res.status, data };
 }
 
@@ -55,4 +57,21 @@ export async function signed(
     'Request-Id': first.data.requestId,
   });
   return retry.data;
+}
+
+/** The server refused an action until the holder confirms it is them (a sign-in of the last minutes). */
+export const needsConfirmation = (err: unknown) =>
+  err instanceof ApiError && err.status === 403 && err.details?.reason === 'REAUTHENTICATION_REQUIRED';
+
+/**
+ * Before an action that needs a fresh sign-in: asks the server (its clock, which a sandbox may
+ * move) whether this session still is, and if not refuses here as the server would, so the page
+ * asks the holder to confirm it's them first. The server checks again; this only spares a refusal.
+ */
+export async function requireFresh(): Promise<void> {
+  const me = (await call('GET', '/me')).data;
+  if (!me?.signedIn) throw new ApiError(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended)');
+  // A few seconds' margin: the action itself follows this answer.
+  if (Number(me.session?.freshSecondsLeft ?? 0) <= 5)
+    throw new ApiError(403, 'FORBIDDEN', 'Confirm it is you', { reason: 'REAUTHENTICATION_REQUIRED' });
 }

@@ -40,7 +40,7 @@ export function WalletApp() {
       client.setQueryData(['me'], { me: null, key: null });
     },
   });
-  const { notice, setNotice, endSession, expired } = useSessionEnd();
+  const { notice, setNotice, expired } = useSessionEnd();
   const done = () => {
     setNotice(null);
     return client.invalidateQueries({ queryKey: ['me'] });
@@ -60,16 +60,7 @@ export function WalletApp() {
         <div className="min-w-0">
           <p className="text-lg font-semibold break-words">{me.customer.name || me.customer.email}</p>
           <p className="text-sm break-all text-slate-700">{me.customer.email}</p>
-          <SessionClock
-            key={me.session.id}
-            secondsLeft={Number(me.session.secondsLeft ?? 0)}
-            onExpired={expired}
-            onRenew={() =>
-              signOut.mutate(key, {
-                onSuccess: () => endSession('Sign in again to continue; what you typed is kept.', me.customer.email),
-              })
-            }
-          />
+          <SessionClock key={me.session.id} secondsLeft={Number(me.session.secondsLeft ?? 0)} onExpired={expired} />
         </div>
         <button type="button" className={plainClass} disabled={signOut.isPending} onClick={() => signOut.mutate(key)}>
           {signOut.isPending ? 'Signing out…' : 'Sign out'}

@@ -61,6 +61,15 @@ export function EntryDetail({ detail }: { detail: Json }) {
             <dd>{money(entry.refunded, entry.currency)}</dd>
           </>
         ) : null}
+        {t.refund ? (
+          <>
+            <dt className="text-slate-700">Refund</dt>
+            <dd className="break-words">
+              {String(t.refund.status).toLowerCase()} · reference{' '}
+              <span className="font-mono">{t.refund.reference}</span>
+            </dd>
+          </>
+        ) : null}
         {entry.failureReason ? (
           <>
             <dt className="text-slate-700">Why it failed</dt>

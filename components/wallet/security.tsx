@@ -3,12 +3,15 @@ import { startRegistration } from '@simplewebauthn/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LocalTime } from '../time';
-import { call, signed, type Json } from './api';
+import { call, requireFresh, signed, type Json } from './api';
 import { exportKey, openExport, type SessionKey } from './crypto';
+import { ConfirmThenRetry, shownError } from './reauth';
 import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
 
 // How the holder signs in (credentials: add a passkey, revoke one) and the wallet's export.
-// Every change is a signed retry stamped here with the session key.
+// Every change is a signed retry stamped here with the session key, and needs a fresh sign-in:
+// refused on an older session, it asks the holder to confirm it's them, then goes again with the
+// new session's key.
 export function Security({ walletKey }: { walletKey: SessionKey }) {
   return (
     <div className="space-y-6">
@@ -29,7 +32,10 @@ function Credentials({ walletKey }: { walletKey: SessionKey }) {
     queryFn: async () => (await call('GET', '/credentials')).data.data as Json[],
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => signed('DELETE', `/credentials/${encodeURIComponent(id)}`, {}, walletKey),
+    mutationFn: async (v: { id: string; key: SessionKey }) => {
+      await requireFresh();
+      return signed('DELETE', `/credentials/${encodeURIComponent(v.id)}`, {}, v.key);
+    },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['credentials'] }),
   });
   return (
@@ -51,14 +57,15 @@ function Credentials({ walletKey }: { walletKey: SessionKey }) {
               className={plainClass}
               disabled={revoke.isPending}
               aria-label={`Revoke ${c.type === 'PASSKEY' ? 'passkey' : 'credential'} ${c.nickname}`}
-              onClick={() => revoke.mutate(c.id)}
+              onClick={() => revoke.mutate({ id: c.id, key: walletKey })}
             >
               Revoke
             </button>
           </li>
         ))}
       </ul>
-      <Problem error={revoke.error} />
+      <ConfirmThenRetry action={revoke} why="Removing a way to sign in needs a recent sign-in." />
+      <Problem error={shownError(revoke.error)} />
     </div>
   );
 }
@@ -71,7 +78,10 @@ function Sessions({ walletKey }: { walletKey: SessionKey }) {
     queryFn: async () => (await call('GET', '/sessions')).data.data as Json[],
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => signed('DELETE', `/sessions/${encodeURIComponent(id)}`, {}, walletKey),
+    mutationFn: async (v: { id: string; key: SessionKey }) => {
+      await requireFresh();
+      return signed('DELETE', `/sessions/${encodeURIComponent(v.id)}`, {}, v.key);
+    },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['sessions'] }),
   });
   return (
@@ -95,7 +105,7 @@ function Sessions({ walletKey }: { walletKey: SessionKey }) {
                 className={plainClass}
                 disabled={revoke.isPending}
                 aria-label={`Sign out the device signed in at ${new Date(x.createdAt).toISOString()}`}
-                onClick={() => revoke.mutate(x.id)}
+                onClick={() => revoke.mutate({ id: x.id, key: walletKey })}
               >
                 Sign out
               </button>
@@ -103,7 +113,8 @@ function Sessions({ walletKey }: { walletKey: SessionKey }) {
           </li>
         ))}
       </ul>
-      <Problem error={revoke.error} />
+      <ConfirmThenRetry action={revoke} why="Signing out another device needs a recent sign-in." />
+      <Problem error={shownError(revoke.error)} />
     </div>
   );
 }
@@ -112,7 +123,8 @@ function AddPasskey({ walletKey }: { walletKey: SessionKey }) {
   const client = useQueryClient();
   const [nickname, setNickname] = useState('');
   const add = useMutation({
-    mutationFn: async () => {
+    mutationFn: async ({ key }: { key: SessionKey }) => {
+      await requireFresh();
       const options = (await call('POST', '/credentials/options', {})).data;
       const reg = await startRegistration({ optionsJSON: options });
       await signed(
@@ -127,7 +139,7 @@ function AddPasskey({ walletKey }: { walletKey: SessionKey }) {
             ...(reg.response.transports?.length ? { transports: reg.response.transports } : {}),
           },
         },
-        walletKey,
+        key,
       );
     },
     onSuccess: () => {
@@ -140,7 +152,7 @@ function AddPasskey({ walletKey }: { walletKey: SessionKey }) {
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
-        add.mutate();
+        add.mutate({ key: walletKey });
       }}
     >
       <Field id="passkey-name" label="Name of the new passkey">
@@ -161,7 +173,8 @@ function AddPasskey({ walletKey }: { walletKey: SessionKey }) {
           Passkey added.
         </p>
       ) : null}
-      <Problem error={add.error} />
+      <ConfirmThenRetry action={add} why="Adding a passkey needs a recent sign-in." />
+      <Problem error={shownError(add.error)} />
     </form>
   );
 }
@@ -169,9 +182,10 @@ function AddPasskey({ walletKey }: { walletKey: SessionKey }) {
 function RecoveryPhrase({ walletKey }: { walletKey: SessionKey }) {
   const [phrase, setPhrase] = useState<string | null>(null);
   const exporting = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (v: { key: SessionKey }) => {
+      await requireFresh();
       const key = await exportKey();
-      const r = await signed('POST', '/export', { clientPublicKey: key.publicKey }, walletKey);
+      const r = await signed('POST', '/export', { clientPublicKey: key.publicKey }, v.key);
       return openExport(r.encryptedWalletCredentials, key);
     },
     onSuccess: (p) => setPhrase(p),
@@ -196,11 +210,17 @@ function RecoveryPhrase({ walletKey }: { walletKey: SessionKey }) {
           </button>
         </>
       ) : (
-        <button type="button" className={plainClass} disabled={exporting.isPending} onClick={() => exporting.mutate()}>
+        <button
+          type="button"
+          className={plainClass}
+          disabled={exporting.isPending}
+          onClick={() => exporting.mutate({ key: walletKey })}
+        >
           {exporting.isPending ? 'Exporting…' : 'Show the recovery phrase'}
         </button>
       )}
-      <Problem error={exporting.error} />
+      <ConfirmThenRetry action={exporting} why="The recovery phrase is shown only after a recent sign-in." />
+      <Problem error={shownError(exporting.error)} />
     </div>
   );
 }

@@ -10,10 +10,9 @@ import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
 
 const UMA = 'uma';
 
+/** A destination by its holder's name (lib/wallet-web/payee.ts), then the account and currency. */
 function accountLabel(a: Json): string {
-  const info = a.accountInfo ?? {};
-  const tail = String(info.accountNumber ?? info.iban ?? info.clabeNumber ?? info.phoneNumber ?? a.id).slice(-4);
-  return `${info.accountType ?? 'Account'} ···${tail} (${a.currency})`;
+  return `${a.payee ?? 'Bank account'} (${a.currency})`;
 }
 
 type SendForm = ReturnType<typeof useSendForm>;

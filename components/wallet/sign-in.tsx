@@ -1,79 +1,38 @@
 'use client';
-import { startAuthentication } from '@simplewebauthn/browser';
+import { browserSupportsWebAuthnAutofill } from '@simplewebauthn/browser';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { call, signed } from './api';
-import { newSessionKey, saveSessionKey, sealOtp, type SessionKey } from './crypto';
+import { useEffect, useRef, useState } from 'react';
+import { cancelPasskeyAutofill, passkeySignIn, sendCode, verifyCode, type PendingCode } from './ceremonies';
 import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
 
-const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-
-/** A passkey sign-in: a session key made here, the passkey's assertion over the service's challenge. */
-function usePasskeySignIn(email: string, onSignedIn: () => void) {
-  return useMutation({
-    mutationFn: async () => {
-      const key = await newSessionKey();
-      const r = await call('POST', '/sign-in/start', { email, method: 'PASSKEY', clientPublicKey: key.publicKey });
-      const assertion = await startAuthentication({
-        optionsJSON: {
-          // The service's challenge is hex text; WebAuthn signs its UTF-8 bytes.
-          challenge: b64url(r.data.challenge),
-          allowCredentials: [{ id: r.data.credentialId, type: 'public-key' }],
-          rpId: r.data.rpId,
-          userVerification: 'preferred',
-          timeout: 120_000,
-        },
-      });
-      await call(
-        'POST',
-        '/sign-in/verify',
-        {
-          type: 'PASSKEY',
-          assertion: {
-            credentialId: assertion.id,
-            clientDataJson: assertion.response.clientDataJSON,
-            authenticatorData: assertion.response.authenticatorData,
-            signature: assertion.response.signature,
-            ...(assertion.response.userHandle ? { userHandle: assertion.response.userHandle } : {}),
-          },
-        },
-        { 'Request-Id': r.data.requestId },
-      );
-      await saveSessionKey(key);
-    },
-    onSuccess: onSignedIn,
-  });
-}
-
-// Sign-in with the email on file: either a one-time code sent by email (sealed in the browser
-// to the service's target key, then the session key stamps the login), or a passkey. Either way
-// the session key is made here, can sign but not be read, and stays in this browser.
+// Sign-in, passkey first: "Sign in with a passkey" needs no email (the browser offers this site's
+// discoverable passkeys), and where the browser supports it the email field's autofill offers
+// them too (WebAuthn conditional UI). The email code is the fallback, with a resend countdown.
+// Either way the session key is made here, can sign but not be read, and stays in this browser.
 export function SignIn({ onSignedIn, initialEmail = '' }: { onSignedIn: () => void; initialEmail?: string }) {
   const [email, setEmail] = useState(initialEmail);
-  const [pending, setPending] = useState<{ bundle: string; key: SessionKey; sentAt: number } | null>(null);
+  const [pending, setPending] = useState<PendingCode | null>(null);
   const [code, setCode] = useState('');
 
-  const sendCode = useMutation({
-    mutationFn: async () => {
-      const key = await newSessionKey();
-      const r = await call('POST', '/sign-in/start', { email, method: 'EMAIL_OTP' });
-      return { bundle: r.data.otpEncryptionTargetBundle as string, key, sentAt: Date.now() };
+  const codeSent = useMutation({
+    mutationFn: () => {
+      cancelPasskeyAutofill();
+      return sendCode(email);
     },
     onSuccess: (p) => {
       setCode('');
       setPending(p);
     },
   });
-  const verifyCode = useMutation({
-    mutationFn: async () => {
+  const codeChecked = useMutation({
+    mutationFn: () => {
       if (!pending) throw new Error('Ask for a code first');
-      const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(pending.bundle, code.trim(), pending.key) };
-      await signed('POST', '/sign-in/verify', body, pending.key);
-      await saveSessionKey(pending.key);
+      return verifyCode(pending, code);
     },
     onSuccess: onSignedIn,
   });
-  const passkey = usePasskeySignIn(email, onSignedIn);
+  const passkey = useMutation({ mutationFn: () => passkeySignIn(), onSuccess: onSignedIn });
+  usePasskeyAutofill(!pending, onSignedIn);
 
   if (pending)
     return (
@@ -81,27 +40,64 @@ export function SignIn({ onSignedIn, initialEmail = '' }: { onSignedIn: () => vo
         email={email}
         code={code}
         setCode={setCode}
-        verifying={verifyCode.isPending}
-        error={verifyCode.error}
-        onVerify={() => verifyCode.mutate()}
+        verifying={codeChecked.isPending}
+        error={codeChecked.error}
+        onVerify={() => codeChecked.mutate()}
         onOtherEmail={() => setPending(null)}
         sentAt={pending.sentAt}
-        resending={sendCode.isPending}
-        resendError={sendCode.error}
-        onResend={() => sendCode.mutate()}
+        resending={codeSent.isPending}
+        resendError={codeSent.error}
+        onResend={() => codeSent.mutate()}
       />
     );
   return (
     <EmailForm
       email={email}
       setEmail={setEmail}
-      sending={sendCode.isPending}
+      sending={codeSent.isPending}
       passkeyPending={passkey.isPending}
-      error={sendCode.error ?? passkey.error}
-      onSendCode={() => sendCode.mutate()}
-      onPasskey={() => passkey.mutate()}
+      error={codeSent.error ?? (isCancelled(passkey.error) ? null : passkey.error)}
+      cancelled={isCancelled(passkey.error)}
+      onSendCode={() => codeSent.mutate()}
+      onPasskey={() => {
+        // The request waiting in the autofill ends first: one passkey request at a time.
+        cancelPasskeyAutofill();
+        passkey.mutate();
+      }}
     />
   );
+}
+
+/** The person closed the browser's passkey dialog (or it timed out): said plainly, not as a failure. */
+const isCancelled = (err: unknown) => err instanceof Error && err.name === 'NotAllowedError';
+
+/**
+ * WebAuthn conditional UI: while the sign-in form shows, a passkey request waits in the email
+ * field's autofill; picking a passkey there signs in. Browsers without it get the button only.
+ */
+function usePasskeyAutofill(active: boolean, onSignedIn: () => void) {
+  // The latest callback, without restarting the waiting request on every render.
+  const signedIn = useRef(onSignedIn);
+  useEffect(() => {
+    signedIn.current = onSignedIn;
+  }, [onSignedIn]);
+  useEffect(() => {
+    if (!active) return;
+    let live = true;
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill()) || !live) return;
+      try {
+        await passkeySignIn({ autofill: true });
+        if (live) signedIn.current();
+      } catch {
+        // Cancelled (another way was chosen, the form left) or refused: the buttons remain.
+      }
+    })();
+    return () => {
+      live = false;
+      cancelPasskeyAutofill();
+    };
+  }, [active]);
 }
 
 function CodeForm({
@@ -172,6 +168,7 @@ function EmailForm({
   sending,
   passkeyPending,
   error,
+  cancelled,
   onSendCode,
   onPasskey,
 }: {
@@ -180,6 +177,7 @@ function EmailForm({
   sending: boolean;
   passkeyPending: boolean;
   error: Error | null;
+  cancelled: boolean;
   onSendCode: () => void;
   onPasskey: () => void;
 }) {
@@ -191,6 +189,15 @@ function EmailForm({
         onSendCode();
       }}
     >
+      <button type="button" disabled={passkeyPending} onClick={onPasskey} className={`${primaryClass} w-full`}>
+        {passkeyPending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
+      </button>
+      {cancelled ? (
+        <p role="status" className="text-sm text-slate-700">
+          No passkey was chosen. Try again, or use a code sent by email.
+        </p>
+      ) : null}
+      <p className="text-sm text-slate-700">No passkey on this device? We can email you a code.</p>
       <Field id="wallet-email" label="Email">
         <input
           id="wallet-email"
@@ -202,14 +209,9 @@ function EmailForm({
           className={inputClass}
         />
       </Field>
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" disabled={sending} className={primaryClass}>
-          {sending ? 'Sending…' : 'Email me a code'}
-        </button>
-        <button type="button" disabled={!email || passkeyPending} onClick={onPasskey} className={plainClass}>
-          {passkeyPending ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
-        </button>
-      </div>
+      <button type="submit" disabled={sending} className={plainClass}>
+        {sending ? 'Sending…' : 'Email me a code'}
+      </button>
       <IpHostNote />
       <Problem error={error} />
     </form>
@@ -238,7 +240,7 @@ function IpHostNote() {
 /** A new code may be asked for 30 seconds after the last (the service's throttle): counted down here. */
 const RESEND_AFTER_SECONDS = 30;
 
-function Resend({ sentAt, resending, onResend }: { sentAt: number; resending: boolean; onResend: () => void }) {
+export function Resend({ sentAt, resending, onResend }: { sentAt: number; resending: boolean; onResend: () => void }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);

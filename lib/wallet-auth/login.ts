@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { now } from '../core/clock';
 import { transaction, type Tx, db } from '../core/db';
 import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
@@ -268,5 +269,71 @@ async function verifyPasskey(
     }
     await consumePendingRequest(tx, pending);
     return openSession(tx, locked, await sessionKeyFor(ctx.clientPublicKey));
+  });
+}
+
+const DISCOVERABLE_LOGIN = 'PASSKEY_DISCOVERABLE_LOGIN';
+
+/**
+ * A passkey sign-in that names no credential (a discoverable passkey: the browser offers the
+ * passkeys it holds for this site and the assertion names the one chosen). The wallet pages' own
+ * flow, beside the API's per-credential one above: the challenge is the SHA-256 of a login
+ * request naming the client's new session key and a random nonce, single use, five minutes.
+ */
+export async function discoverableChallenge(platformId: string, clientPublicKey: string, path: string) {
+  if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
+  const loginRequest = canonicalJson({
+    organizationId: platformId,
+    parameters: { expirationSeconds: String(SESSION_TTL_SECONDS), publicKey: clientPublicKey },
+    nonce: randomBytes(16).toString('hex'),
+    timestampMs: String(now().getTime()),
+    type: 'ACTIVITY_TYPE_STAMP_LOGIN',
+  });
+  const challengeHex = sha256Hex(loginRequest);
+  const pending = await transaction((tx) =>
+    issueChallenge(tx, {
+      platformId,
+      kind: DISCOVERABLE_LOGIN,
+      binding: { method: 'POST', path, bodyHash: '' },
+      accountIds: [],
+      payload: () => loginRequest,
+      context: { challenge: challengeHex, clientPublicKey },
+    }),
+  );
+  return { challenge: challengeHex, requestId: pending.requestId, expiresAt: pending.expiresAt };
+}
+
+/**
+ * The assertion of a discoverable passkey over the challenge issued under `requestId`: the
+ * credential is the wallet's PASSKEY with the assertion's WebAuthn credential id; the session
+ * opens for the key the challenge named. An unknown passkey is refused like a bad signature;
+ * `admit` (the caller's rule for whose wallet may sign in here) runs before the session opens.
+ */
+export async function verifyDiscoverable(
+  platformId: string,
+  body: CredentialVerify,
+  requestId: string,
+  admit: (credential: Credential, tx: Tx) => Promise<void>,
+): Promise<{ credential: Credential; session: AuthSession }> {
+  if (body.type !== 'PASSKEY') throw fieldError('type', 'type must be PASSKEY', { enum: ['PASSKEY'] });
+  return transaction(async (tx) => {
+    const pending = await openPendingRequest(tx, platformId, requestId, [DISCOVERABLE_LOGIN]);
+    const ctx = pending.context as { challenge: string; clientPublicKey: string };
+    const found = await repo.findPasskeyByCredentialId(platformId, body.assertion.credentialId, tx);
+    const locked = found ? await repo.lockCredential(platformId, found.id, tx) : null;
+    if (!locked?.credentialId || !locked.credentialPublicKey)
+      throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey is not registered with a wallet', {
+        reason: 'Passkey assertion failed: unknown passkey',
+      });
+    const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, {
+      credentialId: locked.credentialId,
+      publicKey: locked.credentialPublicKey,
+      counter: Number(locked.signCount ?? 0n),
+      transports: locked.transports,
+    });
+    await admit(locked, tx);
+    await repo.setSignCount(locked.id, BigInt(counter), now(), tx);
+    await consumePendingRequest(tx, pending);
+    return { credential: locked, session: await openSession(tx, locked, await sessionKeyFor(ctx.clientPublicKey)) };
   });
 }

@@ -34,6 +34,18 @@ export function findCredential(platformId: string, id: string, tx: Tx): Promise<
   return tx.authMethod.findFirst({ where: { platformId, id, revokedAt: null } });
 }
 
+/**
+ * The active PASSKEY credential with this WebAuthn credential id (base64url): how a discoverable
+ * passkey's assertion, which names no credential of ours, finds its wallet.
+ */
+export function findPasskeyByCredentialId(
+  platformId: string,
+  credentialId: string,
+  tx: Tx,
+): Promise<AuthMethodRow | null> {
+  return tx.authMethod.findFirst({ where: { platformId, credentialId, type: 'PASSKEY', revokedAt: null } });
+}
+
 /** The credential row locked, so challenges and revocations of one credential serialize. */
 export async function lockCredential(platformId: string, id: string, tx: Tx): Promise<AuthMethodRow | null> {
   return lockOne<AuthMethodRow>(

@@ -16,6 +16,7 @@ import { getQuote } from '../payments/quotes/service';
 import { walletSignatureForQuote } from '../payments/quotes/wallet';
 import * as transactions from '../payments/transactions/service';
 import { lookupUma } from '../payments/uma/lookups';
+import { payeeLabel } from './payee';
 
 // What a signed-in wallet holder does from the wallet pages (app/wallet/api), as the customer
 // actor of their wallet session: every command keeps to that customer's own objects (their
@@ -53,9 +54,18 @@ export const listDestinations = defineCommand({
   input: z.object({}),
   actors: customer,
   idempotency: 'none',
-  run: (actor) => {
+  run: async (actor) => {
     const a = holder(actor);
-    return externalAccounts.list(a.platformId, { owner: { kind: 'customers', customerId: a.customerId } }, 100);
+    const page = await externalAccounts.list(
+      a.platformId,
+      { owner: { kind: 'customers', customerId: a.customerId } },
+      100,
+    );
+    // Each named by its holder, as the review screen and the history name the payee.
+    return {
+      ...page,
+      data: page.data.map((x) => ({ ...x, payee: payeeLabel(x.accountInfo as Record<string, unknown>, x.id) })),
+    };
   },
 });
 

@@ -102,15 +102,48 @@ export const removeCredential = defineCommand({
  */
 export const FRESH_SECONDS = 5 * 60;
 
-export async function requireFreshSignIn(a: ReturnType<typeof holder>) {
+/** How many seconds this session's sign-in stays fresh (0 once it is not). */
+async function freshSecondsLeft(a: ReturnType<typeof holder>): Promise<number> {
   const own = (await sessions.list(a.platformId, a.accountId)).data.find((x) => x.id === a.authSessionId);
   const age = own ? (now().getTime() - own.createdAt.getTime()) / 1000 : Infinity;
-  if (age > FRESH_SECONDS)
+  return Math.max(0, Math.floor(FRESH_SECONDS - age));
+}
+
+export async function requireFreshSignIn(a: ReturnType<typeof holder>) {
+  if ((await freshSecondsLeft(a)) <= 0)
     throw new DomainError('FORBIDDEN', 'Confirm it is you: sign in again with your passkey or a code, then retry', {
       reason: 'REAUTHENTICATION_REQUIRED',
       freshForSeconds: FRESH_SECONDS,
     });
 }
+
+/**
+ * Refuses unless the sign-in is fresh: asked before a passkey is created (the registration
+ * options), so a stale session is stopped before the authenticator stores a passkey the wallet
+ * would then refuse to add.
+ */
+export const confirmFreshSignIn = defineCommand({
+  name: 'wallet.sessions.confirm-fresh',
+  input: z.object({}),
+  actors: customer,
+  idempotency: 'none',
+  run: async (actor) => {
+    await requireFreshSignIn(holder(actor));
+    return { fresh: true };
+  },
+});
+
+/**
+ * How long this session's sign-in stays fresh, on the platform's clock: the page asks the holder
+ * to confirm it's them before an action the server would refuse, rather than after.
+ */
+export const signInFreshness = defineCommand({
+  name: 'wallet.sessions.freshness',
+  input: z.object({}),
+  actors: customer,
+  idempotency: 'none',
+  run: async (actor) => ({ freshSecondsLeft: await freshSecondsLeft(holder(actor)) }),
+});
 
 /** The wallet's open sessions (the devices signed in), this browser's marked. */
 export const listSessions = defineCommand({
@@ -125,7 +158,10 @@ export const listSessions = defineCommand({
   },
 });
 
-/** Ends another open session of this wallet (a device signed in elsewhere), signed by this one. */
+/**
+ * Ends another open session of this wallet (a device signed in elsewhere), signed by this one,
+ * after a fresh proof as for any change to how the wallet signs in.
+ */
 export const revokeOtherSession = defineCommand({
   name: 'wallet.sessions.revoke-other',
   input: z.object({ sessionId: z.string().max(100), signature }),
@@ -135,6 +171,7 @@ export const revokeOtherSession = defineCommand({
     const a = holder(actor);
     const own = (await sessions.list(a.platformId, a.accountId)).data.some((x) => x.id === b.sessionId);
     if (!own) throw new DomainError('REFERENCE_NOT_FOUND', `Session ${b.sessionId} not found`);
+    await requireFreshSignIn(a);
     const path = `/auth/sessions/${b.sessionId}`;
     return sessions.revoke(a.platformId, b.sessionId, signedCall('DELETE', path, undefined, b.signature));
   },

@@ -8,6 +8,7 @@ import { getQuote } from '../payments/quotes/service';
 import * as transactions from '../payments/transactions/service';
 import { listEvents } from '../webhooks/log-repository';
 import { holder, type CustomerActor } from './commands';
+import { payeeLabel } from './payee';
 
 // The wallet's history: what moved or is moving money in one of the holder's accounts, each entry
 // naming the other side. A quote's transaction exists from the moment the quote is made; until it
@@ -25,7 +26,7 @@ type Money = { amount: bigint; currency: { code: string } };
 
 export interface HistoryEntry {
   id: string;
-  kind: 'SENT' | 'RECEIVED' | 'CARD_PURCHASE' | 'CARD_REFUND';
+  kind: 'SENT' | 'RECEIVED' | 'CARD_PURCHASE' | 'CARD_REFUND' | 'REFUND';
   status: string;
   /** Signed: negative when money left the account. */
   amount: bigint;
@@ -66,9 +67,7 @@ async function counterpartyOf(a: CustomerActor, t: Json, own: { id: string; curr
         kind: 'customers',
         customerId: a.customerId,
       });
-      const info = ext.accountInfo as Record<string, unknown> & { beneficiary?: { fullName?: string } };
-      const number = String(info.accountNumber ?? info.iban ?? info.clabeNumber ?? info.phoneNumber ?? ext.id);
-      return `${info.beneficiary?.fullName ?? 'Bank account'} · ${info.accountType} ···${number.slice(-4)}`;
+      return payeeLabel(ext.accountInfo as Record<string, unknown>, ext.id);
     } catch {
       return 'A bank account (removed)';
     }
@@ -100,7 +99,7 @@ function entryOf(t: Json, accountId: string, counterparty: string): HistoryEntry
   const source = t.source as { accountId?: string } | undefined;
   const out = t.type === 'OUTGOING' && source?.accountId === accountId;
   const money = (out ? t.sentAmount : (t.receivedAmount ?? t.sentAmount)) as Money;
-  const refund = t.refund as { amount?: bigint } | undefined;
+  const back = out ? refundedAmount(t) : 0n;
   return {
     id: t.id,
     kind: out ? 'SENT' : 'RECEIVED',
@@ -111,7 +110,39 @@ function entryOf(t: Json, accountId: string, counterparty: string): HistoryEntry
     description: typeof t.description === 'string' ? t.description : null,
     failureReason: typeof t.failureReason === 'string' ? t.failureReason : null,
     createdAt: t.createdAt,
-    refunded: refund?.amount !== undefined ? BigInt(refund.amount) : 0n,
+    refunded: back ?? 0n,
+  };
+}
+
+type Refund = { status: string; initiatedAt: string; settledAt?: string; reference: string };
+
+/**
+ * What a payment's refund brought back to the account it left (lib/payments/postings.ts): all of
+ * it when the payment failed before paying out (the hold released), the principal less the fees
+ * when a payout came back. Null while there is no refund or it failed (nothing came back).
+ */
+function refundedAmount(t: Json): bigint | null {
+  const refund = t.refund as Refund | undefined;
+  if (!refund || refund.status === 'FAILED') return null;
+  const sent = BigInt((t.sentAmount as Money).amount);
+  const fees = t.failureReason === 'PAYOUT_RETURNED' && t.fees !== undefined ? BigInt(t.fees as bigint) : 0n;
+  return sent - fees;
+}
+
+/** A payment's refund as an entry of its own: money coming back, when it came back. */
+function refundEntry(t: Json, sent: HistoryEntry): HistoryEntry | null {
+  const refund = t.refund as Refund | undefined;
+  const amount = sent.kind === 'SENT' ? refundedAmount(t) : null;
+  if (!refund || amount === null) return null;
+  return {
+    ...sent,
+    kind: 'REFUND',
+    status: refund.status,
+    amount,
+    description: null,
+    failureReason: null,
+    createdAt: refund.settledAt ?? refund.initiatedAt,
+    refunded: 0n,
   };
 }
 
@@ -130,10 +161,15 @@ export const listHistory = defineCommand({
       'desc',
       q.cursor,
     );
-    const data = await Promise.all(
-      (page.data as Json[]).map(async (t) => entryOf(t, row.id, await counterpartyOf(a, t, owned))),
+    const entries = await Promise.all(
+      (page.data as Json[]).map(async (t) => {
+        const e = entryOf(t, row.id, await counterpartyOf(a, t, owned));
+        const back = refundEntry(t, e);
+        // Newest first: a refund comes after the payment it returns.
+        return back ? [back, e] : [e];
+      }),
     );
-    return { ...page, data };
+    return { ...page, data: entries.flat() };
   },
 });
 

@@ -6,6 +6,7 @@ import { API_BASE } from '../core/mode';
 import * as login from '../wallet-auth/login';
 import { challengeRequest, credentialVerify } from '../wallet-auth/schema';
 import type { SignedRequest } from '../wallet-auth/signed-retry';
+import * as accounts from '../accounts/repository';
 import { walletOfEmail } from './service';
 import { startDecoy, verifyDecoy } from './sign-in';
 import { signature } from './credential-commands';
@@ -108,5 +109,49 @@ export const verifySignIn = defineCommand({
     if ('accountId' in result && result.accountId !== b.login.accountId)
       throw new DomainError('INTERNAL_ERROR', 'The session is for another wallet');
     return result;
+  },
+});
+
+/** Where the wallet pages verify a discoverable passkey (what its pending request is bound to). */
+export const DISCOVERABLE_VERIFY_PATH = '/wallet/api/sign-in/verify';
+
+/**
+ * A passkey sign-in with no email typed: a WebAuthn challenge bound to the browser's new session
+ * key, for whichever of this site's passkeys the person picks (lib/wallet-auth/login.ts). Nothing
+ * is looked up, so nothing can tell who is a customer.
+ */
+export const startDiscoverableSignIn = defineCommand({
+  name: 'wallet.sign-in.start-discoverable',
+  input: z.object({ clientPublicKey: z.string().trim().min(1, 'clientPublicKey is required').max(1024) }),
+  actors: pages,
+  idempotency: 'none',
+  run: (actor, b) => login.discoverableChallenge(actor.platformId, b.clientPublicKey, DISCOVERABLE_VERIFY_PATH),
+});
+
+/**
+ * The assertion of a discoverable passkey: the wallet it belongs to (an open embedded wallet of a
+ * customer, as a sign-in by email requires) gets a session for the browser's key.
+ */
+export const verifyDiscoverableSignIn = defineCommand({
+  name: 'wallet.sign-in.verify-discoverable',
+  input: z.object({ proof: credentialVerify, requestId: z.string().min(1).max(255) }),
+  actors: pages,
+  idempotency: 'none',
+  run: async (actor, b) => {
+    const { platformId } = actor;
+    let customerId = '';
+    const { credential, session } = await login.verifyDiscoverable(platformId, b.proof, b.requestId, async (c, tx) => {
+      const account = await accounts.findById(platformId, c.accountId, tx);
+      if (!account?.customerId || account.status === 'CLOSED')
+        throw new DomainError(
+          'UNAUTHORIZED',
+          'Passkey assertion failed: this passkey is not registered with a wallet',
+          {
+            reason: 'Passkey assertion failed: unknown passkey',
+          },
+        );
+      customerId = account.customerId;
+    });
+    return { session, customerId, accountId: credential.accountId };
   },
 });

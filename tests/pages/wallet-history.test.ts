@@ -112,14 +112,21 @@ describe('wallet history', () => {
     await signIn(email); // the hour passed ended the first session
 
     const inWallet = await historyOf();
-    expect(inWallet.map((e) => e.id).sort()).toEqual([paid.transactionId, failed.transactionId].sort());
+    expect(inWallet.map((e) => `${e.kind} ${e.id}`).sort()).toEqual(
+      [`SENT ${paid.transactionId}`, `SENT ${failed.transactionId}`, `REFUND ${failed.transactionId}`].sort(),
+    );
     expect(inWallet.map((e) => e.id)).not.toContain(offer.body.transactionId);
     const sent = inWallet.find((e) => e.id === paid.transactionId)!;
     expect(sent).toMatchObject({ kind: 'SENT', status: 'COMPLETED', amount: -1234 });
-    expect(sent.counterparty).toMatch(/^Pat Receiver · MXN_ACCOUNT ···0000$/);
-    const fail = inWallet.find((e) => e.id === failed.transactionId)!;
+    // The payee by the account holder's name, then the account.
+    expect(sent.counterparty).toMatch(/^Pat Receiver · MXN account ···0000$/);
+    const fail = inWallet.find((e) => e.id === failed.transactionId && e.kind === 'SENT')!;
     expect(fail).toMatchObject({ kind: 'SENT', status: 'FAILED', amount: -2000 });
     expect(fail.failureReason).toBeTruthy();
+    // Its refund, an entry of its own and newer: the 2,000 back in the wallet.
+    const back = inWallet.find((e) => e.id === failed.transactionId && e.kind === 'REFUND')!;
+    expect(back).toMatchObject({ status: 'COMPLETED', amount: 2000, counterparty: fail.counterparty });
+    expect(inWallet.indexOf(back)).toBeLessThan(inWallet.indexOf(fail));
 
     const inUsd = await historyOf(usd);
     expect(inUsd.map((e) => e.kind).sort()).toEqual(['CARD_PURCHASE', 'RECEIVED']);
@@ -131,8 +138,10 @@ describe('wallet history', () => {
 
     // Against the ledger: the wallet holds what was funded less what left and was not refunded.
     const walletBalance = await balanceOf(p, wallet);
-    const refunded = fail.status === 'FAILED' ? 2000n : 0n;
-    expect(walletBalance.total).toBe(20_000n - 1234n - 2000n + refunded);
+    // Every entry's amount summed is the wallet's balance less what was funded.
+    const listed = inWallet.reduce((sum, e) => sum + BigInt(e.amount), 0n);
+    expect(walletBalance.total).toBe(20_000n + listed);
+    expect(walletBalance.total).toBe(20_000n - 1234n);
     const usdBalance = await balanceOf(p, usd);
     expect(usdBalance.total).toBe(5_000n + 321n);
     expect(usdBalance.available).toBe(5_000n + 321n - 450n);

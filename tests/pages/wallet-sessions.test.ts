@@ -14,6 +14,7 @@ const { GET: me } = await import('@/app/wallet/api/me/route');
 const { GET: sessions } = await import('@/app/wallet/api/sessions/route');
 const { DELETE: endSession } = await import('@/app/wallet/api/sessions/[id]/route');
 const { POST: exportWallet } = await import('@/app/wallet/api/export/route');
+const { POST: passkeyOptions } = await import('@/app/wallet/api/credentials/options/route');
 
 let p: TestPlatform;
 beforeAll(async () => {
@@ -76,11 +77,42 @@ describe('wallet sessions', () => {
     await signIn(w.email);
     const body = { clientPublicKey: newClientKey().publicKeyUncompressed };
     expect((await json(await exportWallet(request('POST', '/export', body)))).status).toBe(202);
+    // The page learns how long the sign-in stays fresh, to ask before the server would refuse.
+    const fresh = (await json(await me())).body.session.freshSecondsLeft;
+    expect(fresh).toBeGreaterThan(290);
+    expect(fresh).toBeLessThanOrEqual(300);
     await advance(p, 6 * 60);
+    expect((await json(await me())).body.session.freshSecondsLeft).toBe(0);
     const stale = await json(await exportWallet(request('POST', '/export', body)));
     expect(stale.status).toBe(403);
     expect(stale.body.details).toMatchObject({ reason: 'REAUTHENTICATION_REQUIRED' });
     await signIn(w.email);
     expect((await json(await exportWallet(request('POST', '/export', body)))).status).toBe(202);
+  });
+});
+
+describe('wallet credential changes', () => {
+  it('adding a passkey and signing out another device need a sign-in of the last five minutes', async () => {
+    const w = await newWallet(p);
+    const other = await signIn(w.email);
+    await advance(p, 31);
+    const mine = await signIn(w.email);
+    const otherId = (await json(await sessions())).body.data.find((s: { current: boolean }) => !s.current).id;
+    expect((await json(await passkeyOptions(request('POST', '/credentials/options', {})))).status).toBe(200);
+    await advance(p, 6 * 60);
+    const options = await json(await passkeyOptions(request('POST', '/credentials/options', {})));
+    expect(options).toMatchObject({ status: 403, body: { details: { reason: 'REAUTHENTICATION_REQUIRED' } } });
+    const revoke = await json(await endSession(request('DELETE', `/sessions/${otherId}`, {}), params(otherId)));
+    expect(revoke).toMatchObject({ status: 403, body: { details: { reason: 'REAUTHENTICATION_REQUIRED' } } });
+    // Confirmed (a new sign-in in this browser), both go ahead; the other device is still signed in.
+    await advance(p, 31);
+    current.jar = mine.jar;
+    await signIn(w.email);
+    expect((await json(await passkeyOptions(request('POST', '/credentials/options', {})))).status).toBe(200);
+    expect((await json(await endSession(request('DELETE', `/sessions/${otherId}`, {}), params(otherId)))).status).toBe(
+      202,
+    );
+    current.jar = other.jar;
+    expect((await json(await me())).body.signedIn).toBe(true);
   });
 });

@@ -17,6 +17,11 @@ export interface PendingLogin {
   method: 'EMAIL_OTP' | 'PASSKEY';
   decoy: boolean;
   expiresAtMs: number;
+  /**
+   * A discoverable passkey sign-in (no email typed): the Request-Id of its challenge; the wallet
+   * is known only from the assertion, so customerId, accountId, credentialId and email are empty.
+   */
+  discoverableRequestId?: string;
 }
 
 export function sealLogin(login: PendingLogin): string {

@@ -1,5 +1,6 @@
 import { nowFor } from '@/lib/core/clock';
 import { walletOverview } from '@/lib/wallet-web/commands';
+import { signInFreshness } from '@/lib/wallet-web/credential-commands';
 import { customerActor } from '@/lib/wallet-web/service';
 import { asHolder, json, walletRoute, webSession } from '../../_server/http';
 
@@ -9,7 +10,10 @@ import { asHolder, json, walletRoute, webSession } from '../../_server/http';
 export const GET = walletRoute(async () => {
   const s = await webSession();
   if (!s) return json(200, { signedIn: false });
-  const { customer, accounts } = await asHolder(s, walletOverview);
+  const [{ customer, accounts }, { freshSecondsLeft }] = await Promise.all([
+    asHolder(s, walletOverview),
+    asHolder(s, signInFreshness),
+  ]);
   const c = customer as typeof customer & {
     fullName?: string;
     email?: string;
@@ -31,6 +35,8 @@ export const GET = walletRoute(async () => {
       id: s.authSessionId,
       expiresAt: s.expiresAt,
       secondsLeft: Math.max(0, Math.floor((s.expiresAt.getTime() - nowFor(await customerActor(s)).getTime()) / 1000)),
+      // How long the recovery phrase and credential changes go ahead without "confirm it's you".
+      freshSecondsLeft,
     },
   });
 });

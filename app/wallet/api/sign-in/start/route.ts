@@ -1,6 +1,6 @@
 import { cookies } from 'next/headers';
 import { relyingParty } from '@/lib/wallet-auth/webauthn';
-import { startSignIn } from '@/lib/wallet-web/sign-in-commands';
+import { startDiscoverableSignIn, startSignIn } from '@/lib/wallet-web/sign-in-commands';
 import { LOGIN_COOKIE, walletPlatformId } from '@/lib/wallet-web/service';
 import { asPages, body, cookieOptions, json, problem, refuseCrossSite, walletRoute } from '../../../_server/http';
 import { LOGIN_TTL_SECONDS, sealLogin } from '../../../_server/login';
@@ -11,12 +11,16 @@ import { LOGIN_TTL_SECONDS, sealLogin } from '../../../_server/login';
 // in a short-lived httpOnly cookie for the verification that follows. An email with no wallet (or
 // no passkey, for a passkey sign-in) is answered the same way, from a decoy credential that sends
 // nothing and can never sign in (lib/wallet-auth/decoy.ts): the answer tells no one who is a customer.
+// {method: PASSKEY, clientPublicKey} with no email is a discoverable passkey sign-in: a challenge
+// for whichever passkey of this site the browser offers (no allowCredentials).
 export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const b = await body(req);
   const platformId = await walletPlatformId();
   if (!platformId) return problem(503, 'SERVICE_UNAVAILABLE', 'No platform is set up yet');
+  if (b?.value.method === 'PASSKEY' && (b.value.email === undefined || b.value.email === ''))
+    return discoverable(platformId, b.value.clientPublicKey);
   const started = await asPages(platformId, startSignIn, b?.value ?? null);
   const { challenge, login, decoy } = started;
   const method = started.method;
@@ -42,3 +46,29 @@ export const POST = walletRoute(async (req: Request) => {
         rpId: relyingParty().rpId,
       });
 });
+
+async function discoverable(platformId: string, clientPublicKey: unknown): Promise<Response> {
+  const c = await asPages(platformId, startDiscoverableSignIn, { clientPublicKey });
+  (await cookies()).set(
+    LOGIN_COOKIE,
+    sealLogin({
+      platformId,
+      customerId: '',
+      accountId: '',
+      credentialId: '',
+      email: '',
+      method: 'PASSKEY',
+      decoy: false,
+      expiresAtMs: Date.now() + LOGIN_TTL_SECONDS * 1000,
+      discoverableRequestId: c.requestId,
+    }),
+    cookieOptions(LOGIN_TTL_SECONDS),
+  );
+  return json(200, {
+    method: 'PASSKEY',
+    discoverable: true,
+    challenge: c.challenge,
+    requestId: c.requestId,
+    rpId: relyingParty().rpId,
+  });
+}

@@ -1,6 +1,6 @@
 import { cookies } from 'next/headers';
 import { isChallenge } from '@/lib/wallet-auth/presenter';
-import { verifySignIn } from '@/lib/wallet-web/sign-in-commands';
+import { verifyDiscoverableSignIn, verifySignIn } from '@/lib/wallet-web/sign-in-commands';
 import { COOKIE, LOGIN_COOKIE, open } from '@/lib/wallet-web/service';
 import {
   asPages,
@@ -25,6 +25,13 @@ export const POST = walletRoute(async (req: Request) => {
   const login = openLogin(jar.get(LOGIN_COOKIE)?.value);
   if (!login) return problem(401, 'UNAUTHORIZED', 'No sign-in in progress (or it expired): start again');
   const b = await body(req);
+  if (login.discoverableRequestId) {
+    const d = await asPages(login.platformId, verifyDiscoverableSignIn, {
+      proof: b?.value ?? null,
+      requestId: login.discoverableRequestId,
+    });
+    return signIn({ platformId: login.platformId, customerId: d.customerId, accountId: d.accountId }, d.session);
+  }
   const result = await asPages(login.platformId, verifySignIn, {
     login: {
       customerId: login.customerId,
@@ -39,10 +46,19 @@ export const POST = walletRoute(async (req: Request) => {
     signature: signatureOf(req),
   });
   if (isChallenge(result)) return json(202, result);
+  return signIn(login, result);
+});
+
+/** The wallet session opened: this browser's session cookie names it. */
+async function signIn(
+  who: { platformId: string; customerId: string; accountId: string },
+  result: { id: string; expiresAt: Date | string },
+): Promise<Response> {
+  const jar = await cookies();
   const { token } = await open({
-    platformId: login.platformId,
-    customerId: login.customerId,
-    accountId: login.accountId,
+    platformId: who.platformId,
+    customerId: who.customerId,
+    accountId: who.accountId,
     authSessionId: result.id,
     expiresAt: new Date(result.expiresAt),
   });
@@ -51,4 +67,4 @@ export const POST = walletRoute(async (req: Request) => {
   // the session itself on every request.
   jar.set(COOKIE, token, cookieOptions(60 * 60));
   return json(200, { signedIn: true, sessionId: result.id, expiresAt: result.expiresAt });
-});
+}
