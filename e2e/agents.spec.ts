@@ -1,11 +1,12 @@
+import type { Page } from '@playwright/test';
 import { apiOk, BASE, checkPage, expect, invoiceAgent, signInStaff, test, unique, visit } from './support';
 
 // Agents in the console, in Chromium: an agent created through the API (not yet connected), found
 // in the agents list, paused and resumed from its page, its daily limit changed (a refused value
 // typed in major units, a malformed value refused on its field, a contradictory one saved only
-// after a warning, then threshold, permissions and allowed accounts), a new device code generated and redeemed — each change seen through
-// the API and recorded in the agent's staff actions; the pages checked (headers, axe, screenshots
-// at 1280 and 390 px).
+// after a warning, then threshold, permissions and allowed accounts), a new device code generated
+// and redeemed — each change seen through the API and recorded in the agent's staff actions; the
+// pages checked (headers, axe, screenshots at 1280 and 390 px).
 test.describe.configure({ mode: 'serial' });
 
 const redeem = async (code: string) =>
@@ -20,6 +21,49 @@ async function newAgent() {
   });
   const { agent, code } = await invoiceAgent(customer.id, 'AUTO');
   return { customer, agent, firstCode: code };
+}
+
+// The policy form: refusals on their field, a warning before a contradictory limit, then every field.
+async function changePolicy(page: Page, agentId: string) {
+  // Amounts are typed as the page shows them, in major units with the currency beside the field.
+  // A malformed one is refused on its field, before anything is sent; a good one is in force at once.
+  const form = page.getByRole('region', { name: 'Change the policy' });
+  const daily = form.getByLabel(/^Daily limit \(USD\)/);
+  await expect(daily).toHaveValue('2,000.00');
+  await daily.fill('-5');
+  await form.getByRole('button', { name: 'Save the policy' }).click();
+  await expect(form.getByText('The amount cannot be negative')).toBeVisible();
+  await expect(daily).toHaveAttribute('aria-invalid', 'true');
+  await daily.fill('12,50');
+  await form.getByRole('button', { name: 'Save the policy' }).click();
+  await expect(form.getByText(/Use a dot for decimals/)).toBeVisible();
+  expect((await apiOk('GET', `/agents/${agentId}`)).policy.spendingLimits.dailyLimit).toBe(200_000);
+  await checkPage(page, 'console-agent-policy-refused');
+
+  // A daily limit below the per-transaction limit (500.00 USD) is saved only after a warning.
+  await daily.fill('400.00');
+  await form.getByRole('button', { name: 'Save the policy' }).click();
+  const warning = form.getByRole('alert').filter({ hasText: 'Check these limits' });
+  await expect(warning).toContainText('The daily limit (400.00 USD) is below the limit per transaction (500.00 USD)');
+  await checkPage(page, 'console-agent-policy-warning');
+  expect((await apiOk('GET', `/agents/${agentId}`)).policy.spendingLimits.dailyLimit).toBe(200_000);
+  await daily.fill('3,000.00');
+  await form.getByRole('button', { name: 'Save the policy' }).click();
+  await expect(form.getByRole('status')).toContainText('Policy saved');
+  expect((await apiOk('GET', `/agents/${agentId}`)).policy.spendingLimits.dailyLimit).toBe(300_000);
+  await expect(page.getByRole('region', { name: 'Policy', exact: true })).toContainText('3,000.00 USD');
+
+  // The rest of the policy: the approval threshold, permissions and the accounts it may use.
+  await form.getByLabel(/^Approval needed above/).fill('250.00');
+  await form.getByLabel(/Create quotes/).check();
+  await form.getByLabel('Only these accounts').check();
+  await form.getByRole('checkbox', { name: /USD/ }).first().check();
+  await form.getByRole('button', { name: 'Save the policy' }).click();
+  await expect(form.getByRole('status')).toContainText('Policy saved');
+  const saved = (await apiOk('GET', `/agents/${agentId}`)).policy;
+  expect(saved.approvalThresholds).toEqual({ currency: 'USD', amount: 25_000 });
+  expect(saved.permissions).toEqual(expect.arrayContaining(['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES']));
+  expect(saved.accountRestrictions.allowedAccountIds).toHaveLength(1);
 }
 
 test('pause, resume, change the daily limit and generate a device code of an agent', async ({ page }) => {
@@ -50,45 +94,7 @@ test('pause, resume, change the daily limit and generate a device code of an age
   await expect(details.getByRole('button', { name: 'Pause' })).toBeVisible();
   expect((await apiOk('GET', `/agents/${agent.id}`)).isPaused).toBe(false);
 
-  // Amounts are typed as the page shows them, in major units with the currency beside the field.
-  // A malformed one is refused on its field, before anything is sent; a good one is in force at once.
-  const form = page.getByRole('region', { name: 'Change the policy' });
-  const daily = form.getByLabel(/^Daily limit \(USD\)/);
-  await expect(daily).toHaveValue('2,000.00');
-  await daily.fill('-5');
-  await form.getByRole('button', { name: 'Save the policy' }).click();
-  await expect(form.getByText('The amount cannot be negative')).toBeVisible();
-  await expect(daily).toHaveAttribute('aria-invalid', 'true');
-  await daily.fill('12,50');
-  await form.getByRole('button', { name: 'Save the policy' }).click();
-  await expect(form.getByText(/Use a dot for decimals/)).toBeVisible();
-  expect((await apiOk('GET', `/agents/${agent.id}`)).policy.spendingLimits.dailyLimit).toBe(200_000);
-  await checkPage(page, 'console-agent-policy-refused');
-
-  // A daily limit below the per-transaction limit (500.00 USD) is saved only after a warning.
-  await daily.fill('400.00');
-  await form.getByRole('button', { name: 'Save the policy' }).click();
-  const warning = form.getByRole('alert').filter({ hasText: 'Check these limits' });
-  await expect(warning).toContainText('The daily limit (400.00 USD) is below the limit per transaction (500.00 USD)');
-  await checkPage(page, 'console-agent-policy-warning');
-  expect((await apiOk('GET', `/agents/${agent.id}`)).policy.spendingLimits.dailyLimit).toBe(200_000);
-  await daily.fill('3,000.00');
-  await form.getByRole('button', { name: 'Save the policy' }).click();
-  await expect(form.getByRole('status')).toContainText('Policy saved');
-  expect((await apiOk('GET', `/agents/${agent.id}`)).policy.spendingLimits.dailyLimit).toBe(300_000);
-  await expect(page.getByRole('region', { name: 'Policy', exact: true })).toContainText('3,000.00 USD');
-
-  // The rest of the policy: the approval threshold, permissions and the accounts it may use.
-  await form.getByLabel(/^Approval needed above/).fill('250.00');
-  await form.getByLabel(/Create quotes/).check();
-  await form.getByLabel('Only these accounts').check();
-  await form.getByRole('checkbox', { name: /USD/ }).first().check();
-  await form.getByRole('button', { name: 'Save the policy' }).click();
-  await expect(form.getByRole('status')).toContainText('Policy saved');
-  const saved = (await apiOk('GET', `/agents/${agent.id}`)).policy;
-  expect(saved.approvalThresholds).toEqual({ currency: 'USD', amount: 25_000 });
-  expect(saved.permissions).toEqual(expect.arrayContaining(['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES']));
-  expect(saved.accountRestrictions.allowedAccountIds).toHaveLength(1);
+  await changePolicy(page, agent.id);
 
   const codes = page.getByRole('region', { name: 'Device code' });
   await codes.getByRole('button', { name: 'Generate a new device code' }).click();
