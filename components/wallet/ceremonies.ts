@@ -10,13 +10,17 @@ const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').re
 
 /**
  * A passkey sign-in. With an email, the passkey of that wallet (allowCredentials names it);
- * without, a discoverable passkey the browser offers (no allowCredentials) — in the email
+ * with `confirm`, any of the signed-in wallet's passkeys ("confirm it's you"); otherwise a
+ * discoverable passkey the browser offers (no allowCredentials) — in the email
  * field's autofill when `autofill` (WebAuthn conditional UI), else in the browser's own dialog.
  */
-export async function passkeySignIn(opts: { email?: string; autofill?: boolean } = {}): Promise<SessionKey> {
+export async function passkeySignIn(
+  opts: { email?: string; autofill?: boolean; confirm?: boolean } = {},
+): Promise<SessionKey> {
   const key = await newSessionKey();
   const r = await call('POST', '/sign-in/start', {
     ...(opts.email ? { email: opts.email } : {}),
+    ...(opts.confirm ? { confirm: true } : {}),
     method: 'PASSKEY',
     clientPublicKey: key.publicKey,
   });
@@ -24,7 +28,11 @@ export async function passkeySignIn(opts: { email?: string; autofill?: boolean }
     optionsJSON: {
       // The service's challenge is hex text; WebAuthn signs its UTF-8 bytes.
       challenge: b64url(r.data.challenge),
-      allowCredentials: r.data.credentialId ? [{ id: r.data.credentialId, type: 'public-key' }] : [],
+      // One credential for a sign-in by email, each of the wallet's passkeys for a confirmation,
+      // none for a discoverable sign-in (the browser offers this site's passkeys).
+      allowCredentials: r.data.credentialId
+        ? [{ id: r.data.credentialId, type: 'public-key' }]
+        : ((r.data.allowCredentials as string[] | undefined) ?? []).map((id) => ({ id, type: 'public-key' as const })),
       rpId: r.data.rpId,
       userVerification: 'preferred',
       timeout: 120_000,

@@ -88,7 +88,8 @@ function useConfirmation(onConfirmed: (key: SessionKey) => void) {
     return key;
   };
   const passkey = useMutation({
-    mutationFn: async () => replaced(await passkeySignIn({ email })),
+    // Any of this wallet's passkeys answers (the device at hand may hold only one of them).
+    mutationFn: async () => replaced(await passkeySignIn({ confirm: true })),
     onSuccess: onConfirmed,
   });
   const codeSent = useMutation({

@@ -7,6 +7,8 @@ import * as login from '../wallet-auth/login';
 import { challengeRequest, credentialVerify } from '../wallet-auth/schema';
 import type { SignedRequest } from '../wallet-auth/signed-retry';
 import * as accounts from '../accounts/repository';
+import * as walletAuth from '../wallet-auth/repository';
+import { db } from '../core/db';
 import { walletOfEmail } from './service';
 import { startDecoy, verifyDecoy } from './sign-in';
 import { signature } from './credential-commands';
@@ -129,18 +131,54 @@ export const startDiscoverableSignIn = defineCommand({
 });
 
 /**
+ * "Confirm it's you" with a passkey, for a signed-in wallet: a discoverable challenge limited to
+ * that wallet's passkeys (every one of them, so the device at hand can answer whichever it holds),
+ * which signs in again only as the same wallet. The wallet comes from the browser's session, never
+ * from the request, so the list of passkey ids goes only to whoever is already signed in.
+ */
+export const startConfirmSignIn = defineCommand({
+  name: 'wallet.sign-in.start-confirm',
+  input: z.object({
+    clientPublicKey: z.string().trim().min(1, 'clientPublicKey is required').max(1024),
+    accountId: z.string().min(1).max(255),
+  }),
+  actors: pages,
+  idempotency: 'none',
+  run: async (actor, b) => {
+    const passkeys = (await walletAuth.activeCredentials(actor.platformId, b.accountId, db())).filter(
+      (c) => c.type === 'PASSKEY' && c.credentialId,
+    );
+    if (passkeys.length === 0)
+      throw new DomainError('FORBIDDEN', 'This wallet has no passkey: confirm with an email code instead', {
+        reason: 'NO_PASSKEY',
+      });
+    const challenge = await login.discoverableChallenge(actor.platformId, b.clientPublicKey, DISCOVERABLE_VERIFY_PATH);
+    return { ...challenge, allowCredentials: passkeys.map((c) => c.credentialId!) };
+  },
+});
+
+/**
  * The assertion of a discoverable passkey: the wallet it belongs to (an open embedded wallet of a
  * customer, as a sign-in by email requires) gets a session for the browser's key.
  */
 export const verifyDiscoverableSignIn = defineCommand({
   name: 'wallet.sign-in.verify-discoverable',
-  input: z.object({ proof: credentialVerify, requestId: z.string().min(1).max(255) }),
+  input: z.object({
+    proof: credentialVerify,
+    requestId: z.string().min(1).max(255),
+    // Set for "confirm it's you": the passkey must be one of this wallet's.
+    expectedAccountId: z.string().min(1).max(255).optional(),
+  }),
   actors: pages,
   idempotency: 'none',
   run: async (actor, b) => {
     const { platformId } = actor;
     let customerId = '';
     const { credential, session } = await login.verifyDiscoverable(platformId, b.proof, b.requestId, async (c, tx) => {
+      if (b.expectedAccountId && c.accountId !== b.expectedAccountId)
+        throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey belongs to another wallet', {
+          reason: 'Passkey assertion failed: passkey of another wallet',
+        });
       const account = await accounts.findById(platformId, c.accountId, tx);
       if (!account?.customerId || account.status === 'CLOSED')
         throw new DomainError(

@@ -19,7 +19,9 @@ export interface PendingLogin {
   expiresAtMs: number;
   /**
    * A discoverable passkey sign-in (no email typed): the Request-Id of its challenge; the wallet
-   * is known only from the assertion, so customerId, accountId, credentialId and email are empty.
+   * is known only from the assertion, so customerId, accountId, credentialId and email are empty —
+   * except for "confirm it's you", where customerId and accountId name the signed-in wallet that
+   * must answer.
    */
   discoverableRequestId?: string;
 }

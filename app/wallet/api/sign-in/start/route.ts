@@ -1,7 +1,7 @@
 import { cookies } from 'next/headers';
 import { relyingParty } from '@/lib/wallet-auth/webauthn';
-import { startDiscoverableSignIn, startSignIn } from '@/lib/wallet-web/sign-in-commands';
-import { LOGIN_COOKIE, walletPlatformId } from '@/lib/wallet-web/service';
+import { startConfirmSignIn, startDiscoverableSignIn, startSignIn } from '@/lib/wallet-web/sign-in-commands';
+import { COOKIE, LOGIN_COOKIE, resolve, walletPlatformId } from '@/lib/wallet-web/service';
 import { asPages, body, cookieOptions, json, problem, refuseCrossSite, walletRoute } from '../../../_server/http';
 import { LOGIN_TTL_SECONDS, sealLogin } from '../../../_server/login';
 
@@ -13,12 +13,16 @@ import { LOGIN_TTL_SECONDS, sealLogin } from '../../../_server/login';
 // nothing and can never sign in (lib/wallet-auth/decoy.ts): the answer tells no one who is a customer.
 // {method: PASSKEY, clientPublicKey} with no email is a discoverable passkey sign-in: a challenge
 // for whichever passkey of this site the browser offers (no allowCredentials).
+// {method: PASSKEY, confirm: true, clientPublicKey} is "confirm it's you" in a signed-in browser:
+// the same, limited to this wallet's passkeys (allowCredentials), and it signs in again only as
+// this wallet.
 export const POST = walletRoute(async (req: Request) => {
   const refused = refuseCrossSite(req);
   if (refused) return refused;
   const b = await body(req);
   const platformId = await walletPlatformId();
   if (!platformId) return problem(503, 'SERVICE_UNAVAILABLE', 'No platform is set up yet');
+  if (b?.value.method === 'PASSKEY' && b.value.confirm === true) return confirming(platformId, b.value.clientPublicKey);
   if (b?.value.method === 'PASSKEY' && (b.value.email === undefined || b.value.email === ''))
     return discoverable(platformId, b.value.clientPublicKey);
   const started = await asPages(platformId, startSignIn, b?.value ?? null);
@@ -49,12 +53,29 @@ export const POST = walletRoute(async (req: Request) => {
 
 async function discoverable(platformId: string, clientPublicKey: unknown): Promise<Response> {
   const c = await asPages(platformId, startDiscoverableSignIn, { clientPublicKey });
+  return pendingDiscoverable(platformId, c, null);
+}
+
+async function confirming(platformId: string, clientPublicKey: unknown): Promise<Response> {
+  const session = await resolve((await cookies()).get(COOKIE)?.value);
+  if (!session || session.platformId !== platformId)
+    return problem(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended): sign in again');
+  const c = await asPages(platformId, startConfirmSignIn, { clientPublicKey, accountId: session.accountId });
+  return pendingDiscoverable(platformId, c, session);
+}
+
+/** The discoverable sign-in in progress, in its sealed cookie; for a confirmation, whose wallet. */
+async function pendingDiscoverable(
+  platformId: string,
+  c: { challenge: string; requestId: string; allowCredentials?: string[] },
+  wallet: { customerId: string; accountId: string } | null,
+): Promise<Response> {
   (await cookies()).set(
     LOGIN_COOKIE,
     sealLogin({
       platformId,
-      customerId: '',
-      accountId: '',
+      customerId: wallet?.customerId ?? '',
+      accountId: wallet?.accountId ?? '',
       credentialId: '',
       email: '',
       method: 'PASSKEY',
@@ -70,5 +91,6 @@ async function discoverable(platformId: string, clientPublicKey: unknown): Promi
     challenge: c.challenge,
     requestId: c.requestId,
     rpId: relyingParty().rpId,
+    ...(c.allowCredentials ? { allowCredentials: c.allowCredentials } : {}),
   });
 }

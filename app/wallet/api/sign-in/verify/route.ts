@@ -29,6 +29,8 @@ export const POST = walletRoute(async (req: Request) => {
     const d = await asPages(login.platformId, verifyDiscoverableSignIn, {
       proof: b?.value ?? null,
       requestId: login.discoverableRequestId,
+      // A confirmation ("confirm it's you") names the wallet that must answer.
+      ...(login.accountId ? { expectedAccountId: login.accountId } : {}),
     });
     return signIn({ platformId: login.platformId, customerId: d.customerId, accountId: d.accountId }, d.session);
   }
