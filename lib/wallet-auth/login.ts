@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { now } from '../core/clock';
+import { addSeconds, now } from '../core/clock';
+import { newId } from '../core/ids';
 import { transaction, type Tx, db } from '../core/db';
 import { DomainError, fieldError, invalidInput, notFound } from '../core/errors';
 import { canonicalJson } from '../core/json';
@@ -13,7 +14,9 @@ import {
   consumePendingRequest,
   issueChallenge,
   openPendingRequest,
+  recordSpentRequest,
   retryHeaders,
+  SIGNED_REQUEST_TTL_SECONDS,
   type Challenge,
   type CredentialType,
   type SignedRequest,
@@ -274,13 +277,29 @@ async function verifyPasskey(
 
 const DISCOVERABLE_LOGIN = 'PASSKEY_DISCOVERABLE_LOGIN';
 
+/** A discoverable sign-in in progress, held sealed by the browser (never stored here). */
+export interface DiscoverableLogin {
+  requestId: string;
+  /** The canonical login request whose SHA-256 (hex) the passkey signs. */
+  loginRequest: string;
+  clientPublicKey: string;
+  /** On the platform's clock, as the verification checks it. */
+  expiresAt: string;
+}
+
 /**
  * A passkey sign-in that names no credential (a discoverable passkey: the browser offers the
  * passkeys it holds for this site and the assertion names the one chosen). The wallet pages' own
  * flow, beside the API's per-credential one above: the challenge is the SHA-256 of a login
  * request naming the client's new session key and a random nonce, single use, five minutes.
+ * Anyone may ask for one, so nothing is written: the caller hands the login to the browser sealed
+ * (app/wallet/_server/login.ts), and a row is written only when a registered passkey answers it
+ * (which also makes it single use).
  */
-export async function discoverableChallenge(platformId: string, clientPublicKey: string, path: string) {
+export function discoverableChallenge(
+  platformId: string,
+  clientPublicKey: string,
+): DiscoverableLogin & { challenge: string } {
   if (!parsePublicKey(clientPublicKey)) throw fieldError('clientPublicKey', 'clientPublicKey is not a point on P-256');
   const loginRequest = canonicalJson({
     organizationId: platformId,
@@ -289,51 +308,53 @@ export async function discoverableChallenge(platformId: string, clientPublicKey:
     timestampMs: String(now().getTime()),
     type: 'ACTIVITY_TYPE_STAMP_LOGIN',
   });
-  const challengeHex = sha256Hex(loginRequest);
-  const pending = await transaction((tx) =>
-    issueChallenge(tx, {
-      platformId,
-      kind: DISCOVERABLE_LOGIN,
-      binding: { method: 'POST', path, bodyHash: '' },
-      accountIds: [],
-      payload: () => loginRequest,
-      context: { challenge: challengeHex, clientPublicKey },
-    }),
-  );
-  return { challenge: challengeHex, requestId: pending.requestId, expiresAt: pending.expiresAt };
+  const expiresAt = addSeconds(now(), SIGNED_REQUEST_TTL_SECONDS).toISOString();
+  return { requestId: newId('Request'), loginRequest, clientPublicKey, expiresAt, challenge: sha256Hex(loginRequest) };
 }
 
 /**
- * The assertion of a discoverable passkey over the challenge issued under `requestId`: the
- * credential is the wallet's PASSKEY with the assertion's WebAuthn credential id; the session
- * opens for the key the challenge named. An unknown passkey is refused like a bad signature;
- * `admit` (the caller's rule for whose wallet may sign in here) runs before the session opens.
+ * The assertion of a discoverable passkey over the challenge of `pending`: the credential is the
+ * wallet's PASSKEY with the assertion's WebAuthn credential id; the session opens for the key the
+ * challenge named. An unknown passkey is refused like a bad signature; `admit` (the caller's rule
+ * for whose wallet may sign in here) runs before the session opens. The request is recorded as
+ * spent under its id in the same transaction: a second answer to it is refused.
  */
 export async function verifyDiscoverable(
   platformId: string,
   body: CredentialVerify,
-  requestId: string,
+  pending: DiscoverableLogin,
+  path: string,
   admit: (credential: Credential, tx: Tx) => Promise<void>,
 ): Promise<{ credential: Credential; session: AuthSession }> {
   if (body.type !== 'PASSKEY') throw fieldError('type', 'type must be PASSKEY', { enum: ['PASSKEY'] });
   return transaction(async (tx) => {
-    const pending = await openPendingRequest(tx, platformId, requestId, [DISCOVERABLE_LOGIN]);
-    const ctx = pending.context as { challenge: string; clientPublicKey: string };
+    const at = now();
+    if (!(new Date(pending.expiresAt) > at))
+      throw new DomainError('UNAUTHORIZED', 'The passkey sign-in expired: start again', {
+        reason: 'Signed request expired',
+      });
     const found = await repo.findPasskeyByCredentialId(platformId, body.assertion.credentialId, tx);
     const locked = found ? await repo.lockCredential(platformId, found.id, tx) : null;
     if (!locked?.credentialId || !locked.credentialPublicKey)
       throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey is not registered with a wallet', {
         reason: 'Passkey assertion failed: unknown passkey',
       });
-    const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, {
+    const counter = await verifyPasskeyAssertion(sha256Hex(pending.loginRequest), body.assertion, {
       credentialId: locked.credentialId,
       publicKey: locked.credentialPublicKey,
       counter: Number(locked.signCount ?? 0n),
       transports: locked.transports,
     });
     await admit(locked, tx);
-    await repo.setSignCount(locked.id, BigInt(counter), now(), tx);
-    await consumePendingRequest(tx, pending);
-    return { credential: locked, session: await openSession(tx, locked, await sessionKeyFor(ctx.clientPublicKey)) };
+    await repo.setSignCount(locked.id, BigInt(counter), at, tx);
+    await recordSpentRequest(tx, {
+      platformId,
+      id: pending.requestId,
+      kind: DISCOVERABLE_LOGIN,
+      binding: { method: 'POST', path, bodyHash: '' },
+      payloadToSign: pending.loginRequest,
+      expiresAt: new Date(pending.expiresAt),
+    });
+    return { credential: locked, session: await openSession(tx, locked, await sessionKeyFor(pending.clientPublicKey)) };
   });
 }

@@ -8,6 +8,12 @@ export async function insert(data: Prisma.SignedRequestUncheckedCreateInput, tx:
   await tx.signedRequest.create({ data });
 }
 
+/** Inserts a request already spent; false when one with its id exists (a second answer). */
+export async function insertSpent(data: Prisma.SignedRequestCreateManyInput, tx: Tx): Promise<boolean> {
+  const n = await tx.signedRequest.createMany({ data: [data], skipDuplicates: true });
+  return n.count === 1;
+}
+
 /** The pending request locked: two retries racing with one Request-Id serialize here. */
 export async function lock(platformId: string, id: string, tx: Tx): Promise<SignedRequestRow | null> {
   return lockOne<SignedRequestRow>(tx, 'SignedRequest', Prisma.sql`"id" = ${id} AND "platformId" = ${platformId}`);

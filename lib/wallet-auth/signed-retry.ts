@@ -219,6 +219,36 @@ export async function consumePendingRequest(tx: Tx, pending: repo.SignedRequestR
     throw unauthorized(`Request-Id ${pending.id} was already used`, 'Request-Id already used');
 }
 
+/**
+ * Records a request answered without having been stored when it was issued (a discoverable passkey
+ * sign-in, whose challenge the browser held sealed): written spent, under its id, so a second
+ * answer to the same request is refused here.
+ */
+export async function recordSpentRequest(
+  tx: Tx,
+  r: { platformId: string; id: string; kind: string; binding: RequestBinding; payloadToSign: string; expiresAt: Date },
+): Promise<void> {
+  const at = now();
+  const written = await repo.insertSpent(
+    {
+      id: r.id,
+      platformId: r.platformId,
+      kind: r.kind,
+      accountIds: [],
+      method: r.binding.method,
+      path: r.binding.path,
+      bodyHash: r.binding.bodyHash,
+      payloadToSign: r.payloadToSign,
+      context: {},
+      createdAt: at,
+      expiresAt: r.expiresAt,
+      consumedAt: at,
+    },
+    tx,
+  );
+  if (!written) throw unauthorized(`Request-Id ${r.id} was already used`, 'Request-Id already used');
+}
+
 export function pendingSecret(pending: repo.SignedRequestRow): Uint8Array {
   if (!pending.sealedContext) throw new Error('signed request has no sealed context');
   return unseal(pending.sealedContext, contextPurpose(pending.id));

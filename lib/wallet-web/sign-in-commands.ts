@@ -120,14 +120,15 @@ export const DISCOVERABLE_VERIFY_PATH = '/wallet/api/sign-in/verify';
 /**
  * A passkey sign-in with no email typed: a WebAuthn challenge bound to the browser's new session
  * key, for whichever of this site's passkeys the person picks (lib/wallet-auth/login.ts). Nothing
- * is looked up, so nothing can tell who is a customer.
+ * is looked up, so nothing can tell who is a customer, and nothing is written: the browser holds
+ * the sign-in sealed until a registered passkey answers it.
  */
 export const startDiscoverableSignIn = defineCommand({
   name: 'wallet.sign-in.start-discoverable',
   input: z.object({ clientPublicKey: z.string().trim().min(1, 'clientPublicKey is required').max(1024) }),
   actors: pages,
   idempotency: 'none',
-  run: (actor, b) => login.discoverableChallenge(actor.platformId, b.clientPublicKey, DISCOVERABLE_VERIFY_PATH),
+  run: async (actor, b) => login.discoverableChallenge(actor.platformId, b.clientPublicKey),
 });
 
 /**
@@ -152,7 +153,7 @@ export const startConfirmSignIn = defineCommand({
       throw new DomainError('FORBIDDEN', 'This wallet has no passkey: confirm with an email code instead', {
         reason: 'NO_PASSKEY',
       });
-    const challenge = await login.discoverableChallenge(actor.platformId, b.clientPublicKey, DISCOVERABLE_VERIFY_PATH);
+    const challenge = login.discoverableChallenge(actor.platformId, b.clientPublicKey);
     return { ...challenge, allowCredentials: passkeys.map((c) => c.credentialId!) };
   },
 });
@@ -165,7 +166,13 @@ export const verifyDiscoverableSignIn = defineCommand({
   name: 'wallet.sign-in.verify-discoverable',
   input: z.object({
     proof: credentialVerify,
-    requestId: z.string().min(1).max(255),
+    // The sign-in in progress, from the browser's sealed login cookie (never from the body).
+    pending: z.object({
+      requestId: z.string().min(1).max(255),
+      loginRequest: z.string().min(1).max(2000),
+      clientPublicKey: z.string().min(1).max(1024),
+      expiresAt: z.string().min(1).max(64),
+    }),
     // Set for "confirm it's you": the passkey must be one of this wallet's.
     expectedAccountId: z.string().min(1).max(255).optional(),
   }),
@@ -174,22 +181,28 @@ export const verifyDiscoverableSignIn = defineCommand({
   run: async (actor, b) => {
     const { platformId } = actor;
     let customerId = '';
-    const { credential, session } = await login.verifyDiscoverable(platformId, b.proof, b.requestId, async (c, tx) => {
-      if (b.expectedAccountId && c.accountId !== b.expectedAccountId)
-        throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey belongs to another wallet', {
-          reason: 'Passkey assertion failed: passkey of another wallet',
-        });
-      const account = await accounts.findById(platformId, c.accountId, tx);
-      if (!account?.customerId || account.status === 'CLOSED')
-        throw new DomainError(
-          'UNAUTHORIZED',
-          'Passkey assertion failed: this passkey is not registered with a wallet',
-          {
-            reason: 'Passkey assertion failed: unknown passkey',
-          },
-        );
-      customerId = account.customerId;
-    });
+    const { credential, session } = await login.verifyDiscoverable(
+      platformId,
+      b.proof,
+      b.pending,
+      DISCOVERABLE_VERIFY_PATH,
+      async (c, tx) => {
+        if (b.expectedAccountId && c.accountId !== b.expectedAccountId)
+          throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey belongs to another wallet', {
+            reason: 'Passkey assertion failed: passkey of another wallet',
+          });
+        const account = await accounts.findById(platformId, c.accountId, tx);
+        if (!account?.customerId || account.status === 'CLOSED')
+          throw new DomainError(
+            'UNAUTHORIZED',
+            'Passkey assertion failed: this passkey is not registered with a wallet',
+            {
+              reason: 'Passkey assertion failed: unknown passkey',
+            },
+          );
+        customerId = account.customerId;
+      },
+    );
     return { session, customerId, accountId: credential.accountId };
   },
 });

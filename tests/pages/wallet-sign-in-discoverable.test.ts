@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { newClientKey, stamp, type ClientKey } from '@/lib/wallet-auth/testing/client';
 import { advance, newWallet, otpLogin, signed } from '@/lib/wallet-auth/testing/flows';
 import { assert, attest, newPasskey, type Passkey } from '@/lib/wallet-auth/testing/passkey';
+import { db } from '@/lib/core/db';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { current, CookieJar } from './cookie-jar';
 import { json, request } from './wallet-client';
@@ -81,6 +82,28 @@ it('signs in with the passkey the browser offers, no email given, for the key th
   expect((await exportWallet(request('POST', '/export', body, sig(newClientKey())))).status).toBe(401);
   const exported = await exportWallet(request('POST', '/export', body, sig(s.key)));
   expect(exported.status).toBe(200);
+});
+
+it('writes nothing for starts nobody answers, one spent row for an answer, and refuses late or racing answers', async () => {
+  const rows = () => db().signedRequest.count({ where: { platformId: p.platformId } });
+  const before = await rows();
+  for (let i = 0; i < 25; i++) expect((await begin()).status).toBe(200);
+  // Anyone may start one: nothing stored for it (the browser holds it sealed).
+  expect(await rows()).toBe(before);
+
+  // Two answers to one start at once (the same login cookie, the same assertion): one session.
+  const s = await begin();
+  const assertion = assert(pk, s.body.challenge);
+  const both = await Promise.all([answer(s, assertion), answer(s, assertion)]);
+  expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
+  expect(await rows()).toBe(before + 1);
+
+  // An answer after five minutes on the platform's clock is refused.
+  const late = await begin();
+  await advance(p, 301);
+  const refused = await answer(late, assert(pk, late.body.challenge));
+  expect(refused).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+  expect(late.jar.has('corridor_wallet')).toBe(false);
 });
 
 it('refuses a replayed, an unknown, a forged and a revoked passkey, and opens no session', async () => {

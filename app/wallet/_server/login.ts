@@ -1,4 +1,5 @@
 import 'server-only';
+import type { DiscoverableLogin } from '@/lib/wallet-auth/login';
 import { openLoginCookie, sealLoginCookie } from '@/lib/wallet-web/service';
 
 // A sign-in in progress (between the challenge and the verification) lives in a short-lived
@@ -18,12 +19,12 @@ export interface PendingLogin {
   decoy: boolean;
   expiresAtMs: number;
   /**
-   * A discoverable passkey sign-in (no email typed): the Request-Id of its challenge; the wallet
-   * is known only from the assertion, so customerId, accountId, credentialId and email are empty —
-   * except for "confirm it's you", where customerId and accountId name the signed-in wallet that
-   * must answer.
+   * A discoverable passkey sign-in (no email typed): its challenge, sealed here rather than stored
+   * (lib/wallet-auth/login.ts discoverableChallenge). The wallet is known only from the assertion,
+   * so customerId, accountId, credentialId and email are empty — except for "confirm it's you",
+   * where customerId and accountId name the signed-in wallet that must answer.
    */
-  discoverableRequestId?: string;
+  discoverable?: DiscoverableLogin;
 }
 
 export function sealLogin(login: PendingLogin): string {

@@ -1,4 +1,5 @@
 import { cookies } from 'next/headers';
+import type { DiscoverableLogin } from '@/lib/wallet-auth/login';
 import { relyingParty } from '@/lib/wallet-auth/webauthn';
 import { startConfirmSignIn, startDiscoverableSignIn, startSignIn } from '@/lib/wallet-web/sign-in-commands';
 import { COOKIE, LOGIN_COOKIE, resolve, walletPlatformId } from '@/lib/wallet-web/service';
@@ -67,7 +68,7 @@ async function confirming(platformId: string, clientPublicKey: unknown): Promise
 /** The discoverable sign-in in progress, in its sealed cookie; for a confirmation, whose wallet. */
 async function pendingDiscoverable(
   platformId: string,
-  c: { challenge: string; requestId: string; allowCredentials?: string[] },
+  c: DiscoverableLogin & { challenge: string; allowCredentials?: string[] },
   wallet: { customerId: string; accountId: string } | null,
 ): Promise<Response> {
   (await cookies()).set(
@@ -81,7 +82,12 @@ async function pendingDiscoverable(
       method: 'PASSKEY',
       decoy: false,
       expiresAtMs: Date.now() + LOGIN_TTL_SECONDS * 1000,
-      discoverableRequestId: c.requestId,
+      discoverable: {
+        requestId: c.requestId,
+        loginRequest: c.loginRequest,
+        clientPublicKey: c.clientPublicKey,
+        expiresAt: c.expiresAt,
+      },
     }),
     cookieOptions(LOGIN_TTL_SECONDS),
   );

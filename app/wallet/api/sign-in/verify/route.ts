@@ -25,10 +25,10 @@ export const POST = walletRoute(async (req: Request) => {
   const login = openLogin(jar.get(LOGIN_COOKIE)?.value);
   if (!login) return problem(401, 'UNAUTHORIZED', 'No sign-in in progress (or it expired): start again');
   const b = await body(req);
-  if (login.discoverableRequestId) {
+  if (login.discoverable) {
     const d = await asPages(login.platformId, verifyDiscoverableSignIn, {
       proof: b?.value ?? null,
-      requestId: login.discoverableRequestId,
+      pending: login.discoverable,
       // A confirmation ("confirm it's you") names the wallet that must answer.
       ...(login.accountId ? { expectedAccountId: login.accountId } : {}),
     });
