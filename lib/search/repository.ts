@@ -2,8 +2,8 @@ import { db } from '../core/db';
 
 // The console search's lookups besides customers (lib/customers/repository.ts): an object by its
 // id, cards by their last four digits, transactions by reference or amount. Each reads one index
-// of the platform's rows (primary keys; Card_platformId_last4_idx; the Transaction reference and
-// amount indexes of migrations 20261126100000_lists_at_scale and 20261201200000_console_search).
+// (primary keys; the Transaction reference index of migration 20261126100000_lists_at_scale; the
+// hash indexes on a card's last four and on amounts of 20261202000000).
 
 export interface ObjectRow {
   kind: string;
