@@ -19,6 +19,8 @@ import {
 import { paymentRail } from './scenarios';
 import { completePayout, failPayout, returnStep } from './settlement';
 import { refundedFailure } from './steps';
+import { completePull, failPull } from './transfers/settlement';
+import { externalRoute } from './routing';
 
 // The worker's side of a real payment rail (rail.ts): a payout that starts moving without a
 // scripted outcome gets a 'payment.submit' job; the job hands the instruction to the rail and
@@ -30,8 +32,32 @@ type Row = txRepo.TransactionRow;
 export const PULL_NOT_SUPPORTED =
   'waiting: collecting the funds by pull over the rail is not supported yet, so the payout is not sent';
 
-/** The instruction for an outgoing payment (a payout to an external account). */
+/** A pull from an external account into an internal one (a /transfer-in in production). */
+const isRailPull = (row: Row) =>
+  row.type === 'INCOMING' && row.scenario === 'WAITING_FOR_RAIL' && !!row.externalAccountId;
+
+/**
+ * The instruction for a payment the rail carries: a payout to an external account (a quote's, or
+ * a /transfer-out's) or a pull from one (a /transfer-in's: an ACH debit of the customer's bank).
+ */
 export async function instructionFor(row: Row): Promise<RailInstruction | null> {
+  if (isRailPull(row)) {
+    const route = await externalRoute(row.platformId, row.externalAccountId!, 'ACH', db());
+    return {
+      reference: row.id,
+      kind: 'PULL',
+      platformId: row.platformId,
+      amount: String(row.receivedAmount ?? 0n),
+      currency: row.receivedCurrency ?? route.currency,
+      rail: row.paymentRail ?? 'ACH',
+      account: {
+        externalAccountId: route.externalAccountId,
+        accountType: route.accountType,
+        identifier: route.identifier,
+      },
+      description: row.description ?? null,
+    };
+  }
   const plan = row.plan ? planOf(row) : null;
   const route = plan?.route;
   if (row.type !== 'OUTGOING' || route?.kind !== 'EXTERNAL') return null;
@@ -76,7 +102,10 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
   }
   const instruction = await instructionFor(row);
   if (!instruction) {
-    log().error({ transactionId }, 'payment has no rail instruction (not a payout to an external account)');
+    log().error(
+      { transactionId },
+      'payment has no rail instruction (not a payout to or pull from an external account)',
+    );
     return;
   }
   const answer = await paymentRail.get().submit(instruction);
@@ -94,7 +123,8 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
         const fresh = await txRepo.findByIdUnscoped(row.id, tx);
         if (fresh?.status !== 'PROCESSING') return;
         await note(row.id, 'FAILED', `refused by the rail: ${answer.reason}`, tx);
-        await failPayout(tx, { ...fresh, railStatus: 'FAILED' }, refundedFailure('QUOTE_EXECUTION_FAILED'));
+        if (isRailPull(fresh)) await failPull(tx, { ...fresh, railStatus: 'FAILED' });
+        else await failPayout(tx, { ...fresh, railStatus: 'FAILED' }, refundedFailure('QUOTE_EXECUTION_FAILED'));
         return;
       }
       case 'RETRY': {
@@ -145,24 +175,11 @@ export type EventResult = 'APPLIED' | 'IGNORED' | 'UNKNOWN_REFERENCE';
  */
 export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
   const row = await txRepo.findByIdUnscoped(event.reference, db());
+  if (row && isRailPull(row)) return applyPullEvent(row, event);
   if (!row || row.type !== 'OUTGOING' || !row.plan || planOf(row).route.kind !== 'EXTERNAL') return 'UNKNOWN_REFERENCE';
-  if (row.scenario !== null) return 'IGNORED'; // a sandbox payment: its scripted events only
-  if (event.status === 'RETURNED') {
-    if (row.status === 'PROCESSING') {
-      const done = await transaction(async (tx) => {
-        const fresh = await txRepo.findByIdUnscoped(row.id, tx);
-        return fresh?.status === 'PROCESSING' ? completePayout(tx, fresh) : null;
-      });
-      if (!done) return 'IGNORED';
-    } else if (row.status !== 'COMPLETED') return 'IGNORED';
-    const before = await txRepo.findByIdUnscoped(row.id, db());
-    if (before?.status !== 'COMPLETED') return 'IGNORED';
-    await returnStep(row.id);
-    const after = await txRepo.findByIdUnscoped(row.id, db());
-    if (after?.status !== 'FAILED') return 'IGNORED';
-    await db().transaction.update({ where: { id: row.id }, data: { railStatus: 'RETURNED', railNote: null } });
-    return 'APPLIED';
-  }
+  // A sandbox payment: its scripted events only (a production transfer is WAITING_FOR_RAIL).
+  if (row.scenario !== null && row.scenario !== 'WAITING_FOR_RAIL') return 'IGNORED';
+  if (event.status === 'RETURNED') return applyReturn(row);
   if (row.status !== 'PROCESSING') return 'IGNORED';
   return transaction(async (tx): Promise<EventResult> => {
     const fresh = await txRepo.findByIdUnscoped(row.id, tx);
@@ -173,12 +190,67 @@ export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
       await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'COMPLETED', railNote: null } });
       return 'APPLIED';
     }
-    const reason = (RAIL_FAILURE_REASONS as readonly string[]).includes(event.failureReason ?? '')
-      ? event.failureReason!
-      : 'ACCOUNT_CANNOT_RECEIVE';
-    const failed = await failPayout(tx, fresh, refundedFailure(reason));
+    const failed = await failPayout(tx, fresh, refundedFailure(failureReasonOf(event)));
     if (!failed) return 'IGNORED';
     await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'FAILED', railNote: null } });
+    return 'APPLIED';
+  });
+}
+
+const failureReasonOf = (event: RailEvent) =>
+  (RAIL_FAILURE_REASONS as readonly string[]).includes(event.failureReason ?? '')
+    ? event.failureReason!
+    : 'ACCOUNT_CANNOT_RECEIVE';
+
+/** A payout sent back by the receiving bank: completed first if it had not been, then returned. */
+async function applyReturn(row: Row): Promise<EventResult> {
+  if (row.status === 'PROCESSING') {
+    const done = await transaction(async (tx) => {
+      const fresh = await txRepo.findByIdUnscoped(row.id, tx);
+      return fresh?.status === 'PROCESSING' ? completePayout(tx, fresh) : null;
+    });
+    if (!done) return 'IGNORED';
+  } else if (row.status !== 'COMPLETED') return 'IGNORED';
+  const before = await txRepo.findByIdUnscoped(row.id, db());
+  if (before?.status !== 'COMPLETED') return 'IGNORED';
+  await returnStep(row.id);
+  const after = await txRepo.findByIdUnscoped(row.id, db());
+  if (after?.status !== 'FAILED') return 'IGNORED';
+  await db().transaction.update({ where: { id: row.id }, data: { railStatus: 'RETURNED', railNote: null } });
+  return 'APPLIED';
+}
+
+/** Note on a pull the payer's bank returned after it completed: the money is not taken back here. */
+export const PULL_RETURNED_NOTE =
+  "returned by the payer's bank after it completed: the credited amount was not taken back; review the account";
+
+/**
+ * An event about a pull: COMPLETED makes the pending credit available; FAILED, or RETURNED before
+ * it completed, withdraws it. RETURNED after COMPLETED (an ACH debit reversed days later) would
+ * take back money the customer may already have spent: it is recorded on the transaction for
+ * staff to decide, not posted.
+ */
+async function applyPullEvent(row: Row, event: RailEvent): Promise<EventResult> {
+  return transaction(async (tx): Promise<EventResult> => {
+    const fresh = await txRepo.findByIdUnscoped(row.id, tx);
+    if (!fresh) return 'UNKNOWN_REFERENCE';
+    if (fresh.status === 'COMPLETED' && event.status === 'RETURNED') {
+      const r = await tx.transaction.updateMany({
+        where: { id: row.id, status: 'COMPLETED', NOT: { railStatus: 'RETURNED' } },
+        data: { railStatus: 'RETURNED', railNote: PULL_RETURNED_NOTE, updatedAt: now() },
+      });
+      if (r.count === 0) return 'IGNORED';
+      log().warn({ transactionId: row.id }, 'a completed pull was returned by the payer bank');
+      return 'APPLIED';
+    }
+    if (fresh.status !== 'PROCESSING') return 'IGNORED';
+    if (event.status === 'COMPLETED') {
+      if (!(await completePull(tx, fresh))) return 'IGNORED';
+      await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'COMPLETED', railNote: null } });
+      return 'APPLIED';
+    }
+    if (!(await failPull(tx, fresh))) return 'IGNORED';
+    await tx.transaction.update({ where: { id: row.id }, data: { railStatus: event.status, railNote: null } });
     return 'APPLIED';
   });
 }

@@ -1,171 +1,72 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { POST as callbackRoute } from '@/app/rails/callbacks/route';
-import { currentCorridor, type Corridor } from '@/lib/core/context';
+import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
-import { eventsOf } from '@/lib/events/outbox';
 import { runDueJobs } from '@/lib/jobs/queue';
 import { readFigures } from '@/lib/ops/metrics-probe';
 import { NO_RAIL_CONNECTED, unconnectedPaymentRail } from '@/lib/payments/rail';
-import { httpRail, signRailBody, verifyRailBody } from '@/lib/payments/rail-http';
+import { signRailBody, verifyRailBody } from '@/lib/payments/rail-http';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
-import { newPlatform, type TestPlatform } from '@/tests/support/api';
-import { expectLedgerBalanced } from '@/tests/support/ledger';
-import { switchMode } from '@/tests/support/mode';
-import { balanceOf, customerWithAccounts, externalAccount, fund, txn, type Holder } from '@/tests/support/money';
+import { balanceOf, txn } from '@/tests/support/money';
+import { railHarness } from '@/tests/support/rail-harness';
+import { generateKeyPairSync } from 'node:crypto';
 
-// The bring-your-own-rail adapter over real HTTP on loopback, in a production instance: Corridor
-// POSTs signed instructions to the reference receiver (examples/rail-receiver.mjs), which answers
-// and reports outcomes to Corridor's /rails/callbacks route (served here by node:http). Accepted,
-// completed, failed, returned late; duplicates, out of order, bad signatures; refused and
-// retried submissions; and a production instance with no rail connected, which never pretends.
-interface Receiver {
-  server: http.Server;
-  instructions: Map<string, { instruction: Record<string, unknown>; answer: Record<string, unknown> }>;
-  report(
-    reference: string,
-    status: string,
-    opts?: { failureReason?: string; eventId?: string },
-  ): Promise<{ status: number; body: Record<string, unknown> | null }>;
-  received(): number;
-}
-type Carry = (i: Record<string, unknown>) => Promise<Record<string, unknown>>;
-
+// The bring-your-own-rail adapter over real HTTP on loopback, in a production instance
+// (tests/support/rail-harness.ts: the reference receiver examples/rail-receiver.mjs and Corridor's
+// /rails/callbacks route). Accepted, completed, failed, returned late; duplicates, out of order,
+// bad signatures; refused and retried submissions; and a production instance with no rail
+// connected, which never pretends. Transfers over the rail: rail-transfers.test.ts.
+const rig = railHarness();
+const { within, railState, eventTypes } = rig;
 const pair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const corridorKeys = pair();
-const receiverKeys = pair();
-let p: TestPlatform;
-let h: Holder;
-let dest: string;
-let production: Corridor;
-let receiver: Receiver;
-let carry: Carry = async () => ({ status: 'ACCEPTED' });
-let corridorServer: http.Server;
-let railUrl: string;
-let callbackUrl: string;
-
-const listen = (server: http.Server) =>
-  new Promise<string>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
-
-function plugHttpRail(url = railUrl) {
-  paymentRail.set(
-    productionPaymentRail(
-      httpRail({
-        url,
-        signingKey: corridorKeys.privateKey,
-        callbackKey: receiverKeys.publicKey,
-        callbackUrl,
-        timeoutMs: 2_000,
-      }),
-    ),
-  );
-}
-
-beforeAll(async () => {
-  // Set up in sandbox (funding is a sandbox operation), then move money in production.
-  p = await newPlatform();
-  h = await customerWithAccounts(p, 'Rail Sender', ['USD']);
-  await fund(p, h.accounts.USD, 10_000_000);
-  dest = await externalAccount(p, h.customerId, 'EUR', '123');
-  switchMode('production');
-  production = currentCorridor();
-  const mod = (await import(pathToFileURL(path.resolve('examples/rail-receiver.mjs')).href)) as {
-    createReceiver(o: { corridorPublicKey: KeyObject; privateKey: KeyObject; carry: Carry }): Receiver;
-  };
-  receiver = mod.createReceiver({
-    corridorPublicKey: corridorKeys.publicKey,
-    privateKey: receiverKeys.privateKey,
-    carry: (i) => carry(i),
-  });
-  railUrl = `${await listen(receiver.server)}/instructions`;
-  // Corridor's callback route, served over HTTP as the server would.
-  corridorServer = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: Buffer.concat(chunks),
-    });
-    const answer = await within(() => callbackRoute(request));
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(await answer.text());
-  });
-  callbackUrl = `${await listen(corridorServer)}/rails/callbacks`;
-  plugHttpRail();
-});
-
-afterAll(async () => {
-  await new Promise((r) => receiver.server.close(r));
-  await new Promise((r) => corridorServer.close(r));
-});
-afterEach(async () => {
-  carry = async () => ({ status: 'ACCEPTED' });
-  await expectLedgerBalanced(p.platformId);
-});
-
-const within = <T>(fn: () => Promise<T>) => (production as Corridor & { run<R>(f: () => R): R }).run?.(fn) ?? fn();
 
 /** Quote and execute a payout of `amount` cents to the EUR account; the worker hands it to the rail. */
 async function payOut(amount = 10_000) {
-  const q = await p.api.post('/quotes', {
-    source: { sourceType: 'ACCOUNT', accountId: h.accounts.USD },
-    destination: { destinationType: 'ACCOUNT', accountId: dest },
+  const q = await rig.p.api.post('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: rig.h.accounts.USD },
+    destination: { destinationType: 'ACCOUNT', accountId: rig.dest },
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: amount,
   });
   expect(q.status, q.text).toBe(201);
-  const before = await balanceOf(p, h.accounts.USD);
-  const ex = await p.api.post(`/quotes/${q.body.id}/execute`);
+  const before = await balanceOf(rig.p, rig.h.accounts.USD);
+  const ex = await rig.p.api.post(`/quotes/${q.body.id}/execute`);
   expect(ex.status, ex.text).toBe(200);
   expect(ex.body.status).toBe('PROCESSING');
   const id = q.body.transactionId as string;
-  await runDueJobs({ platformId: p.platformId });
+  await runDueJobs({ platformId: rig.p.platformId });
   return { id, before, quote: q.body };
 }
-
-const railState = async (id: string) =>
-  db().transaction.findUniqueOrThrow({ where: { id }, select: { status: true, railStatus: true, railNote: true } });
-const eventTypes = async (id: string) =>
-  (await eventsOf(p.platformId)).filter((e) => (e.body.data as { id?: string }).id === id).map((e) => e.type);
 
 describe('bring-your-own rail over HTTP', () => {
   it('submits a signed instruction the receiver verifies, then COMPLETED settles it once', async () => {
     const { id, before, quote } = await payOut();
-    const got = receiver.instructions.get(id);
+    const got = rig.receiver.instructions.get(id);
     expect(got?.instruction).toMatchObject({
       type: 'PAYOUT',
       reference: id,
-      platformId: p.platformId,
+      platformId: rig.p.platformId,
       amount: String(quote.totalReceivingAmount),
       currency: 'EUR',
       rail: 'SEPA_INSTANT',
-      callbackUrl,
-      account: { externalAccountId: dest, accountType: 'EUR_ACCOUNT' },
+      callbackUrl: rig.callbackUrl,
+      account: { externalAccountId: rig.dest, accountType: 'EUR_ACCOUNT' },
     });
     // Accepted, not settled: nothing is decided until the rail reports.
     expect(await railState(id)).toMatchObject({ status: 'PROCESSING', railStatus: 'ACCEPTED' });
-    expect((await txn(p, id)).status).toBe('PROCESSING');
+    expect((await txn(rig.p, id)).status).toBe('PROCESSING');
 
-    expect(await receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
-    const done = await txn(p, id);
+    expect(await rig.receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
+    const done = await txn(rig.p, id);
     expect(done.status).toBe('COMPLETED');
-    expect((await balanceOf(p, h.accounts.USD)).total).toBe(before.total - 10_000n);
+    expect((await balanceOf(rig.p, rig.h.accounts.USD)).total).toBe(before.total - 10_000n);
     // The same callback again (the rail resending): nothing changes.
-    expect(await receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
+    expect(await rig.receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
     // A FAILED arriving after COMPLETED cannot undo it.
-    expect(await receiver.report(id, 'FAILED', { eventId: 'late-fail' })).toMatchObject({
+    expect(await rig.receiver.report(id, 'FAILED', { eventId: 'late-fail' })).toMatchObject({
       status: 200,
       body: { result: 'IGNORED' },
     });
-    expect((await txn(p, id)).status).toBe('COMPLETED');
-    expect((await balanceOf(p, h.accounts.USD)).total).toBe(before.total - 10_000n);
+    expect((await txn(rig.p, id)).status).toBe('COMPLETED');
+    expect((await balanceOf(rig.p, rig.h.accounts.USD)).total).toBe(before.total - 10_000n);
     expect(await eventTypes(id)).toEqual([
       'OUTGOING_PAYMENT.PENDING',
       'OUTGOING_PAYMENT.PROCESSING',
@@ -175,37 +76,37 @@ describe('bring-your-own rail over HTTP', () => {
 
   it('FAILED fails the payout with its reason and refunds the debit', async () => {
     const { id, before } = await payOut();
-    const r = await receiver.report(id, 'FAILED', { failureReason: 'ACCOUNT_CANNOT_RECEIVE' });
+    const r = await rig.receiver.report(id, 'FAILED', { failureReason: 'ACCOUNT_CANNOT_RECEIVE' });
     expect(r).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
-    expect(await txn(p, id)).toMatchObject({
+    expect(await txn(rig.p, id)).toMatchObject({
       status: 'FAILED',
       failureReason: 'ACCOUNT_CANNOT_RECEIVE',
       refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' },
     });
-    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
-    expect(await receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
-    expect((await txn(p, id)).status).toBe('FAILED');
+    expect(await balanceOf(rig.p, rig.h.accounts.USD)).toEqual(before);
+    expect(await rig.receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
+    expect((await txn(rig.p, id)).status).toBe('FAILED');
   });
 
   it('RETURNED after COMPLETED (a bank returning it later) brings the principal back', async () => {
     const { id, before, quote } = await payOut();
-    await receiver.report(id, 'COMPLETED');
+    await rig.receiver.report(id, 'COMPLETED');
     const fees = BigInt(quote.feesIncluded ?? 0);
-    const r = await receiver.report(id, 'RETURNED');
+    const r = await rig.receiver.report(id, 'RETURNED');
     expect(r).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
-    expect(await txn(p, id)).toMatchObject({ status: 'FAILED', failureReason: 'PAYOUT_RETURNED' });
-    expect((await balanceOf(p, h.accounts.USD)).total).toBe(before.total - fees);
-    expect(await receiver.report(id, 'RETURNED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
-    expect((await balanceOf(p, h.accounts.USD)).total).toBe(before.total - fees);
+    expect(await txn(rig.p, id)).toMatchObject({ status: 'FAILED', failureReason: 'PAYOUT_RETURNED' });
+    expect((await balanceOf(rig.p, rig.h.accounts.USD)).total).toBe(before.total - fees);
+    expect(await rig.receiver.report(id, 'RETURNED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
+    expect((await balanceOf(rig.p, rig.h.accounts.USD)).total).toBe(before.total - fees);
     expect(await railState(id)).toMatchObject({ railStatus: 'RETURNED' });
   });
 
   it('RETURNED before COMPLETED (out of order) completes then returns; the late COMPLETED changes nothing', async () => {
     const { id, before, quote } = await payOut();
-    expect(await receiver.report(id, 'RETURNED')).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
-    expect(await receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
-    expect(await txn(p, id)).toMatchObject({ status: 'FAILED', failureReason: 'PAYOUT_RETURNED' });
-    expect((await balanceOf(p, h.accounts.USD)).total).toBe(before.total - BigInt(quote.feesIncluded ?? 0));
+    expect(await rig.receiver.report(id, 'RETURNED')).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
+    expect(await rig.receiver.report(id, 'COMPLETED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
+    expect(await txn(rig.p, id)).toMatchObject({ status: 'FAILED', failureReason: 'PAYOUT_RETURNED' });
+    expect((await balanceOf(rig.p, rig.h.accounts.USD)).total).toBe(before.total - BigInt(quote.feesIncluded ?? 0));
     expect(await eventTypes(id)).toEqual([
       'OUTGOING_PAYMENT.PENDING',
       'OUTGOING_PAYMENT.PROCESSING',
@@ -220,7 +121,7 @@ describe('rail callbacks and submissions', () => {
   it('refuses a callback with a bad or missing signature, a bad body, an unknown reference', async () => {
     const { id } = await payOut();
     const post = (body: string, signature?: string) =>
-      fetch(callbackUrl, {
+      fetch(rig.callbackUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(signature ? { 'x-grid-signature': signature } : {}) },
         body,
@@ -229,34 +130,34 @@ describe('rail callbacks and submissions', () => {
     expect((await post(body)).status).toBe(401);
     expect((await post(body, signRailBody(body, pair().privateKey))).status).toBe(401);
     // Signed by Corridor's own key (not the receiver's): refused too.
-    expect((await post(body, signRailBody(body, corridorKeys.privateKey))).status).toBe(401);
+    expect((await post(body, signRailBody(body, rig.corridorKeys.privateKey))).status).toBe(401);
     // The right key over other bytes.
-    expect((await post(`${body} `, signRailBody(body, receiverKeys.privateKey))).status).toBe(401);
+    expect((await post(`${body} `, signRailBody(body, rig.receiverKeys.privateKey))).status).toBe(401);
     expect((await railState(id)).status).toBe('PROCESSING');
     const bad = JSON.stringify({ reference: id, status: 'SETTLED' });
-    expect((await post(bad, signRailBody(bad, receiverKeys.privateKey))).status).toBe(400);
+    expect((await post(bad, signRailBody(bad, rig.receiverKeys.privateKey))).status).toBe(400);
     const unknown = JSON.stringify({
       reference: 'Transaction:00000000-0000-0000-0000-000000000000',
       status: 'COMPLETED',
     });
-    expect((await post(unknown, signRailBody(unknown, receiverKeys.privateKey))).status).toBe(404);
-    expect((await post(body, signRailBody(body, receiverKeys.privateKey))).status).toBe(200);
-    expect((await txn(p, id)).status).toBe('COMPLETED');
+    expect((await post(unknown, signRailBody(unknown, rig.receiverKeys.privateKey))).status).toBe(404);
+    expect((await post(body, signRailBody(body, rig.receiverKeys.privateKey))).status).toBe(200);
+    expect((await txn(rig.p, id)).status).toBe('COMPLETED');
   });
 
   it('a refused instruction fails the payout and refunds it', async () => {
-    carry = async () => ({ status: 'REFUSED', reason: 'account closed at the bank' });
+    rig.carry = async () => ({ status: 'REFUSED', reason: 'account closed at the bank' });
     const { id, before } = await payOut();
-    expect(await txn(p, id)).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED' } });
+    expect(await txn(rig.p, id)).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED' } });
     expect(await railState(id)).toMatchObject({
       railStatus: 'FAILED',
       railNote: 'refused by the rail: account closed at the bank',
     });
-    expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
+    expect(await balanceOf(rig.p, rig.h.accounts.USD)).toEqual(before);
   });
 
   it('retries later when the rail asks to, or cannot be reached, and submits once accepted', async () => {
-    carry = async () => ({ status: 'RETRY', reason: 'bank cut-off' });
+    rig.carry = async () => ({ status: 'RETRY', reason: 'bank cut-off' });
     const { id } = await payOut();
     expect(await railState(id)).toMatchObject({ status: 'PROCESSING', railStatus: 'WAITING' });
     expect((await railState(id)).railNote).toMatch(/bank cut-off.*attempt 2 in 30 s/);
@@ -266,28 +167,30 @@ describe('rail callbacks and submissions', () => {
     expect(retry.payload).toMatchObject({ attempt: 2 });
 
     // The rail down altogether (nothing listens there): still waiting, backing off further.
-    plugHttpRail('http://127.0.0.1:9/instructions');
+    rig.plugHttpRail('http://127.0.0.1:9/instructions');
     await db().job.update({ where: { id: retry.id }, data: { runAt: new Date(Date.now() - 1000) } });
-    await within(() => runDueJobs({ platformId: p.platformId }));
+    await within(() => runDueJobs({ platformId: rig.p.platformId }));
     expect((await railState(id)).railNote).toMatch(/ECONNREFUSED.*attempt 3 in 60 s/);
 
-    plugHttpRail();
-    carry = async () => ({ status: 'ACCEPTED' });
+    rig.plugHttpRail();
+    rig.carry = async () => ({ status: 'ACCEPTED' });
     await db().job.updateMany({
       where: { kind: 'payment.submit', state: 'PENDING', payload: { path: ['transactionId'], equals: id } },
       data: { runAt: new Date(Date.now() - 1000) },
     });
-    await within(() => runDueJobs({ platformId: p.platformId }));
+    await within(() => runDueJobs({ platformId: rig.p.platformId }));
     expect(await railState(id)).toMatchObject({ status: 'PROCESSING', railStatus: 'ACCEPTED' });
-    await receiver.report(id, 'COMPLETED');
-    expect((await txn(p, id)).status).toBe('COMPLETED');
+    await rig.receiver.report(id, 'COMPLETED');
+    expect((await txn(rig.p, id)).status).toBe('COMPLETED');
   });
 
   it('verifies signatures made by the reference receiver and the adapter alike', () => {
     const body = '{"reference":"x","status":"COMPLETED"}';
-    expect(verifyRailBody(body, signRailBody(body, receiverKeys.privateKey), receiverKeys.publicKey)).toBe(true);
-    expect(verifyRailBody(body, 'not base64 at all', receiverKeys.publicKey)).toBe(false);
-    expect(verifyRailBody(body, null, receiverKeys.publicKey)).toBe(false);
+    expect(verifyRailBody(body, signRailBody(body, rig.receiverKeys.privateKey), rig.receiverKeys.publicKey)).toBe(
+      true,
+    );
+    expect(verifyRailBody(body, 'not base64 at all', rig.receiverKeys.publicKey)).toBe(false);
+    expect(verifyRailBody(body, null, rig.receiverKeys.publicKey)).toBe(false);
   });
 });
 
@@ -296,9 +199,9 @@ describe('production with no rail connected', () => {
     paymentRail.set(productionPaymentRail(unconnectedPaymentRail));
     try {
       const { id } = await payOut();
-      await within(() => runDueJobs({ platformId: p.platformId }));
+      await within(() => runDueJobs({ platformId: rig.p.platformId }));
       expect(await railState(id)).toEqual({ status: 'PROCESSING', railStatus: 'WAITING', railNote: NO_RAIL_CONNECTED });
-      expect((await txn(p, id)).status).toBe('PROCESSING');
+      expect((await txn(rig.p, id)).status).toBe('PROCESSING');
       expect(await eventTypes(id)).not.toContain('OUTGOING_PAYMENT.COMPLETED');
       // Offered again later (a restart with a rail configured picks it up).
       const again = await db().job.findFirst({
@@ -310,14 +213,14 @@ describe('production with no rail connected', () => {
         1,
       );
       // A callback has nowhere to go: no rail takes them.
-      const res = await fetch(callbackUrl, {
+      const res = await fetch(rig.callbackUrl, {
         method: 'POST',
         body: JSON.stringify({ reference: id, status: 'COMPLETED' }),
       });
       expect(res.status).toBe(404);
-      expect((await txn(p, id)).status).toBe('PROCESSING');
+      expect((await txn(rig.p, id)).status).toBe('PROCESSING');
     } finally {
-      plugHttpRail();
+      rig.plugHttpRail();
     }
   });
 

@@ -28,7 +28,7 @@ export type TransferScenario =
   | 'ACCOUNT_INVALID' // 003: account closed/invalid, fails immediately
   | 'BANK_REJECTED' // 004: rejected by the bank
   | 'PENDING_THEN_FAILS' // 005: pending about 30 seconds, then fails
-  | 'WAITING_FOR_RAIL'; // production: no account rail takes transfers yet; stays PROCESSING, visibly
+  | 'WAITING_FOR_RAIL'; // production: handed to the payment rail (rail-engine.ts); its events decide
 
 /** The three digits that decide a sandbox outcome. */
 export function identifierSuffix(identifier: string): string {
@@ -104,7 +104,8 @@ export const sandboxPaymentRail: PaymentRail = {
 /**
  * A production rail built on an adapter (rail-http.ts, or none): no scripted outcomes; what
  * happens to a payout or pull is what the adapter reports. Transfers to and from external
- * accounts (/transfer-in, /transfer-out) are not submitted to it yet: they wait (WAITING_FOR_RAIL).
+ * accounts (/transfer-out, /transfer-in) are marked WAITING_FOR_RAIL and submitted to it as a
+ * PAYOUT or a PULL (rail-engine.ts), like quote payouts.
  */
 export function productionPaymentRail(adapter: RailAdapter): PaymentRail {
   return {

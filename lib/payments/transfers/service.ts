@@ -17,6 +17,7 @@ import { checkOwnershipThreshold, externalRoute, pullRoute } from '../routing';
 import { hold } from '../postings';
 import { announceBalances } from '../balances';
 import { SETTLE_AFTER_SECONDS, transferScenario, type TransferScenario } from '../scenarios';
+import { SUBMIT_JOB } from '../rail';
 import type { z } from 'zod';
 import type { transferIn as transferInSchema, transferOut as transferOutSchema } from './schema';
 
@@ -220,11 +221,21 @@ async function startOut(tx: Tx, row: txRepo.TransactionRow, at: Date, delay: num
   await hold(tx, row); // real insufficient funds: 400, nothing written
   await recordEvent(tx, row.platformId, 'OUTGOING_PAYMENT.PROCESSING', toTransaction(row));
   await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+  await scheduleSettlement(tx, row, at, delay);
+}
+
+/**
+ * What moves a started transfer on: in the sandbox its scripted settlement ('transfer.settle'
+ * after the documented delay); in production the payment rail (WAITING_FOR_RAIL: the instruction
+ * is submitted now, rail-engine.ts, and the rail's events decide).
+ */
+async function scheduleSettlement(tx: Tx, row: txRepo.TransactionRow, at: Date, delay: number) {
+  const rail = row.scenario === 'WAITING_FOR_RAIL';
   await enqueue(tx, {
     platformId: row.platformId,
-    kind: 'transfer.settle',
+    kind: rail ? SUBMIT_JOB : 'transfer.settle',
     payload: { transactionId: row.id },
-    runAt: addSeconds(at, delay),
+    runAt: rail ? at : addSeconds(at, delay),
   });
 }
 
@@ -286,12 +297,7 @@ async function startIn(tx: Tx, row: txRepo.TransactionRow, at: Date, delay: numb
   });
   await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.PENDING', toTransaction(row));
   await announceBalances(tx, row.platformId, [row.internalAccountId!]);
-  await enqueue(tx, {
-    platformId: row.platformId,
-    kind: 'transfer.settle',
-    payload: { transactionId: row.id },
-    runAt: addSeconds(at, delay),
-  });
+  await scheduleSettlement(tx, row, at, delay);
 }
 
 /**

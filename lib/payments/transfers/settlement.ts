@@ -2,14 +2,14 @@ import { now } from '../../core/clock';
 import { transaction, type Tx } from '../../core/db';
 import * as ledger from '../../ledger/service';
 import { recordEvent } from '../../events/outbox';
-import type { JobHandler } from '../../jobs/queue';
 import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { announceBalances } from '../balances';
 import { completePayout, failPayout } from '../settlement';
 import { refundedFailure, refundOf } from '../steps';
 import type { TransferScenario } from '../scenarios';
-import { NO_RAIL_CONNECTED } from '../rail';
+import { SUBMIT_JOB } from '../rail';
+import { enqueue, type JobHandler } from '../../jobs/queue';
 
 // Same-currency transfers after they start: the rail reports back (job transfer.settle).
 // Transfer-out uses the payout steps of the payments engine; transfer-in (a pull) moves money
@@ -64,12 +64,9 @@ export async function settleTransfer(transactionId: string): Promise<void> {
     if (!row || row.status !== 'PROCESSING') return;
     const scenario = row.scenario as TransferScenario;
     if (scenario === 'WAITING_FOR_RAIL') {
-      // Production: transfers to and from external accounts are not handed to a rail yet (only
-      // quote payouts are, rail-engine.ts). Never pretend: it stays PROCESSING, with the reason.
-      await tx.transaction.updateMany({
-        where: { id: row.id, status: 'PROCESSING' },
-        data: { railStatus: 'WAITING', railNote: `${NO_RAIL_CONNECTED} for transfers to and from external accounts` },
-      });
+      // Production: the rail decides (rail-engine.ts). A settlement job for such a transfer (one
+      // started before transfers went to the rail) hands it to the rail instead of deciding.
+      await enqueue(tx, { platformId: row.platformId, kind: SUBMIT_JOB, payload: { transactionId: row.id } });
       return;
     }
     if (row.type === 'OUTGOING') {
@@ -82,12 +79,18 @@ export async function settleTransfer(transactionId: string): Promise<void> {
       await failPull(tx, row);
       return;
     }
-    const done = await txRepo.transition(row.id, 'complete', { settledAt: now(), updatedAt: now() }, tx);
-    if (!done) return;
-    await pullLegs(tx, done, 'PULL_SETTLE');
-    await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.COMPLETED', toTransaction(done));
-    await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+    await completePull(tx, row);
   });
+}
+
+/** A pull whose collection settled: the pending credit becomes available. Null when it had moved on. */
+export async function completePull(tx: Tx, row: Row): Promise<Row | null> {
+  const done = await txRepo.transition(row.id, 'complete', { settledAt: now(), updatedAt: now() }, tx);
+  if (!done) return null;
+  await pullLegs(tx, done, 'PULL_SETTLE');
+  await recordEvent(tx, row.platformId, 'INCOMING_PAYMENT.COMPLETED', toTransaction(done));
+  await announceBalances(tx, row.platformId, [row.internalAccountId!]);
+  return done;
 }
 
 /** A same-currency transfer due to settle ('transfer.settle'). */
