@@ -9,6 +9,8 @@ import * as cards from '@/lib/cards/service';
 import * as agents from '@/lib/agents/service';
 import { listDeliveries } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';
+import { namesOf, type Named } from '@/lib/staff/names';
+import { db } from '@/lib/core/db';
 import { hasRole } from '@/lib/staff/roles';
 import { formatAmount, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
@@ -17,6 +19,7 @@ import { AuditList, DeliveriesTable, TransactionsTable } from '@/components/cons
 import { ReviewDecision } from '@/components/console/review-decision';
 import { CardsTable } from '@/components/console/cards';
 import { CustomerAgents } from '@/components/console/agents';
+import { CopyId } from '@/components/console/copy-id';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
 import { DocumentList } from './documents';
@@ -81,13 +84,31 @@ function Verifications({ rows, canDecide, subject }: { rows: Verification[]; can
   );
 }
 
+const ACCOUNT_KINDS: Record<string, string> = {
+  INTERNAL_FIAT: 'account',
+  INTERNAL_CRYPTO: 'stablecoin account',
+  EMBEDDED_WALLET: 'embedded wallet',
+};
+
+/** An account by what it is ("USD account", "USDC embedded wallet"), its id one click away. */
+function AccountName({ name, id }: { name: string; id: string }) {
+  return (
+    <span className="flex flex-col items-start">
+      <span className="font-medium">{name}</span>
+      <CopyId id={id} />
+    </span>
+  );
+}
+
 function InternalAccounts({ rows }: { rows: InternalAccount[] }) {
   if (!rows.length) return <Empty>No internal accounts.</Empty>;
   return (
     <Table caption="Internal accounts" head={['Account', 'Type', 'Status', 'Available', 'Total']}>
       {rows.map((a) => (
         <tr key={a.id}>
-          <Cell mono>{shortId(a.id)}</Cell>
+          <Cell>
+            <AccountName name={`${a.balance.currency.code} ${ACCOUNT_KINDS[a.type] ?? 'account'}`} id={a.id} />
+          </Cell>
           <Cell>{a.type}</Cell>
           <Cell>
             <Badge status={a.status} />
@@ -100,13 +121,15 @@ function InternalAccounts({ rows }: { rows: InternalAccount[] }) {
   );
 }
 
-function ExternalAccounts({ rows }: { rows: ExternalAccount[] }) {
+function ExternalAccounts({ rows, names }: { rows: ExternalAccount[]; names: Map<string, Named> }) {
   if (!rows.length) return <Empty>No external accounts.</Empty>;
   return (
     <Table caption="External accounts" head={['Account', 'Kind', 'Currency', 'Status']}>
       {rows.map((a) => (
         <tr key={a.id}>
-          <Cell mono>{shortId(a.id)}</Cell>
+          <Cell>
+            <AccountName name={names.get(a.id)?.name ?? `${a.currency} bank account`} id={a.id} />
+          </Cell>
           <Cell>{a.accountInfo.accountType}</Cell>
           <Cell>{a.currency}</Cell>
           <Cell>
@@ -134,6 +157,12 @@ async function load(p: string, id: string) {
     customer.customerType === 'INDIVIDUAL' ? customers.identifierForReview(p, id) : Promise.resolve(null),
   ]);
   const audit = await historyOf(p, [id, ...checks.data.map((v) => v.id)]);
+  // External accounts by holder and bank ("Grace Hopper (Banco Azteca, MX)"), as elsewhere.
+  const payees = await namesOf(
+    p,
+    external.data.map((a) => a.id),
+    db(),
+  );
   return {
     customer,
     checks,
@@ -147,6 +176,7 @@ async function load(p: string, id: string) {
     agentPage,
     audit,
     identifier,
+    payees,
   };
 }
 
@@ -186,7 +216,7 @@ export default async function CustomerPage({ params }: { params: Params }) {
       <Section title="Accounts">
         <InternalAccounts rows={d.internal.data} />
         <h3 className="mt-4 mb-2 font-medium">External accounts</h3>
-        <ExternalAccounts rows={d.external.data} />
+        <ExternalAccounts rows={d.external.data} names={d.payees} />
       </Section>
       <Section title="Cards">
         {d.cardPage.data.length ? (
