@@ -81,6 +81,7 @@ test('event kinds: a kind left out is skipped and says so; every kind again rest
   await kinds.getByRole('group', { name: 'CARD', exact: true }).getByLabel('STATE_CHANGE').check();
   await kinds.getByRole('button', { name: 'Save event kinds' }).click();
   await expect(kinds.getByRole('status')).toContainText('Saved: 1 of');
+  await expect(kinds).toContainText('INCOMING_PAYMENT.PENDING is not sent');
   await checkPage(page, 'console-webhooks-kinds');
 
   const address = { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' };

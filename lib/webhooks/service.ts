@@ -218,7 +218,15 @@ export async function replayEvent(
 ): Promise<AttemptOutcome | null> {
   const event = await repo.claimForReplay(new Date(), LEASE_MS, platformId, eventId);
   if (!event) return null;
-  return runAs({ kind: 'system', platformId, ...clockOf(event) }, () => deliverOne(event, send, replayedBy));
+  const sent = await runAs({ kind: 'system', platformId, ...clockOf(event) }, () =>
+    deliverOne(event, send, replayedBy),
+  );
+  currentCorridor().metrics.webhookAttempts.inc({ outcome: sent.status });
+  log().info(
+    { webhookEvent: event.id, platformId, attempt: event.attempts, outcome: sent.status, replayedBy },
+    'webhook attempt',
+  );
+  return sent;
 }
 
 /**

@@ -79,6 +79,12 @@ function EndpointSection({ settings, role }: { settings: Settings; role: Paramet
             ? 'Every kind is sent (the default; kinds added later are sent too).'
             : `${settings.chosen.length} of ${settings.kinds.length} kinds are sent; events of the others are recorded as skipped and never retried. Test events are always sent.`}
         </p>
+        {settings.chosen.includes('INCOMING_PAYMENT.PENDING') ? null : (
+          <p className="mb-3 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+            INCOMING_PAYMENT.PENDING is not sent: incoming payments still wait for the platform&apos;s decision (POST
+            /transactions/&#123;id&#125;/approve or /reject) and time out without one.
+          </p>
+        )}
         <EventKindsForm kinds={settings.kinds} chosen={settings.chosen} canEdit={hasRole(role, 'admin')} />
       </Section>
     </>
