@@ -147,6 +147,9 @@ export function DeliveriesTable({ rows, caption }: { rows: Delivery[]; caption: 
           <Cell>{d.type}</Cell>
           <Cell>
             <Badge status={d.status} />
+            {d.skipReason === 'KIND_NOT_CHOSEN' ? (
+              <span className="ml-1 text-xs text-slate-700">kind not chosen</span>
+            ) : null}
           </Cell>
           <Cell>{d.attempts}</Cell>
           <Cell>
@@ -169,6 +172,8 @@ const ACTIONS: Record<string, string> = {
   'verification.approve': 'Approved the verification',
   'verification.reject': 'Rejected the verification',
   'webhook.replay': 'Replayed the webhook',
+  'webhook.test': 'Sent a test webhook',
+  'webhook.kinds': 'Chose the webhook event kinds',
   'sandbox.clock.advance': 'Advanced the sandbox clock',
   'token.create': 'Created the API token',
   'token.revoke': 'Revoked the API token',

@@ -14,11 +14,13 @@ interface Attempt {
   latencyMs: number;
   responseExcerpt: string | null;
   succeeded: boolean;
+  replayedBy?: string | null;
 }
 interface Detail {
   id: string;
   type: string;
   status: string;
+  skipReason: string | null;
   attempts: number;
   nextAttemptAt: string | null;
   body: string;
@@ -41,6 +43,8 @@ export function WebhookDetail({ id, canReplay }: { id: string; canReplay: boolea
     },
     refetchInterval: (q) => (q.state.data?.status === 'PENDING' ? 1000 : false),
   });
+  // The replay's answer carries its own attempt: what the page says about the replay is that
+  // attempt's result, never the event's earlier state or another attempt's.
   const replay = useMutation({
     mutationFn: async () => {
       const r = await replayWebhookAction(id);
@@ -65,6 +69,8 @@ export function WebhookDetail({ id, canReplay }: { id: string; canReplay: boolea
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <span className="text-sm">
           Delivery status <Badge status={d.status} /> after {d.attempts} attempt(s)
+          {d.skipReason === 'KIND_NOT_CHOSEN' ? ' — not sent: the endpoint does not receive this kind' : ''}
+          {d.skipReason === 'NO_ENDPOINT' ? ' — not sent: no webhook endpoint was configured' : ''}
         </span>
         {canReplay ? (
           <button
@@ -81,13 +87,14 @@ export function WebhookDetail({ id, canReplay }: { id: string; canReplay: boolea
             {replay.error.message}
           </span>
         ) : null}
-        {replay.isSuccess ? (
-          <span role="status" className="text-sm text-emerald-800">
-            Replayed: {replay.data.responseStatus !== null ? `HTTP ${replay.data.responseStatus}` : replay.data.status}
+        {replay.isPending ? (
+          <span role="status" className="text-sm text-slate-700">
+            Replay: sending… <Badge status="PENDING" />
           </span>
         ) : null}
+        {replay.isSuccess ? <ReplayResult a={replay.data.attempt} /> : null}
       </div>
-      <AttemptsTable history={d.history} />
+      <AttemptsTable history={[...d.history].reverse()} type={d.type} skipReason={d.skipReason} />
       <h3 className="mt-4 mb-1 font-medium">Body as recorded</h3>
       <pre className="max-h-80 overflow-auto rounded bg-slate-100 p-3 text-xs break-all whitespace-pre-wrap">
         {d.body}
@@ -96,14 +103,39 @@ export function WebhookDetail({ id, canReplay }: { id: string; canReplay: boolea
   );
 }
 
-function AttemptsTable({ history }: { history: Attempt[] }) {
-  if (!history.length) return <Empty>Never sent (the platform had no webhook endpoint when it was recorded).</Empty>;
+type SentAttempt = Omit<Attempt, 'url'>;
+
+function ReplayResult({ a }: { a: SentAttempt }) {
   return (
-    <Table caption="Delivery attempts" head={['Attempt', 'Sent', 'Response', 'Latency', 'Answer']}>
+    <span role="status" className={`text-sm ${a.succeeded ? 'text-emerald-800' : 'text-red-800'}`}>
+      Replay (attempt #{a.attempt}): <Badge status={a.succeeded ? 'DELIVERED' : 'FAILED'} />{' '}
+      {a.responseStatus !== null ? `HTTP ${a.responseStatus}` : (a.error ?? 'no answer')}
+    </span>
+  );
+}
+
+// Which attempt it was: the worker's first try, a retry, or a replay (and by whom).
+function attemptKind(a: Attempt, type: string): string {
+  if (a.replayedBy) return `replay by ${a.replayedBy}`;
+  if (type === 'TEST' && a.attempt === 1) return 'test send';
+  return a.attempt === 1 ? 'first try' : 'retry';
+}
+
+const NOT_SENT: Record<string, string> = {
+  NO_ENDPOINT: 'Never sent: the platform had no webhook endpoint.',
+  KIND_NOT_CHOSEN: 'Never sent: the webhook endpoint does not receive this kind of event.',
+};
+
+function AttemptsTable({ history, type, skipReason }: { history: Attempt[]; type: string; skipReason: string | null }) {
+  if (!history.length)
+    return <Empty>{(skipReason && NOT_SENT[skipReason]) ?? 'Not sent yet: waiting for its first attempt.'}</Empty>;
+  return (
+    <Table caption="Delivery attempts, oldest first" head={['Attempt', 'Sent', 'Response', 'Latency', 'Answer']}>
       {history.map((a) => (
         <tr key={a.attempt}>
           <Cell>
             #{a.attempt} <Badge status={a.succeeded ? 'DELIVERED' : 'FAILED'} />
+            <span className="block text-xs text-slate-700">{attemptKind(a, type)}</span>
           </Cell>
           <Cell>
             <LocalTime value={a.startedAt} />

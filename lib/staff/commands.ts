@@ -40,6 +40,22 @@ export const replayWebhook = defineCommand({
   run: (actor, b) => ops.replayWebhook(staffOf(actor), b.eventId),
 });
 
+export const sendTestWebhook = defineCommand({
+  name: 'console.webhook.test',
+  input: z.object({}),
+  actors: { staff: 'operator' },
+  idempotency: 'none',
+  run: (actor) => ops.sendTestWebhook(staffOf(actor)),
+});
+
+export const chooseWebhookKinds = defineCommand({
+  name: 'console.webhook.kinds',
+  input: z.object({ eventTypes: z.array(z.string().max(64)).max(100) }),
+  actors: { staff: 'admin' },
+  idempotency: 'none',
+  run: (actor, b) => ops.chooseWebhookKinds(staffOf(actor), b.eventTypes),
+});
+
 export const advanceClock = defineCommand({
   name: 'console.sandbox.clock.advance',
   input: z.object({

@@ -68,8 +68,44 @@ export function replayWebhook(actor: StaffActor, eventId: string) {
     actor,
     'operator',
     { action: 'webhook.replay', objectId: eventId },
-    () => webhookLog.replay(actor.platformId, eventId),
-    (d) => ({ details: { type: d.type, ...(d.subjectId ? { subjectId: d.subjectId } : {}) } }),
+    () => webhookLog.replay(actor.platformId, eventId, actor.email),
+    (d) => ({
+      details: {
+        type: d.type,
+        ...(d.subjectId ? { subjectId: d.subjectId } : {}),
+        attempt: d.replayAttempt.attempt,
+        succeeded: d.replayAttempt.succeeded,
+        ...(d.replayAttempt.responseStatus !== null ? { responseStatus: d.replayAttempt.responseStatus } : {}),
+      },
+    }),
+  );
+}
+
+/** Sends a TEST webhook to the configured endpoint (moves nothing; recorded on the platform). */
+export function sendTestWebhook(actor: StaffActor) {
+  return act(
+    actor,
+    'operator',
+    { action: 'webhook.test', objectId: actor.platformId },
+    () => webhookLog.sendTestEvent(actor.platformId),
+    (r) => ({
+      details: {
+        eventId: r.eventId,
+        delivered: r.delivered,
+        ...(r.attempt.responseStatus !== null ? { responseStatus: r.attempt.responseStatus } : {}),
+      },
+    }),
+  );
+}
+
+/** Chooses which event kinds the platform's webhook endpoint receives (all of them: the default). */
+export function chooseWebhookKinds(actor: StaffActor, kinds: string[]) {
+  return act(
+    actor,
+    'admin',
+    { action: 'webhook.kinds', objectId: actor.platformId, details: { chosen: kinds.length } },
+    () => webhookLog.chooseEventKinds(actor.platformId, kinds),
+    (r) => ({ details: r.all ? { all: true } : { kinds: r.chosen } }),
   );
 }
 

@@ -1,6 +1,6 @@
-import { Prisma, db } from '../core/db';
+import { db } from '../core/db';
 
-// Reading the outbox as a delivery log (the console), and putting a settled event back in line.
+// Reading the outbox as a delivery log (the console). A replay claims its event in repository.ts.
 export interface EventFilter {
   status?: string;
   type?: string;
@@ -33,13 +33,4 @@ export function attemptsOfEvents(eventIds: string[]) {
 
 export function countByStatus(platformId: string, status: string): Promise<number> {
   return db().event.count({ where: { platformId, status } });
-}
-
-/** Moves a settled event (delivered, failed or skipped) back to PENDING, due now; false if it was not settled. */
-export async function requeue(platformId: string, id: string): Promise<boolean> {
-  const n = await db().$executeRaw(
-    Prisma.sql`UPDATE "Event" SET "status" = 'PENDING', "nextAttemptAt" = NULL
-      WHERE "platformId" = ${platformId} AND "id" = ${id} AND "status" <> 'PENDING'`,
-  );
-  return n === 1;
 }

@@ -1,8 +1,10 @@
 import { DomainError, invalidInput, notFound } from '../core/errors';
 import { parseJson } from '../core/json';
+import { now } from '../core/clock';
 import * as repo from './log-repository';
-import { findEndpoint } from './repository';
-import { deliverDueWebhooks } from './service';
+import { findEndpoint, findEventTypes, saveEventTypes } from './repository';
+import { EVENT_KINDS, isEventKind } from './kinds';
+import { replayEvent, sendTest } from './service';
 
 // The webhook delivery log the console shows: each outbox event with its delivery state and its
 // attempts (response codes, errors, latency), and a replay that sends a settled event again.
@@ -15,6 +17,8 @@ export interface DeliveryAttempt {
   latencyMs: number;
   responseExcerpt: string | null;
   succeeded: boolean;
+  /** Who replayed the event from the console; null for the worker's first try and retries. */
+  replayedBy: string | null;
 }
 
 export interface Delivery {
@@ -26,6 +30,8 @@ export interface Delivery {
   createdAt: Date;
   nextAttemptAt: Date | null;
   deliveredAt: Date | null;
+  /** Why a SKIPPED event was not sent: NO_ENDPOINT or KIND_NOT_CHOSEN. */
+  skipReason: string | null;
   lastAttempt: DeliveryAttempt | null;
 }
 
@@ -36,7 +42,9 @@ export interface DeliveryPage {
 }
 
 type EventRow = NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>;
-type AttemptRow = Awaited<ReturnType<typeof repo.attemptsOfEvents>>[number];
+type AttemptRow = Omit<Awaited<ReturnType<typeof repo.attemptsOfEvents>>[number], 'replayedBy'> & {
+  replayedBy?: string | null;
+};
 
 const attempt = (a: AttemptRow): DeliveryAttempt => ({
   attempt: a.attempt,
@@ -47,6 +55,7 @@ const attempt = (a: AttemptRow): DeliveryAttempt => ({
   latencyMs: a.latencyMs,
   responseExcerpt: a.responseExcerpt,
   succeeded: a.succeeded,
+  replayedBy: a.replayedBy ?? null,
 });
 
 const delivery = (e: EventRow, last: AttemptRow | undefined): Delivery => ({
@@ -58,6 +67,7 @@ const delivery = (e: EventRow, last: AttemptRow | undefined): Delivery => ({
   createdAt: e.createdAt,
   nextAttemptAt: e.nextAttemptAt,
   deliveredAt: e.deliveredAt,
+  skipReason: e.skipReason,
   lastAttempt: last ? attempt(last) : null,
 });
 
@@ -103,12 +113,12 @@ export function countFailed(platformId: string): Promise<number> {
 }
 
 /**
- * Sends a settled event again, now, to the endpoint configured now; the attempt is recorded like
- * any other (numbered after the earlier ones) and the event's state follows its outcome — a
- * failure is retried with the usual backoff while the event is younger than the retry window.
- * Returns the event as it stands after the send (still PENDING if the worker took the send).
+ * Sends a settled event again, now, to the endpoint configured now, as `by` (a staff member): the
+ * attempt is its own (numbered after the earlier ones, marked as this replay) and the event's
+ * state follows its outcome — a failure is retried with the usual backoff while the event is
+ * younger than the retry window. Returns the event after the send and the replay's own attempt.
  */
-export async function replay(platformId: string, id: string) {
+export async function replay(platformId: string, id: string, by: string) {
   const event = await repo.findEvent(platformId, id);
   if (!event) throw notFound('REFERENCE_NOT_FOUND', `Webhook ${id}`);
   if (!(await findEndpoint(platformId))?.webhookEndpoint)
@@ -116,8 +126,47 @@ export async function replay(platformId: string, id: string) {
       'WEBHOOK_ENDPOINT_NOT_SET',
       'No webhook endpoint is configured; set one in the platform configuration first',
     );
-  if (!(await repo.requeue(platformId, id)))
-    throw new DomainError('INVALID_STATE_TRANSITION', `Webhook ${id} is already waiting to be delivered`);
-  await deliverDueWebhooks({ platformId });
-  return getDelivery(platformId, id);
+  const kinds = await findEventTypes(platformId);
+  if (kinds && event.type !== 'TEST' && !kinds.includes(event.type))
+    throw new DomainError(
+      'INVALID_STATE_TRANSITION',
+      `The webhook endpoint does not receive ${event.type} events; choose that kind first`,
+    );
+  const sent = await replayEvent(platformId, id, by);
+  if (!sent) throw new DomainError('INVALID_STATE_TRANSITION', `Webhook ${id} is already waiting to be delivered`);
+  return { ...(await getDelivery(platformId, id)), replayAttempt: attempt(sent.attempt) };
+}
+
+/** The console's "Send a test event": the attempt's outcome, whether or not the receiver took it. */
+export async function sendTestEvent(platformId: string) {
+  const sent = await sendTest(platformId);
+  return { eventId: sent.eventId, delivered: sent.delivered, attempt: attempt(sent.attempt) };
+}
+
+/** The kinds the endpoint receives: `all` when no choice was made (every kind, new ones too). */
+export async function eventKinds(platformId: string): Promise<{ all: boolean; chosen: string[] }> {
+  const chosen = await findEventTypes(platformId);
+  return chosen === null ? { all: true, chosen: [...EVENT_KINDS] } : { all: false, chosen };
+}
+
+/**
+ * Chooses the kinds the endpoint receives. Every kind chosen is stored as "all" (so kinds added
+ * later are received too). Events of kinds left out are not sent from now on, those waiting
+ * for a retry included (the delivery pass skips them, saying why).
+ */
+export async function chooseEventKinds(platformId: string, kinds: string[]) {
+  const unknown = kinds.filter((k) => !isEventKind(k));
+  if (unknown.length)
+    throw invalidInput(`Unknown event kind(s): ${unknown.join(', ')}`, [
+      { field: 'eventTypes', message: `${unknown.join(', ')} is not a webhook event kind` },
+    ]);
+  const chosen = EVENT_KINDS.filter((k) => kinds.includes(k));
+  await saveEventTypes(platformId, chosen.length === EVENT_KINDS.length ? null : chosen, now());
+  return eventKinds(platformId);
+}
+
+/** The endpoint and the kinds it receives, for the console's webhooks page. */
+export async function webhookSettings(platformId: string) {
+  const endpoint = (await findEndpoint(platformId))?.webhookEndpoint ?? null;
+  return { endpoint, kinds: [...EVENT_KINDS], ...(await eventKinds(platformId)) };
 }

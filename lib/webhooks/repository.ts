@@ -28,16 +28,26 @@ export interface DueEvent {
   webhookEndpoint: string;
 }
 
+// Whether an event of alias `e` is of a kind the endpoint receives (alias `s`: the platform's
+// WebhookSettings row, LEFT JOINed; no row means every kind). TEST events always are.
+const kindChosenOf = (alias: string) => {
+  const e = Prisma.raw(`"${alias}"`);
+  return Prisma.sql`(s."platformId" IS NULL OR ${e}."type" = 'TEST' OR ${e}."type" = ANY (s."eventTypes"))`;
+};
+
 /**
- * Events of platforms without an endpoint are not kept waiting: new ones are SKIPPED as they are
- * written (see service.ts), and those left waiting when an endpoint is removed are SKIPPED here
- * when they come due. Events claimed right now (leased, nextAttemptAt in the future) are left.
+ * Events that will not be sent are not kept waiting: new ones are SKIPPED as they are written
+ * (see service.ts), and those left waiting when an endpoint is removed, or when their kind is
+ * no longer chosen, are SKIPPED here when they come due (with why). Events claimed right now
+ * (leased, nextAttemptAt in the future) are left.
  */
 export async function skipWithoutEndpoint(wallNow: Date, platformId?: string): Promise<number> {
   return db().$executeRaw`
-    UPDATE "Event" e SET "status" = 'SKIPPED', "nextAttemptAt" = NULL
-    FROM "Platform" p
-    WHERE p."id" = e."platformId" AND p."webhookEndpoint" IS NULL AND e."status" = 'PENDING'
+    UPDATE "Event" e SET "status" = 'SKIPPED', "nextAttemptAt" = NULL,
+      "skipReason" = CASE WHEN p."webhookEndpoint" IS NULL THEN 'NO_ENDPOINT' ELSE 'KIND_NOT_CHOSEN' END
+    FROM "Platform" p LEFT JOIN "WebhookSettings" s ON s."platformId" = p."id"
+    WHERE p."id" = e."platformId" AND e."status" = 'PENDING'
+      AND (p."webhookEndpoint" IS NULL OR NOT ${kindChosenOf('e')})
       AND (e."nextAttemptAt" IS NULL OR e."nextAttemptAt" <= ${platformNow('p', wallNow)})
       ${platformId ? Prisma.sql`AND e."platformId" = ${platformId}` : Prisma.empty}`;
 }
@@ -62,7 +72,9 @@ export async function claimDue(
     FROM (
       SELECT e2."id", p."clockOffsetMs", p."clockFrozenAt", p."webhookEndpoint"
       FROM "Event" e2 JOIN "Platform" p ON p."id" = e2."platformId"
+        LEFT JOIN "WebhookSettings" s ON s."platformId" = p."id"
       WHERE e2."status" = 'PENDING' AND p."webhookEndpoint" IS NOT NULL
+        AND ${kindChosenOf('e2')}
         AND (e2."nextAttemptAt" IS NULL OR e2."nextAttemptAt" <= ${platformNow('p', wallNow)})
         ${platformId ? Prisma.sql`AND e2."platformId" = ${platformId}` : Prisma.empty}
       ORDER BY e2."nextAttemptAt" NULLS FIRST, e2."seq"
@@ -71,6 +83,28 @@ export async function claimDue(
     ) due
     WHERE e."id" = due."id"
     RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", due."clockOffsetMs", due."clockFrozenAt", due."webhookEndpoint"`;
+}
+
+/**
+ * Claims one settled event (delivered, failed or skipped) for a replay: back to PENDING, its
+ * attempt counted and leased as claimDue leases, so the worker leaves it to the replay and the
+ * replay's attempt gets its own number. Null when the event is already waiting to be sent.
+ */
+export async function claimForReplay(
+  wallNow: Date,
+  leaseMs: number,
+  platformId: string,
+  id: string,
+): Promise<DueEvent | null> {
+  const rows = await db().$queryRaw<DueEvent[]>`
+    UPDATE "Event" e
+    SET "status" = 'PENDING', "skipReason" = NULL, "attempts" = e."attempts" + 1,
+        "nextAttemptAt" = ${platformNow('p', wallNow)} + (${leaseMs} * interval '1 millisecond')
+    FROM "Platform" p
+    WHERE p."id" = e."platformId" AND e."platformId" = ${platformId} AND e."id" = ${id}
+      AND e."status" <> 'PENDING' AND p."webhookEndpoint" IS NOT NULL
+    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", p."clockOffsetMs", p."clockFrozenAt", p."webhookEndpoint"`;
+  return rows[0] ?? null;
 }
 
 export interface AttemptRow {
@@ -85,6 +119,7 @@ export interface AttemptRow {
   latencyMs: number;
   responseExcerpt: string | null;
   succeeded: boolean;
+  replayedBy?: string | null;
 }
 
 export type EventOutcome =
@@ -143,6 +178,25 @@ export async function skipPendingTests(platformId: string, tx: Tx): Promise<void
 
 export function findEndpoint(platformId: string) {
   return db().platform.findUnique({ where: { id: platformId }, select: { webhookEndpoint: true } });
+}
+
+/** The kinds the endpoint receives; null: every kind (no settings row). */
+export async function findEventTypes(platformId: string): Promise<string[] | null> {
+  const row = await db().webhookSettings.findUnique({ where: { platformId }, select: { eventTypes: true } });
+  return row?.eventTypes ?? null;
+}
+
+/** Stores the chosen kinds; null (every kind) removes the row. */
+export async function saveEventTypes(platformId: string, eventTypes: string[] | null, at: Date): Promise<void> {
+  if (eventTypes === null) {
+    await db().webhookSettings.deleteMany({ where: { platformId } });
+    return;
+  }
+  await db().webhookSettings.upsert({
+    where: { platformId },
+    create: { platformId, eventTypes, updatedAt: at },
+    update: { eventTypes, updatedAt: at },
+  });
 }
 
 /** Attempts of one event, oldest first (tests; the console later). */

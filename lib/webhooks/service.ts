@@ -96,14 +96,14 @@ export async function deliverDueWebhooks(
           const outcome = await runAs({ kind: 'system', platformId: event.platformId, ...clockOf(event) }, () =>
             deliverOne(event, opts.send),
           );
-          summary[outcome === 'DELIVERED' ? 'delivered' : outcome === 'FAILED' ? 'failed' : 'retrying']++;
-          currentCorridor().metrics.webhookAttempts.inc({ outcome });
+          summary[outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'FAILED' ? 'failed' : 'retrying']++;
+          currentCorridor().metrics.webhookAttempts.inc({ outcome: outcome.status });
           log().info(
             {
               webhookEvent: event.id,
               platformId: event.platformId,
               attempt: event.attempts,
-              outcome,
+              outcome: outcome.status,
               ms: Math.round(performance.now() - started),
             },
             'webhook attempt',
@@ -142,6 +142,7 @@ function attemptRow(
   startedAt: Date,
   r: SendResult,
   succeeded: boolean,
+  replayedBy: string | null = null,
 ): repo.AttemptRow {
   return {
     id: newId('WebhookAttempt'),
@@ -155,6 +156,7 @@ function attemptRow(
     latencyMs: r.latencyMs,
     responseExcerpt: r.body || null,
     succeeded,
+    replayedBy,
   };
 }
 
@@ -170,7 +172,13 @@ export function bodyAt(payload: string, sentAt: Date): string {
   return payload.replace(STORED_TIMESTAMP, (_m, head: string) => `${head}${sentAt.toISOString()}"`);
 }
 
-async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<repo.EventOutcome['status']> {
+/** An attempt made and recorded: the event's new state and the attempt's own row. */
+export interface AttemptOutcome {
+  status: repo.EventOutcome['status'];
+  attempt: repo.AttemptRow;
+}
+
+async function deliverOne(event: repo.DueEvent, send?: SendOptions, replayedBy?: string): Promise<AttemptOutcome> {
   const startedAt = now();
   const result = await signedPost(event.platformId, event.webhookEndpoint, bodyAt(event.payload, startedAt), send);
   return transaction(async (tx) => {
@@ -182,13 +190,43 @@ async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<rep
     const outcome: repo.EventOutcome = succeeded
       ? { status: 'DELIVERED', deliveredAt: now() }
       : afterFailure(event.createdAt, event.attempts, now());
-    await repo.finishAttempt(
-      attemptRow(event.platformId, event.id, event.attempts, event.webhookEndpoint, startedAt, result, succeeded),
-      outcome,
-      tx,
+    const row = attemptRow(
+      event.platformId,
+      event.id,
+      event.attempts,
+      event.webhookEndpoint,
+      startedAt,
+      result,
+      succeeded,
+      replayedBy ?? null,
     );
-    return outcome.status;
+    await repo.finishAttempt(row, outcome, tx);
+    return { status: outcome.status, attempt: row };
   });
+}
+
+/**
+ * A replay from the console: the event is claimed on its own (not through the worker's queue, so
+ * the attempt made is this replay's and no other event's) and sent now; the attempt is recorded
+ * with who replayed it. Null when the event is already waiting to be sent or has no endpoint.
+ */
+export async function replayEvent(
+  platformId: string,
+  eventId: string,
+  replayedBy: string,
+  send?: SendOptions,
+): Promise<AttemptOutcome | null> {
+  const event = await repo.claimForReplay(new Date(), LEASE_MS, platformId, eventId);
+  if (!event) return null;
+  const sent = await runAs({ kind: 'system', platformId, ...clockOf(event) }, () =>
+    deliverOne(event, send, replayedBy),
+  );
+  currentCorridor().metrics.webhookAttempts.inc({ outcome: sent.status });
+  log().info(
+    { webhookEvent: event.id, platformId, attempt: event.attempts, outcome: sent.status, replayedBy },
+    'webhook attempt',
+  );
+  return sent;
 }
 
 /**
@@ -198,24 +236,7 @@ async function deliverOne(event: repo.DueEvent, send?: SendOptions): Promise<rep
  * a way to read from hosts it can reach. Recorded as a TEST event with its one attempt; not retried.
  */
 export async function sendTestWebhook(platformId: string, send?: SendOptions) {
-  const endpoint = (await repo.findEndpoint(platformId))?.webhookEndpoint;
-  if (!endpoint)
-    throw new DomainError(
-      'WEBHOOK_ENDPOINT_NOT_SET',
-      'No webhook endpoint is configured; set webhookEndpoint in the platform configuration',
-    );
-  const id = newId('Webhook');
-  const at = now();
-  const payload = stringifyJson({ id, type: 'TEST', timestamp: at, data: {} });
-  const result = await signedPost(platformId, endpoint, payload, send);
-  const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
-  await transaction((tx) =>
-    repo.insertTestEvent(
-      { id, platformId, payload, createdAt: at, delivered },
-      attemptRow(platformId, id, 1, endpoint, at, result, delivered),
-      tx,
-    ),
-  );
+  const { endpoint, result, delivered } = await sendTest(platformId, send);
   const answer = {
     url: endpoint,
     ...(result.status !== undefined ? { response_status: result.status } : {}),
@@ -230,4 +251,26 @@ export async function sendTestWebhook(platformId: string, send?: SendOptions) {
     });
   }
   return answer as { url: string; response_status: number; response_time_ms: number };
+}
+
+/**
+ * The test send itself, for the sandbox call and the console's "Send a test event": a TEST
+ * webhook (the reference's kind for tests; data {}) signed like every event, sent now to the
+ * configured endpoint, recorded as a TEST event with its one attempt. Not retried; moves no money.
+ */
+export async function sendTest(platformId: string, send?: SendOptions) {
+  const endpoint = (await repo.findEndpoint(platformId))?.webhookEndpoint;
+  if (!endpoint)
+    throw new DomainError(
+      'WEBHOOK_ENDPOINT_NOT_SET',
+      'No webhook endpoint is configured; set webhookEndpoint in the platform configuration',
+    );
+  const id = newId('Webhook');
+  const at = now();
+  const payload = stringifyJson({ id, type: 'TEST', timestamp: at, data: {} });
+  const result = await signedPost(platformId, endpoint, payload, send);
+  const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
+  const attempt = attemptRow(platformId, id, 1, endpoint, at, result, delivered);
+  await transaction((tx) => repo.insertTestEvent({ id, platformId, payload, createdAt: at, delivered }, attempt, tx));
+  return { eventId: id, endpoint, result, delivered, attempt };
 }

@@ -2,6 +2,7 @@
 import { AuthError } from 'next-auth';
 import * as staff from '@/lib/staff/service';
 import * as cmd from '@/lib/staff/commands';
+import type { DeliveryAttempt } from '@/lib/webhooks/log';
 import { command, keyedCommand } from './command';
 import { sessionIdOfRequest, signIn, signOut } from './auth';
 
@@ -51,11 +52,25 @@ export async function decideReviewAction(verificationId: string, decision: strin
   }));
 }
 
+/** A replay: the event's state after it and the replay's own attempt (never an earlier one's). */
 export async function replayWebhookAction(eventId: string) {
   return command(cmd.replayWebhook, { eventId }, (d) => ({
     status: d.status,
-    responseStatus: d.lastAttempt?.responseStatus ?? null,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    attempt: attemptView(d.replayAttempt),
   }));
+}
+
+export async function sendTestWebhookAction() {
+  return command(cmd.sendTestWebhook, {}, (r) => ({
+    eventId: r.eventId,
+    delivered: r.delivered,
+    attempt: attemptView(r.attempt),
+  }));
+}
+
+export async function chooseWebhookKindsAction(eventTypes: string[]) {
+  return command(cmd.chooseWebhookKinds, { eventTypes }, (r) => r);
 }
 
 export async function advanceClockAction(seconds: number) {
@@ -132,4 +147,17 @@ export async function regenerateDeviceCodeAction(agentId: string) {
     code: c.code,
     expiresAt: c.expiresAt.toISOString(),
   }));
+}
+
+// An attempt as a client component shows it (dates as ISO text, the excerpt capped).
+function attemptView(a: DeliveryAttempt) {
+  return {
+    attempt: a.attempt,
+    startedAt: a.startedAt.toISOString(),
+    responseStatus: a.responseStatus,
+    error: a.error,
+    latencyMs: a.latencyMs,
+    responseExcerpt: a.responseExcerpt?.slice(0, 300) ?? null,
+    succeeded: a.succeeded,
+  };
 }

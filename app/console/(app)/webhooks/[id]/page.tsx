@@ -11,6 +11,11 @@ import { readOr404 } from '../../../_lib/read';
 
 type Params = Promise<{ id: string }>;
 
+const SKIPPED_BECAUSE: Record<string, string> = {
+  NO_ENDPOINT: 'No webhook endpoint was configured',
+  KIND_NOT_CHOSEN: 'The webhook endpoint does not receive this kind of event (Webhooks, event kinds sent)',
+};
+
 export async function generateMetadata({ params }: { params: Params }) {
   return { title: `${decodeURIComponent((await params).id)} · Corridor console` };
 }
@@ -49,6 +54,7 @@ export default async function WebhookPage({ params }: { params: Params }) {
             ],
             ['Delivered', d.deliveredAt ? <LocalTime key="d" value={d.deliveredAt} /> : '—'],
             ['Next attempt', d.nextAttemptAt ? <LocalTime key="n" value={d.nextAttemptAt} /> : '—'],
+            ...(d.skipReason ? [['Not sent', SKIPPED_BECAUSE[d.skipReason] ?? d.skipReason] as [string, string]] : []),
           ]}
         />
       </Section>
