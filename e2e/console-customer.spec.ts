@@ -18,7 +18,7 @@ test("names a customer's internal and external accounts, ids copyable", async ({
   expect(internal.data.length).toBeGreaterThan(0);
   await signInStaff(page);
   await visit(page, `/console/customers/${encodeURIComponent(customer.id)}`);
-  await expect(page.getByRole('heading', { name: 'Katherine Johnson' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Katherine Johnson', exact: true })).toBeVisible();
 
   const internalTable = page.getByRole('table', { name: 'Internal accounts' });
   const usd = internalTable
