@@ -40,6 +40,7 @@ export type IdKind =
   | 'StaffUser'
   | 'StaffSession'
   | 'StaffAction'
+  | 'StaffSignInChallenge'
   | 'ScaFactor'
   | 'ScaSession'
   | 'TwoFactorReset';

@@ -15,6 +15,26 @@ export function findUserByEmail(email: string): Promise<StaffUserRow | null> {
   return db().staffUser.findUnique({ where: { email } });
 }
 
+export function findUserById(id: string): Promise<StaffUserRow | null> {
+  return db().staffUser.findUnique({ where: { id } });
+}
+
+export type ChallengeRow = Prisma.StaffSignInChallengeGetPayload<object>;
+
+export function insertChallenge(row: ChallengeRow): Promise<ChallengeRow> {
+  return db().staffSignInChallenge.create({ data: row });
+}
+
+export function findChallenge(id: string): Promise<ChallengeRow | null> {
+  return db().staffSignInChallenge.findUnique({ where: { id } });
+}
+
+/** Marks a challenge used; false when another request used it first. */
+export async function useChallenge(id: string, at: Date): Promise<boolean> {
+  const { count } = await db().staffSignInChallenge.updateMany({ where: { id, usedAt: null }, data: { usedAt: at } });
+  return count === 1;
+}
+
 export function findUser(platformId: string, id: string, tx: Tx): Promise<StaffUserRow | null> {
   return tx.staffUser.findFirst({ where: { platformId, id } });
 }
