@@ -5,6 +5,7 @@ import { tokenCreate } from '../tokens/schema';
 import * as ops from './operations';
 import { REVIEW_REASON_CODES } from './review-reasons';
 import { ROLES, type StaffActor } from './roles';
+import * as factor from './second-factor';
 import * as staff from './service';
 
 // The console's mutations as commands, run as the signed-in staff member (app/console/_lib/actions.ts):
@@ -122,6 +123,42 @@ export const setStaffDisabled = defineCommand({
   actors: { staff: 'admin' },
   idempotency: 'none',
   run: (actor, b) => staff.setDisabled(staffOf(actor), b.userId, b.disabled),
+});
+
+// The second factor of one's own account (any role), and an admin's reset of another member's.
+// Their answers (a secret, recovery codes) are shown once, so they take no idempotency key.
+const code = z.string().trim().min(1).max(40);
+
+export const startSecondFactor = defineCommand({
+  name: 'console.account.second_factor.start',
+  input: z.object({}),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor) => factor.startEnrolment(staffOf(actor)),
+});
+
+export const confirmSecondFactor = defineCommand({
+  name: 'console.account.second_factor.confirm',
+  input: z.object({ code }),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor, b) => factor.confirmEnrolment(staffOf(actor), b.code),
+});
+
+export const disableSecondFactor = defineCommand({
+  name: 'console.account.second_factor.disable',
+  input: z.object({ code }),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor, b) => factor.disableOwn(staffOf(actor), b.code),
+});
+
+export const resetSecondFactor = defineCommand({
+  name: 'console.staff.second_factor.reset',
+  input: z.object({ userId: id }),
+  actors: { staff: 'admin' },
+  idempotency: 'none',
+  run: (actor, b) => factor.resetFor(staffOf(actor), b.userId),
 });
 
 export const setCardState = defineCommand({

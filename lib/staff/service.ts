@@ -25,6 +25,8 @@ export interface StaffUser {
   role: StaffRole;
   createdAt: Date;
   disabledAt: Date | null;
+  /** Whether sign-in asks for a TOTP code after the password (lib/staff/second-factor.ts). */
+  secondFactor: boolean;
 }
 
 const present = (r: repo.StaffUserRow): StaffUser => ({
@@ -33,6 +35,7 @@ const present = (r: repo.StaffUserRow): StaffUser => ({
   role: r.role as StaffRole,
   createdAt: r.createdAt,
   disabledAt: r.disabledAt,
+  secondFactor: r.totpSecret !== null,
 });
 
 const emailSchema = z.email().max(254);

@@ -7,12 +7,31 @@ import { Badge, Cell, ErrorNote, PageHeader, Section, Table } from '@/components
 import { AuditList } from '@/components/console/tables';
 import { ActionButton } from '@/components/console/action-button';
 import { RoleSelect, StaffForm } from '@/components/console/forms';
-import { setStaffDisabledAction, setStaffRoleAction } from '../../_lib/actions';
+import { resetSecondFactorAction, setStaffDisabledAction, setStaffRoleAction } from '../../_lib/actions';
 import { requireStaff } from '../../_lib/session';
 import { param, readOrError } from '../../_lib/read';
 
 export const metadata = { title: 'Staff · Corridor console' };
 type Search = Promise<Record<string, string | string[] | undefined>>;
+
+/** Whether the member has a second factor; an admin may reset another member's (a lost phone). */
+function FactorCell({ user, reset }: { user: staff.StaffUser; reset: boolean }) {
+  return (
+    <Cell>
+      {user.secondFactor ? 'on' : 'off'}
+      {reset && user.secondFactor ? (
+        <span className="ml-2">
+          <ActionButton
+            action={resetSecondFactorAction.bind(null, user.id)}
+            label="Reset"
+            tone="plain"
+            confirm={`Remove the second factor of ${user.email}? They will sign in with the password alone.`}
+          />
+        </span>
+      ) : null}
+    </Cell>
+  );
+}
 
 export default async function StaffPage({ searchParams }: { searchParams: Search }) {
   const actor = await requireStaff();
@@ -41,7 +60,10 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
         <ErrorNote>{result.error}</ErrorNote>
       ) : (
         <Section title="Staff members">
-          <Table caption="Staff members" head={['Email', 'Role', 'State', 'Added', ...(admin ? [''] : [])]}>
+          <Table
+            caption="Staff members"
+            head={['Email', 'Role', 'State', 'Second factor', 'Added', ...(admin ? [''] : [])]}
+          >
             {result.value.data.map((u) => (
               <tr key={u.id}>
                 <Cell>{u.email}</Cell>
@@ -55,6 +77,7 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
                 <Cell>
                   <Badge status={u.disabledAt ? 'DISABLED' : 'ACTIVE'} />
                 </Cell>
+                <FactorCell user={u} reset={admin && u.id !== actor.staffUserId} />
                 <Cell>
                   <LocalTime value={u.createdAt} />
                 </Cell>
