@@ -41,6 +41,7 @@ export type IdKind =
   | 'StaffSession'
   | 'StaffAction'
   | 'StaffSignInChallenge'
+  | 'StaffInvitation'
   | 'ScaFactor'
   | 'ScaSession'
   | 'TwoFactorReset';
