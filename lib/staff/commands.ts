@@ -5,6 +5,7 @@ import { tokenCreate } from '../tokens/schema';
 import * as ops from './operations';
 import { REVIEW_REASON_CODES } from './review-reasons';
 import { ROLES, type StaffActor } from './roles';
+import * as invitations from './invitations';
 import * as factor from './second-factor';
 import * as staff from './service';
 
@@ -101,12 +102,21 @@ export const setWebhookEndpoint = defineCommand({
   run: (actor, b) => ops.changeConfig(staffOf(actor), { webhookEndpoint: b.webhookEndpoint }),
 });
 
-export const addStaff = defineCommand({
-  name: 'console.staff.add',
+// A new member comes in by a one-time link (lib/staff/invitations.ts) and sets their own password.
+export const inviteStaff = defineCommand({
+  name: 'console.staff.invite',
   input: z.object({ email: z.string().max(254), role: z.enum(ROLES as [string, ...string[]]) }),
   actors: { staff: 'admin' },
   idempotency: 'none',
-  run: (actor, b) => staff.addUser(staffOf(actor), b),
+  run: (actor, b) => invitations.invite(staffOf(actor), b),
+});
+
+export const revokeInvitation = defineCommand({
+  name: 'console.staff.invite.revoke',
+  input: z.object({ invitationId: id }),
+  actors: { staff: 'admin' },
+  idempotency: 'none',
+  run: (actor, b) => invitations.revoke(staffOf(actor), b.invitationId),
 });
 
 export const setStaffRole = defineCommand({

@@ -1,5 +1,8 @@
 'use server';
 import { AuthError } from 'next-auth';
+import { redirect } from 'next/navigation';
+import { DomainError } from '@/lib/core/errors';
+import * as invitations from '@/lib/staff/invitations';
 import * as staff from '@/lib/staff/service';
 import * as cmd from '@/lib/staff/commands';
 import type { DeliveryAttempt } from '@/lib/webhooks/log';
@@ -101,8 +104,34 @@ export async function setWebhookEndpointAction(url: string) {
   return command(cmd.setWebhookEndpoint, { webhookEndpoint: url }, () => undefined);
 }
 
-export async function addStaffAction(email: string, role: string) {
-  return command(cmd.addStaff, { email, role }, (r) => ({ email: r.user.email, password: r.password ?? '' }));
+/** The invitation's one-time link path (the token is shown this once; only its hash is kept). */
+export async function inviteStaffAction(email: string, role: string) {
+  return command(cmd.inviteStaff, { email, role }, (r) => ({
+    email: r.invitation.email,
+    path: `/console/invite/${r.token}`,
+    expiresAt: r.invitation.expiresAt.toISOString(),
+  }));
+}
+
+export async function revokeInvitationAction(invitationId: string) {
+  return command(cmd.revokeInvitation, { invitationId }, () => undefined);
+}
+
+type AcceptState = { error?: string; fields?: Record<string, string> };
+
+/** The invitation page's form: the new member's own password; on success, on to sign in. */
+export async function acceptInvitationAction(_prev: AcceptState | undefined, form: FormData): Promise<AcceptState> {
+  const token = form instanceof FormData ? text(form.get('token'), 100) : '';
+  const password = form instanceof FormData ? text(form.get('password'), 200) : '';
+  const confirm = form instanceof FormData ? text(form.get('confirm'), 200) : '';
+  if (password !== confirm) return { error: 'The two passwords differ.' };
+  try {
+    await invitations.accept(token, password);
+  } catch (err) {
+    if (err instanceof DomainError) return { error: err.message };
+    throw err;
+  }
+  redirect('/console/sign-in?invited=1');
 }
 
 export async function setStaffRoleAction(userId: string, role: string) {

@@ -1,3 +1,4 @@
+import * as invitations from '@/lib/staff/invitations';
 import * as staff from '@/lib/staff/service';
 import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';
@@ -7,7 +8,12 @@ import { Badge, Cell, ErrorNote, PageHeader, Section, Table } from '@/components
 import { AuditList } from '@/components/console/tables';
 import { ActionButton } from '@/components/console/action-button';
 import { RoleSelect, StaffForm } from '@/components/console/forms';
-import { resetSecondFactorAction, setStaffDisabledAction, setStaffRoleAction } from '../../_lib/actions';
+import {
+  resetSecondFactorAction,
+  revokeInvitationAction,
+  setStaffDisabledAction,
+  setStaffRoleAction,
+} from '../../_lib/actions';
 import { requireStaff } from '../../_lib/session';
 import { param, readOrError } from '../../_lib/read';
 
@@ -33,6 +39,43 @@ function FactorCell({ user, reset }: { user: staff.StaffUser; reset: boolean }) 
   );
 }
 
+/** Inviting a member, and the invitations not yet accepted with their expiry and a revoke button (admins only). */
+async function Invitations({ platformId }: { platformId: string }) {
+  const pending = await invitations.listPending(platformId);
+  return (
+    <>
+      <Section title="Invite a staff member">
+        <StaffForm />
+      </Section>
+      <Section title="Pending invitations">
+        {pending.length === 0 ? (
+          <p>None.</p>
+        ) : (
+          <Table caption="Pending invitations" head={['Email', 'Role', 'Expires', '']}>
+            {pending.map((i) => (
+              <tr key={i.id}>
+                <Cell>{i.email}</Cell>
+                <Cell>{i.role}</Cell>
+                <Cell>
+                  <LocalTime value={i.expiresAt} />
+                </Cell>
+                <Cell>
+                  <ActionButton
+                    action={revokeInvitationAction.bind(null, i.id)}
+                    label="Revoke"
+                    tone="danger"
+                    confirm={`Revoke the invitation of ${i.email}? Its link stops working.`}
+                  />
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Section>
+    </>
+  );
+}
+
 export default async function StaffPage({ searchParams }: { searchParams: Search }) {
   const actor = await requireStaff();
   const cursor = param((await searchParams).cursor, 512);
@@ -51,11 +94,7 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
         title="Staff"
         description="People who use this console. Viewers read; operators also decide reviews, replay webhooks and move the sandbox clock; admins also manage tokens, configuration and staff."
       />
-      {admin ? (
-        <Section title="Add a staff member">
-          <StaffForm />
-        </Section>
-      ) : null}
+      {admin ? <Invitations platformId={actor.platformId} /> : null}
       {!result.ok ? (
         <ErrorNote>{result.error}</ErrorNote>
       ) : (
