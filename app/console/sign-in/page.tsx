@@ -25,8 +25,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
       ) : null}
       <SignInForm />
       <p className="mt-6 text-sm text-slate-700">
-        Staff accounts are created by an admin's one-time invitation link. The first one is printed when the server
-        starts for the first time.
+        Staff accounts are created by an admin&rsquo;s one-time invitation link. The first one is printed when the
+        server starts for the first time.
       </p>
     </main>
   );
