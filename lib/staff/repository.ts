@@ -143,13 +143,19 @@ export async function rememberSource(staffUserId: string, source: string, at: Da
 }
 
 /** Limits with no attempt since `quietSince` (they count from zero again) and sources not used since `knownSince`. */
-/** At most `limit` rows in all: the quiet limits first, then the sources. */
+/** At most `limit` rows in all: the quiet limits first, then the sources, then old second-factor challenges. */
 export async function pruneSignIn(quietSince: Date, knownSince: Date, limit = EVERY_ROW): Promise<number> {
   const limits = await deleteBatch('StaffSignInLimit', Prisma.sql`"lastAttemptAt" < ${quietSince}`, limit);
   if (limits >= limit) return limits;
-  return (
-    limits + (await deleteBatch('StaffSignInSource', Prisma.sql`"lastSignedInAt" < ${knownSince}`, limit - limits))
+  const sources = await deleteBatch('StaffSignInSource', Prisma.sql`"lastSignedInAt" < ${knownSince}`, limit - limits);
+  if (limits + sources >= limit) return limits + sources;
+  // Second-factor challenges live minutes; one a day past its expiry is of no use to anyone.
+  const challenges = await deleteBatch(
+    'StaffSignInChallenge',
+    Prisma.sql`"expiresAt" < ${quietSince}`,
+    limit - limits - sources,
   );
+  return limits + sources + challenges;
 }
 
 export function insertAudit(row: AuditRow, tx: Tx): Promise<AuditRow> {

@@ -6,7 +6,7 @@ import { DomainError } from '@/lib/core/errors';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import * as factor from './second-factor';
 import * as staff from './service';
-import { PAIR } from './sign-in-limits';
+import { PAIR, pruneSignInLimits } from './sign-in-limits';
 import type { StaffActor } from './roles';
 
 // The staff TOTP second factor: enrolment confirmed by a code, sign-in in two steps with no
@@ -128,6 +128,20 @@ describe('sign-in with a second factor', () => {
     const again = await challenge(actor.email, address);
     expect(await failure(staff.completeSignIn(again, recoveryCodes[0], address))).toBe('UNAUTHORIZED');
     expect(await factor.recoveryCodesLeft(actor.staffUserId)).toBe(9);
+  });
+});
+
+describe('expired challenges', () => {
+  it('are refused, and pruned a day after they expire', async () => {
+    const { actor, secret } = await enrolled();
+    const old = new Date(Date.now() - 2 * 24 * 3600_000);
+    const id = `StaffSignInChallenge:expired-${process.pid}-${++n}`;
+    await db().staffSignInChallenge.create({
+      data: { id, staffUserId: actor.staffUserId, address: '10.0.0.1', createdAt: old, expiresAt: old },
+    });
+    expect(await failure(staff.completeSignIn(id, codeOf(secret, 1), '10.0.0.1'))).toBe('UNAUTHORIZED');
+    await pruneSignInLimits(new Date());
+    expect(await db().staffSignInChallenge.count({ where: { id } })).toBe(0);
   });
 });
 
