@@ -239,8 +239,8 @@ test('transactions, tokens, configuration, sandbox, staff and audit pages', asyn
 
   await visit(page, '/console/staff');
   await page.getByLabel('Email').fill(`viewer-${Date.now()}@e2e.example`);
-  await page.getByRole('button', { name: 'Add' }).click();
-  await expect(page.getByRole('status')).toContainText('can sign in with this password');
+  await page.getByRole('button', { name: 'Invite' }).click();
+  await expect(page.getByRole('status')).toContainText('one-time link');
   await checkPage(page, 'console-staff');
   await visit(page, '/console/audit');
   await expect(page.getByText('Created the API token').first()).toBeVisible();

@@ -3,12 +3,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import {
-  addStaffAction,
+  inviteStaffAction,
   advanceClockAction,
   createTokenAction,
   setWebhookEndpointAction,
 } from '@/app/console/_lib/actions';
 import type { ActionResult } from '@/app/console/_lib/session';
+import { LocalTime } from '@/components/time';
 
 // The console's small forms: each submits to a server action through react-query and refreshes
 // the server-rendered page on success. Secrets created here (a token's secret, a new staff
@@ -169,7 +170,7 @@ export function ClockForm() {
 }
 
 export function StaffForm() {
-  const m = useAction((a: { email: string; role: string }) => addStaffAction(a.email, a.role));
+  const m = useAction((a: { email: string; role: string }) => inviteStaffAction(a.email, a.role));
   return (
     <form
       onSubmit={(e) => {
@@ -196,17 +197,18 @@ export function StaffForm() {
         </select>
       </div>
       <button type="submit" disabled={m.isPending} className={primary}>
-        {m.isPending ? 'Adding…' : 'Add'}
+        {m.isPending ? 'Inviting…' : 'Invite'}
       </button>
       <div className="sm:col-span-3">
         <Outcome error={m.error}>
           {m.data ? (
             <>
               <p className="font-medium">
-                {m.data.email} can sign in with this password, shown only now — hand it over safely:
+                Hand this one-time link to {m.data.email}, shown only now; it sets their own password and works once,
+                until <LocalTime value={m.data.expiresAt} />:
               </p>
               <p className="mt-1 break-all">
-                <code>{m.data.password}</code>
+                <code data-testid="invitation-link">{`${window.location.origin}${m.data.path}`}</code>
               </p>
             </>
           ) : null}

@@ -40,6 +40,8 @@ export type IdKind =
   | 'StaffUser'
   | 'StaffSession'
   | 'StaffAction'
+  | 'StaffSignInChallenge'
+  | 'StaffInvitation'
   | 'ScaFactor'
   | 'ScaSession'
   | 'TwoFactorReset';

@@ -5,6 +5,8 @@ import { tokenCreate } from '../tokens/schema';
 import * as ops from './operations';
 import { REVIEW_REASON_CODES } from './review-reasons';
 import { ROLES, type StaffActor } from './roles';
+import * as invitations from './invitations';
+import * as factor from './second-factor';
 import * as staff from './service';
 
 // The console's mutations as commands, run as the signed-in staff member (app/console/_lib/actions.ts):
@@ -100,12 +102,21 @@ export const setWebhookEndpoint = defineCommand({
   run: (actor, b) => ops.changeConfig(staffOf(actor), { webhookEndpoint: b.webhookEndpoint }),
 });
 
-export const addStaff = defineCommand({
-  name: 'console.staff.add',
+// A new member comes in by a one-time link (lib/staff/invitations.ts) and sets their own password.
+export const inviteStaff = defineCommand({
+  name: 'console.staff.invite',
   input: z.object({ email: z.string().max(254), role: z.enum(ROLES as [string, ...string[]]) }),
   actors: { staff: 'admin' },
   idempotency: 'none',
-  run: (actor, b) => staff.addUser(staffOf(actor), b),
+  run: (actor, b) => invitations.invite(staffOf(actor), b),
+});
+
+export const revokeInvitation = defineCommand({
+  name: 'console.staff.invite.revoke',
+  input: z.object({ invitationId: id }),
+  actors: { staff: 'admin' },
+  idempotency: 'none',
+  run: (actor, b) => invitations.revoke(staffOf(actor), b.invitationId),
 });
 
 export const setStaffRole = defineCommand({
@@ -122,6 +133,42 @@ export const setStaffDisabled = defineCommand({
   actors: { staff: 'admin' },
   idempotency: 'none',
   run: (actor, b) => staff.setDisabled(staffOf(actor), b.userId, b.disabled),
+});
+
+// The second factor of one's own account (any role), and an admin's reset of another member's.
+// Their answers (a secret, recovery codes) are shown once, so they take no idempotency key.
+const code = z.string().trim().min(1).max(40);
+
+export const startSecondFactor = defineCommand({
+  name: 'console.account.second_factor.start',
+  input: z.object({}),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor) => factor.startEnrolment(staffOf(actor)),
+});
+
+export const confirmSecondFactor = defineCommand({
+  name: 'console.account.second_factor.confirm',
+  input: z.object({ code }),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor, b) => factor.confirmEnrolment(staffOf(actor), b.code),
+});
+
+export const disableSecondFactor = defineCommand({
+  name: 'console.account.second_factor.disable',
+  input: z.object({ code }),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor, b) => factor.disableOwn(staffOf(actor), b.code),
+});
+
+export const resetSecondFactor = defineCommand({
+  name: 'console.staff.second_factor.reset',
+  input: z.object({ userId: id }),
+  actors: { staff: 'admin' },
+  idempotency: 'none',
+  run: (actor, b) => factor.resetFor(staffOf(actor), b.userId),
 });
 
 export const setCardState = defineCommand({

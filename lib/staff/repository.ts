@@ -15,6 +15,26 @@ export function findUserByEmail(email: string): Promise<StaffUserRow | null> {
   return db().staffUser.findUnique({ where: { email } });
 }
 
+export function findUserById(id: string): Promise<StaffUserRow | null> {
+  return db().staffUser.findUnique({ where: { id } });
+}
+
+export type ChallengeRow = Prisma.StaffSignInChallengeGetPayload<object>;
+
+export function insertChallenge(row: ChallengeRow): Promise<ChallengeRow> {
+  return db().staffSignInChallenge.create({ data: row });
+}
+
+export function findChallenge(id: string): Promise<ChallengeRow | null> {
+  return db().staffSignInChallenge.findUnique({ where: { id } });
+}
+
+/** Marks a challenge used; false when another request used it first. */
+export async function useChallenge(id: string, at: Date): Promise<boolean> {
+  const { count } = await db().staffSignInChallenge.updateMany({ where: { id, usedAt: null }, data: { usedAt: at } });
+  return count === 1;
+}
+
 export function findUser(platformId: string, id: string, tx: Tx): Promise<StaffUserRow | null> {
   return tx.staffUser.findFirst({ where: { platformId, id } });
 }
@@ -123,13 +143,19 @@ export async function rememberSource(staffUserId: string, source: string, at: Da
 }
 
 /** Limits with no attempt since `quietSince` (they count from zero again) and sources not used since `knownSince`. */
-/** At most `limit` rows in all: the quiet limits first, then the sources. */
+/** At most `limit` rows in all: the quiet limits first, then the sources, then old second-factor challenges. */
 export async function pruneSignIn(quietSince: Date, knownSince: Date, limit = EVERY_ROW): Promise<number> {
   const limits = await deleteBatch('StaffSignInLimit', Prisma.sql`"lastAttemptAt" < ${quietSince}`, limit);
   if (limits >= limit) return limits;
-  return (
-    limits + (await deleteBatch('StaffSignInSource', Prisma.sql`"lastSignedInAt" < ${knownSince}`, limit - limits))
+  const sources = await deleteBatch('StaffSignInSource', Prisma.sql`"lastSignedInAt" < ${knownSince}`, limit - limits);
+  if (limits + sources >= limit) return limits + sources;
+  // Second-factor challenges live minutes; one a day past its expiry is of no use to anyone.
+  const challenges = await deleteBatch(
+    'StaffSignInChallenge',
+    Prisma.sql`"expiresAt" < ${quietSince}`,
+    limit - limits - sources,
   );
+  return limits + sources + challenges;
 }
 
 export function insertAudit(row: AuditRow, tx: Tx): Promise<AuditRow> {

@@ -8,7 +8,8 @@ import * as platforms from '../platform/repository';
 import { record, recordSignIn } from './audit';
 import { decoyHash, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password';
 import * as repo from './repository';
-import { claimAttempt, signedIn } from './sign-in-limits';
+import { checkFactor } from './second-factor';
+import { claimAttempt, releaseClaim, signedIn } from './sign-in-limits';
 import { isRole, requireRole, type StaffActor, type StaffRole } from './roles';
 
 // Staff accounts of the admin console and their sign-in. Sign-in is by email and password; a
@@ -24,6 +25,8 @@ export interface StaffUser {
   role: StaffRole;
   createdAt: Date;
   disabledAt: Date | null;
+  /** Whether sign-in asks for a TOTP code after the password (lib/staff/second-factor.ts). */
+  secondFactor: boolean;
 }
 
 const present = (r: repo.StaffUserRow): StaffUser => ({
@@ -32,6 +35,7 @@ const present = (r: repo.StaffUserRow): StaffUser => ({
   role: r.role as StaffRole,
   createdAt: r.createdAt,
   disabledAt: r.disabledAt,
+  secondFactor: r.totpSecret !== null,
 });
 
 const emailSchema = z.email().max(254);
@@ -70,6 +74,10 @@ export async function createUser(
         updatedAt: at,
         disabledAt: null,
         sessionsValidFrom: at,
+        totpSecret: null,
+        totpPendingSecret: null,
+        totpLastStep: null,
+        totpEnrolledAt: null,
       },
       tx,
     );
@@ -127,10 +135,36 @@ async function recordAttempt(
   });
 }
 
+/** The challenge of a sign-in waiting for its second factor: how long its id stays good. */
+export const CHALLENGE_MINUTES = 5;
+
+/**
+ * Thrown by signIn when the password was right and the account has a second factor: no session
+ * exists yet; completeSignIn takes the challenge with its code.
+ */
+export class SecondFactorRequired extends Error {
+  constructor(readonly challengeId: string) {
+    super('The second factor is required');
+  }
+}
+
+async function openSession(user: repo.StaffUserRow, address: string, at: Date) {
+  const session = await repo.insertSession({
+    id: newId('StaffSession'),
+    staffUserId: user.id,
+    createdAt: at,
+    expiresAt: new Date(at.getTime() + SESSION_HOURS * 3600_000),
+    revokedAt: null,
+  });
+  await recordAttempt(user.email, user, address, null);
+  return { sessionId: session.id, user: present(user) };
+}
+
 /**
  * Checks an email and password from `address` (the client's, lib/http/client-address.ts) and
- * opens a session. Refusals: RATE_LIMITED (a sign-in limit is spent; the password was not
- * checked) and UNAUTHORIZED (wrong email or password, or a disabled account — the same answer).
+ * opens a session; for an account with a second factor it throws SecondFactorRequired with a
+ * challenge for its code. Refusals: RATE_LIMITED (a sign-in limit is spent; the password was not checked) and
+ * UNAUTHORIZED (wrong email or password, or a disabled account — the same answer).
  */
 export async function signIn(
   emailInput: string,
@@ -152,16 +186,59 @@ export async function signIn(
     await recordAttempt(email, user, address, { reason });
     throw wrongCredentials();
   }
+  if (user.totpSecret) {
+    // The right password was no guess: its slot is given back, but the pair is not cleared nor
+    // the source remembered until the code is right too (a stolen password earns nothing).
+    await releaseClaim(claim);
+    const challenge = await repo.insertChallenge({
+      id: newId('StaffSignInChallenge'),
+      staffUserId: user.id,
+      address,
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + CHALLENGE_MINUTES * 60_000),
+      usedAt: null,
+    });
+    throw new SecondFactorRequired(challenge.id);
+  }
   await signedIn(claim, user.id, at);
-  const session = await repo.insertSession({
-    id: newId('StaffSession'),
-    staffUserId: user.id,
-    createdAt: at,
-    expiresAt: new Date(at.getTime() + SESSION_HOURS * 3600_000),
-    revokedAt: null,
-  });
-  await recordAttempt(email, user, address, null);
-  return { sessionId: session.id, user: present(user) };
+  return openSession(user, address, at);
+}
+
+/**
+ * The second step of a sign-in: the code (or a recovery code) for the challenge signIn returned.
+ * Each code is an attempt under the same limits as passwords, refused unchecked when one is spent;
+ * a wrong or replayed code is UNAUTHORIZED and audited with its reason. The challenge is used up
+ * by the session it opens; an unknown, expired or used one is UNAUTHORIZED.
+ */
+export async function completeSignIn(challengeId: string, code: string, address = 'unknown') {
+  const at = now();
+  const found = await repo.findChallenge(challengeId);
+  const user = found && (await repo.findUserById(found.staffUserId));
+  if (!found || !user || found.usedAt || found.expiresAt <= at || user.disabledAt || !user.totpSecret)
+    throw new DomainError('UNAUTHORIZED', 'This sign-in has expired; start again with your password');
+  const claim = await claimAttempt(user.email, address, user.id, at);
+  if (!claim.allowed) {
+    const { retryAfterSeconds, limit } = claim;
+    await recordAttempt(user.email, user, address, {
+      reason: 'throttled',
+      step: 'second_factor',
+      limit,
+      retryAfterSeconds,
+    });
+    throw tooManyAttempts(retryAfterSeconds);
+  }
+  const result = await checkFactor(user.id, code, db());
+  if (result !== 'ok') {
+    await recordAttempt(user.email, user, address, { reason: result === 'replayed' ? 'replayed_code' : 'wrong_code' });
+    throw new DomainError(
+      'UNAUTHORIZED',
+      result === 'replayed' ? 'That code was used already; wait for the next' : 'Wrong code',
+    );
+  }
+  if (!(await repo.useChallenge(challengeId, at)))
+    throw new DomainError('UNAUTHORIZED', 'This sign-in has expired; start again with your password');
+  await signedIn(claim, user.id, at);
+  return openSession(user, address, at);
 }
 
 /** The actor of a session that is still good, or null (unknown, expired, signed out, disabled, reset). */

@@ -98,6 +98,11 @@ export async function signedIn(claim: Extract<Claim, { allowed: true }>, staffUs
   await repo.rememberSource(staffUserId, claim.source, at);
 }
 
+/** A right password still awaiting its second factor: every limit gets its slot back, nothing more. */
+export async function releaseClaim(claim: Extract<Claim, { allowed: true }>) {
+  await repo.refundLimits([claim.keys.pair, ...claim.keys.others]);
+}
+
 /** Housekeeping (lib/jobs/retention.ts): limits quiet for QUIET_MS and sources unused for KNOWN_FOR_MS. */
 export function pruneSignInLimits(wallNow: Date, limit?: number): Promise<number> {
   return repo.pruneSignIn(new Date(wallNow.getTime() - QUIET_MS), new Date(wallNow.getTime() - KNOWN_FOR_MS), limit);

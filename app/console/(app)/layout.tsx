@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { isSandbox } from '@/lib/core/mode';
 import { QueryProvider } from '@/components/query-provider';
@@ -22,6 +23,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <div className="mt-3 border-t border-slate-200 pt-3 text-sm">
             <p className="break-all text-slate-800">{actor.email}</p>
             <p className="text-slate-700">Role: {actor.role}</p>
+            <p>
+              <Link href="/console/account" className="underline">
+                Your account
+              </Link>
+            </p>
             <form action={signOutAction} className="mt-2">
               <button type="submit" className="rounded border border-slate-400 px-3 py-1 text-sm hover:bg-slate-100">
                 Sign out

@@ -1,5 +1,8 @@
 'use server';
 import { AuthError } from 'next-auth';
+import { redirect } from 'next/navigation';
+import { DomainError } from '@/lib/core/errors';
+import * as invitations from '@/lib/staff/invitations';
 import * as staff from '@/lib/staff/service';
 import * as cmd from '@/lib/staff/commands';
 import type { DeliveryAttempt } from '@/lib/webhooks/log';
@@ -13,25 +16,29 @@ import { sessionIdOfRequest, signIn, signOut } from './auth';
 // Next.js decodes it (lib/http/server-action-guard.ts); the session cookie is SameSite=Strict besides.
 const text = (v: unknown, max: number) => (typeof v === 'string' && v.length <= max ? v : '');
 
-export async function signInAction(_prev: { error?: string } | undefined, form: FormData) {
+type SignInState = { error?: string; challenge?: string };
+
+export async function signInAction(_prev: SignInState | undefined, form: FormData): Promise<SignInState> {
   // Called by the sign-in form with its FormData; a request crafted with other arguments gets
-  // the answer of a wrong password rather than a server error.
+  // the answer of a wrong password rather than a server error. The second step sends the
+  // challenge the first one returned with the code.
   const field = (name: string, max: number) => (form instanceof FormData ? text(form.get(name), max) : '');
+  const challenge = field('challenge', 100);
   try {
     await signIn('credentials', {
-      email: field('email', 254),
-      password: field('password', 200),
+      ...(challenge
+        ? { challenge, code: field('code', 40) }
+        : { email: field('email', 254), password: field('password', 200) }),
       redirectTo: '/console',
     });
   } catch (err) {
     if (err instanceof AuthError) {
-      const { code, retryAfterSeconds } = err as AuthError & { code?: string; retryAfterSeconds?: number };
-      return {
-        error:
-          code === 'throttled'
-            ? `Too many sign-in attempts. Try again in ${retryAfterSeconds ?? 1} s.`
-            : 'Wrong email or password.',
-      };
+      const failed = err as AuthError & { code?: string; retryAfterSeconds?: number; challengeId?: string };
+      if (failed.code === 'second_factor') return { challenge: failed.challengeId };
+      if (failed.code === 'throttled')
+        return { challenge, error: `Too many sign-in attempts. Try again in ${failed.retryAfterSeconds ?? 1} s.` };
+      if (failed.code === 'wrong_code') return { challenge, error: 'Wrong or already used code.' };
+      return { error: 'Wrong email or password.' };
     }
     throw err; // the redirect to the console after a successful sign-in
   }
@@ -97,8 +104,34 @@ export async function setWebhookEndpointAction(url: string) {
   return command(cmd.setWebhookEndpoint, { webhookEndpoint: url }, () => undefined);
 }
 
-export async function addStaffAction(email: string, role: string) {
-  return command(cmd.addStaff, { email, role }, (r) => ({ email: r.user.email, password: r.password ?? '' }));
+/** The invitation's one-time link path (the token is shown this once; only its hash is kept). */
+export async function inviteStaffAction(email: string, role: string) {
+  return command(cmd.inviteStaff, { email, role }, (r) => ({
+    email: r.invitation.email,
+    path: `/console/invite/${r.token}`,
+    expiresAt: r.invitation.expiresAt.toISOString(),
+  }));
+}
+
+export async function revokeInvitationAction(invitationId: string) {
+  return command(cmd.revokeInvitation, { invitationId }, () => undefined);
+}
+
+type AcceptState = { error?: string; fields?: Record<string, string> };
+
+/** The invitation page's form: the new member's own password; on success, on to sign in. */
+export async function acceptInvitationAction(_prev: AcceptState | undefined, form: FormData): Promise<AcceptState> {
+  const token = form instanceof FormData ? text(form.get('token'), 100) : '';
+  const password = form instanceof FormData ? text(form.get('password'), 200) : '';
+  const confirm = form instanceof FormData ? text(form.get('confirm'), 200) : '';
+  if (password !== confirm) return { error: 'The two passwords differ.' };
+  try {
+    await invitations.accept(token, password);
+  } catch (err) {
+    if (err instanceof DomainError) return { error: err.message };
+    throw err;
+  }
+  redirect('/console/sign-in?invited=1');
 }
 
 export async function setStaffRoleAction(userId: string, role: string) {
@@ -107,6 +140,22 @@ export async function setStaffRoleAction(userId: string, role: string) {
 
 export async function setStaffDisabledAction(userId: string, disabled: boolean) {
   return command(cmd.setStaffDisabled, { userId, disabled }, () => undefined);
+}
+
+export async function startSecondFactorAction() {
+  return command(cmd.startSecondFactor, {}, (r) => r);
+}
+
+export async function confirmSecondFactorAction(code: string) {
+  return command(cmd.confirmSecondFactor, { code }, (r) => r);
+}
+
+export async function disableSecondFactorAction(code: string) {
+  return command(cmd.disableSecondFactor, { code }, () => undefined);
+}
+
+export async function resetSecondFactorAction(userId: string) {
+  return command(cmd.resetSecondFactor, { userId }, () => undefined);
 }
 
 export async function setCardStateAction(cardId: string, state: string) {

@@ -35,6 +35,44 @@ const strict = (name: string) => ({
   options: { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: secureCookies() },
 });
 
+/** The password was right and the account has a second factor: the form asks for its code next. */
+export class SecondFactor extends CredentialsSignin {
+  code = 'second_factor';
+  constructor(readonly challengeId: string) {
+    super();
+  }
+}
+
+/** The code of a second step was wrong, replayed, or its challenge expired. */
+export class WrongCode extends CredentialsSignin {
+  code = 'wrong_code';
+}
+
+const field = (v: unknown, max: number) => (typeof v === 'string' && v.length <= max ? v : '');
+
+/** Either step of a sign-in: email and password, or a challenge with its second-factor code. */
+async function authorizeStep(credentials: Partial<Record<string, unknown>>, address: string) {
+  const challenge = field(credentials.challenge, 100);
+  const code = field(credentials.code, 40);
+  if (challenge && code) {
+    try {
+      return await staff.completeSignIn(challenge, code, address);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'UNAUTHORIZED') throw new WrongCode();
+      throw err;
+    }
+  }
+  const email = field(credentials.email, 254);
+  const password = field(credentials.password, 200);
+  if (!email || !password) return null;
+  try {
+    return await staff.signIn(email, password, address);
+  } catch (err) {
+    if (err instanceof staff.SecondFactorRequired) throw new SecondFactor(err.challengeId);
+    throw err;
+  }
+}
+
 export const { signIn, signOut } = NextAuth(() => ({
   secret: secret(),
   trustHost: true,
@@ -48,16 +86,18 @@ export const { signIn, signOut } = NextAuth(() => ({
   },
   providers: [
     Credentials({
-      credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
+      credentials: {
+        email: { label: 'Email' },
+        password: { label: 'Password', type: 'password' },
+        challenge: {},
+        code: { label: 'Code' },
+      },
       // `request` carries the headers of the request that called signIn (next-auth copies them),
       // the client's address among them (scripts/server.mjs, CORRIDOR_TRUSTED_PROXIES).
       async authorize(credentials, request) {
-        const email = typeof credentials.email === 'string' ? credentials.email : '';
-        const password = typeof credentials.password === 'string' ? credentials.password : '';
-        if (!email || !password || email.length > 254 || password.length > 200) return null;
         try {
-          const { sessionId, user } = await staff.signIn(email, password, clientAddress(request.headers));
-          return { id: user.id, email: user.email, sid: sessionId };
+          const opened = await authorizeStep(credentials, clientAddress(request.headers));
+          return opened && { id: opened.user.id, email: opened.user.email, sid: opened.sessionId };
         } catch (err) {
           if (err instanceof DomainError && err.code === 'RATE_LIMITED')
             throw new Throttled(Number(err.details?.retryAfterSeconds) || 1);
