@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvFileName, csvLine, csvStream, type CsvPage } from './csv';
+import { csvCell, csvFileName, csvLine, csvStream, majorUnits, type CsvPage } from './csv';
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -35,6 +35,15 @@ describe('csvCell', () => {
 
   it('names the file after the list and the day', () => {
     expect(csvFileName('customers', new Date('2026-11-28T23:59:00Z'))).toBe('corridor-customers-2026-11-28.csv');
+  });
+});
+
+describe('majorUnits', () => {
+  it('writes the smallest unit in major units with the currency decimals', () => {
+    expect(majorUnits(123450n, 2)).toBe('1234.50');
+    expect(majorUnits(-5n, 2)).toBe('-0.05');
+    expect(majorUnits(1500n, 0)).toBe('1500');
+    expect(majorUnits(1n, 8)).toBe('0.00000001');
   });
 });
 

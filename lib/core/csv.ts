@@ -72,3 +72,14 @@ export function csvHeaders(fileName: string): HeadersInit {
     'x-content-type-options': 'nosniff',
   };
 }
+
+/**
+ * An amount in the smallest unit as a spreadsheet reads it in major units: "1234.50", "-0.05"
+ * (no grouping, a plain minus, the currency's own decimals; the currency goes in its own column).
+ */
+export function majorUnits(amount: bigint, decimals: number): string {
+  const negative = amount < 0n;
+  const digits = (negative ? -amount : amount).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  return `${negative ? '-' : ''}${whole}${decimals ? `.${digits.slice(digits.length - decimals)}` : ''}`;
+}
