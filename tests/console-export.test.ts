@@ -34,7 +34,10 @@ function parseCsv(text: string): string[][] {
   for (const m of text.replace(/^\uFEFF/, '').matchAll(cell)) {
     if (m[0] === '') break;
     row.push(m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]);
-    if (m[2] !== ',') (rows.push(row), (row = []));
+    if (m[2] !== ',') {
+      rows.push(row);
+      row = [];
+    }
   }
   return rows;
 }
