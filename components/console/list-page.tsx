@@ -113,3 +113,19 @@ export function PagedResults<T>({
     </Section>
   );
 }
+
+/**
+ * "Export CSV": every row the current filters select (all pages), as the list's download
+ * (app/console/export/<list>); the link carries the filters, never the page's cursor.
+ */
+export function ExportLink({ list, params }: { list: string; params: Record<string, string | undefined> }) {
+  const qs = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1])));
+  const query = qs.toString();
+  return (
+    <p className="mb-3 text-right">
+      <a className="text-blue-800 underline" href={`/console/export/${list}${query ? `?${query}` : ''}`} download>
+        Export CSV<span className="sr-only"> of the {list} these filters select</span>
+      </a>
+    </p>
+  );
+}

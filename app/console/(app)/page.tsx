@@ -2,7 +2,8 @@ import Link from 'next/link';
 import { now } from '@/lib/core/clock';
 import * as transactions from '@/lib/payments/transactions/service';
 import * as verifications from '@/lib/verifications/service';
-import { completedVolumesSince } from '@/lib/payments/transactions/volume-repository';
+import { completedVolumesSince, dailyCompletedVolumes } from '@/lib/payments/transactions/volume-repository';
+import { VolumeChart } from '@/components/console/volume-chart';
 import { totalsByCurrency } from '@/lib/ledger/reports';
 import { formatAmount } from '@/components/format';
 import { LocalTime } from '@/components/time';
@@ -21,6 +22,7 @@ export const metadata = { title: 'Overview · Corridor console' };
 
 type Totals = Awaited<ReturnType<typeof totalsByCurrency>>;
 type Volumes = Awaited<ReturnType<typeof completedVolumesSince>>;
+type Daily = Awaited<ReturnType<typeof dailyCompletedVolumes>>;
 type Reviews = Awaited<ReturnType<typeof verifications.list>>['data'];
 type Recent = Awaited<ReturnType<typeof transactions.list>>['data'];
 
@@ -48,9 +50,10 @@ function Balances({ totals }: { totals: Totals }) {
   );
 }
 
-function CompletedVolume({ volumes }: { volumes: Volumes }) {
+function CompletedVolume({ volumes, daily }: { volumes: Volumes; daily: Daily }) {
   return (
     <Section title="Completed volume, last 30 days (UTC)">
+      <VolumeChart series={daily} />
       {volumes.length ? (
         <Table caption="Completed volume per currency" head={['Currency', 'Payments', 'Sent']}>
           {volumes.map((v) => (
@@ -61,9 +64,7 @@ function CompletedVolume({ volumes }: { volumes: Volumes }) {
             </tr>
           ))}
         </Table>
-      ) : (
-        <Empty>No completed payments in the last 30 days.</Empty>
-      )}
+      ) : null}
     </Section>
   );
 }
@@ -141,9 +142,10 @@ export default async function Overview() {
   const data = await read(actor, async () => {
     // Today and the 29 UTC days before it: the totals are kept per day.
     const since = new Date(now().getTime() - 29 * 86400_000);
-    const [totals, volumes, reviews, recent] = await Promise.all([
+    const [totals, volumes, daily, reviews, recent] = await Promise.all([
       totalsByCurrency(p),
       completedVolumesSince(p, since),
+      dailyCompletedVolumes(p, now(), 30),
       verifications.list(p, { status: 'PENDING_MANUAL_REVIEW' }, 5),
       transactions.list(p, {}, 5, 'desc'),
     ]);
@@ -152,7 +154,7 @@ export default async function Overview() {
       [...reviews.data.map((v) => v.customerId), ...recent.data.map((t) => t.customerId)],
       db(),
     );
-    return { totals, volumes, reviews, recent, names };
+    return { totals, volumes, daily, reviews, recent, names };
   });
   const live = await liveSnapshot(actor, true);
   return (
@@ -160,7 +162,7 @@ export default async function Overview() {
       <PageHeader title="Overview" description="What the platform holds and moved, and what waits for someone." />
       <OverviewCounters initial={live} />
       <Balances totals={data.totals} />
-      <CompletedVolume volumes={data.volumes} />
+      <CompletedVolume volumes={data.volumes} daily={data.daily} />
       <WaitingForReview reviews={data.reviews.data} names={data.names} />
       <LatestTransactions recent={data.recent.data} names={data.names} />
     </>

@@ -6,10 +6,11 @@ import { FilterForm, PagedResults } from '@/components/console/list-page';
 import { Badge, Cell, PageHeader, Table } from '@/components/ui';
 import { requireStaff } from '../../_lib/session';
 import { param, readOrError } from '../../_lib/read';
+import { CUSTOMER_STATUSES, customerFilters, customerQuery } from '../../_lib/list-filters';
+import { ExportLink } from '@/components/console/list-page';
 
 export const metadata = { title: 'Customers · Corridor console' };
 
-const STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'];
 type Search = Promise<Record<string, string | string[] | undefined>>;
 type Customer = Awaited<ReturnType<typeof customers.list>>['data'][number];
 
@@ -47,13 +48,10 @@ function CustomersTable({ rows }: { rows: Customer[] }) {
 export default async function CustomersPage({ searchParams }: { searchParams: Search }) {
   const actor = await requireStaff();
   const sp = await searchParams;
-  const q = param(sp.q);
-  const status = STATUSES.includes(param(sp.status) ?? '') ? param(sp.status) : undefined;
-  const type = ['INDIVIDUAL', 'BUSINESS'].includes(param(sp.type) ?? '') ? param(sp.type) : undefined;
+  const filters = customerFilters(sp);
+  const { q, status, type } = filters;
   const cursor = param(sp.cursor, 512);
-  const result = await readOrError(actor, () =>
-    customers.list(actor.platformId, { search: q, verificationStatus: status, customerType: type }, 25, cursor),
-  );
+  const result = await readOrError(actor, () => customers.list(actor.platformId, customerQuery(filters), 25, cursor));
   return (
     <>
       <PageHeader title="Customers" description="Individuals (KYC) and businesses (KYB) of this platform." />
@@ -62,7 +60,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Se
         className="grid grid-cols-1 gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
         fields={[
           { name: 'q', label: 'Search', value: q, placeholder: 'Name, email, id or platform customer id' },
-          { name: 'status', label: 'KYC/KYB status', value: status, options: STATUSES },
+          { name: 'status', label: 'KYC/KYB status', value: status, options: [...CUSTOMER_STATUSES] },
           {
             name: 'type',
             label: 'Type',
@@ -74,6 +72,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Se
           },
         ]}
       />
+      <ExportLink list="customers" params={filters} />
       <PagedResults
         result={result}
         path="/console/customers"

@@ -3,47 +3,22 @@ import { PageHeader } from '@/components/ui';
 import { db } from '@/lib/core/db';
 import { namesOf } from '@/lib/staff/names';
 import { TransactionsTable, transactionIds } from '@/components/console/tables';
-import { FilterForm, PagedResults } from '@/components/console/list-page';
+import { ExportLink, FilterForm, PagedResults } from '@/components/console/list-page';
 import { requireStaff } from '../../_lib/session';
 import { param, read, readOrError } from '../../_lib/read';
+import { TRANSACTION_STATUSES, transactionFilters, transactionQuery } from '../../_lib/list-filters';
 
 export const metadata = { title: 'Transactions · Corridor console' };
 
-const STATUSES = [
-  'CREATED',
-  'PENDING',
-  'PENDING_AUTHORIZATION',
-  'PROCESSING',
-  'COMPLETED',
-  'REJECTED',
-  'FAILED',
-  'REFUNDED',
-  'EXPIRED',
-];
 type Search = Promise<Record<string, string | string[] | undefined>>;
-
-function dateParam(v: string | undefined, endOfDay = false): Date | undefined {
-  if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
-  const d = new Date(`${v}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`);
-  return Number.isNaN(d.getTime()) ? undefined : d;
-}
 
 export default async function TransactionsPage({ searchParams }: { searchParams: Search }) {
   const actor = await requireStaff();
   const sp = await searchParams;
-  const status = STATUSES.includes(param(sp.status) ?? '') ? param(sp.status) : undefined;
-  const type = ['INCOMING', 'OUTGOING'].includes(param(sp.type) ?? '') ? param(sp.type) : undefined;
-  const customerId = param(sp.customerId);
-  const from = param(sp.from);
-  const to = param(sp.to);
+  const filters = transactionFilters(sp);
+  const { status, type, customerId, from, to } = filters;
   const cursor = param(sp.cursor, 512);
-  const filter = {
-    status,
-    type,
-    customerId,
-    startDate: dateParam(from),
-    endDate: dateParam(to, true),
-  };
+  const filter = transactionQuery(filters);
   const result = await readOrError(actor, () => transactions.list(actor.platformId, filter, 25, 'desc', cursor));
   const names = result.ok
     ? await read(actor, () => namesOf(actor.platformId, transactionIds(result.value.data), db()))
@@ -54,7 +29,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
       <FilterForm
         className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_2fr_1fr_1fr_auto] lg:items-end"
         fields={[
-          { name: 'status', label: 'Status', value: status, options: STATUSES },
+          { name: 'status', label: 'Status', value: status, options: [...TRANSACTION_STATUSES] },
           {
             name: 'type',
             label: 'Direction',
@@ -69,6 +44,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
           { name: 'to', label: 'To', value: to, type: 'date' },
         ]}
       />
+      <ExportLink list="transactions" params={filters} />
       <PagedResults
         result={result}
         path="/console/transactions"
