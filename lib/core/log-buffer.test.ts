@@ -39,7 +39,9 @@ test('a buffered line reaches its file within the flush interval, lines in order
   ]);
   // Many lines at once (more than a batch): every one arrives, none split or merged.
   for (let i = 0; i < 500; i++) logger.info({ i }, 'bulk');
-  stream.flushSync();
+  // flush(cb) waits for the write already in flight: flushSync would write the rest beside it and
+  // could land ahead of it (the CI flake of stop 32).
+  await new Promise<void>((resolve, reject) => stream.flush((err) => (err ? reject(err) : resolve())));
   const all = readFileSync(file, 'utf8')
     .trim()
     .split('\n')
