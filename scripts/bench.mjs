@@ -15,6 +15,7 @@
 // `npm run bench -- --against <folder>` runs another built checkout (e.g. an old commit's worktree
 // after `npm install && npm run build` there) in the same run, interleaved in pairs, and prints
 // this build's ratios; BENCH_STATEMENTS=1 lists each statement's executions and time per flow.
+// CORRIDOR_CPU_PROF_DIR=<dir> leaves a CPU profile of every server process in <dir> (scripts/start.mjs).
 // The pieces live in scripts/bench/: server.mjs (server and API), measure.mjs (load and
 // counters), report.mjs (the printed figures).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

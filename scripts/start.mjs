@@ -133,7 +133,13 @@ const args = dev
 // semi-space the scavenger ran often enough to take 8% of the server's CPU under the payment
 // flow; at 64 MB it took 6% (CPU profiles of npm run bench on PostgreSQL). Costs up to ~190 MB of
 // memory per process. Forked cluster workers inherit it (execArgv).
-const nodeFlags = dev ? [] : ['--max-semi-space-size=64'];
+// CORRIDOR_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each server process there when it exits
+// (`npm run bench` with it set profiles the service under load; Node refuses --cpu-prof in
+// NODE_OPTIONS, so it is passed here).
+const profile = process.env.CORRIDOR_CPU_PROF_DIR
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CORRIDOR_CPU_PROF_DIR}`]
+  : [];
+const nodeFlags = dev ? [] : ['--max-semi-space-size=64', ...profile];
 const child = spawn(process.execPath, [...nodeFlags, ...args], {
   cwd: root,
   stdio: 'inherit',
