@@ -9,6 +9,7 @@ import { createWorker } from './worker';
 import { currentCorridor, within, type Corridor, type CorridorConfig } from './core/context';
 import { createMetrics } from './core/metrics';
 import { readFigures } from './ops/metrics-probe';
+import { ratesSource, ratesStatus } from './fx/rates';
 import { createDatabase, db, disconnectDb, type Database } from './core/db';
 import { createInstanceLock, releaseInstance } from './core/instance';
 import { createInvalidation, stopListener } from './core/invalidation';
@@ -88,7 +89,16 @@ export function createCorridor(options: CorridorOptions = {}, env = process.env)
     },
   });
   const worker = createWorker(corridor);
-  corridor.metrics.setProbe(() => within(corridor, () => readFigures(db(), corridor.database.pool)));
+  corridor.metrics.setProbe(() =>
+    within(corridor, async () => {
+      const wallNow = new Date();
+      const figures = await readFigures(db(), corridor.database.pool, wallNow);
+      return {
+        ...figures,
+        rates: corridor.ports.has(ratesSource.name) ? ratesStatus(ratesSource.get(), wallNow) : null,
+      };
+    }),
+  );
   return corridor;
 }
 

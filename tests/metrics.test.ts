@@ -92,4 +92,9 @@ it('moves the request, payment, ledger, webhook and Idempotency-Key figures afte
   expect(sample(second, 'corridor_webhook_oldest_undelivered_age_seconds')).toBeGreaterThanOrEqual(0);
   expect(sample(second, 'corridor_jobs_oldest_due_age_seconds')).toBeGreaterThanOrEqual(0);
   expect(sample(second, 'corridor_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
+  // The sandbox's rates: quotable, from a table at most one five-minute window old.
+  expect(sample(second, 'corridor_fx_rates_quotable', { provider: 'sandbox' })).toBe(1);
+  const age = sample(second, 'corridor_fx_rates_age_seconds', { provider: 'sandbox' });
+  expect(age).toBeGreaterThanOrEqual(0);
+  expect(age).toBeLessThan(300);
 });

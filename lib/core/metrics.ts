@@ -29,6 +29,8 @@ export interface Figures {
   /** PROCESSING payments no rail has taken, by reason (lib/payments/rail-engine.ts). */
   paymentsWaitingForRail: { reason: string; count: number }[];
   pool: { total: number; idle: number; waiting: number } | null;
+  /** This process's exchange rates (lib/fx/rates.ts ratesStatus); null when no provider is plugged. */
+  rates?: { provider: string; ageSeconds: number | null; quotable: boolean } | null;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -203,6 +205,32 @@ function databaseGauges(
     [],
     (g, f) => g.set(f.oldestUndeliveredWebhookSeconds),
   );
+  // Rates are held per process (each refreshes its own, lib/fx/rates-http.ts): across a cluster the
+  // oldest figures and any process unable to quote are what matter, hence 'max' and 'min'.
+  new Gauge({
+    name: 'corridor_fx_rates_age_seconds',
+    help: "Age of the exchange rates this process quotes from, since the provider's timestamp (absent: none held)",
+    labelNames: ['provider'],
+    registers,
+    aggregator: 'max',
+    async collect() {
+      const f = await figures();
+      this.reset();
+      if (f?.rates && f.rates.ageSeconds !== null) this.set({ provider: f.rates.provider }, f.rates.ageSeconds);
+    },
+  });
+  new Gauge({
+    name: 'corridor_fx_rates_quotable',
+    help: 'Whether this process can price a quote now: 1, or 0 with no rates or only expired ones',
+    labelNames: ['provider'],
+    registers,
+    aggregator: 'min',
+    async collect() {
+      const f = await figures();
+      this.reset();
+      if (f?.rates) this.set({ provider: f.rates.provider }, f.rates.quotable ? 1 : 0);
+    },
+  });
   new Gauge({
     name: 'corridor_db_pool_connections',
     help: "This process's database connections: in use, idle, and requests waiting for one",

@@ -8,7 +8,7 @@ import { createJobRegistry } from '@/lib/jobs/registry';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { customerWithAccounts, externalAccount } from '@/tests/support/money';
 import { switchMode } from '@/tests/support/mode';
-import { midRate, rateIn, ratesSource, unconnectedRates, type RatesSource } from './rates';
+import { midRate, rateIn, ratesSource, ratesStatus, unconnectedRates, type RatesSource } from './rates';
 import { httpRates, httpRatesFromEnv } from './rates-http';
 import { sandboxRates } from './sandbox-rates';
 
@@ -128,6 +128,43 @@ describe('the HTTP rates adapter', () => {
     expect((await rates.refreshNow()).outcome).toBe('FAILED');
     expect(hits).toBe(2);
     expect(rates.table(new Date()).perUsd.get('MXN')).toEqual({ num: 853n, den: 50n });
+  });
+});
+
+describe('the rates as /metrics reports them (ratesStatus)', () => {
+  it('says none are held before the first answer, then their age, and not quotable once expired', async () => {
+    const rates = adapter({ maxAgeMs: 600_000 });
+    const before = ratesStatus(rates, new Date());
+    expect(before).toEqual({
+      provider: 'HTTP rates API (' + new URL(url).host + ')',
+      ageSeconds: null,
+      quotable: false,
+    });
+    // Reading the status never asks the provider (a scrape must not fetch).
+    expect(hits).toBe(0);
+    const published = new Date(Date.now() - 120_000);
+    answers = [fresh({ USD: 1, MXN: 17.06 }, published)];
+    expect((await rates.refreshNow()).outcome).toBe('UPDATED');
+    const now = new Date();
+    const held = ratesStatus(rates, now);
+    expect(held.provider).toBe(before.provider);
+    expect(held.quotable).toBe(true);
+    expect(held.ageSeconds).toBe((now.getTime() - seconds(published) * 1000) / 1000);
+    const later = new Date(published.getTime() + 601_000);
+    expect(ratesStatus(rates, later)).toMatchObject({
+      quotable: false,
+      ageSeconds: 601 + (published.getTime() % 1000) / 1000,
+    });
+  });
+
+  it('reads the sandbox table and the unconnected provider through table()', () => {
+    const at = new Date();
+    const sandbox = ratesStatus(sandboxRates, at);
+    expect(sandbox.provider).toBe('sandbox');
+    expect(sandbox.quotable).toBe(true);
+    expect(sandbox.ageSeconds).toBeGreaterThanOrEqual(0);
+    expect(sandbox.ageSeconds).toBeLessThan(300);
+    expect(ratesStatus(unconnectedRates, at)).toEqual({ provider: 'none', ageSeconds: null, quotable: false });
   });
 });
 

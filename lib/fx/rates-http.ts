@@ -176,6 +176,7 @@ export function httpRates(options: Partial<HttpRatesOptions> & { url: string }):
       return refresh();
     },
     cached: () => cached,
+    figures: () => cached,
     refreshNow: refresh,
     describe: () => ({
       party: 'exchange rates',

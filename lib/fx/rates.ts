@@ -81,6 +81,41 @@ export interface RatesSource {
   /** Asks the provider for its latest figures (the worker's rates job; retries with backoff). */
   refresh(at: Date): Promise<RefreshOutcome>;
   describe(): AdapterStatus;
+  /** The figures last received, without asking the provider (for /metrics); absent: read table(). */
+  figures?(): RatesTable | null;
+}
+
+/** What /metrics reports of the rates: whose, how old, and whether a quote can be priced now. */
+export interface RatesStatus {
+  /** The plugged adapter (its describe()), the same label whether or not figures are held. */
+  provider: string;
+  /** Seconds since the provider's timestamp of the figures held; null when none are held. */
+  ageSeconds: number | null;
+  quotable: boolean;
+}
+
+/** The rates' state at `at` (wall time), read without side effects on the provider. */
+export function ratesStatus(source: RatesSource, at: Date): RatesStatus {
+  const adapter = source.describe().adapter;
+  let held: RatesTable | null;
+  let quotable: boolean;
+  if (source.figures) {
+    held = source.figures();
+    quotable = !!held && at.getTime() <= held.expiresAt.getTime();
+  } else {
+    try {
+      held = source.table(at);
+      quotable = true;
+    } catch {
+      held = null;
+      quotable = false;
+    }
+  }
+  return {
+    provider: adapter,
+    ageSeconds: held ? Math.max(0, (at.getTime() - held.asOf.getTime()) / 1000) : null,
+    quotable,
+  };
 }
 
 export const ratesSource = port<RatesSource>('fx.rates');
