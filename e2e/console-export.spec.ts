@@ -106,7 +106,7 @@ test('exports the filtered agents and the filtered audit log, at 1280 and 390 px
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await visit(page, `/console/audit?actor=${encodeURIComponent(STAFF.email)}&action=list.export`);
-    await expect(page.getByLabel('Action')).toHaveValue('list.export');
+    await expect(page.getByLabel('Action', { exact: true })).toHaveValue('list.export');
     const audit = await download(page, /Export CSV/);
     expect(audit.name).toMatch(/^corridor-audit-\d{4}-\d{2}-\d{2}\.csv$/);
     const rows = audit.rows.slice(1);
