@@ -1,9 +1,9 @@
 import { beforeAll, expect, it, vi } from 'vitest';
 import { db } from '@/lib/core/db';
 import { business, individual } from '@/lib/customers/testing';
-import * as staff from '@/lib/staff/service';
 import type { StaffActor } from '@/lib/staff/roles';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
+import { parseCsv, staffActor } from '@/tests/support/console-export';
 
 // The console's CSV exports (app/console/export): the rows the list's filters select, for any
 // signed-in staff member of the platform (viewers too, as for the list page) and no one else,
@@ -16,36 +16,12 @@ const { GET: exportCustomers } = await import('@/app/console/export/customers/ro
 let p: TestPlatform;
 let viewer: StaffActor;
 let outsider: StaffActor;
-let n = 0;
 const tag = `${process.pid}${Date.now()}`;
-
-async function actorFor(platformId: string, role: 'viewer' | 'admin'): Promise<StaffActor> {
-  const password = 'a-long-enough-password';
-  const email = `export-${tag}-${++n}@staff.example`;
-  const { user } = await staff.createUser(platformId, { email, role, password }, db());
-  return (await staff.actorOf((await staff.signIn(user.email, password)).sessionId))!;
-}
-
-/** The CSV as rows of cells (quoted cells unquoted), header first. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  const cell = /("(?:[^"]|"")*"|[^,\r\n]*)(,|\r\n|$)/g;
-  let row: string[] = [];
-  for (const m of text.replace(/^\uFEFF/, '').matchAll(cell)) {
-    if (m[0] === '') break;
-    row.push(m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]);
-    if (m[2] !== ',') {
-      rows.push(row);
-      row = [];
-    }
-  }
-  return rows;
-}
 
 beforeAll(async () => {
   p = await newPlatform();
-  viewer = await actorFor(p.platformId, 'viewer');
-  outsider = await actorFor((await newPlatform()).platformId, 'admin');
+  viewer = await staffActor(p.platformId, 'viewer');
+  outsider = await staffActor((await newPlatform()).platformId, 'admin');
   for (const body of [
     individual(`Ada ${tag}`, { platformCustomerId: `=ada-${tag}` }),
     individual(`Grace, "Amazing" ${tag}`, { platformCustomerId: `grace-${tag}` }),

@@ -118,13 +118,22 @@ export function PagedResults<T>({
  * "Export CSV": every row the current filters select (all pages), as the list's download
  * (app/console/export/<list>); the link carries the filters, never the page's cursor.
  */
-export function ExportLink({ list, params }: { list: string; params: Record<string, string | undefined> }) {
+export function ExportLink({
+  list,
+  what = list,
+  params,
+}: {
+  list: string;
+  /** What the rows are, for screen readers ("the <what> these filters select"). */
+  what?: string;
+  params: Record<string, string | undefined>;
+}) {
   const qs = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1])));
   const query = qs.toString();
   return (
     <p className="mb-3 text-right">
       <a className="text-blue-800 underline" href={`/console/export/${list}${query ? `?${query}` : ''}`} download>
-        Export CSV<span className="sr-only"> of the {list} these filters select</span>
+        Export CSV<span className="sr-only"> of the {what} these filters select</span>
       </a>
     </p>
   );

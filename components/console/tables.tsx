@@ -9,6 +9,7 @@ import { Badge, Cell, Empty, Table } from '../ui';
 import type { Named } from '@/lib/staff/names';
 import { CopyId } from './copy-id';
 import { NamedRef } from './named';
+import { auditActionLabel } from './audit-actions';
 
 // Tables the console shows on several pages (server components).
 
@@ -168,47 +169,23 @@ export function DeliveriesTable({ rows, caption }: { rows: Delivery[]; caption: 
   );
 }
 
-const ACTIONS: Record<string, string> = {
-  'verification.approve': 'Approved the verification',
-  'verification.reject': 'Rejected the verification',
-  'webhook.replay': 'Replayed the webhook',
-  'webhook.test': 'Sent a test webhook',
-  'webhook.kinds': 'Chose the webhook event kinds',
-  'sandbox.clock.advance': 'Advanced the sandbox clock',
-  'token.create': 'Created the API token',
-  'token.revoke': 'Revoked the API token',
-  'config.update': 'Changed the configuration',
-  'staff.create': 'Added the staff user',
-  'staff.role': 'Changed the role',
-  'staff.disable': 'Disabled the staff user',
-  'staff.enable': 'Enabled the staff user',
-  'staff.sign_in': 'Signed in',
-  'staff.sign_in_refused': 'Sign-in refused',
-  'staff.invite': 'Invited a staff member',
-  'staff.invite.revoke': 'Revoked the invitation',
-  'staff.invite.accept': 'Accepted the invitation',
-  'staff.second_factor.enrol': 'Turned on the second factor',
-  'staff.second_factor.disable': 'Turned off the second factor',
-  'staff.second_factor.reset': 'Reset the second factor',
-  'card.frozen': 'Froze the card',
-  'card.active': 'Unfroze the card',
-  'card.closed': 'Closed the card',
-  'agent_action.approve': 'Approved the agent action',
-  'agent_action.reject': 'Rejected the agent action',
-  'agent.pause': 'Paused the agent',
-  'agent.resume': 'Resumed the agent',
-  'agent.policy.update': "Changed the agent's policy",
-  'agent.device_code.regenerate': 'Generated a new device code',
-};
-
-export function AuditList({ entries, showObject }: { entries: AuditEntry[]; showObject?: boolean }) {
+export function AuditList({
+  entries,
+  showObject,
+  names = new Map(),
+}: {
+  entries: AuditEntry[];
+  showObject?: boolean;
+  /** The objects by name (lib/staff/names), where they are named; the others show their id. */
+  names?: Map<string, Named>;
+}) {
   if (!entries.length) return <Empty>No staff action recorded.</Empty>;
   return (
     <ul className="divide-y divide-slate-100 text-sm">
       {entries.map((e) => (
         <li key={e.id} className="py-2">
-          <span className="font-medium">{ACTIONS[e.action] ?? e.action}</span>
-          {showObject ? <span className="ml-1 font-mono text-xs">{shortId(e.objectId)}</span> : null}
+          <span className="font-medium">{auditActionLabel(e.action)}</span>
+          {showObject ? <AuditObject id={e.objectId} named={names.get(e.objectId)} /> : null}
           {e.outcome === 'STARTED' ? (
             // Written before the action ran and never marked done: running now, or its process
             // died before it answered; the object's own state tells whether it took effect.
@@ -225,5 +202,20 @@ export function AuditList({ entries, showObject }: { entries: AuditEntry[]; show
         </li>
       ))}
     </ul>
+  );
+}
+
+function AuditObject({ id, named }: { id: string; named?: Named }) {
+  if (!named) return <span className="ml-1 font-mono text-xs break-all">{shortId(id)}</span>;
+  return (
+    <span className="ml-1 break-words">
+      {named.href ? (
+        <Link className="text-blue-800 underline" href={named.href}>
+          {named.name}
+        </Link>
+      ) : (
+        named.name
+      )}
+    </span>
   );
 }

@@ -18,6 +18,15 @@ export function findAgent(platformId: string, id: string, tx: Tx): Promise<Agent
   return tx.agent.findFirst({ where: { platformId, id, ...live } });
 }
 
+/** What names agents (lib/staff/names), deleted ones too: the audit log still names them. */
+export function byIds(platformId: string, ids: string[], tx: Tx) {
+  if (!ids.length) return Promise.resolve([]);
+  return tx.agent.findMany({
+    where: { platformId, id: { in: ids } },
+    select: { id: true, name: true, customerId: true },
+  });
+}
+
 export function findAgentUnscoped(id: string, tx: Tx): Promise<AgentRow | null> {
   return tx.agent.findFirst({ where: { id, ...live } });
 }

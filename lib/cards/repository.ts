@@ -18,6 +18,15 @@ export function findCard(platformId: string, id: string, tx: Tx): Promise<CardRo
   return tx.card.findFirst({ where: { platformId, id } });
 }
 
+/** What names cards (lib/staff/names): never the sealed number, only its last four digits. */
+export function byIds(platformId: string, ids: string[], tx: Tx) {
+  if (!ids.length) return Promise.resolve([]);
+  return tx.card.findMany({
+    where: { platformId, id: { in: ids } },
+    select: { id: true, brand: true, last4: true, cardholderId: true },
+  });
+}
+
 export function findCardUnscoped(id: string, tx: Tx): Promise<CardRow | null> {
   return tx.card.findUnique({ where: { id } });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvFileName, csvLine, csvStream, majorUnits, type CsvPage } from './csv';
+import { amountCells, csvCell, csvFileName, csvLine, csvStream, majorUnits, type CsvPage } from './csv';
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -44,6 +44,16 @@ describe('majorUnits', () => {
     expect(majorUnits(-5n, 2)).toBe('-0.05');
     expect(majorUnits(1500n, 0)).toBe('1500');
     expect(majorUnits(1n, 8)).toBe('0.00000001');
+  });
+});
+
+describe('amountCells', () => {
+  it('pairs the major units, in the currency’s own decimals, with its code; no amount is two empty cells', () => {
+    expect(amountCells(12345n, 'USD')).toEqual(['123.45', 'USD']);
+    expect(amountCells(1500n, 'VND')).toEqual(['1500', 'VND']);
+    expect(amountCells(100_000_000n, 'BTC')).toEqual(['1.00000000', 'BTC']);
+    expect(amountCells(null, 'USD')).toEqual(['', '']);
+    expect(amountCells(undefined, 'USD')).toEqual(['', '']);
   });
 });
 

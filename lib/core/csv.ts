@@ -1,3 +1,5 @@
+import { currencyInfo } from './currencies';
+
 // CSV downloads of console lists (RFC 4180): every cell quoted when it holds a quote, comma or line
 // break, and a cell a spreadsheet would read as a formula (starting = + - @ tab or CR) prefixed
 // with ' so opening an export never runs what a customer typed into a name. Lists are streamed:
@@ -82,4 +84,13 @@ export function majorUnits(amount: bigint, decimals: number): string {
   const digits = (negative ? -amount : amount).toString().padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);
   return `${negative ? '-' : ''}${whole}${decimals ? `.${digits.slice(digits.length - decimals)}` : ''}`;
+}
+
+/**
+ * An amount of `currency` as its own pair of cells: the major units and the code, both empty for
+ * no amount (a limit not set, a side a transaction does not have).
+ */
+export function amountCells(amount: bigint | null | undefined, currency: string): [string, string] {
+  if (amount === null || amount === undefined) return ['', ''];
+  return [majorUnits(amount, currencyInfo(currency)?.decimals ?? 2), currency];
 }

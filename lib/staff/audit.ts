@@ -1,6 +1,6 @@
 import { now } from '../core/clock';
 import { db, type Tx } from '../core/db';
-import { DomainError } from '../core/errors';
+import { DomainError, invalidInput } from '../core/errors';
 import { newId } from '../core/ids';
 import { pageOf } from '../core/list';
 import * as repo from './repository';
@@ -126,7 +126,14 @@ export async function historyOf(platformId: string, objectIds: string[], limit =
   return (await repo.auditOf(platformId, objectIds, limit)).map(present);
 }
 
-export async function list(platformId: string, limit: number, cursor?: string) {
-  const listed = await repo.listAudit(platformId, { limit, cursor, filters: {} });
+export type AuditFilter = repo.AuditFilter;
+
+/** The audit log newest first, filtered by who, which action and when (whole days chosen by the caller). */
+export async function list(platformId: string, filter: AuditFilter, limit: number, cursor?: string) {
+  if (filter.from && filter.to && filter.from > filter.to)
+    throw invalidInput('from is after to: choose a range that starts before it ends', [
+      { field: 'from', message: 'is after to' },
+    ]);
+  const listed = await repo.listAudit(platformId, filter, { limit, cursor, filters: { ...filter } });
   return pageOf(listed, present);
 }

@@ -2,15 +2,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { customerWithAccounts, externalAccount, type Holder } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
+import { createAgent } from '@/lib/agents/testing';
 import { namesOf } from './names';
 
 // The console's names for ids: customers by their name, internal accounts by currency and owner,
-// external accounts by beneficiary, bank and country — and nothing for another platform's ids.
+// external accounts by beneficiary, bank and country, cards by brand, last four digits and
+// cardholder, agents by name and customer — and nothing for another platform's ids.
 let p: TestPlatform;
 let other: TestPlatform;
 let ada: Holder;
 let ext: string;
 let business: string;
+let cardId: string;
+let last4: string;
+let agentId: string;
 
 beforeAll(async () => {
   p = await newPlatform();
@@ -29,6 +34,14 @@ beforeAll(async () => {
   });
   expect(b.status, b.text).toBe(201);
   business = b.body.id;
+  const card = await p.api.post('/cards', {
+    cardholderId: ada.customerId,
+    form: 'VIRTUAL',
+    fundingSources: [ada.accounts.USD],
+  });
+  expect(card.status, card.text).toBe(201);
+  ({ id: cardId, last4 } = card.body);
+  agentId = (await createAgent(p, ada.customerId)).agent.id;
 });
 
 describe('namesOf', () => {
@@ -47,8 +60,26 @@ describe('namesOf', () => {
     expect(names.get(business)?.name).toBe('Hopper Imports LLC');
   });
 
+  it('names cards by brand and last four digits, agents by name, each with its customer', async () => {
+    const names = await namesOf(p.platformId, [cardId, agentId], db());
+    expect(names.get(cardId)).toEqual({
+      id: cardId,
+      name: `VISA •••• ${last4} of Ada Lovelace`,
+      href: `/console/cards/${encodeURIComponent(cardId)}`,
+    });
+    expect(names.get(agentId)).toEqual({
+      id: agentId,
+      name: 'Test agent (agent of Ada Lovelace)',
+      href: `/console/agents/${encodeURIComponent(agentId)}`,
+    });
+  });
+
   it("resolves nothing for another platform's ids, unknown ids or an empty list", async () => {
-    const names = await namesOf(other.platformId, [ada.customerId, ada.accounts.USD, ext, 'Customer:nope'], db());
+    const names = await namesOf(
+      other.platformId,
+      [ada.customerId, ada.accounts.USD, ext, cardId, agentId, 'Customer:nope'],
+      db(),
+    );
     expect(names.size).toBe(0);
     expect((await namesOf(p.platformId, [], db())).size).toBe(0);
   });

@@ -1,5 +1,7 @@
 import type { Tx } from '../core/db';
 import * as accounts from '../accounts/repository';
+import * as agents from '../agents/repository';
+import * as cards from '../cards/repository';
 import * as customers from '../customers/repository';
 import * as external from '../external-accounts/repository';
 import { customerName, payeeOf } from './approval-context';
@@ -10,7 +12,10 @@ import { customerName, payeeOf } from './approval-context';
 
 export interface Named {
   id: string;
-  /** "Ada Lovelace", "USD account of Ada Lovelace", "Grace Hopper, Banco Azteca (MX)". */
+  /**
+   * "Ada Lovelace", "USD account of Ada Lovelace", "Grace Hopper, Banco Azteca (MX)",
+   * "VISA •••• 4242 of Ada Lovelace", "Invoice bot (agent of Ada Lovelace)".
+   */
   name: string;
   /** Where the console shows the object itself, when it has a page. */
   href?: string;
@@ -21,12 +26,21 @@ const customerHref = (id: string) => `/console/customers/${encodeURIComponent(id
 export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx): Promise<Map<string, Named>> {
   const wanted = [...new Set([...ids].filter(Boolean))];
   const of = (kind: string) => wanted.filter((id) => id.startsWith(`${kind}:`));
-  const [internals, externals] = await Promise.all([
+  const [internals, externals, cardRows, agentRows] = await Promise.all([
     accounts.byIds(of('InternalAccount'), tx),
     external.byIds(platformId, of('ExternalAccount'), tx),
+    cards.byIds(platformId, of('Card'), tx),
+    agents.byIds(platformId, of('Agent'), tx),
   ]);
   const mine = internals.filter((a) => a.platformId === platformId);
-  const customerIds = [...new Set([...of('Customer'), ...mine.flatMap((a) => (a.customerId ? [a.customerId] : []))])];
+  const customerIds = [
+    ...new Set([
+      ...of('Customer'),
+      ...mine.flatMap((a) => (a.customerId ? [a.customerId] : [])),
+      ...cardRows.map((c) => c.cardholderId),
+      ...agentRows.map((a) => a.customerId),
+    ]),
+  ];
   const people = new Map(
     (await customers.byIds(platformId, customerIds, tx)).map((c) => [c.id, customerName(c) ?? c.platformCustomerId]),
   );
@@ -47,6 +61,22 @@ export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx)
       id: row.id,
       name: where ? `${p.name} (${where})` : p.name,
       href: row.customerId ? customerHref(row.customerId) : undefined,
+    });
+  }
+  for (const c of cardRows) {
+    const holder = people.get(c.cardholderId) ?? 'a customer';
+    named.set(c.id, {
+      id: c.id,
+      name: `${c.brand} •••• ${c.last4} of ${holder}`,
+      href: `/console/cards/${encodeURIComponent(c.id)}`,
+    });
+  }
+  for (const a of agentRows) {
+    const owner = people.get(a.customerId) ?? 'a customer';
+    named.set(a.id, {
+      id: a.id,
+      name: `${a.name} (agent of ${owner})`,
+      href: `/console/agents/${encodeURIComponent(a.id)}`,
     });
   }
   return named;

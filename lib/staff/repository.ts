@@ -182,8 +182,27 @@ export function auditOf(platformId: string, objectIds: string[], limit: number):
   });
 }
 
-export async function listAudit(platformId: string, req: ListRequest) {
-  const base = { platformId };
+/** The audit log's filters: who (the email at the time), which action, and a createdAt range. */
+export interface AuditFilter {
+  staffEmail?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
+}
+
+// Each filter walks an index (platformId, staffEmail | action, createdAt, id); the date range
+// bounds the createdAt of whichever index the scan uses.
+function auditWhere(platformId: string, f: AuditFilter): Prisma.StaffAuditEntryWhereInput {
+  return {
+    platformId,
+    ...(f.staffEmail ? { staffEmail: f.staffEmail } : {}),
+    ...(f.action ? { action: f.action } : {}),
+    ...(f.from || f.to ? { createdAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lte: f.to } : {}) } } : {}),
+  };
+}
+
+export async function listAudit(platformId: string, f: AuditFilter, req: ListRequest) {
+  const base = auditWhere(platformId, f);
   return listRows(req, {
     rows: (after, take) =>
       db().staffAuditEntry.findMany({

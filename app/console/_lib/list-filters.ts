@@ -1,4 +1,7 @@
 import 'server-only';
+import { normalizeEmail } from '@/lib/staff/service';
+import type { StaffRole } from '@/lib/staff/roles';
+import { AUDIT_ACTIONS } from '@/components/console/audit-actions';
 import { param } from './read';
 
 // The filters of each console list, read from its search parameters in one place: the list page
@@ -71,3 +74,66 @@ export const transactionQuery = (f: ReturnType<typeof transactionFilters>) => ({
   startDate: dateParam(f.from),
   endDate: dateParam(f.to, true),
 });
+
+const FLAGS = ['true', 'false'] as const;
+const flagOf = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
+
+export function agentFilters(sp: SearchParams) {
+  return {
+    customerId: param(sp.customerId),
+    isPaused: oneOf(param(sp.isPaused), FLAGS),
+    isConnected: oneOf(param(sp.isConnected), FLAGS),
+  };
+}
+
+/** The agents service's filter for them (a page adds its limit and cursor). */
+export const agentQuery = (f: ReturnType<typeof agentFilters>) => ({
+  customerId: f.customerId,
+  isPaused: flagOf(f.isPaused),
+  isConnected: flagOf(f.isConnected),
+});
+
+export const CARD_STATES = ['PROCESSING', 'ACTIVE', 'FROZEN', 'CLOSED'] as const;
+
+export function cardFilters(sp: SearchParams) {
+  return { state: oneOf(param(sp.state), CARD_STATES), cardholderId: param(sp.cardholderId) };
+}
+
+/** The cards service's filter for them. */
+export const cardQuery = (f: ReturnType<typeof cardFilters>) => ({ state: f.state, cardholderId: f.cardholderId });
+
+export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'SKIPPED'] as const;
+
+export function webhookFilters(sp: SearchParams) {
+  return { status: oneOf(param(sp.status), DELIVERY_STATUSES), type: param(sp.type, 64) };
+}
+
+/** The delivery log's filter for them. */
+export const webhookQuery = (f: ReturnType<typeof webhookFilters>) => ({ status: f.status, type: f.type });
+
+export function auditFilters(sp: SearchParams) {
+  return {
+    actor: param(sp.actor, 254),
+    action: oneOf(param(sp.action), Object.keys(AUDIT_ACTIONS)),
+    from: param(sp.from),
+    to: param(sp.to),
+  };
+}
+
+/**
+ * The audit log's filter for them: the actor is the staff member's email as recorded (compared
+ * as sign-in normalises it), the dates whole UTC days.
+ */
+export const auditQuery = (f: ReturnType<typeof auditFilters>) => ({
+  staffEmail: f.actor ? normalizeEmail(f.actor) : undefined,
+  action: f.action,
+  from: dateParam(f.from),
+  to: dateParam(f.to, true),
+});
+
+/**
+ * Exporting the audit log needs the admin role, though every role reads it page by page: the file
+ * is every staff member's actions and sign-in addresses in one copy that leaves the console, the
+ * kind of decision the admin role holds (as with tokens and staff accounts).
+ */
+export const AUDIT_EXPORT_ROLE: StaffRole = 'admin';

@@ -1,11 +1,12 @@
 import * as agents from '@/lib/agents/service';
 import { AgentsTable } from '@/components/console/agents';
-import { FilterForm, PagedResults } from '@/components/console/list-page';
+import { ExportLink, FilterForm, PagedResults } from '@/components/console/list-page';
 import { PageHeader } from '@/components/ui';
 import { db } from '@/lib/core/db';
 import { namesOf } from '@/lib/staff/names';
 import { requireStaff } from '../../_lib/session';
 import { param, read, readOrError } from '../../_lib/read';
+import { agentFilters, agentQuery } from '../../_lib/list-filters';
 
 export const metadata = { title: 'Agents · Corridor console' };
 
@@ -14,23 +15,15 @@ const FLAGS: [string, string][] = [
   ['true', 'Yes'],
   ['false', 'No'],
 ];
-const flag = (v: string | undefined) => (v === 'true' || v === 'false' ? v : undefined);
 
 export default async function AgentsPage({ searchParams }: { searchParams: Search }) {
   const actor = await requireStaff();
   const sp = await searchParams;
-  const customerId = param(sp.customerId);
-  const isPaused = flag(param(sp.isPaused));
-  const isConnected = flag(param(sp.isConnected));
+  const filters = agentFilters(sp);
+  const { customerId, isPaused, isConnected } = filters;
   const cursor = param(sp.cursor, 512);
   const result = await readOrError(actor, () =>
-    agents.list(actor.platformId, {
-      customerId,
-      isPaused: isPaused === undefined ? undefined : isPaused === 'true',
-      isConnected: isConnected === undefined ? undefined : isConnected === 'true',
-      limit: 25,
-      cursor,
-    }),
+    agents.list(actor.platformId, { ...agentQuery(filters), limit: 25, cursor }),
   );
   const names = result.ok
     ? await read(actor, () =>
@@ -55,6 +48,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Searc
           { name: 'isConnected', label: 'Connected', value: isConnected, options: FLAGS },
         ]}
       />
+      <ExportLink list="agents" params={filters} />
       <PagedResults
         result={result}
         path="/console/agents"

@@ -1,26 +1,24 @@
 import * as cards from '@/lib/cards/service';
 import { CardsTable } from '@/components/console/cards';
-import { FilterForm, PagedResults } from '@/components/console/list-page';
+import { ExportLink, FilterForm, PagedResults } from '@/components/console/list-page';
 import { PageHeader } from '@/components/ui';
 import { db } from '@/lib/core/db';
 import { namesOf } from '@/lib/staff/names';
 import { requireStaff } from '../../_lib/session';
 import { param, read, readOrError } from '../../_lib/read';
+import { CARD_STATES, cardFilters, cardQuery } from '../../_lib/list-filters';
 
 export const metadata = { title: 'Cards · Corridor console' };
 
-const STATES = ['PROCESSING', 'ACTIVE', 'FROZEN', 'CLOSED'];
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function CardsPage({ searchParams }: { searchParams: Search }) {
   const actor = await requireStaff();
   const sp = await searchParams;
-  const state = STATES.includes(param(sp.state) ?? '') ? param(sp.state) : undefined;
-  const cardholderId = param(sp.cardholderId);
+  const filters = cardFilters(sp);
+  const { state, cardholderId } = filters;
   const cursor = param(sp.cursor, 512);
-  const result = await readOrError(actor, () =>
-    cards.list(actor.platformId, { state, cardholderId }, 25, 'desc', cursor),
-  );
+  const result = await readOrError(actor, () => cards.list(actor.platformId, cardQuery(filters), 25, 'desc', cursor));
   const names = result.ok
     ? await read(actor, () =>
         namesOf(
@@ -36,10 +34,11 @@ export default async function CardsPage({ searchParams }: { searchParams: Search
       <FilterForm
         className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
         fields={[
-          { name: 'state', label: 'State', value: state, options: STATES },
+          { name: 'state', label: 'State', value: state, options: [...CARD_STATES] },
           { name: 'cardholderId', label: 'Cardholder id', value: cardholderId },
         ]}
       />
+      <ExportLink list="cards" params={filters} />
       <PagedResults
         result={result}
         path="/console/cards"

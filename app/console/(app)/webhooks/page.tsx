@@ -4,24 +4,22 @@ import { hasRole } from '@/lib/staff/roles';
 import { PageHeader, Section } from '@/components/ui';
 import { EventKindsForm, SendTestEvent } from '@/components/console/webhook-settings';
 import { DeliveriesTable } from '@/components/console/tables';
-import { FilterForm, PagedResults } from '@/components/console/list-page';
+import { ExportLink, FilterForm, PagedResults } from '@/components/console/list-page';
 import { requireStaff } from '../../_lib/session';
 import { param, read, readOrError } from '../../_lib/read';
+import { DELIVERY_STATUSES, webhookFilters, webhookQuery } from '../../_lib/list-filters';
 
 export const metadata = { title: 'Webhooks · Corridor console' };
 
-const STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'SKIPPED'];
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Search }) {
   const actor = await requireStaff();
   const sp = await searchParams;
-  const status = STATUSES.includes(param(sp.status) ?? '') ? param(sp.status) : undefined;
-  const type = param(sp.type, 64);
+  const filters = webhookFilters(sp);
+  const { status, type } = filters;
   const cursor = param(sp.cursor, 32);
-  const result = await readOrError(actor, () =>
-    listDeliveries(actor.platformId, { status, type: type || undefined }, 25, cursor),
-  );
+  const result = await readOrError(actor, () => listDeliveries(actor.platformId, webhookQuery(filters), 25, cursor));
   const settings = await read(actor, () => webhookSettings(actor.platformId));
   return (
     <>
@@ -33,10 +31,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
       <FilterForm
         className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
         fields={[
-          { name: 'status', label: 'Delivery status', value: status, options: STATUSES },
+          { name: 'status', label: 'Delivery status', value: status, options: [...DELIVERY_STATUSES] },
           { name: 'type', label: 'Event type', value: type, placeholder: 'e.g. OUTGOING_PAYMENT.COMPLETED' },
         ]}
       />
+      <ExportLink list="webhooks" what="webhook events" params={filters} />
       <PagedResults
         result={result}
         title="Delivery log"

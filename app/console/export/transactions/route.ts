@@ -1,10 +1,8 @@
 import * as transactions from '@/lib/payments/transactions/service';
-import { currencyInfo } from '@/lib/core/currencies';
-import { majorUnits } from '@/lib/core/csv';
-import { db } from '@/lib/core/db';
-import { namesOf, type Named } from '@/lib/staff/names';
+import { amountCells } from '@/lib/core/csv';
 import { counterpartyOf, receivedOf, sentOf, transactionIds, transactionTitle } from '@/components/console/tables';
-import { exportResponse } from '../../_lib/export';
+import type { Named } from '@/lib/staff/names';
+import { exportResponse, withNames } from '../../_lib/export';
 import { searchOf, transactionFilters, transactionQuery } from '../../_lib/list-filters';
 
 // GET /console/export/transactions – the transactions the list's filters select, as CSV, newest
@@ -12,12 +10,11 @@ import { searchOf, transactionFilters, transactionQuery } from '../../_lib/list-
 type Row = Awaited<ReturnType<typeof transactions.list>>['data'][number];
 type Amount = { amount: bigint; currency: { code: string } } | undefined;
 
-const amount = (a: Amount) =>
-  a ? [majorUnits(a.amount, currencyInfo(a.currency.code)?.decimals ?? 2), a.currency.code] : ['', ''];
+const amount = (a: Amount) => (a ? amountCells(a.amount, a.currency.code) : ['', '']);
 
 export async function GET(req: Request) {
   const filters = transactionFilters(searchOf(new URL(req.url)));
-  return exportResponse<{ t: Row; names: Map<string, Named> }>({
+  return exportResponse({
     list: 'transactions',
     filters,
     header: [
@@ -35,12 +32,13 @@ export async function GET(req: Request) {
       'Transaction id',
       'Created',
     ],
-    page: async (actor, limit, cursor) => {
-      const p = await transactions.list(actor.platformId, transactionQuery(filters), limit, 'desc', cursor);
-      const names = await namesOf(actor.platformId, transactionIds(p.data), db());
-      return { data: p.data.map((t) => ({ t, names })), nextCursor: p.nextCursor };
-    },
-    row: ({ t, names }) => {
+    page: async (actor, limit, cursor) =>
+      withNames(
+        actor.platformId,
+        await transactions.list(actor.platformId, transactionQuery(filters), limit, 'desc', cursor),
+        transactionIds,
+      ),
+    row: ({ r: t, names }: { r: Row; names: Map<string, Named> }) => {
       const other = counterpartyOf(t);
       return [
         transactionTitle(t),
