@@ -289,9 +289,11 @@ export interface DiscoverableLogin {
 
 /**
  * A passkey sign-in that names no credential (a discoverable passkey: the browser offers the
- * passkeys it holds for this site and the assertion names the one chosen). The wallet pages' own
- * flow, beside the API's per-credential one above: the challenge is the SHA-256 of a login
- * request naming the client's new session key and a random nonce, single use, five minutes.
+ * passkeys it holds for this site and the assertion names the one chosen — or, for a sign-in by
+ * email, any of the wallet's passkeys the caller lists). The wallet pages' own flow, beside the
+ * API's per-credential one above (where a challenge is one credential's, and only that credential
+ * verifies it): the challenge is the SHA-256 of a login request naming the client's new session
+ * key and a random nonce, single use, five minutes.
  * Anyone may ask for one, so nothing is written: the caller hands the login to the browser sealed
  * (app/wallet/_server/login.ts), and a row is written only when a registered passkey answers it
  * (which also makes it single use).
@@ -314,10 +316,15 @@ export function discoverableChallenge(
 
 /**
  * The assertion of a discoverable passkey over the challenge of `pending`: the credential is the
- * wallet's PASSKEY with the assertion's WebAuthn credential id; the session opens for the key the
- * challenge named. An unknown passkey is refused like a bad signature; `admit` (the caller's rule
- * for whose wallet may sign in here) runs before the session opens. The request is recorded as
- * spent under its id in the same transaction: a second answer to it is refused.
+ * wallet's PASSKEY with the assertion's WebAuthn credential id — whichever of the passkeys offered
+ * answered; the session opens for the key the challenge named. An unknown passkey is refused like
+ * a bad signature; `admit` (the caller's rule for whose wallet may sign in here) runs before the
+ * session opens. The request is recorded as spent under its id in the same transaction: a second
+ * answer to it is refused.
+ *
+ * `decoys`: the passkeys a sign-in by email offered for an email with no wallet (decoy.ts). An
+ * assertion naming one is checked against it as against a registered passkey — the same queries,
+ * the same refusal for a forged signature — and refused even if it checks out.
  */
 export async function verifyDiscoverable(
   platformId: string,
@@ -325,6 +332,7 @@ export async function verifyDiscoverable(
   pending: DiscoverableLogin,
   path: string,
   admit: (credential: Credential, tx: Tx) => Promise<void>,
+  decoys: readonly Credential[] = [],
 ): Promise<{ credential: Credential; session: AuthSession }> {
   if (body.type !== 'PASSKEY') throw fieldError('type', 'type must be PASSKEY', { enum: ['PASSKEY'] });
   return transaction(async (tx) => {
@@ -333,8 +341,10 @@ export async function verifyDiscoverable(
       throw new DomainError('UNAUTHORIZED', 'The passkey sign-in expired: start again', {
         reason: 'Signed request expired',
       });
+    const decoy = decoys.find((c) => c.credentialId === body.assertion.credentialId);
     const found = await repo.findPasskeyByCredentialId(platformId, body.assertion.credentialId, tx);
-    const locked = found ? await repo.lockCredential(platformId, found.id, tx) : null;
+    const row = found || decoy ? await repo.lockCredential(platformId, found?.id ?? decoy!.id, tx) : null;
+    const locked = decoy ?? row;
     if (!locked?.credentialId || !locked.credentialPublicKey)
       throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey is not registered with a wallet', {
         reason: 'Passkey assertion failed: unknown passkey',
@@ -345,6 +355,7 @@ export async function verifyDiscoverable(
       counter: Number(locked.signCount ?? 0n),
       transports: locked.transports,
     });
+    if (decoy) throw passkeyAssertionFailed();
     await admit(locked, tx);
     await repo.setSignCount(locked.id, BigInt(counter), at, tx);
     await recordSpentRequest(tx, {
