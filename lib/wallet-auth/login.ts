@@ -227,6 +227,14 @@ async function verifyOauth(platformId: string, credential: Credential, body: Ver
   });
 }
 
+/** A registered passkey as the WebAuthn check reads it. */
+const stored = (c: Credential) => ({
+  credentialId: c.credentialId!,
+  publicKey: c.credentialPublicKey!,
+  counter: Number(c.signCount ?? 0n),
+  transports: c.transports,
+});
+
 /** A passkey assertion over the challenge that POST .../challenge issued under this Request-Id. */
 async function verifyPasskey(
   platformId: string,
@@ -261,12 +269,7 @@ async function verifyPasskey(
         );
       }
     } else {
-      const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, {
-        credentialId: locked.credentialId!,
-        publicKey: locked.credentialPublicKey!,
-        counter: Number(locked.signCount ?? 0n),
-        transports: locked.transports,
-      });
+      const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, stored(locked));
       if (decoy) throw passkeyAssertionFailed();
       await repo.setSignCount(id, BigInt(counter), now(), tx);
     }
@@ -342,19 +345,13 @@ export async function verifyDiscoverable(
         reason: 'Signed request expired',
       });
     const decoy = decoys.find((c) => c.credentialId === body.assertion.credentialId);
-    const found = await repo.findPasskeyByCredentialId(platformId, body.assertion.credentialId, tx);
-    const row = found || decoy ? await repo.lockCredential(platformId, found?.id ?? decoy!.id, tx) : null;
-    const locked = decoy ?? row;
+    const found = (await repo.findPasskeyByCredentialId(platformId, body.assertion.credentialId, tx)) ?? decoy;
+    const locked = found ? await lockFor(tx, found, found === decoy) : null;
     if (!locked?.credentialId || !locked.credentialPublicKey)
       throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey is not registered with a wallet', {
         reason: 'Passkey assertion failed: unknown passkey',
       });
-    const counter = await verifyPasskeyAssertion(sha256Hex(pending.loginRequest), body.assertion, {
-      credentialId: locked.credentialId,
-      publicKey: locked.credentialPublicKey,
-      counter: Number(locked.signCount ?? 0n),
-      transports: locked.transports,
-    });
+    const counter = await verifyPasskeyAssertion(sha256Hex(pending.loginRequest), body.assertion, stored(locked));
     if (decoy) throw passkeyAssertionFailed();
     await admit(locked, tx);
     await repo.setSignCount(locked.id, BigInt(counter), at, tx);

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { decoyPasskeys } from '@/lib/wallet-auth/decoy';
 import { SANDBOX_PASSKEY_SIGNATURE } from '@/lib/wallet-auth/login';
 import { newClientKey } from '@/lib/wallet-auth/testing/client';
-import { newWallet, otpLogin, signed } from '@/lib/wallet-auth/testing/flows';
-import { assert, attest, newPasskey, type Passkey } from '@/lib/wallet-auth/testing/passkey';
+import { newWallet, registerPasskeys } from '@/lib/wallet-auth/testing/flows';
+import { assert, newPasskey, type Passkey } from '@/lib/wallet-auth/testing/passkey';
 import { db } from '@/lib/core/db';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { current, CookieJar } from './cookie-jar';
@@ -36,29 +35,12 @@ let two: Wallet;
 const laptop = newPasskey();
 const phone = newPasskey();
 
-// One email-code session per wallet registers its passkeys (codes are throttled to one per 30 s).
-async function register(wallet: Wallet, passkeys: [Passkey, string][]) {
-  const { key } = await otpLogin(p.api, wallet.emailOtpId);
-  for (const [passkey, nickname] of passkeys) {
-    const challenge = randomBytes(32).toString('base64url');
-    const body = {
-      type: 'PASSKEY',
-      accountId: wallet.accountId,
-      nickname,
-      challenge,
-      attestation: attest(passkey, challenge),
-    };
-    const created = await signed(p.api, 'POST', '/auth/credentials', body, key);
-    expect(created.res.status, created.res.text).toBe(201);
-  }
-}
-
 beforeAll(async () => {
   w = await newWallet(p);
   pk = newPasskey();
-  await register(w, [[pk, 'Laptop']]);
+  await registerPasskeys(p, w, [[pk, 'Laptop']]);
   two = await newWallet(p);
-  await register(two, [
+  await registerPasskeys(p, two, [
     [laptop, 'Laptop'],
     [phone, 'Phone'],
   ]);
