@@ -7,10 +7,11 @@ import { api, apiOk, checkPage, expect, mxnBankAccount, test, visit, walletCusto
 // session; and the second customer's browser session cannot reach the first customer's data.
 test.describe.configure({ mode: 'serial' });
 
+/** A device's authenticator holding its own passkeys; `remove` takes the device away. */
 async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
       transport: 'internal',
@@ -20,6 +21,15 @@ async function virtualAuthenticator(page: Page) {
       automaticPresenceSimulation: true,
     },
   });
+  return { remove: () => cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }) };
+}
+
+async function addPasskey(page: Page, name: string) {
+  await page.getByLabel('Name of the new passkey').fill(name);
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Passkey added' })).toBeVisible();
+  // Listed once registered (the status may still show from a passkey added before).
+  await expect(page.getByRole('button', { name: `Revoke passkey ${name}` })).toBeVisible();
 }
 
 async function signInWithCode(page: Page, email: string) {
@@ -119,9 +129,7 @@ test('email-code sign-in, a passkey added and used, a signed payment, revoke, ex
   expect(extractable).toBe(false);
   expect(await activeSessions(alice.walletId)).toBe(1);
 
-  await page.getByLabel('Name of the new passkey').fill('Test laptop');
-  await page.getByRole('button', { name: 'Add a passkey' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Passkey added' })).toBeVisible();
+  await addPasskey(page, 'Test laptop');
   const creds = (await apiOk('GET', `/auth/credentials?accountId=${encodeURIComponent(alice.walletId)}`))
     .data as Json[];
   const passkey = creds.find((c) => c.type === 'PASSKEY');
@@ -216,4 +224,39 @@ test("a second customer's wallet session cannot reach the first customer's data"
   } finally {
     await context.close();
   }
+});
+
+test('signed in by email, a wallet with two passkeys answers with the second (the first is on another device)', async ({
+  page,
+}) => {
+  const carol = await walletCustomer('Carol Wallet');
+  const laptop = await virtualAuthenticator(page);
+  await signInWithCode(page, carol.email);
+  await addPasskey(page, 'Laptop');
+  // The laptop goes away with its passkey; the phone registers the wallet's second.
+  await laptop.remove();
+  await virtualAuthenticator(page);
+  await addPasskey(page, 'Phone');
+  const creds = (await apiOk('GET', `/auth/credentials?accountId=${encodeURIComponent(carol.walletId)}`))
+    .data as Json[];
+  const passkeys = creds.filter((c) => c.type === 'PASSKEY');
+  expect(passkeys.map((c) => c.nickname)).toEqual(['Laptop', 'Phone']);
+
+  // Button only (the autofill would sign in with the phone's passkey at once, naming no email).
+  await passkeyButtonOnly(page);
+  await signOut(page);
+  expect(await activeSessions(carol.walletId)).toBe(0);
+  await page.getByLabel('Email').fill(carol.email);
+  await checkPage(page, 'wallet-sign-in-email-typed');
+  const started = page.waitForResponse((r) => r.url().endsWith('/wallet/api/sign-in/start'));
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  const start = await started;
+  // The start is the email's: it lists both of the wallet's passkeys, and the phone's answers.
+  expect(start.request().postDataJSON()).toMatchObject({ email: carol.email, method: 'PASSKEY' });
+  expect((await start.json()).allowCredentials).toEqual(passkeys.map((c) => c.credentialId));
+  await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+  await expect(page.getByText(carol.email, { exact: true })).toBeVisible();
+  const sessions = await sessionsOf(carol.walletId);
+  expect(sessions.map((x) => [x.type, x.nickname])).toEqual([['PASSKEY', 'Phone']]);
+  await signOut(page);
 });

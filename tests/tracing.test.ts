@@ -1,19 +1,25 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { tracing } from '@/lib/core/tracing';
 import { startTracing } from '@/lib/ops/tracing';
 import { db } from '@/lib/core/db';
 import { runDueJobs } from '@/lib/jobs/queue';
+import { eventsOf } from '@/lib/events/outbox';
+import * as platforms from '@/lib/platform/repository';
+import { deliverDueWebhooks } from '@/lib/webhooks/service';
+import { receiverFor, type Receiver } from './support/webhook-receiver';
 import { individual } from '@/lib/customers/testing';
 import { HEADER, file, person, upload } from '@/lib/bulk-import/testing';
 import { newPlatform, type TestPlatform } from './support/api';
 import { advance, customerWithAccounts, externalAccount, fund } from './support/money';
 
 // Issue 28 point 3: with traces on, a request's span holds its database statements, a job's span
-// links back to the request that enqueued it, and spans reach an OTLP/HTTP endpoint. Spans are
-// read from an in-memory exporter and from a local HTTP receiver standing in for a collector.
+// links back to the request that enqueued it, each webhook attempt's span to the request or job
+// that recorded the event, and spans reach an OTLP/HTTP endpoint. Spans are read from an in-memory
+// exporter and from a local HTTP receiver standing in for a collector.
 const memory = new InMemorySpanExporter();
 const posts: { path: string; type: string; body: string }[] = [];
 const receiver = http.createServer((req, res) => {
@@ -27,7 +33,9 @@ const receiver = http.createServer((req, res) => {
 
 let p: TestPlatform;
 const previousEndpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+const receivers: Receiver[] = [];
 beforeAll(async () => {
+  process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE = '1'; // the webhook receivers listen on loopback
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   startTracing({ exporter: memory });
@@ -38,6 +46,8 @@ afterAll(async () => {
   if (previousEndpoint === undefined) delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = previousEndpoint;
   await new Promise((resolve) => receiver.close(resolve));
+  await Promise.all(receivers.map((r) => r.close()));
+  delete process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE;
 });
 
 const spans = () => memory.getFinishedSpans();
@@ -142,12 +152,104 @@ it("links a payment's settlement job, written in the payment's own statement, to
   const { traceId, spanId } = requestSpan(ex.headers.get('x-request-id')).spanContext();
   const job = await db().job.findFirstOrThrow({ where: { platformId: p.platformId, kind: 'payment.settle' } });
   expect(job.traceParent).toBe(`00-${traceId}-${spanId}-01`);
+  // So do the balance events the same statement records (their webhook attempts link to the request).
+  const balances = await eventsOf(p.platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED');
+  expect(balances.filter((e) => e.traceParent === job.traceParent).length).toBeGreaterThan(0);
 
   await advance(p, 5); // the settlement is due: the worker runs it
   expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).state).toBe('DONE');
   const settle = spans().find((s) => s.attributes['corridor.job.id'] === job.id);
   expect(settle?.name).toBe('job payment.settle');
   expect(settle!.links.map((l) => [l.context.traceId, l.context.spanId])).toEqual([[traceId, spanId]]);
+});
+
+it('makes each webhook attempt a span linked to the request or job that recorded the event, its traceparent sent along', async () => {
+  const q = await newPlatform({ embeddedWallet: false });
+  // Each event's first attempt is refused (the TEST events' taken), the next one taken.
+  const { rx } = await receiverFor(q, (r, n) => ({ status: r.json.type !== 'TEST' && n === 1 ? 503 : 200 }));
+  receivers.push(rx);
+  const res = await q.api.post('/customers', individual('Webb Hooker', { platformCustomerId: 'trace-hook-1' }));
+  expect(res.status, res.text).toBe(201);
+  const request = requestSpan(res.headers.get('x-request-id'));
+  const { traceId, spanId } = request.spanContext();
+  const [event] = (await eventsOf(q.platformId)).filter((e) => e.subjectId === res.body.id);
+  // The event remembers the span of the request that recorded it (in the request's transaction).
+  expect(event.traceParent).toBe(`00-${traceId}-${spanId}-01`);
+  const attemptsOf = (eventId: string) => spans().filter((s) => s.attributes['corridor.webhook.event_id'] === eventId);
+  const linksOf = (span: ReadableSpan) => span.links.map((l) => [l.context.traceId, l.context.spanId]);
+
+  // Sent as the worker sends it, outside any request: a trace of its own, linked to the request.
+  await deliverDueWebhooks({ platformId: q.platformId });
+  expect(attemptsOf(event.id)).toHaveLength(1);
+  const first = attemptsOf(event.id)[0];
+  expect(first.name).toBe(`webhook ${event.type}`);
+  expect(first.kind).toBe(SpanKind.CLIENT);
+  expect(first.parentSpanContext).toBeUndefined();
+  expect(first.spanContext().traceId).not.toBe(traceId);
+  expect(linksOf(first)).toEqual([[traceId, spanId]]);
+  expect(first.attributes).toMatchObject({
+    'http.request.method': 'POST',
+    'url.scheme': 'http',
+    'server.address': '127.0.0.1',
+    'server.port': rx.port,
+    'corridor.platform_id': q.platformId,
+    'corridor.webhook.event_type': event.type,
+    'corridor.webhook.attempt': 1,
+    'http.response.status_code': 503,
+    'corridor.webhook.outcome': 'PENDING',
+    'error.type': '503',
+  });
+  expect(first.status.code).toBe(SpanStatusCode.ERROR);
+  // The receiver got the attempt's traceparent beside the signature; the recording is under the span.
+  const [received] = rx.forId(event.id);
+  expect(received.signatureValid).toBe(true);
+  expect(received.headers.traceparent).toBe(`00-${first.spanContext().traceId}-${first.spanContext().spanId}-01`);
+  expect(childrenOf(first).map((s) => s.name)).toContain('INSERT WebhookAttempt');
+
+  // The retry, due on the platform's clock: another trace, linked to the same request.
+  await platforms.advanceClock(q.platformId, 20_000n);
+  await deliverDueWebhooks({ platformId: q.platformId });
+  const second = attemptsOf(event.id).find((s) => s.attributes['corridor.webhook.attempt'] === 2);
+  expect(second?.attributes).toMatchObject({
+    'http.response.status_code': 200,
+    'corridor.webhook.outcome': 'DELIVERED',
+  });
+  expect(second!.attributes['error.type']).toBeUndefined();
+  expect(second!.status.code).not.toBe(SpanStatusCode.ERROR);
+  expect(second!.spanContext().traceId).not.toBe(first.spanContext().traceId);
+  expect(linksOf(second!)).toEqual([[traceId, spanId]]);
+  // Never the body, the signature or the endpoint's path on an attempt's span.
+  const attributes = JSON.stringify(attemptsOf(event.id).map((s) => s.attributes));
+  for (const secret of ['Webb Hooker', received.signature!, '/hooks', res.body.id])
+    expect(attributes).not.toContain(secret);
+
+  // An event a job records (the import's outcome, in the job's transaction) links to the job's span.
+  const upload1 = await upload(q.api, file(HEADER, person('trace-hook-2')));
+  expect(upload1.status, upload1.text).toBe(202);
+  await runDueJobs({ platformId: q.platformId });
+  const job = spans().find(
+    (s) => s.name === 'job BULK_CUSTOMER_IMPORT' && s.attributes['corridor.platform_id'] === q.platformId,
+  );
+  expect(job).toBeDefined();
+  const [outcome] = await eventsOf(q.platformId, 'BULK_UPLOAD.COMPLETED');
+  await deliverDueWebhooks({ platformId: q.platformId });
+  const [fromJob] = attemptsOf(outcome.id);
+  expect(fromJob.name).toBe('webhook BULK_UPLOAD.COMPLETED');
+  expect(linksOf(fromJob)).toEqual([[job!.spanContext().traceId, job!.spanContext().spanId]]);
+
+  // A test send made within a request is an attempt under the request's span.
+  const test = await q.api.post('/sandbox/webhooks/test');
+  expect(test.status, test.text).toBe(200);
+  const testRequest = requestSpan(test.headers.get('x-request-id'));
+  const sent = childrenOf(testRequest).filter((s) => s.name === 'webhook TEST');
+  expect(sent).toHaveLength(1);
+  expect(sent[0].attributes).toMatchObject({
+    'http.response.status_code': 200,
+    'corridor.webhook.outcome': 'DELIVERED',
+  });
+  expect(rx.received.at(-1)!.headers.traceparent).toBe(
+    `00-${sent[0].spanContext().traceId}-${sent[0].spanContext().spanId}-01`,
+  );
 });
 
 it('exports the spans to the OTLP/HTTP endpoint, and stops tracing when shut down', async () => {
@@ -178,4 +280,16 @@ it('exports the spans to the OTLP/HTTP endpoint, and stops tracing when shut dow
     where: { platformId: p.platformId, kind: 'BULK_CUSTOMER_IMPORT', state: 'PENDING' },
   });
   expect(job.traceParent).toBeNull();
+  // Nor does an event it records, and a webhook goes out without a traceparent.
+  const q = await newPlatform({ embeddedWallet: false });
+  const { rx } = await receiverFor(q);
+  receivers.push(rx);
+  const created = await q.api.post('/customers', individual('Untraced Person', { platformCustomerId: 'trace-off-1' }));
+  expect(created.status, created.text).toBe(201);
+  const [event] = (await eventsOf(q.platformId)).filter((e) => e.subjectId === created.body.id);
+  expect(event.traceParent).toBeNull();
+  await deliverDueWebhooks({ platformId: q.platformId });
+  const [received] = rx.forId(event.id);
+  expect(received.signatureValid).toBe(true);
+  expect(received.headers.traceparent).toBeUndefined();
 });

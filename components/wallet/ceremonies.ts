@@ -9,7 +9,7 @@ import { newSessionKey, saveSessionKey, sealOtp, type SessionKey } from './crypt
 const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /**
- * A passkey sign-in. With an email, the passkey of that wallet (allowCredentials names it);
+ * A passkey sign-in. With an email, any passkey of that wallet (allowCredentials names each);
  * with `confirm`, any of the signed-in wallet's passkeys ("confirm it's you"); otherwise a
  * discoverable passkey the browser offers (no allowCredentials) — in the email
  * field's autofill when `autofill` (WebAuthn conditional UI), else in the browser's own dialog.
@@ -28,11 +28,13 @@ export async function passkeySignIn(
     optionsJSON: {
       // The service's challenge is hex text; WebAuthn signs its UTF-8 bytes.
       challenge: b64url(r.data.challenge),
-      // One credential for a sign-in by email, each of the wallet's passkeys for a confirmation,
-      // none for a discoverable sign-in (the browser offers this site's passkeys).
-      allowCredentials: r.data.credentialId
-        ? [{ id: r.data.credentialId, type: 'public-key' }]
-        : ((r.data.allowCredentials as string[] | undefined) ?? []).map((id) => ({ id, type: 'public-key' as const })),
+      // Each of the wallet's passkeys for a sign-in by email or a confirmation (the device at hand
+      // answers with whichever it holds), none for a discoverable sign-in (the browser offers
+      // this site's passkeys).
+      allowCredentials: ((r.data.allowCredentials as string[] | undefined) ?? []).map((id) => ({
+        id,
+        type: 'public-key' as const,
+      })),
       rpId: r.data.rpId,
       userVerification: 'preferred',
       timeout: 120_000,

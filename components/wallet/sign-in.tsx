@@ -6,7 +6,8 @@ import { cancelPasskeyAutofill, passkeySignIn, sendCode, verifyCode, type Pendin
 import { Field, inputClass, plainClass, primaryClass, Problem } from './ui';
 
 // Sign-in, passkey first: "Sign in with a passkey" needs no email (the browser offers this site's
-// discoverable passkeys), and where the browser supports it the email field's autofill offers
+// discoverable passkeys) — with an email typed (or kept from a session that ended), it asks for
+// any passkey of that wallet — and where the browser supports it the email field's autofill offers
 // them too (WebAuthn conditional UI). The email code is the fallback, with a resend countdown.
 // Either way the session key is made here, can sign but not be read, and stays in this browser.
 export function SignIn({ onSignedIn, initialEmail = '' }: { onSignedIn: () => void; initialEmail?: string }) {
@@ -31,7 +32,12 @@ export function SignIn({ onSignedIn, initialEmail = '' }: { onSignedIn: () => vo
     },
     onSuccess: onSignedIn,
   });
-  const passkey = useMutation({ mutationFn: () => passkeySignIn(), onSuccess: onSignedIn });
+  const passkey = useMutation({
+    // With an email typed, that wallet's passkeys, each listed: the browser asks for those only,
+    // including one it would not offer unasked (not discoverable: registered through the API).
+    mutationFn: () => passkeySignIn(email.trim() ? { email: email.trim() } : {}),
+    onSuccess: onSignedIn,
+  });
   usePasskeyAutofill(!pending, onSignedIn);
 
   if (pending)

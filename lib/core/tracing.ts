@@ -4,8 +4,9 @@ import type * as Otel from '@opentelemetry/api';
 // instrumentation.ts loads the SDK (lib/ops/tracing.ts) and hands its tracer here. Off, none of
 // the SDK is loaded (this file imports the API's types only) and every hook below costs the
 // callers one property read, no allocation: the database pools (a span per statement, under the span of the
-// request or job that runs it), the request wrapper (lib/http/request-log.ts: a span per request)
-// and the job queue (a job remembers the span that enqueued it; the worker's span links to it).
+// request or job that runs it), the request wrapper (lib/http/request-log.ts: a span per request),
+// the job queue (a job remembers the span that enqueued it; the worker's span links to it) and
+// webhook delivery (an event remembers the span that recorded it; each attempt's span links to it).
 
 export interface Tracing {
   /** The OpenTelemetry API, passed in so that nothing here loads it when tracing is off. */
@@ -199,6 +200,64 @@ export function runLinked<T>(
   const root = t.api.ROOT_CONTEXT;
   const span = t.tracer.startSpan(name, { kind: t.api.SpanKind.CONSUMER, attributes, links }, root);
   return t.api.context.with(t.api.trace.setSpan(root, span), fn).finally(() => span.end());
+}
+
+/** The W3C traceparent naming `span`. */
+function traceParentOf(span: Otel.Span): string {
+  const sc = span.spanContext();
+  return `00-${sc.traceId}-${sc.spanId}-${sc.traceFlags.toString(16).padStart(2, '0')}`;
+}
+
+/** What an outgoing call's span records when it is done: its outcome, and the kind of failure. */
+export interface OutgoingOutcome {
+  attributes: Record<string, string | number>;
+  /** Set when the call failed: a low-cardinality kind (an HTTP status, an error code), never a message. */
+  errorType?: string;
+}
+
+/**
+ * Runs an outgoing call made for earlier work (a webhook delivery attempt) in a CLIENT span: under
+ * the current span when there is one (a replay or a test send made within a request), else a trace
+ * of its own, as the worker makes it; linked to the spans that caused it (their `traceParent`s).
+ * `fn` gets the span's traceparent to send along; `finish` reads the outcome off its result.
+ * Without tracing, just runs `fn` (nothing else is called).
+ */
+export function runOutgoing<T>(
+  name: string,
+  describe: () => { attributes: Record<string, string | number>; traceParents: readonly (string | null)[] },
+  fn: (traceParent: string | undefined) => Promise<T>,
+  finish: (result: T) => OutgoingOutcome,
+): Promise<T> {
+  const t = tracing();
+  if (!t) return fn(undefined);
+  const { api } = t;
+  const { attributes, traceParents } = describe();
+  const links: Otel.Link[] = [];
+  for (const parent of traceParents) {
+    const context = spanContextOf(t, parent);
+    if (context) links.push({ context });
+  }
+  const parent = api.context.active();
+  const span = t.tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes, links }, parent);
+  const failed = (type: string) => {
+    span.setAttribute('error.type', type);
+    span.setStatus({ code: api.SpanStatusCode.ERROR, message: type });
+  };
+  return api.context
+    .with(api.trace.setSpan(parent, span), () => fn(traceParentOf(span)))
+    .then(
+      (result) => {
+        const outcome = finish(result);
+        span.setAttributes(outcome.attributes);
+        if (outcome.errorType !== undefined) failed(outcome.errorType);
+        return result;
+      },
+      (err: unknown) => {
+        failed(err instanceof Error ? err.name : 'error');
+        throw err;
+      },
+    )
+    .finally(() => span.end());
 }
 
 /** Marks the current span failed (a job whose handler threw), naming the error's kind only. */

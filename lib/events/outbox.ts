@@ -3,6 +3,7 @@ import { now } from '../core/clock';
 import type { Tx } from '../core/db';
 import { stringifyJson } from '../core/json';
 import type { RowWrite } from '../core/sql';
+import { currentTraceParent } from '../core/tracing';
 
 // The outbox: every state change that the interface announces as a webhook is recorded here, in
 // the transaction that makes the change, so an event exists exactly when its change committed.
@@ -59,7 +60,7 @@ export async function recordEvent(tx: Tx, platformId: string, type: EventType, d
 /** An Event row ready to insert (for statements that write it with other rows). */
 export function eventRow(platformId: string, type: EventType, data: unknown, at: Date = now(), id = newId('Webhook')) {
   const subject = (data as { id?: unknown } | null)?.id;
-  return {
+  const row = {
     id,
     platformId,
     type,
@@ -67,6 +68,10 @@ export function eventRow(platformId: string, type: EventType, data: unknown, at:
     createdAt: at,
     subjectId: typeof subject === 'string' ? subject : null,
   };
+  // Traces on: the span recording it (a request's or a job's), which each delivery attempt's span
+  // links back to (lib/webhooks/service.ts). Off, the row is what it always was.
+  const traceParent = currentTraceParent();
+  return traceParent ? { ...row, traceParent } : row;
 }
 
 /** Events of one change as rows of a step written in one statement (ledger.runStep). */

@@ -10,6 +10,8 @@ export interface Announcement {
   platformId: string;
   internalAccountId: string;
   createdAt: Date;
+  /** The span recording it, when traced (outbox.ts eventRow: delivery attempts link to it). */
+  traceParent: string | null;
   /**
    * The event body for the account's balances after the step. The statement itself computes
    * them, so the body is rendered once with placeholder amounts that the statement replaces.
@@ -50,7 +52,7 @@ function moneyCtes(s: StepSql, ok: RawBuilder<unknown>): RawBuilder<unknown>[] {
   const events = sql.join(
     s.announce.map(
       (a) =>
-        sql`(${a.eventId}::text, ${a.platformId}::text, ${a.internalAccountId}::text, ${a.body(BALANCE_MARKERS)}::text, ${a.createdAt}::timestamp(3))`,
+        sql`(${a.eventId}::text, ${a.platformId}::text, ${a.internalAccountId}::text, ${a.body(BALANCE_MARKERS)}::text, ${a.createdAt}::timestamp(3), ${a.traceParent}::text)`,
     ),
   );
   ctes.push(
@@ -67,11 +69,11 @@ function moneyCtes(s: StepSql, ok: RawBuilder<unknown>): RawBuilder<unknown>[] {
       FROM bal GROUP BY "internalAccountId"
     )`,
     sql`ev AS (
-      INSERT INTO "Event" ("id", "platformId", "type", "payload", "createdAt")
+      INSERT INTO "Event" ("id", "platformId", "type", "payload", "createdAt", "traceParent")
       SELECT e.id, e.platform, 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
         replace(replace(e.template, ${BALANCE_MARKERS.available.toString()}::text, agg.available::text), ${BALANCE_MARKERS.total.toString()}::text, agg.total::text),
-        e.at
-      FROM (VALUES ${events}) AS e(id, platform, account, template, at) JOIN agg ON agg."internalAccountId" = e.account
+        e.at, e.trace
+      FROM (VALUES ${events}) AS e(id, platform, account, template, at, trace) JOIN agg ON agg."internalAccountId" = e.account
     )`,
   );
   return ctes;

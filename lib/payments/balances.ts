@@ -1,5 +1,6 @@
 import { now } from '../core/clock';
 import { newId } from '../core/ids';
+import { currentTraceParent } from '../core/tracing';
 import type { Tx } from '../core/db';
 import { eventRow, recordEvents } from '../events/outbox';
 import * as accounts from '../accounts/service';
@@ -34,6 +35,7 @@ export function balanceAnnouncements(platformId: string, rows: InternalAccountRo
       platformId,
       internalAccountId: row.id,
       createdAt: at,
+      traceParent: currentTraceParent() ?? null,
       body: ({ available, total }) => {
         const data = accounts.toInternalAccount(row, { available, held: 0n, pending: total - available });
         return eventRow(platformId, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data, at, eventId).payload;

@@ -70,3 +70,23 @@ export function decoyCredential(platformId: string, email: string, type: 'EMAIL_
   key.secretKey.fill(0);
   return { credential, customerId: `Customer:${id('customer')}` };
 }
+
+/**
+ * The passkeys of a decoy wallet, for a passkey sign-in by email (which lists every passkey of
+ * the wallet): the first is decoyCredential's. How many, the email decides — mostly one, now and
+ * then two to four, as wallets have them — so that the length of the list does not tell a decoy
+ * from a wallet with several passkeys (a wallet with more than four still stands out).
+ */
+export function decoyPasskeys(platformId: string, email: string): { credentials: AuthMethodRow[]; customerId: string } {
+  const first = decoyCredential(platformId, email, 'PASSKEY');
+  const pick = derive(platformId, email, 'passkey-count')[0];
+  const count = pick < 160 ? 1 : pick < 224 ? 2 : pick < 248 ? 3 : 4;
+  const credentials = [first.credential];
+  for (let n = 2; n <= count; n++)
+    credentials.push({
+      ...first.credential,
+      id: `AuthMethod:${uuid(derive(platformId, email, `credential:PASSKEY:${n}`))}`,
+      credentialId: bytesToBase64url(derive(platformId, email, `webauthn-id:${n}`)),
+    });
+  return { credentials, customerId: first.customerId };
+}

@@ -227,6 +227,14 @@ async function verifyOauth(platformId: string, credential: Credential, body: Ver
   });
 }
 
+/** A registered passkey as the WebAuthn check reads it. */
+const stored = (c: Credential) => ({
+  credentialId: c.credentialId!,
+  publicKey: c.credentialPublicKey!,
+  counter: Number(c.signCount ?? 0n),
+  transports: c.transports,
+});
+
 /** A passkey assertion over the challenge that POST .../challenge issued under this Request-Id. */
 async function verifyPasskey(
   platformId: string,
@@ -261,12 +269,7 @@ async function verifyPasskey(
         );
       }
     } else {
-      const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, {
-        credentialId: locked.credentialId!,
-        publicKey: locked.credentialPublicKey!,
-        counter: Number(locked.signCount ?? 0n),
-        transports: locked.transports,
-      });
+      const counter = await verifyPasskeyAssertion(ctx.challenge, body.assertion, stored(locked));
       if (decoy) throw passkeyAssertionFailed();
       await repo.setSignCount(id, BigInt(counter), now(), tx);
     }
@@ -289,9 +292,11 @@ export interface DiscoverableLogin {
 
 /**
  * A passkey sign-in that names no credential (a discoverable passkey: the browser offers the
- * passkeys it holds for this site and the assertion names the one chosen). The wallet pages' own
- * flow, beside the API's per-credential one above: the challenge is the SHA-256 of a login
- * request naming the client's new session key and a random nonce, single use, five minutes.
+ * passkeys it holds for this site and the assertion names the one chosen — or, for a sign-in by
+ * email, any of the wallet's passkeys the caller lists). The wallet pages' own flow, beside the
+ * API's per-credential one above (where a challenge is one credential's, and only that credential
+ * verifies it): the challenge is the SHA-256 of a login request naming the client's new session
+ * key and a random nonce, single use, five minutes.
  * Anyone may ask for one, so nothing is written: the caller hands the login to the browser sealed
  * (app/wallet/_server/login.ts), and a row is written only when a registered passkey answers it
  * (which also makes it single use).
@@ -314,10 +319,15 @@ export function discoverableChallenge(
 
 /**
  * The assertion of a discoverable passkey over the challenge of `pending`: the credential is the
- * wallet's PASSKEY with the assertion's WebAuthn credential id; the session opens for the key the
- * challenge named. An unknown passkey is refused like a bad signature; `admit` (the caller's rule
- * for whose wallet may sign in here) runs before the session opens. The request is recorded as
- * spent under its id in the same transaction: a second answer to it is refused.
+ * wallet's PASSKEY with the assertion's WebAuthn credential id — whichever of the passkeys offered
+ * answered; the session opens for the key the challenge named. An unknown passkey is refused like
+ * a bad signature; `admit` (the caller's rule for whose wallet may sign in here) runs before the
+ * session opens. The request is recorded as spent under its id in the same transaction: a second
+ * answer to it is refused.
+ *
+ * `decoys`: the passkeys a sign-in by email offered for an email with no wallet (decoy.ts). An
+ * assertion naming one is checked against it as against a registered passkey — the same queries,
+ * the same refusal for a forged signature — and refused even if it checks out.
  */
 export async function verifyDiscoverable(
   platformId: string,
@@ -325,6 +335,7 @@ export async function verifyDiscoverable(
   pending: DiscoverableLogin,
   path: string,
   admit: (credential: Credential, tx: Tx) => Promise<void>,
+  decoys: readonly Credential[] = [],
 ): Promise<{ credential: Credential; session: AuthSession }> {
   if (body.type !== 'PASSKEY') throw fieldError('type', 'type must be PASSKEY', { enum: ['PASSKEY'] });
   return transaction(async (tx) => {
@@ -333,18 +344,15 @@ export async function verifyDiscoverable(
       throw new DomainError('UNAUTHORIZED', 'The passkey sign-in expired: start again', {
         reason: 'Signed request expired',
       });
-    const found = await repo.findPasskeyByCredentialId(platformId, body.assertion.credentialId, tx);
-    const locked = found ? await repo.lockCredential(platformId, found.id, tx) : null;
+    const decoy = decoys.find((c) => c.credentialId === body.assertion.credentialId);
+    const found = (await repo.findPasskeyByCredentialId(platformId, body.assertion.credentialId, tx)) ?? decoy;
+    const locked = found ? await lockFor(tx, found, found === decoy) : null;
     if (!locked?.credentialId || !locked.credentialPublicKey)
       throw new DomainError('UNAUTHORIZED', 'Passkey assertion failed: this passkey is not registered with a wallet', {
         reason: 'Passkey assertion failed: unknown passkey',
       });
-    const counter = await verifyPasskeyAssertion(sha256Hex(pending.loginRequest), body.assertion, {
-      credentialId: locked.credentialId,
-      publicKey: locked.credentialPublicKey,
-      counter: Number(locked.signCount ?? 0n),
-      transports: locked.transports,
-    });
+    const counter = await verifyPasskeyAssertion(sha256Hex(pending.loginRequest), body.assertion, stored(locked));
+    if (decoy) throw passkeyAssertionFailed();
     await admit(locked, tx);
     await repo.setSignCount(locked.id, BigInt(counter), at, tx);
     await recordSpentRequest(tx, {

@@ -102,6 +102,11 @@ export interface Assertion {
 /**
  * Verifies an assertion over the hex challenge (UTF-8 encoded as the WebAuthn challenge bytes,
  * so clientDataJSON carries base64url(utf8(hex))). Returns the new signature counter.
+ *
+ * The counter is checked here, after the signature (the library checks it before): an assertion
+ * nobody could sign is refused for its signature whatever the passkey's stored counter, so the
+ * refusal says nothing about whether the passkey was ever used — a used wallet's passkey and a
+ * decoy's (decoy.ts) are refused alike.
  */
 export async function verifyPasskeyAssertion(
   challengeHex: string,
@@ -136,7 +141,7 @@ export async function verifyPasskeyAssertion(
       credential: {
         id: stored.credentialId,
         publicKey: base64urlToBytes(stored.publicKey) as Uint8Array<ArrayBuffer>,
-        counter: stored.counter,
+        counter: 0,
         transports: stored.transports as never,
       },
       requireUserVerification: false,
@@ -145,5 +150,10 @@ export async function verifyPasskeyAssertion(
     throw failed('assertion', err);
   }
   if (!result.verified) throw passkeyAssertionFailed();
-  return result.authenticationInfo.newCounter;
+  const counter = result.authenticationInfo.newCounter;
+  // A counter that did not move past the stored one: a cloned authenticator (WebAuthn §6.1.1);
+  // authenticators that keep no counter send 0 every time.
+  if ((counter > 0 || stored.counter > 0) && counter <= stored.counter)
+    throw failed('assertion', new Error(`the signature counter ${counter} did not move past ${stored.counter}`));
+  return counter;
 }

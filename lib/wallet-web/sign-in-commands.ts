@@ -7,6 +7,7 @@ import * as login from '../wallet-auth/login';
 import { challengeRequest, credentialVerify } from '../wallet-auth/schema';
 import type { SignedRequest } from '../wallet-auth/signed-retry';
 import * as accounts from '../accounts/repository';
+import { decoyPasskeys } from '../wallet-auth/decoy';
 import * as walletAuth from '../wallet-auth/repository';
 import { db } from '../core/db';
 import { walletOfEmail } from './service';
@@ -16,7 +17,8 @@ import { signature } from './credential-commands';
 // Signing in to the wallet pages, before there is a customer actor: run as the wallet pages'
 // actor on the platform (lib/wallet-web/service.ts walletActor), which holds MANAGE as the
 // credential operations require. An email with no wallet (or no passkey, for a passkey sign-in)
-// is answered by a decoy credential exactly as a real one would be (lib/wallet-auth/decoy.ts).
+// is answered by a decoy credential (or a decoy's passkeys) exactly as a real one would be
+// (lib/wallet-auth/decoy.ts).
 const pages = { platform: 'MANAGE' } as const;
 
 const call = (credentialId: string, step: string, rawBody: string, sig: z.output<typeof signature>): SignedRequest => ({
@@ -38,32 +40,24 @@ export const startSignIn = defineCommand({
   idempotency: 'none',
   run: async (actor, b) => {
     const { platformId } = actor;
-    // A passkey sign-in binds the browser's new session key (validated as POST .../challenge does).
-    const request = b.method === 'PASSKEY' ? { clientPublicKey: b.clientPublicKey ?? '' } : undefined;
     const wallet = await walletOfEmail(platformId, b.email);
-    const credentialId = b.method === 'PASSKEY' ? wallet?.passkeys[0]?.id : wallet?.emailOtpCredentialId;
+    if (b.method === 'PASSKEY')
+      return { method: 'PASSKEY' as const, email: b.email, ...passkeyStart(platformId, wallet, b) };
+    const credentialId = wallet?.emailOtpCredentialId;
     if (wallet && credentialId) {
-      const key = request ? parseBodyOrThrow(challengeRequest, request)?.clientPublicKey : undefined;
-      const rawBody = request ? JSON.stringify(request) : '';
-      const challenge = await login.challenge(
-        platformId,
-        credentialId,
-        key,
-        call(credentialId, 'challenge', rawBody, {
-          stamp: null,
-          requestId: null,
-        }),
-      );
+      const signed = call(credentialId, 'challenge', '', { stamp: null, requestId: null });
+      const challenge = await login.challenge(platformId, credentialId, undefined, signed);
       return {
+        method: 'EMAIL_OTP' as const,
         challenge: challenge as Record<string, unknown>,
         login: { customerId: wallet.customerId, accountId: wallet.accountId, credentialId },
         decoy: false,
         email: b.email,
-        method: b.method,
       };
     }
-    const d = await startDecoy(platformId, b.email, b.method, request);
+    const d = await startDecoy(platformId, b.email);
     return {
+      method: 'EMAIL_OTP' as const,
       challenge: d.challenge as Record<string, unknown>,
       login: {
         customerId: d.decoy.customerId,
@@ -72,10 +66,42 @@ export const startSignIn = defineCommand({
       },
       decoy: true,
       email: b.email,
-      method: b.method,
     };
   },
 });
+
+/**
+ * A passkey sign-in by email offers every passkey of the wallet (allowCredentials lists them all),
+ * so the device at hand answers with whichever it holds; the challenge names none of them
+ * (login.discoverableChallenge, bound to the browser's new session key) and the assertion must come
+ * from one of this wallet's (verifyDiscoverableSignIn's expectedAccountId). An email with no wallet
+ * or a wallet with no passkey gets a decoy's list (decoy.ts) and, like a real one, nothing written.
+ * The API's own passkey login stays per credential: POST /auth/credentials/{id}/challenge is that
+ * credential's challenge, and only that credential verifies it.
+ */
+function passkeyStart(
+  platformId: string,
+  wallet: Awaited<ReturnType<typeof walletOfEmail>>,
+  b: { email: string; clientPublicKey?: string },
+) {
+  // Validated as POST .../challenge validates it, for a wallet and a decoy alike.
+  const key = parseBodyOrThrow(challengeRequest, { clientPublicKey: b.clientPublicKey ?? '' })?.clientPublicKey ?? '';
+  const challenge = login.discoverableChallenge(platformId, key);
+  if (wallet?.passkeys.length)
+    return {
+      challenge,
+      allowCredentials: wallet.passkeys.map((pk) => pk.credentialId),
+      login: { customerId: wallet.customerId, accountId: wallet.accountId },
+      decoy: false,
+    };
+  const decoy = decoyPasskeys(platformId, b.email);
+  return {
+    challenge,
+    allowCredentials: decoy.credentials.map((c) => c.credentialId!),
+    login: { customerId: decoy.customerId, accountId: decoy.credentials[0].accountId },
+    decoy: true,
+  };
+}
 
 /** The sign-in in progress, as the sealed login cookie keeps it (app/wallet/_server/login.ts). */
 const pendingLogin = z.object({
@@ -173,8 +199,10 @@ export const verifyDiscoverableSignIn = defineCommand({
       clientPublicKey: z.string().min(1).max(1024),
       expiresAt: z.string().min(1).max(64),
     }),
-    // Set for "confirm it's you": the passkey must be one of this wallet's.
+    // Set for "confirm it's you" and a sign-in by email: the passkey must be one of this wallet's.
     expectedAccountId: z.string().min(1).max(255).optional(),
+    // A sign-in by email answered from a decoy (passkeyStart): the email its passkeys derive from.
+    decoyEmail: z.string().max(254).optional(),
   }),
   actors: pages,
   idempotency: 'none',
@@ -202,6 +230,7 @@ export const verifyDiscoverableSignIn = defineCommand({
           );
         customerId = account.customerId;
       },
+      b.decoyEmail === undefined ? [] : decoyPasskeys(platformId, b.decoyEmail).credentials,
     );
     return { session, customerId, accountId: credential.accountId };
   },

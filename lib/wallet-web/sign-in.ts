@@ -3,14 +3,15 @@ import { API_BASE } from '../core/mode';
 import { parseBodyOrThrow } from '../core/validation';
 import { decoyCredential, type Decoy } from '../wallet-auth/decoy';
 import { decoyChallenge, decoyVerify } from '../wallet-auth/login';
-import { challengeRequest, credentialVerify } from '../wallet-auth/schema';
+import { credentialVerify } from '../wallet-auth/schema';
 import type { SignedRequest } from '../wallet-auth/signed-retry';
 import { walletActor } from './service';
 
-// The wallet sign-in of an email that has no wallet (or, asked for a passkey, no passkey): the
-// login's own code on a decoy credential (lib/wallet-auth/decoy.ts), run as the wallet pages on the
-// platform's clock, exactly as the API route would run it for a real credential — so the answer,
-// its refusals and its throttle are those of a real customer's sign-in. It never opens a session.
+// The email-code sign-in of an email that has no wallet: the login's own code on a decoy
+// credential (lib/wallet-auth/decoy.ts), run as the wallet pages on the platform's clock, exactly
+// as the API route would run it for a real credential — so the answer, its refusals and its
+// throttle are those of a real customer's sign-in. It never opens a session. (A passkey sign-in by
+// email stands on a decoy's passkeys instead: sign-in-commands.ts passkeyStart.)
 const request = (credentialId: string, step: 'challenge' | 'verify', rest: Partial<SignedRequest> = {}) => ({
   method: 'POST',
   path: `${API_BASE}/auth/credentials/${credentialId}/${step}`,
@@ -20,31 +21,25 @@ const request = (credentialId: string, step: 'challenge' | 'verify', rest: Parti
   ...rest,
 });
 
-/**
- * The challenge a decoy answers the start of a sign-in with, for the body the pages would send to
- * POST .../challenge (validated as that operation validates it).
- */
+/** The challenge a decoy answers the start of an email-code sign-in with (a code never sent). */
 export async function startDecoy(
   platformId: string,
   email: string,
-  method: 'EMAIL_OTP' | 'PASSKEY',
-  requestBody: unknown,
 ): Promise<{ decoy: Decoy; challenge: Awaited<ReturnType<typeof decoyChallenge>> }> {
-  const decoy = decoyCredential(platformId, email, method);
-  const challenge = await runAs(await walletActor(platformId), async () => {
-    const body = requestBody === undefined ? undefined : parseBodyOrThrow(challengeRequest, requestBody);
-    return decoyChallenge(decoy.credential, body?.clientPublicKey, request(decoy.credential.id, 'challenge'));
-  });
+  const decoy = decoyCredential(platformId, email, 'EMAIL_OTP');
+  const challenge = await runAs(await walletActor(platformId), () =>
+    decoyChallenge(decoy.credential, undefined, request(decoy.credential.id, 'challenge')),
+  );
   return { decoy, challenge };
 }
 
 /** The verification of a decoy sign-in: refused as a real one with the same proof would be. */
 export async function verifyDecoy(
-  login: { platformId: string; email: string; method: 'EMAIL_OTP' | 'PASSKEY' },
+  login: { platformId: string; email: string },
   body: { text: string; value: unknown },
   signature: { stamp: string | null; requestId: string | null },
 ): Promise<never> {
-  const { credential } = decoyCredential(login.platformId, login.email, login.method);
+  const { credential } = decoyCredential(login.platformId, login.email, 'EMAIL_OTP');
   await runAs(await walletActor(login.platformId), async () => {
     const parsed = parseBodyOrThrow(credentialVerify, body.value);
     const signed = request(credential.id, 'verify', {

@@ -26,6 +26,8 @@ export interface DueEvent {
   clockOffsetMs: bigint;
   clockFrozenAt: Date | null;
   webhookEndpoint: string;
+  /** The span that recorded the event (traces on), which its attempts' spans link to. */
+  traceParent: string | null;
 }
 
 // Whether an event of alias `e` is of a kind the endpoint receives (alias `s`: the platform's
@@ -82,7 +84,7 @@ export async function claimDue(
       FOR UPDATE OF e2 SKIP LOCKED
     ) due
     WHERE e."id" = due."id"
-    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", due."clockOffsetMs", due."clockFrozenAt", due."webhookEndpoint"`;
+    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", due."clockOffsetMs", due."clockFrozenAt", due."webhookEndpoint", e."traceParent"`;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function claimForReplay(
     FROM "Platform" p
     WHERE p."id" = e."platformId" AND e."platformId" = ${platformId} AND e."id" = ${id}
       AND e."status" <> 'PENDING' AND p."webhookEndpoint" IS NOT NULL
-    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", p."clockOffsetMs", p."clockFrozenAt", p."webhookEndpoint"`;
+    RETURNING e."id", e."platformId", e."type", e."payload", e."attempts", e."createdAt", p."clockOffsetMs", p."clockFrozenAt", p."webhookEndpoint", e."traceParent"`;
   return rows[0] ?? null;
 }
 
@@ -146,7 +148,14 @@ export async function finishAttempt(attempt: AttemptRow, outcome: EventOutcome, 
 
 /** A sandbox test send: the TEST event and its one attempt, written after the attempt ran. */
 export async function insertTestEvent(
-  event: { id: string; platformId: string; payload: string; createdAt: Date; delivered: boolean },
+  event: {
+    id: string;
+    platformId: string;
+    payload: string;
+    createdAt: Date;
+    delivered: boolean;
+    traceParent: string | null;
+  },
   attempt: AttemptRow,
   tx: Tx,
 ): Promise<void> {
@@ -160,6 +169,7 @@ export async function insertTestEvent(
       status: event.delivered ? 'DELIVERED' : 'FAILED',
       attempts: 1,
       deliveredAt: event.delivered ? attempt.startedAt : null,
+      traceParent: event.traceParent,
     },
   });
   await tx.webhookAttempt.create({ data: attempt });

@@ -7,6 +7,7 @@ import { DomainError } from '../core/errors';
 import { stringifyJson } from '../core/json';
 import { newId } from '../core/ids';
 import { port } from '../core/ports';
+import { currentTraceParent, runOutgoing } from '../core/tracing';
 import type { Tx } from '../core/db';
 import { signBody } from './keys';
 import * as repo from './repository';
@@ -178,7 +179,72 @@ export interface AttemptOutcome {
   attempt: repo.AttemptRow;
 }
 
-async function deliverOne(event: repo.DueEvent, send?: SendOptions, replayedBy?: string): Promise<AttemptOutcome> {
+/** Why an attempt failed, for its span: the answer's status, else the error's code, never its text. */
+function failureType(attempt: repo.AttemptRow): string {
+  if (attempt.responseStatus !== null) return String(attempt.responseStatus);
+  const code = /^([A-Z][A-Z0-9_]+):/.exec(attempt.error ?? '')?.[1];
+  if (code) return code;
+  return /^no answer within/.test(attempt.error ?? '') ? 'timeout' : '_OTHER';
+}
+
+/** The endpoint's scheme, host and port, for a span: never its path or query (they may hold a secret). */
+function endpointAttributes(endpoint: string): Record<string, string | number> {
+  try {
+    const url = new URL(endpoint);
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    return {
+      'url.scheme': url.protocol.replace(/:$/, ''),
+      'server.address': url.hostname.replace(/^\[|\]$/g, ''),
+      'server.port': port,
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * One delivery attempt — the signed POST and its recording — in a span of its own when traces are
+ * on (lib/core/tracing.ts runOutgoing): the method, the endpoint's host, the event, the attempt's
+ * number, the answer's status and the outcome; never the body, the signature or the endpoint's
+ * path. The span links to the one that recorded the event (a request's or a job's) and its
+ * traceparent goes out with the POST (a header beside the signature, which covers the body only).
+ */
+function tracedAttempt<T extends AttemptOutcome>(
+  event: { id: string; type: string; platformId: string; attempts: number; traceParent: string | null },
+  endpoint: string,
+  attempt: (traceParent: string | undefined) => Promise<T>,
+): Promise<T> {
+  return runOutgoing(
+    `webhook ${event.type}`,
+    () => ({
+      attributes: {
+        'http.request.method': 'POST',
+        ...endpointAttributes(endpoint),
+        'corridor.platform_id': event.platformId,
+        'corridor.webhook.event_id': event.id,
+        'corridor.webhook.event_type': event.type,
+        'corridor.webhook.attempt': event.attempts,
+      },
+      traceParents: [event.traceParent],
+    }),
+    attempt,
+    (o) => ({
+      attributes: {
+        ...(o.attempt.responseStatus !== null ? { 'http.response.status_code': o.attempt.responseStatus } : {}),
+        'corridor.webhook.outcome': o.status,
+      },
+      ...(o.attempt.succeeded ? {} : { errorType: failureType(o.attempt) }),
+    }),
+  );
+}
+
+function deliverOne(event: repo.DueEvent, send?: SendOptions, replayedBy?: string): Promise<AttemptOutcome> {
+  return tracedAttempt(event, event.webhookEndpoint, (traceParent) =>
+    attemptOne(event, { ...send, traceParent }, replayedBy),
+  );
+}
+
+async function attemptOne(event: repo.DueEvent, send: SendOptions, replayedBy?: string): Promise<AttemptOutcome> {
   const startedAt = now();
   const result = await signedPost(event.platformId, event.webhookEndpoint, bodyAt(event.payload, startedAt), send);
   return transaction(async (tx) => {
@@ -268,9 +334,17 @@ export async function sendTest(platformId: string, send?: SendOptions) {
   const id = newId('Webhook');
   const at = now();
   const payload = stringifyJson({ id, type: 'TEST', timestamp: at, data: {} });
-  const result = await signedPost(platformId, endpoint, payload, send);
-  const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
-  const attempt = attemptRow(platformId, id, 1, endpoint, at, result, delivered);
-  await transaction((tx) => repo.insertTestEvent({ id, platformId, payload, createdAt: at, delivered }, attempt, tx));
-  return { eventId: id, endpoint, result, delivered, attempt };
+  // The event is this request's (its span is the attempt's parent, so no link): a replay links to it.
+  const traceParent = currentTraceParent() ?? null;
+  const event = { id, type: 'TEST', platformId, attempts: 1, traceParent: null };
+  const sent = await tracedAttempt(event, endpoint, async (attemptTrace) => {
+    const result = await signedPost(platformId, endpoint, payload, { ...send, traceParent: attemptTrace });
+    const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
+    const attempt = attemptRow(platformId, id, 1, endpoint, at, result, delivered);
+    await transaction((tx) =>
+      repo.insertTestEvent({ id, platformId, payload, createdAt: at, delivered, traceParent }, attempt, tx),
+    );
+    return { status: delivered ? ('DELIVERED' as const) : ('FAILED' as const), attempt, result, delivered };
+  });
+  return { eventId: id, endpoint, result: sent.result, delivered: sent.delivered, attempt: sent.attempt };
 }

@@ -32,6 +32,11 @@ export interface SendOptions {
   timeoutMs?: number;
   allowPrivate?: boolean;
   resolve?: Resolver;
+  /**
+   * The W3C traceparent of the attempt's span (traces on), sent as the `traceparent` header so a
+   * receiver that traces continues the trace. Outside the signature, which covers the body only.
+   */
+  traceParent?: string;
 }
 
 /** How signed webhooks reach platforms (plugged in by lib/wiring.ts). */
@@ -83,6 +88,7 @@ export async function postSigned(
             'content-length': String(payload.length),
             'user-agent': 'Corridor-Webhooks/1.0',
             [SIGNATURE_HEADER]: signature,
+            ...(opts.traceParent ? { traceparent: opts.traceParent } : {}),
           },
         },
         (res) => {

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { beforeAll, expect, it, vi } from 'vitest';
 import { newClientKey } from '@/lib/wallet-auth/testing/client';
-import { newWallet, otpLogin, signed } from '@/lib/wallet-auth/testing/flows';
-import { assert, attest, newPasskey, type Passkey } from '@/lib/wallet-auth/testing/passkey';
+import { newWallet, registerPasskeys } from '@/lib/wallet-auth/testing/flows';
+import { assert, newPasskey, type Passkey } from '@/lib/wallet-auth/testing/passkey';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { current, CookieJar } from './cookie-jar';
 import { json, request } from './wallet-client';
@@ -26,33 +25,16 @@ const stranger = newPasskey();
 /** A passkey's WebAuthn credential id as the browser is given it (base64url). */
 const id = (pk: Passkey) => Buffer.from(pk.credentialId).toString('base64url');
 
-// One email-code session per wallet registers its passkeys (codes are throttled to one per 30 s).
-async function register(wallet: Wallet, passkeys: [Passkey, string][]) {
-  const { key } = await otpLogin(p.api, wallet.emailOtpId);
-  for (const [pk, nickname] of passkeys) {
-    const challenge = randomBytes(32).toString('base64url');
-    const body = {
-      type: 'PASSKEY',
-      accountId: wallet.accountId,
-      nickname,
-      challenge,
-      attestation: attest(pk, challenge),
-    };
-    const created = await signed(p.api, 'POST', '/auth/credentials', body, key);
-    expect(created.res.status, created.res.text).toBe(201);
-  }
-}
-
 beforeAll(async () => {
   p = await newPlatform();
   process.env.CORRIDOR_WALLET_PLATFORM_ID = p.platformId;
   w = await newWallet(p);
   other = await newWallet(p);
-  await register(w, [
+  await registerPasskeys(p, w, [
     [laptop, 'Laptop'],
     [phone, 'Phone'],
   ]);
-  await register(other, [[stranger, 'Not mine']]);
+  await registerPasskeys(p, other, [[stranger, 'Not mine']]);
 });
 
 const begin = async (jar: CookieJar, extra: Record<string, unknown>) => {

@@ -19,10 +19,11 @@ export interface PendingLogin {
   decoy: boolean;
   expiresAtMs: number;
   /**
-   * A discoverable passkey sign-in (no email typed): its challenge, sealed here rather than stored
-   * (lib/wallet-auth/login.ts discoverableChallenge). The wallet is known only from the assertion,
-   * so customerId, accountId, credentialId and email are empty — except for "confirm it's you",
-   * where customerId and accountId name the signed-in wallet that must answer.
+   * A passkey sign-in: its challenge, which names no credential, sealed here rather than stored
+   * (lib/wallet-auth/login.ts discoverableChallenge); credentialId is empty. With no email typed
+   * the wallet is known only from the assertion, so customerId, accountId and email are empty too;
+   * for "confirm it's you" customerId and accountId name the signed-in wallet that must answer, and
+   * for a sign-in by email the wallet of the email (or its decoy's ids, with `decoy`).
    */
   discoverable?: DiscoverableLogin;
 }

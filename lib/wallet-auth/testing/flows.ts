@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import * as platforms from '@/lib/platform/repository';
 import type { Api, ApiResponse, TestPlatform } from '@/tests/support/api';
 import { encryptOtpBundle, googleClaims, newClientKey, oidcToken, sha256Hex, stamp, type ClientKey } from './client';
 import { db } from '@/lib/core/db';
+import { attest, type Passkey } from './passkey';
 
 // Client-side flows the wallet-auth tests repeat: a customer with an embedded wallet, an OTP
 // login walked as a client does it, a signed retry, and moving the platform's sandbox clock.
@@ -80,6 +82,28 @@ export async function otpLogin(
   const { challenge, res } = await signed(api, 'POST', `/auth/credentials/${credentialId}/verify`, body, tek);
   expect(res.status, res.text).toBe(200);
   return { session: res.body, key: tek, challenge: challenge.body, body };
+}
+
+/**
+ * Registers passkeys with a wallet through the API, in order, on one email-code session (codes are
+ * throttled to one per 30 s); answers their AuthMethod ids.
+ */
+export async function registerPasskeys(
+  p: TestPlatform,
+  wallet: { accountId: string; emailOtpId: string },
+  passkeys: [Passkey, string][],
+): Promise<string[]> {
+  const { key } = await otpLogin(p.api, wallet.emailOtpId);
+  const ids: string[] = [];
+  for (const [passkey, nickname] of passkeys) {
+    const challenge = randomBytes(32).toString('base64url');
+    const attestation = attest(passkey, challenge);
+    const body = { type: 'PASSKEY', accountId: wallet.accountId, nickname, challenge, attestation };
+    const created = await signed(p.api, 'POST', '/auth/credentials', body, key);
+    expect(created.res.status, created.res.text).toBe(201);
+    ids.push(created.res.body.id as string);
+  }
+  return ids;
 }
 
 // The current time in whole seconds, as OIDC claims carry it.

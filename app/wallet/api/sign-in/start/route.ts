@@ -6,11 +6,12 @@ import { COOKIE, LOGIN_COOKIE, resolve, walletPlatformId } from '@/lib/wallet-we
 import { asPages, body, cookieOptions, json, problem, refuseCrossSite, walletRoute } from '../../../_server/http';
 import { LOGIN_TTL_SECONDS, sealLogin } from '../../../_server/login';
 
-// POST /wallet/api/sign-in/start – {email, method: EMAIL_OTP | PASSKEY, clientPublicKey?}: the
-// challenge of the wallet's credential (an OTP sent by email and its HPKE target, or a WebAuthn
-// challenge bound to the browser's new session key). The wallet and credential it is for are kept
-// in a short-lived httpOnly cookie for the verification that follows. An email with no wallet (or
-// no passkey, for a passkey sign-in) is answered the same way, from a decoy credential that sends
+// POST /wallet/api/sign-in/start – {email, method: EMAIL_OTP | PASSKEY, clientPublicKey?}: for
+// EMAIL_OTP the challenge of the wallet's email credential (an OTP sent by email and its HPKE
+// target); for PASSKEY a WebAuthn challenge bound to the browser's new session key that any of the
+// wallet's passkeys answers (allowCredentials lists each). The wallet (and credential) it is for
+// are kept in a short-lived httpOnly cookie for the verification that follows. An email with no
+// wallet (or no passkey, for a passkey sign-in) is answered the same way, from a decoy that sends
 // nothing and can never sign in (lib/wallet-auth/decoy.ts): the answer tells no one who is a customer.
 // {method: PASSKEY, clientPublicKey} with no email is a discoverable passkey sign-in: a challenge
 // for whichever passkey of this site the browser offers (no allowCredentials).
@@ -27,29 +28,30 @@ export const POST = walletRoute(async (req: Request) => {
   if (b?.value.method === 'PASSKEY' && (b.value.email === undefined || b.value.email === ''))
     return discoverable(platformId, b.value.clientPublicKey);
   const started = await asPages(platformId, startSignIn, b?.value ?? null);
+  if (started.method === 'PASSKEY')
+    return pendingDiscoverable(
+      platformId,
+      { ...started.challenge, allowCredentials: started.allowCredentials },
+      {
+        ...started.login,
+        email: started.email,
+        decoy: started.decoy,
+      },
+    );
   const { challenge, login, decoy } = started;
-  const method = started.method;
   (await cookies()).set(
     LOGIN_COOKIE,
     sealLogin({
       platformId,
       ...login,
       email: started.email,
-      method,
+      method: 'EMAIL_OTP',
       decoy,
       expiresAtMs: Date.now() + LOGIN_TTL_SECONDS * 1000,
     }),
     cookieOptions(LOGIN_TTL_SECONDS),
   );
-  return method === 'EMAIL_OTP'
-    ? json(200, { method, otpEncryptionTargetBundle: challenge.otpEncryptionTargetBundle })
-    : json(200, {
-        method,
-        credentialId: challenge.credentialId,
-        challenge: challenge.challenge,
-        requestId: challenge.requestId,
-        rpId: relyingParty().rpId,
-      });
+  return json(200, { method: 'EMAIL_OTP', otpEncryptionTargetBundle: challenge.otpEncryptionTargetBundle });
 });
 
 async function discoverable(platformId: string, clientPublicKey: unknown): Promise<Response> {
@@ -65,11 +67,14 @@ async function confirming(platformId: string, clientPublicKey: unknown): Promise
   return pendingDiscoverable(platformId, c, session);
 }
 
-/** The discoverable sign-in in progress, in its sealed cookie; for a confirmation, whose wallet. */
+/**
+ * The passkey sign-in in progress, in its sealed cookie; for a confirmation or a sign-in by email,
+ * whose wallet must answer (and, by email, the email and whether a decoy stands for the wallet).
+ */
 async function pendingDiscoverable(
   platformId: string,
   c: DiscoverableLogin & { challenge: string; allowCredentials?: string[] },
-  wallet: { customerId: string; accountId: string } | null,
+  wallet: { customerId: string; accountId: string; email?: string; decoy?: boolean } | null,
 ): Promise<Response> {
   (await cookies()).set(
     LOGIN_COOKIE,
@@ -78,9 +83,9 @@ async function pendingDiscoverable(
       customerId: wallet?.customerId ?? '',
       accountId: wallet?.accountId ?? '',
       credentialId: '',
-      email: '',
+      email: wallet?.email ?? '',
       method: 'PASSKEY',
-      decoy: false,
+      decoy: wallet?.decoy ?? false,
       expiresAtMs: Date.now() + LOGIN_TTL_SECONDS * 1000,
       discoverable: {
         requestId: c.requestId,

@@ -29,8 +29,9 @@ export const POST = walletRoute(async (req: Request) => {
     const d = await asPages(login.platformId, verifyDiscoverableSignIn, {
       proof: b?.value ?? null,
       pending: login.discoverable,
-      // A confirmation ("confirm it's you") names the wallet that must answer.
+      // A confirmation ("confirm it's you") or a sign-in by email names the wallet that must answer.
       ...(login.accountId ? { expectedAccountId: login.accountId } : {}),
+      ...(login.decoy ? { decoyEmail: login.email } : {}),
     });
     return signIn({ platformId: login.platformId, customerId: d.customerId, accountId: d.accountId }, d.session);
   }
