@@ -19,6 +19,16 @@ import {
 import { paymentRail } from './scenarios';
 import { completePayout, failPayout, returnStep } from './settlement';
 import { refundedFailure } from './steps';
+import {
+  applyFundingPullEvent,
+  COLLECTION_FAILED,
+  type EventResult,
+  fundingPullFor,
+  isPullFunded,
+  PULL_REFERENCE_SUFFIX,
+  PULL_WAITING_FOR_RAIL,
+  transactionIdOf,
+} from './rail-collect';
 import { completePull, failPull } from './transfers/settlement';
 import { externalRoute } from './routing';
 
@@ -27,10 +37,8 @@ import { externalRoute } from './routing';
 // records its answer; the rail's events (its callbacks, app/rails/callbacks) then move the
 // payment. Every move is a guarded state change, so a duplicate submit or event, or events in
 // the wrong order, change nothing they should not.
+// A quote funded by a direct pull collects its funds first (rail-collect.ts).
 type Row = txRepo.TransactionRow;
-
-export const PULL_NOT_SUPPORTED =
-  'waiting: collecting the funds by pull over the rail is not supported yet, so the payout is not sent';
 
 /** A pull from an external account into an internal one (a /transfer-in in production). */
 const isRailPull = (row: Row) =>
@@ -77,10 +85,24 @@ export async function instructionFor(row: Row): Promise<RailInstruction | null> 
   };
 }
 
-/** Writes where the payment stands with the rail, while it is still PROCESSING. */
-async function note(id: string, railStatus: string, railNote: string | null, tx: Tx): Promise<boolean> {
+/**
+ * Writes where the payment stands with the rail, while it is still PROCESSING. `collected` (a
+ * pull-funded quote only) says which instruction the note is about: an answer about the pull that
+ * lands after the pull's completion must not overwrite where the payout stands.
+ */
+async function note(
+  id: string,
+  railStatus: string,
+  railNote: string | null,
+  tx: Tx,
+  collected?: boolean,
+): Promise<boolean> {
   const r = await tx.transaction.updateMany({
-    where: { id, status: 'PROCESSING' },
+    where: {
+      id,
+      status: 'PROCESSING',
+      ...(collected === undefined ? {} : { collectedAt: collected ? { not: null } : null }),
+    },
     data: { railStatus, railNote, updatedAt: now() },
   });
   return r.count > 0;
@@ -91,16 +113,11 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
   const row = await txRepo.findByIdUnscoped(transactionId, db());
   if (!row || row.status !== 'PROCESSING') return; // settled, failed or cancelled meanwhile
   if (row.railStatus && row.railStatus !== 'WAITING') return; // already accepted: its events decide now
-  // A quote funded by pulling from the payer's bank (funding CLEARING over ACH) must collect the
-  // money before anything goes out. The rail contract has a PULL instruction, but the engine does
-  // not yet send it and wait for its completion: paying out now would send money never collected.
-  // So such a payout waits, visibly, and is never submitted until collection is built.
-  const plan = row.plan ? planOf(row) : null;
-  if (plan?.funding.kind === 'CLEARING' && plan.funding.rail === 'ACH') {
-    await transaction((tx) => note(row.id, 'WAITING', PULL_NOT_SUPPORTED, tx));
-    return;
-  }
-  const instruction = await instructionFor(row);
+  // A quote funded by pulling from the payer's bank collects the money first: until the rail
+  // reports the pull COMPLETED (applyFundingPullEvent), the instruction is the pull, never the payout.
+  const phase = isPullFunded(row) ? { collected: row.collectedAt !== null } : null;
+  const collecting = phase?.collected === false;
+  const instruction = collecting ? await fundingPullFor(row) : await instructionFor(row);
   if (!instruction) {
     log().error(
       { transactionId },
@@ -117,11 +134,18 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
           'ACCEPTED',
           answer.providerReference ? `rail reference ${answer.providerReference}` : null,
           tx,
+          phase?.collected,
         );
         return;
       case 'REFUSED': {
         const fresh = await txRepo.findByIdUnscoped(row.id, tx);
         if (fresh?.status !== 'PROCESSING') return;
+        if (collecting) {
+          // The payer's bank cannot be debited: nothing was collected, nothing is paid out.
+          if (await note(row.id, 'FAILED', `pull refused by the rail: ${answer.reason}`, tx, false))
+            await failPayout(tx, { ...fresh, railStatus: 'FAILED' }, COLLECTION_FAILED);
+          return;
+        }
         await note(row.id, 'FAILED', `refused by the rail: ${answer.reason}`, tx);
         if (isRailPull(fresh)) await failPull(tx, { ...fresh, railStatus: 'FAILED' });
         else await failPayout(tx, { ...fresh, railStatus: 'FAILED' }, refundedFailure('QUOTE_EXECUTION_FAILED'));
@@ -133,8 +157,9 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
           await note(
             row.id,
             'WAITING',
-            `rail asked to retry (${answer.reason}); attempt ${attempt + 1} in ${wait} s`,
+            `rail asked to retry${collecting ? ' the pull' : ''} (${answer.reason}); attempt ${attempt + 1} in ${wait} s`,
             tx,
+            phase?.collected,
           )
         )
           await enqueue(tx, {
@@ -148,7 +173,15 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
       case 'UNCONNECTED':
         // Never pretend: the payout stays PROCESSING with the reason, and is offered again later
         // (a restart with a rail configured picks it up).
-        if (await note(row.id, 'WAITING', answer.reason || NO_RAIL_CONNECTED, tx))
+        if (
+          await note(
+            row.id,
+            'WAITING',
+            collecting ? PULL_WAITING_FOR_RAIL : answer.reason || NO_RAIL_CONNECTED,
+            tx,
+            phase?.collected,
+          )
+        )
           await enqueue(tx, {
             platformId: row.platformId,
             kind: SUBMIT_JOB,
@@ -165,7 +198,7 @@ export const submitJob: JobHandler = async (payload) => {
   await submitToRail(p.transactionId, p.attempt ?? 1);
 };
 
-export type EventResult = 'APPLIED' | 'IGNORED' | 'UNKNOWN_REFERENCE';
+export type { EventResult };
 
 /**
  * Applies one rail event. Duplicates change nothing (the guarded moves refuse a second time);
@@ -174,11 +207,16 @@ export type EventResult = 'APPLIED' | 'IGNORED' | 'UNKNOWN_REFERENCE';
  * (a bank returning a payout days later) sends the money back.
  */
 export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
-  const row = await txRepo.findByIdUnscoped(event.reference, db());
+  const row = await txRepo.findByIdUnscoped(transactionIdOf(event.reference), db());
+  if (event.reference.endsWith(PULL_REFERENCE_SUFFIX))
+    return row && isPullFunded(row) ? applyFundingPullEvent(row, event) : 'UNKNOWN_REFERENCE';
   if (row && isRailPull(row)) return applyPullEvent(row, event);
   if (!row || row.type !== 'OUTGOING' || !row.plan || planOf(row).route.kind !== 'EXTERNAL') return 'UNKNOWN_REFERENCE';
   // A sandbox payment: its scripted events only (a production transfer is WAITING_FOR_RAIL).
   if (row.scenario !== null && row.scenario !== 'WAITING_FOR_RAIL') return 'IGNORED';
+  // The payout of a pull-funded quote is never handed over before its pull completed: an event
+  // about it before then is not about anything Corridor sent.
+  if (isPullFunded(row) && !row.collectedAt) return 'IGNORED';
   if (event.status === 'RETURNED') return applyReturn(row);
   if (row.status !== 'PROCESSING') return 'IGNORED';
   return transaction(async (tx): Promise<EventResult> => {
@@ -270,7 +308,7 @@ export async function takeRailCallback(body: string, signature: string | null): 
     return { kind: 'BAD_SIGNATURE', message: `The ${RAIL_SIGNATURE_HEADER} signature does not verify` };
   const event = railEventOf(body);
   if ('error' in event) return { kind: 'BAD_BODY', message: event.error };
-  const row = await txRepo.findByIdUnscoped(event.reference, db());
+  const row = await txRepo.findByIdUnscoped(transactionIdOf(event.reference), db());
   const platform = row && (await platforms.findById(row.platformId, db()));
   if (!row || !platform) return { kind: 'UNKNOWN_REFERENCE', message: `No payment ${event.reference}` };
   const result = await runAs({ kind: 'system', platformId: platform.id, ...clockOf(platform) }, () =>

@@ -15,7 +15,10 @@ import type { AdapterStatus } from '../core/ports';
 export type RailInstructionKind = 'PAYOUT' | 'PULL' | 'RETURN';
 
 export interface RailInstruction {
-  /** Our reference: the transaction id. Submitting the same reference twice must not pay twice. */
+  /**
+   * Our reference: the transaction id (the pull funding a quote: `<transaction id>:pull`, so that its
+   * payout keeps a reference of its own). Submitting the same reference twice must not pay twice.
+   */
   reference: string;
   kind: RailInstructionKind;
   platformId: string;
@@ -41,7 +44,7 @@ export type RailSubmission =
 export type RailEventStatus = 'COMPLETED' | 'FAILED' | 'RETURNED';
 
 export interface RailEvent {
-  /** The instruction's reference (our transaction id). */
+  /** The instruction's reference (our transaction id, or `<id>:pull` for a quote's funding pull). */
   reference: string;
   status: RailEventStatus;
   /** For FAILED: one of the reference's outgoing failure reasons; ACCOUNT_CANNOT_RECEIVE when absent or unknown. */

@@ -159,6 +159,7 @@ function transactionRow(
     pendingReason: null,
     railStatus: null,
     railNote: null,
+    collectedAt: null,
     awaitingApproval: false,
     approvalDeadline: null,
     source: { ...sourceJson, currency: source.currency },
