@@ -5,7 +5,7 @@ import { unconnectedPaymentRail } from '@/lib/payments/rail';
 import { applyRailEvent } from '@/lib/payments/rail-engine';
 import { COLLECTED_NOTE, pullReferenceOf, PULL_WAITING_FOR_RAIL } from '@/lib/payments/rail-collect';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
-import { balanceOf, txn } from '@/tests/support/money';
+import { balanceOf, customerWithAccounts, txn } from '@/tests/support/money';
 import { railHarness } from '@/tests/support/rail-harness';
 
 // A quote funded by a direct pull from the customer's USD bank account, in production over the
@@ -151,6 +151,40 @@ it('repeated and concurrent pull callbacks and a re-run worker hand over one pay
   expect(done.map((r) => r.body?.result).sort()).toEqual(['APPLIED', 'IGNORED', 'IGNORED']);
   expect((await txn(rig.p, id)).status).toBe('COMPLETED');
   expect((await ledgerOf(id)).kinds).toEqual(['PAYMENT_HOLD', 'PAYMENT_SETTLE']);
+});
+
+it('a pull-funded quote into an internal account credits it only after the pull COMPLETED', async () => {
+  const eur = (await customerWithAccounts(rig.p, 'Rail Receiver', ['EUR'])).accounts.EUR;
+  const before = await balanceOf(rig.p, eur);
+  const q = await rig.p.api.post('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: rig.usdBank },
+    destination: { destinationType: 'ACCOUNT', accountId: eur },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 4_000,
+  });
+  expect(q.status, q.text).toBe(201);
+  const ex = await rig.p.api.post(`/quotes/${q.body.id}/execute`);
+  expect(ex.status, ex.text).toBe(200);
+  const id = q.body.transactionId as string;
+  await work();
+  expect(rig.receiver.instructions.get(pullReferenceOf(id))?.instruction).toMatchObject({
+    type: 'PULL',
+    amount: '4000',
+  });
+  // No scripted outcome that would complete it on its own after a delay: the rail's report decides.
+  expect((await db().transaction.findUnique({ where: { id } }))?.scenario).toBeNull();
+  await work();
+  expect((await txn(rig.p, id)).status).toBe('PROCESSING');
+  expect(await balanceOf(rig.p, eur)).toEqual(before);
+  expect(payoutsTo(id)).toBe(0);
+
+  const done = await rig.receiver.report(pullReferenceOf(id), 'COMPLETED');
+  expect(done).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
+  await work();
+  expect((await txn(rig.p, id)).status).toBe('COMPLETED');
+  const after = await balanceOf(rig.p, eur);
+  expect(after.available - before.available).toBe(BigInt(q.body.totalReceivingAmount));
+  expect(payoutsTo(id)).toBe(0); // landed here: nothing handed to the rail as a payout
 });
 
 it('with no rail connected it waits PROCESSING with the reason; nothing is pulled or paid', async () => {

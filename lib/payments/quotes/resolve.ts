@@ -11,7 +11,7 @@ import { depositDetails, depositNetworks } from '../../accounts/instructions';
 import { externalRoute, internalAccountIn, internalRoute, pullRoute, type Route } from '../routing';
 import type { FieldDefinition } from '../payer-data';
 import type { Funding } from '../plan';
-import { pullScenario, type PayoutScenario } from '../scenarios';
+import { payoutScenario, pullScenario, type PayoutScenario } from '../scenarios';
 import { findLookup } from '../uma/lookups';
 import { requireUma } from '../uma/address';
 import type { QuoteRequest } from './schema';
@@ -30,7 +30,11 @@ export interface Source {
   embeddedWallet: boolean;
   realtime: boolean;
   /** A direct pull (ACH debit) from the customer's external account; null for other sources. */
-  pull: { externalAccountId: string; scenario: PayoutScenario | null } | null;
+  /**
+   * `scenario`: the sandbox pull's scripted failure (null: it succeeds); `scripted`: false when a
+   * real rail decides (production), where nothing about the pull is known before the rail reports.
+   */
+  pull: { externalAccountId: string; scenario: PayoutScenario | null; scripted: boolean } | null;
 }
 
 export async function resolveSource(platformId: string, src: QuoteRequest['source'], tx: Tx): Promise<Source> {
@@ -129,7 +133,11 @@ async function pullSource(
     account: null,
     embeddedWallet: false,
     realtime: false,
-    pull: { externalAccountId: route.externalAccountId, scenario: pullScenario(route.identifier) },
+    pull: {
+      externalAccountId: route.externalAccountId,
+      scenario: pullScenario(route.identifier),
+      scripted: payoutScenario(route.identifier) !== null,
+    },
   };
 }
 

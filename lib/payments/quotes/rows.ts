@@ -179,8 +179,14 @@ function transactionRow(
     // the transaction reconcile by it.
     reference: referenceCode(t.quoteId),
     platformReason: null,
-    // A pull that fails decides before the payout's own outcome can matter.
-    scenario: source.pull?.scenario ?? ('scenario' in route ? route.scenario : 'SUCCESS'),
+    // A pull that fails decides before the payout's own outcome can matter. With a real rail
+    // (production) a pull-funded payment has no script whatever its destination: the rail's
+    // report on the pull decides (rail-collect.ts), even for a payout to an internal account,
+    // which would otherwise complete on its own without the money ever being collected.
+    scenario:
+      source.pull && !source.pull.scripted
+        ? null
+        : (source.pull?.scenario ?? ('scenario' in route ? route.scenario : 'SUCCESS')),
     plan: jsonOf({ funding: source.funding, route }),
     settledAt: null,
     receiptDeliveryConfirmedAt: null,
