@@ -14,6 +14,9 @@ import { receiverFor, type Receiver } from './support/webhook-receiver';
 import { individual } from '@/lib/customers/testing';
 import { HEADER, file, person, upload } from '@/lib/bulk-import/testing';
 import { newPlatform, type TestPlatform } from './support/api';
+import { staffActor } from './support/console-export';
+import { runCommand } from '@/lib/core/command';
+import * as staffCommands from '@/lib/staff/commands';
 import { advance, customerWithAccounts, externalAccount, fund } from './support/money';
 
 // Issue 28 point 3: with traces on, a request's span holds its database statements, a job's span
@@ -250,6 +253,50 @@ it('makes each webhook attempt a span linked to the request or job that recorded
   expect(rx.received.at(-1)!.headers.traceparent).toBe(
     `00-${sent[0].spanContext().traceId}-${sent[0].spanContext().spanId}-01`,
   );
+});
+
+it("runs a console command in a span of its own when Next.js opened none: a replay's attempt under it", async () => {
+  const q = await newPlatform({ embeddedWallet: false });
+  const { rx } = await receiverFor(q, () => ({ status: 200 }));
+  receivers.push(rx);
+  const res = await q.api.post('/customers', individual('Rhea Player', { platformCustomerId: 'trace-replay-1' }));
+  expect(res.status, res.text).toBe(201);
+  const [event] = (await eventsOf(q.platformId)).filter((e) => e.subjectId === res.body.id);
+  await deliverDueWebhooks({ platformId: q.platformId }); // delivered once: replay sends it again
+  const operator = await staffActor(q.platformId, 'operator');
+  // As a server action runs it: no span is active here.
+  expect(tracing()!.api.trace.getActiveSpan()).toBeUndefined();
+  await runCommand(staffCommands.replayWebhook, operator, { eventId: event.id });
+  const commandSpans = spans().filter(
+    (s) => s.name === 'command console.webhook.replay' && s.attributes['corridor.platform_id'] === q.platformId,
+  );
+  expect(commandSpans).toHaveLength(1);
+  const [command] = commandSpans;
+  expect(command.kind).toBe(SpanKind.SERVER);
+  expect(command.parentSpanContext).toBeUndefined();
+  expect(command.attributes['corridor.actor']).toBe('staff');
+  const children = childrenOf(command);
+  const attempt = children.find((s) => s.name === `webhook ${event.type}`);
+  expect(attempt?.attributes).toMatchObject({
+    'corridor.webhook.event_id': event.id,
+    'http.response.status_code': 200,
+  });
+  // Its statements are under it too, and the receiver got the attempt's traceparent.
+  expect(children.some((s) => s.attributes['db.system.name'] === 'postgresql')).toBe(true);
+  expect(rx.forId(event.id).at(-1)!.headers.traceparent).toBe(
+    `00-${attempt!.spanContext().traceId}-${attempt!.spanContext().spanId}-01`,
+  );
+
+  // A refused command's span says so (a viewer may not replay), and the refusal still reaches the caller.
+  const viewer = await staffActor(q.platformId, 'viewer');
+  await expect(runCommand(staffCommands.replayWebhook, viewer, { eventId: event.id })).rejects.toMatchObject({
+    code: 'FORBIDDEN',
+  });
+  const refused = spans().filter(
+    (s) => s.name === 'command console.webhook.replay' && s.attributes['corridor.platform_id'] === q.platformId,
+  );
+  expect(refused).toHaveLength(2);
+  expect(refused[1].status.code).toBe(SpanStatusCode.ERROR);
 });
 
 it('exports the spans to the OTLP/HTTP endpoint, and stops tracing when shut down', async () => {

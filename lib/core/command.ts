@@ -4,6 +4,7 @@ import { DomainError, invalidInput } from './errors';
 import { canonicalJson } from './json';
 import { requestHash, runKeyed, validateKey, type Answer, type KeyedAnswer } from './keyed';
 import { parseBodyOrThrow } from './validation';
+import { runCommandSpan } from './tracing';
 
 // The application layer: every operation is a command — its input (a zod schema), who may run it,
 // its idempotency rule and the domain call — and every surface (REST route handlers, MCP tools,
@@ -139,12 +140,20 @@ function admit<S extends z.ZodType, R>(cmd: Command<S, R>, actor: Actor, raw: un
  * when the command requires one. Throws the domain error of a refusal.
  */
 export function runCommand<S extends z.ZodType, R>(cmd: Command<S, R>, actor: Actor, raw: unknown): Promise<R> {
-  return runAs(actor, async () => {
-    const input = admit(cmd, actor, raw);
-    if (cmd.idempotency === 'required') throw keyRequired();
-    return cmd.run(actor, input);
-  });
+  return runAs(actor, () =>
+    runCommandSpan(cmd.name, spanAttributes(actor), async () => {
+      const input = admit(cmd, actor, raw);
+      if (cmd.idempotency === 'required') throw keyRequired();
+      return cmd.run(actor, input);
+    }),
+  );
 }
+
+/** What a command's span records of who ran it: the actor's kind and platform, never a name. */
+const spanAttributes = (actor: Actor): Record<string, string> => ({
+  'corridor.actor': actor.kind,
+  'corridor.platform_id': actor.platformId,
+});
 
 /**
  * Runs `cmd` as `actor` with the surface's idempotency key: the key is claimed (or its stored
@@ -166,7 +175,8 @@ export function runCommandKeyed<S extends z.ZodType, R>(
       return { ...present.error(err), source: 'fresh' };
     }
   };
-  return runAs(actor, async () => {
+  return runAs(actor, () => runCommandSpan(cmd.name, spanAttributes(actor), () => keyed()));
+  async function keyed(): Promise<KeyedAnswer> {
     let input: z.output<S>;
     try {
       input = admit(cmd, actor, raw);
@@ -188,7 +198,7 @@ export function runCommandKeyed<S extends z.ZodType, R>(
       // The key's own refusals (another request under it, still in progress) are answers too.
       return { ...present.error(err), source: 'fresh' };
     }
-  });
+  }
 }
 
 /**

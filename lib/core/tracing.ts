@@ -260,6 +260,31 @@ export function runOutgoing<T>(
     .finally(() => span.end());
 }
 
+/**
+ * Runs a command called from a surface other than the API's route wrapper (a console server
+ * action, a wallet route, an MCP tool) in a span of its own: a child of the current span when
+ * there is one (the span Next.js opened for the action, or the request's), otherwise a new trace
+ * — so the command's statements and the calls it makes (a replayed webhook's attempt) are traced
+ * whether or not Next.js opened a span. Without tracing, just runs `fn`.
+ */
+export function runCommandSpan<T>(name: string, attributes: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const t = tracing();
+  if (!t) return fn();
+  const { api } = t;
+  const parent = api.context.active();
+  const kind = api.trace.getSpan(parent) ? api.SpanKind.INTERNAL : api.SpanKind.SERVER;
+  const span = t.tracer.startSpan(`command ${name}`, { kind, attributes }, parent);
+  return api.context
+    .with(api.trace.setSpan(parent, span), fn)
+    .catch((err: unknown) => {
+      const type = err instanceof Error ? err.name : 'error';
+      span.setAttribute('error.type', type);
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: type });
+      throw err;
+    })
+    .finally(() => span.end());
+}
+
 /** Marks the current span failed (a job whose handler threw), naming the error's kind only. */
 export function currentSpanFailed(err: unknown): void {
   const t = tracing();
