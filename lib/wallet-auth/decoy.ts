@@ -75,12 +75,16 @@ export function decoyCredential(platformId: string, email: string, type: 'EMAIL_
  * The passkeys of a decoy wallet, for a passkey sign-in by email (which lists every passkey of
  * the wallet): the first is decoyCredential's. How many, the email decides — mostly one, now and
  * then two to four, as wallets have them — so that the length of the list does not tell a decoy
- * from a wallet with several passkeys (a wallet with more than four still stands out).
+ * from a wallet with several passkeys. A wallet lists at most MAX_LISTED_PASSKEYS of its own
+ * (lib/wallet-web/sign-in-commands.ts), so one with more does not stand out either.
  */
+/** The most passkeys a sign-in by email lists, a wallet's or a decoy's. */
+export const MAX_LISTED_PASSKEYS = 4;
+
 export function decoyPasskeys(platformId: string, email: string): { credentials: AuthMethodRow[]; customerId: string } {
   const first = decoyCredential(platformId, email, 'PASSKEY');
   const pick = derive(platformId, email, 'passkey-count')[0];
-  const count = pick < 160 ? 1 : pick < 224 ? 2 : pick < 248 ? 3 : 4;
+  const count = pick < 160 ? 1 : pick < 224 ? 2 : pick < 248 ? 3 : MAX_LISTED_PASSKEYS;
   const credentials = [first.credential];
   for (let n = 2; n <= count; n++)
     credentials.push({

@@ -89,7 +89,8 @@ export interface WalletOfEmail {
   customerId: string;
   accountId: string;
   emailOtpCredentialId: string;
-  passkeys: { id: string; credentialId: string; nickname: string }[];
+  /** In the order registered; `usedAt` is the last sign-in with it (or its registration). */
+  passkeys: { id: string; credentialId: string; nickname: string; usedAt: Date }[];
 }
 
 /** The embedded wallet whose EMAIL_OTP credential delivers to `email`, with its passkeys. */
@@ -108,7 +109,12 @@ export async function walletOfEmail(platformId: string, email: string): Promise<
     emailOtpCredentialId: credential.id,
     passkeys: active
       .filter((c) => c.type === 'PASSKEY' && c.credentialId)
-      .map((c) => ({ id: c.id, credentialId: c.credentialId!, nickname: c.nickname ?? 'Passkey' })),
+      .map((c) => ({
+        id: c.id,
+        credentialId: c.credentialId!,
+        nickname: c.nickname ?? 'Passkey',
+        usedAt: c.updatedAt,
+      })),
   };
 }
 

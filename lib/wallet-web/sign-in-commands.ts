@@ -7,7 +7,7 @@ import * as login from '../wallet-auth/login';
 import { challengeRequest, credentialVerify } from '../wallet-auth/schema';
 import type { SignedRequest } from '../wallet-auth/signed-retry';
 import * as accounts from '../accounts/repository';
-import { decoyPasskeys } from '../wallet-auth/decoy';
+import { decoyPasskeys, MAX_LISTED_PASSKEYS } from '../wallet-auth/decoy';
 import * as walletAuth from '../wallet-auth/repository';
 import { db } from '../core/db';
 import { walletOfEmail } from './service';
@@ -90,7 +90,7 @@ function passkeyStart(
   if (wallet?.passkeys.length)
     return {
       challenge,
-      allowCredentials: wallet.passkeys.map((pk) => pk.credentialId),
+      allowCredentials: listed(wallet.passkeys).map((pk) => pk.credentialId),
       login: { customerId: wallet.customerId, accountId: wallet.accountId },
       decoy: false,
     };
@@ -101,6 +101,20 @@ function passkeyStart(
     login: { customerId: decoy.customerId, accountId: decoy.credentials[0].accountId },
     decoy: true,
   };
+}
+
+/**
+ * The passkeys a sign-in by email offers: all of them up to MAX_LISTED_PASSKEYS, else the ones
+ * used most recently, in the order registered — a decoy lists no more (lib/wallet-auth/decoy.ts),
+ * so a longer list would tell that the email has a wallet. The others still sign in without an
+ * email (the discoverable sign-in, which lists nothing).
+ */
+function listed<P extends { usedAt: Date }>(passkeys: P[]): P[] {
+  if (passkeys.length <= MAX_LISTED_PASSKEYS) return passkeys;
+  const recent = new Set(
+    [...passkeys].sort((a, b) => b.usedAt.getTime() - a.usedAt.getTime()).slice(0, MAX_LISTED_PASSKEYS),
+  );
+  return passkeys.filter((pk) => recent.has(pk));
 }
 
 /** The sign-in in progress, as the sealed login cookie keeps it (app/wallet/_server/login.ts). */

@@ -121,6 +121,26 @@ it("offers every passkey of the wallet, and the second one answering signs in as
   expect((await answer(again, assert(laptop, again.body.challenge))).status).toBe(401);
 });
 
+it('a wallet with more than four passkeys lists the four used last, as no decoy lists more', async () => {
+  const five = await newWallet(p);
+  const keys = ['A', 'B', 'C', 'D', 'E'].map((name) => [newPasskey(), name] as [Passkey, string]);
+  await registerPasskeys(p, five, keys);
+  const [a, b, c, d, e] = keys.map(([k]) => k);
+  // Each sign-in records its passkey as used: all but B have been used since B was registered.
+  for (const used of [a, c, d, e]) {
+    const s = await passkeyStart(five.email);
+    expect(s.status, JSON.stringify(s.body)).toBe(200);
+    expect(s.body.allowCredentials.length).toBeLessThanOrEqual(4);
+    const done = await answer(s, assert(used, s.body.challenge));
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+  }
+  const s = await passkeyStart(five.email);
+  expect(s.status, JSON.stringify(s.body)).toBe(200);
+  // In the order registered, B left out.
+  expect(s.body.allowCredentials).toEqual([id(a), id(c), id(d), id(e)]);
+  expect(s.body.allowCredentials).not.toContain(id(b));
+});
+
 it("refuses another wallet's passkey for the email typed, and opens no session", async () => {
   // The browser offers only the listed passkeys; a page that sends another wallet's anyway is refused.
   const s = await passkeyStart(two.email);
