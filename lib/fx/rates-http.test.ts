@@ -209,6 +209,34 @@ describe('the HTTP rates adapter, when the provider misbehaves', () => {
   });
 });
 
+describe('the HTTP rates adapter with and without a worker in the process', () => {
+  it('refreshes from its prices once the interval has passed, pricing from the figures it has meanwhile', async () => {
+    answers = [fresh({ USD: 1, MXN: 17.06 })];
+    const rates = adapter({ refreshEveryMs: 50 });
+    await rates.refreshNow();
+    expect(hits).toBe(1);
+    // Within the interval a price asks nothing.
+    expect(rates.table(new Date()).perUsd.get('MXN')).toEqual({ num: 853n, den: 50n });
+    expect(hits).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    answers = [fresh({ USD: 1, MXN: 17.5 }, new Date(Date.now() + 1_000))];
+    // Past it, the price still gets the figures held, and a refresh starts behind it.
+    expect(rates.table(new Date()).perUsd.get('MXN')).toEqual({ num: 853n, den: 50n });
+    await expect.poll(() => rates.cached()?.perUsd.get('MXN')).toEqual({ num: 35n, den: 2n });
+    expect(hits).toBe(2);
+  });
+
+  it('leaves the refreshes to the worker where one runs: a price never asks the provider', async () => {
+    answers = [fresh({ USD: 1, MXN: 17.06 })];
+    const rates = adapter({ refreshEveryMs: 50 });
+    await rates.refresh(new Date()); // the worker's pass
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(rates.table(new Date()).perUsd.get('MXN')).toEqual({ num: 853n, den: 50n });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(hits).toBe(1);
+  });
+});
+
 describe('rates through the port', () => {
   let p: TestPlatform;
   let plugged: RatesSource;

@@ -37,6 +37,9 @@ export interface HttpRatesOptions {
 /** After a failed refresh, the worker asks again this soon (or at the refresh interval, if shorter). */
 const FAILED_RETRY_MS = 30_000;
 
+/** A process whose worker asked for a refresh this recently has one (its passes run every second or so). */
+const WORKER_SEEN_MS = 60_000;
+
 const DEFAULTS = { maxAgeMs: 3_600_000, refreshEveryMs: 300_000, timeoutMs: 5_000, attempts: 3, backoffMs: 500 };
 
 class ProviderError extends Error {
@@ -141,6 +144,10 @@ export function httpRates(options: Partial<HttpRatesOptions> & { url: string }):
     return !lastAttempt || Date.now() - lastAttempt >= every;
   }
 
+  /** Whether this process's worker refreshes the figures (it calls refresh() on every pass). */
+  let workerCalledAt = 0;
+  const workerDriven = () => Date.now() - workerCalledAt < WORKER_SEEN_MS;
+
   /** One refresh at a time in a process; callers share the one under way. */
   function refresh(): ReturnType<RatesSource['refresh']> {
     inflight ??= refreshNow().finally(() => (inflight = null));
@@ -164,9 +171,14 @@ export function httpRates(options: Partial<HttpRatesOptions> & { url: string }):
           `The exchange rates from ${provider} are from ${cached.asOf.toISOString()}, too old to quote from${lastError ? ` (last refresh: ${lastError})` : ''}`,
         );
       }
+      // A server that runs no worker (CORRIDOR_WORKER=off beside a worker process) keeps its own
+      // figures current from its prices: past the refresh interval, one refresh in the background
+      // while this price uses the figures it has, still within their maximum age.
+      if (!workerDriven() && due()) void refresh();
       return cached;
     },
     async refresh() {
+      workerCalledAt = Date.now();
       // The worker calls this on every pass; the provider is asked once per refresh interval,
       // and after a failed refresh again within half a minute at most.
       if (!due())
