@@ -20,8 +20,8 @@ const rig = railHarness();
 const { railState, eventTypes, work, pullQuote } = rig;
 
 /** A pull-funded quote whose pull the rail COMPLETED and whose payout it ACCEPTED. */
-async function collectedQuote() {
-  const q = await pullQuote();
+async function collectedQuote(destination?: { paymentRail?: string }) {
+  const q = await pullQuote(5_000, destination);
   expect((await rig.receiver.report(pullReferenceOf(q.id), 'COMPLETED')).body).toMatchObject({ result: 'APPLIED' });
   await work();
   expect(await railState(q.id)).toMatchObject({ status: 'PROCESSING', railStatus: 'ACCEPTED' });
@@ -276,4 +276,17 @@ it('a worker dying between the pull completion and the payout submission: one PA
   expect(done.map((r) => r.body?.result).sort()).toEqual(['APPLIED', 'IGNORED']);
   expect(await txn(rig.p, id)).toMatchObject({ status: 'COMPLETED' });
   expect((await ledgerOf(id)).kinds).toEqual(['PAYMENT_HOLD', 'PAYMENT_SETTLE']);
+});
+
+it('a collected pull-funded quote cancelled while its payout is with the rail is refunded over the rail', async () => {
+  // Over SEPA (not instant): a bank rail a payout can be recalled from.
+  const { id } = await collectedQuote({ paymentRail: 'SEPA' });
+  const cancelled = await rig.p.api.post(`/transactions/${id}/cancel`, {});
+  expect(cancelled.status, cancelled.text).toBe(200);
+  expect(cancelled.body.refund).toMatchObject({ status: 'PENDING', reason: 'USER_CANCELLATION' });
+  await work();
+  expect(returnOf(id)).toMatchObject({ type: 'RETURN', amount: '5000' });
+  expect((await rig.receiver.report(refundReferenceOf(id), 'COMPLETED')).body).toMatchObject({ result: 'APPLIED' });
+  expect(await refundOf(id)).toMatchObject({ status: 'COMPLETED', reason: 'USER_CANCELLATION' });
+  expect(await ledgerOf(id)).toEqual({ kinds: ['PAYMENT_HOLD', 'PAYMENT_REFUND'], nonZero: 0 });
 });

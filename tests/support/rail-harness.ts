@@ -53,10 +53,13 @@ export interface RailHarness {
   /** Runs the platform's due jobs in production. */
   work(): Promise<number>;
   /**
-   * Quotes `amount` USD from the USD bank account (a direct pull) to the EUR bank account, executes
+   * Quotes `amount` USD from the USD bank account (a direct pull) to the EUR bank account (over `destination.paymentRail` if given), executes
    * it and runs the worker (the PULL goes to the rail).
    */
-  pullQuote(amount?: number): Promise<{ id: string; quoteId: string; receiving: bigint }>;
+  pullQuote(
+    amount?: number,
+    destination?: { paymentRail?: string },
+  ): Promise<{ id: string; quoteId: string; receiving: bigint }>;
 }
 
 /** The ledger transfers of one transaction, and how many ledger accounts it leaves non-zero. */
@@ -72,10 +75,10 @@ export async function ledgerOf(id: string) {
   return { kinds: transfers.map((t) => t.kind), nonZero: [...net.values()].filter((v) => v !== 0n).length };
 }
 
-async function pullQuote(r: RailHarness, amount: number) {
+async function pullQuote(r: RailHarness, amount: number, destination: { paymentRail?: string }) {
   const q = await r.p.api.post('/quotes', {
     source: { sourceType: 'ACCOUNT', accountId: r.usdBank },
-    destination: { destinationType: 'ACCOUNT', accountId: r.dest },
+    destination: { destinationType: 'ACCOUNT', accountId: r.dest, ...destination },
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: amount,
   });
@@ -125,7 +128,7 @@ export function railHarness(): RailHarness {
     eventTypes: async (id: string) =>
       (await eventsOf(r.p.platformId)).filter((e) => (e.body.data as { id?: string }).id === id).map((e) => e.type),
     work: () => r.within(() => runDueJobs({ platformId: r.p.platformId })),
-    pullQuote: (amount = 5_000) => pullQuote(r, amount),
+    pullQuote: (amount = 5_000, destination = {}) => pullQuote(r, amount, destination),
   } as RailHarness;
 
   beforeAll(async () => {
