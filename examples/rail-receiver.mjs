@@ -1,8 +1,9 @@
 // A reference receiver for Corridor's bring-your-own-rail adapter (docs/rails.md), plain node:http.
-// It takes signed instructions from Corridor, answers whether it took each one, remembers them by
-// Corridor's reference (a repeated instruction is answered as the first was, never carried twice),
-// and reports outcomes back to Corridor's /rails/callbacks, signed with its own key. Replace
-// `carry` with the call to your bank or processor.
+// It takes signed instructions from Corridor (PAYOUT, PULL, and RETURN: money a PULL collected,
+// sent back to that account, `originalReference` naming the pull), answers whether it took each
+// one, remembers them by Corridor's reference (a repeated instruction is answered as the first was,
+// never carried twice), and reports outcomes back to Corridor's /rails/callbacks, signed with its
+// own key. Replace `carry` with the call to your bank or processor.
 //
 //   CORRIDOR_RAIL_PUBLIC_KEY   Corridor's rail public key (PEM): verifies instructions
 //   RECEIVER_PRIVATE_KEY       this receiver's private key (PEM, P-256): signs callbacks

@@ -17,7 +17,8 @@ import { paymentRail, productionPaymentRail, sandboxPaymentRail } from './paymen
 import { unconnectedPaymentRail } from './payments/rail';
 import { httpRailFromEnv } from './payments/rail-http';
 import { submitJob } from './payments/rail-engine';
-import { SUBMIT_JOB } from './payments/rail';
+import { REFUND_JOB, SUBMIT_JOB } from './payments/rail';
+import { refundJob } from './payments/rail-refund';
 import { sendersFromEnv } from './notify/providers';
 import { httpJwksSource, jwksSource } from './wallet-auth/oidc';
 import { httpWebhookTransport, webhookTransport } from './webhooks/transport';
@@ -59,6 +60,7 @@ export function registerWork(jobs: JobRegistry, pruners: Map<string, Pruner>): v
   const kinds: [string, JobHandler][] = [
     ['payment.return', returnJob],
     [SUBMIT_JOB, submitJob],
+    [REFUND_JOB, refundJob],
     ['transfer.settle', settleTransferJob],
     ['incoming.approval_timeout', approvalTimeoutJob],
     [IMPORT_JOB_KIND, importJob],

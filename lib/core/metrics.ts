@@ -192,7 +192,7 @@ function databaseGauges(
   );
   fromDatabase(
     'corridor_payments_waiting_for_rail',
-    'Payments in PROCESSING that no payment rail has taken, by reason (e.g. "no payment rail connected")',
+    'Payments in PROCESSING (and refunds to a payer bank) that no payment rail has taken, by reason (e.g. "no payment rail connected")',
     ['reason'],
     (g, f) => f.paymentsWaitingForRail.forEach((w) => g.set({ reason: w.reason }, w.count)),
   );

@@ -26,10 +26,12 @@ export async function readFigures(
     db.$queryRaw<{ at: Date | null }[]>(
       Prisma.sql`SELECT min("createdAt") AS at FROM "Event" WHERE "status" = 'PENDING'`,
     ),
-    // Payments the rail has not taken (none connected, or it asked to retry), by reason.
+    // Payments the rail has not taken (none connected, or it asked to retry), by reason; refunds
+    // to a payer's bank the rail has not taken too (lib/payments/rail-refund.ts).
     db.$queryRaw<{ reason: string | null; count: number }[]>(
       Prisma.sql`SELECT "railNote" AS reason, count(*)::int AS count FROM "Transaction"
-        WHERE "status" = 'PROCESSING' AND "railStatus" = 'WAITING' GROUP BY "railNote"`,
+        WHERE ("status" = 'PROCESSING' AND "railStatus" = 'WAITING') OR "railStatus" = 'REFUND_WAITING'
+        GROUP BY "railNote"`,
     ),
   ]);
   const age = (at: Date | null | undefined) => (at ? Math.max(0, (wallNow.getTime() - at.getTime()) / 1000) : 0);

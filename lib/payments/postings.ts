@@ -9,6 +9,7 @@ import { amountsOf, planOf, type Funding } from './plan';
 //   settle    in-flight funds pay fees, cross the FX desk and leave to the destination
 //   release   in-flight funds go back where they came from (failure before payout)
 //   reverse   a settled payout comes back (return): principal back to the source, fees kept
+//   refund    the rail carried a refund back to the payer's bank (pull-funded quotes, production)
 const inFlight = (platformId: string, f: Funding, currency: string) =>
   f.kind === 'INTERNAL' ? bucketAccount(f.internalAccountId, 'HELD') : systemAccount(platformId, 'CLEARING', currency);
 const origin = (platformId: string, f: Funding, currency: string) =>
@@ -96,24 +97,54 @@ export function releasePosting(row: TransactionRow): ledger.Posting {
   });
 }
 
-/** A settled payout came back: the receiving amount re-enters and the principal is credited back. */
-export function reversePosting(row: TransactionRow): ledger.Posting {
+/**
+ * A settled payout came back: the receiving amount re-enters and the principal is credited back —
+ * to the source, or (`toInFlight`, a refund the rail still has to carry back to the payer's bank)
+ * into flight again, until refundPosting sends it on.
+ */
+export function reversePosting(row: TransactionRow, opts: { toInFlight?: boolean } = {}): ledger.Posting {
   const { funding } = planOf(row);
   const a = amountsOf(row);
   const s = row.sentCurrency!;
   const r = row.receivedCurrency!;
   const dest = destinationAccount(row);
+  const back = (opts.toInFlight ? inFlight : origin)(row.platformId, funding, s);
   const legs: Leg[] =
     s === r
       ? [
           { account: dest.account, currency: r, amount: -a.net },
-          { account: origin(row.platformId, funding, s), currency: s, amount: a.net },
+          { account: back, currency: s, amount: a.net },
         ]
       : [
           { account: dest.account, currency: r, amount: -a.received },
           { account: systemAccount(row.platformId, 'FX', r), currency: r, amount: a.received },
           { account: systemAccount(row.platformId, 'FX', s), currency: s, amount: -a.net },
-          { account: origin(row.platformId, funding, s), currency: s, amount: a.net },
+          { account: back, currency: s, amount: a.net },
         ];
   return ledger.posting({ platformId: row.platformId, kind: 'PAYMENT_RETURN', transactionId: row.id, legs });
+}
+
+/**
+ * What a refund sent over the rail gives back: the whole total when the payout failed before
+ * paying out, the principal (fees kept) when a completed payout was returned.
+ */
+export function refundAmount(row: TransactionRow): bigint {
+  const a = amountsOf(row);
+  return row.failureReason === 'PAYOUT_RETURNED' ? a.net : a.total;
+}
+
+/** The rail carried a refund back to the payer's bank: the amount leaves flight for where it came from. */
+export function refundPosting(row: TransactionRow): ledger.Posting {
+  const { funding } = planOf(row);
+  const amount = refundAmount(row);
+  const c = row.sentCurrency!;
+  return ledger.posting({
+    platformId: row.platformId,
+    kind: 'PAYMENT_REFUND',
+    transactionId: row.id,
+    legs: [
+      { account: inFlight(row.platformId, funding, c), currency: c, amount: -amount },
+      { account: origin(row.platformId, funding, c), currency: c, amount },
+    ],
+  });
 }

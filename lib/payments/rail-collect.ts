@@ -4,7 +4,7 @@ import { log } from '../core/log';
 import { enqueue } from '../jobs/queue';
 import * as txRepo from './transactions/repository';
 import { planOf } from './plan';
-import { SUBMIT_JOB, type RailEvent, type RailInstruction } from './rail';
+import { REFUND_IN_FLIGHT, SUBMIT_JOB, type RailEvent, type RailInstruction } from './rail';
 import { completePayout, failPayout } from './settlement';
 import { COLLECTION_FAILURE, type Failure } from './steps';
 import { externalRoute } from './routing';
@@ -30,8 +30,14 @@ export const COLLECTED_NOTE = 'funds collected by pull; the payout is being hand
 /** What makes a funding pull's reference distinct from its payout's (both name the transaction). */
 export const PULL_REFERENCE_SUFFIX = ':pull';
 export const pullReferenceOf = (transactionId: string) => `${transactionId}${PULL_REFERENCE_SUFFIX}`;
-export const transactionIdOf = (reference: string) =>
-  reference.endsWith(PULL_REFERENCE_SUFFIX) ? reference.slice(0, -PULL_REFERENCE_SUFFIX.length) : reference;
+/** ... and the refund of that pull's money back to the payer's bank (rail-refund.ts). */
+export const REFUND_REFERENCE_SUFFIX = ':refund';
+export const refundReferenceOf = (transactionId: string) => `${transactionId}${REFUND_REFERENCE_SUFFIX}`;
+export const transactionIdOf = (reference: string) => {
+  for (const suffix of [PULL_REFERENCE_SUFFIX, REFUND_REFERENCE_SUFFIX])
+    if (reference.endsWith(suffix)) return reference.slice(0, -suffix.length);
+  return reference;
+};
 
 /** A quote funded by a direct pull from the payer's bank (funding CLEARING over ACH, plan.ts). */
 export const isPullFunded = (row: Row) => {
@@ -44,10 +50,29 @@ export const isPullFunded = (row: Row) => {
 // (the hold on CLEARING is released back out to the payer's bank, as in the sandbox).
 export const COLLECTION_FAILED: Failure = { failureReason: COLLECTION_FAILURE, refund: null };
 
-/** The PULL that funds a pull-funded quote: the sending total, from the quote's source bank account. */
-export async function fundingPullFor(row: Row): Promise<RailInstruction> {
+/**
+ * A pull-funded quote whose money the rail collected: a refund of it must go back over the rail
+ * to the payer's bank (rail-refund.ts), never be marked done on its own.
+ */
+export const refundsOverRail = (row: Row) => isPullFunded(row) && row.scenario === null && row.collectedAt !== null;
+
+/** The payer's bank account a pull-funded quote pulls from (and refunds to), over ACH. */
+async function payerAccount(row: Row) {
   const { accountId } = row.source as { accountId: string };
   const route = await externalRoute(row.platformId, accountId, 'ACH', db());
+  return {
+    route,
+    account: {
+      externalAccountId: route.externalAccountId,
+      accountType: route.accountType,
+      identifier: route.identifier,
+    },
+  };
+}
+
+/** The PULL that funds a pull-funded quote: the sending total, from the quote's source bank account. */
+export async function fundingPullFor(row: Row): Promise<RailInstruction> {
+  const { route, account } = await payerAccount(row);
   return {
     reference: pullReferenceOf(row.id),
     kind: 'PULL',
@@ -55,14 +80,32 @@ export async function fundingPullFor(row: Row): Promise<RailInstruction> {
     amount: String(row.sentAmount ?? 0n),
     currency: row.sentCurrency ?? route.currency,
     rail: 'ACH',
-    account: {
-      externalAccountId: route.externalAccountId,
-      accountType: route.accountType,
-      identifier: route.identifier,
-    },
+    account,
     description: row.description ?? null,
   };
 }
+
+/** The RETURN of `amount` (refundAmount) to the bank account the quote's pull debited. */
+export async function refundFor(row: Row, amount: bigint): Promise<RailInstruction> {
+  const { route, account } = await payerAccount(row);
+  return {
+    reference: refundReferenceOf(row.id),
+    kind: 'RETURN',
+    originalReference: pullReferenceOf(row.id),
+    platformId: row.platformId,
+    amount: String(amount),
+    currency: row.sentCurrency ?? route.currency,
+    rail: 'ACH',
+    account,
+    description: row.description ?? null,
+  };
+}
+
+/** railStatus of a settled pull-funded quote whose pull the payer's bank returned after it completed. */
+export const PULL_RETURNED = 'PULL_RETURNED';
+/** The note on a pull-funded quote whose pull the payer's bank returned after it completed. */
+export const PULL_REVERSED_NOTE =
+  "the payer's bank returned the pull after it completed: the money had gone on to the payout; not posted, review with the payer";
 
 /**
  * An event about the pull that funds a quote (reference `<id>:pull`). COMPLETED records the
@@ -99,9 +142,20 @@ export async function applyFundingPullEvent(row: Row, event: RailEvent): Promise
     }
     if (event.status === 'RETURNED' && row.collectedAt) {
       // The payer's bank reversed a debit whose money has gone on to the payout: as for a
-      // /transfer-in, taking it back is a staff decision, not a posting made here.
+      // /transfer-in, taking it back is a staff decision, not a posting made here. Recorded once
+      // (pullReturnedAt, which also holds a refund not yet sent: the payer has the money back);
+      // railStatus says so only once nothing else of the payment is with the rail.
+      const r = await tx.transaction.updateMany({
+        where: { id: row.id, collectedAt: { not: null }, pullReturnedAt: null },
+        data: { pullReturnedAt: at, railNote: PULL_REVERSED_NOTE, updatedAt: at },
+      });
+      if (r.count === 0) return 'IGNORED';
+      // The row is locked now: nothing moves it between this read and the write below.
+      const fresh = (await txRepo.findByIdUnscoped(row.id, tx))!;
+      const inFlight = fresh.status === 'PROCESSING' || REFUND_IN_FLIGHT.includes(fresh.railStatus ?? '');
+      if (!inFlight) await tx.transaction.update({ where: { id: row.id }, data: { railStatus: PULL_RETURNED } });
       log().warn({ transactionId: row.id }, 'the pull funding a quote was returned after it completed');
-      return 'IGNORED';
+      return 'APPLIED';
     }
     const why = `the pull from the payer's bank ${event.status === 'FAILED' ? 'failed' : 'was returned'}${
       event.failureReason ? ` (${event.failureReason})` : ''

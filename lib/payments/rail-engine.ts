@@ -18,7 +18,8 @@ import {
 } from './rail';
 import { paymentRail } from './scenarios';
 import { completePayout, failPayout, returnStep } from './settlement';
-import { refundedFailure } from './steps';
+import { overRail, refundedFailure, type Failure } from './steps';
+import { applyRefundEvent } from './rail-refund';
 import {
   applyFundingPullEvent,
   COLLECTION_FAILED,
@@ -27,6 +28,8 @@ import {
   isPullFunded,
   PULL_REFERENCE_SUFFIX,
   PULL_WAITING_FOR_RAIL,
+  REFUND_REFERENCE_SUFFIX,
+  refundsOverRail,
   transactionIdOf,
 } from './rail-collect';
 import { completePull, failPull } from './transfers/settlement';
@@ -148,7 +151,7 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
         }
         await note(row.id, 'FAILED', `refused by the rail: ${answer.reason}`, tx);
         if (isRailPull(fresh)) await failPull(tx, { ...fresh, railStatus: 'FAILED' });
-        else await failPayout(tx, { ...fresh, railStatus: 'FAILED' }, refundedFailure('QUOTE_EXECUTION_FAILED'));
+        else await failPayout(tx, { ...fresh, railStatus: 'FAILED' }, payoutFailure(fresh, 'QUOTE_EXECUTION_FAILED'));
         return;
       }
       case 'RETRY': {
@@ -210,6 +213,8 @@ export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
   const row = await txRepo.findByIdUnscoped(transactionIdOf(event.reference), db());
   if (event.reference.endsWith(PULL_REFERENCE_SUFFIX))
     return row && isPullFunded(row) ? applyFundingPullEvent(row, event) : 'UNKNOWN_REFERENCE';
+  if (event.reference.endsWith(REFUND_REFERENCE_SUFFIX))
+    return row && isPullFunded(row) ? applyRefundEvent(row, event) : 'UNKNOWN_REFERENCE';
   if (row && isRailPull(row)) return applyPullEvent(row, event);
   if (!row || row.type !== 'OUTGOING' || !row.plan || planOf(row).route.kind !== 'EXTERNAL') return 'UNKNOWN_REFERENCE';
   // A sandbox payment: its scripted events only (a production transfer is WAITING_FOR_RAIL).
@@ -228,12 +233,21 @@ export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
       await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'COMPLETED', railNote: null } });
       return 'APPLIED';
     }
-    const failed = await failPayout(tx, fresh, refundedFailure(failureReasonOf(event)));
+    const failed = await failPayout(tx, fresh, payoutFailure(fresh, failureReasonOf(event)));
     if (!failed) return 'IGNORED';
-    await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'FAILED', railNote: null } });
+    // A refund over the rail has a railStatus of its own (REFUND_PENDING, rail-refund.ts).
+    if (!refundsOverRail(fresh))
+      await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'FAILED', railNote: null } });
     return 'APPLIED';
   });
 }
+
+/**
+ * A payout that failed before paying out is refunded: at once, or — money the rail pulled from
+ * the payer's bank — by a refund the rail carries back (rail-refund.ts), PENDING until it reports.
+ */
+const payoutFailure = (row: Row, reason: string): Failure =>
+  refundsOverRail(row) ? overRail(refundedFailure(reason)) : refundedFailure(reason);
 
 const failureReasonOf = (event: RailEvent) =>
   (RAIL_FAILURE_REASONS as readonly string[]).includes(event.failureReason ?? '')
@@ -249,12 +263,11 @@ async function applyReturn(row: Row): Promise<EventResult> {
     });
     if (!done) return 'IGNORED';
   } else if (row.status !== 'COMPLETED') return 'IGNORED';
-  const before = await txRepo.findByIdUnscoped(row.id, db());
-  if (before?.status !== 'COMPLETED') return 'IGNORED';
-  await returnStep(row.id);
-  const after = await txRepo.findByIdUnscoped(row.id, db());
-  if (after?.status !== 'FAILED') return 'IGNORED';
-  await db().transaction.update({ where: { id: row.id }, data: { railStatus: 'RETURNED', railNote: null } });
+  // Money pulled from the payer's bank goes back there over the rail (rail-refund.ts).
+  const viaRail = refundsOverRail(row);
+  if (!(await returnStep(row.id, { overRail: viaRail }))) return 'IGNORED';
+  if (!viaRail)
+    await db().transaction.update({ where: { id: row.id }, data: { railStatus: 'RETURNED', railNote: null } });
   return 'APPLIED';
 }
 

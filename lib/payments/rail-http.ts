@@ -64,6 +64,7 @@ export function instructionBody(i: RailInstruction, callbackUrl: string | null, 
   return JSON.stringify({
     type: i.kind,
     reference: i.reference,
+    ...(i.originalReference ? { originalReference: i.originalReference } : {}),
     platformId: i.platformId,
     amount: i.amount,
     currency: i.currency,

@@ -1,52 +1,18 @@
 import { expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
-import { runDueJobs } from '@/lib/jobs/queue';
 import { unconnectedPaymentRail } from '@/lib/payments/rail';
 import { applyRailEvent } from '@/lib/payments/rail-engine';
 import { COLLECTED_NOTE, pullReferenceOf, PULL_WAITING_FOR_RAIL } from '@/lib/payments/rail-collect';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
 import { balanceOf, customerWithAccounts, txn } from '@/tests/support/money';
-import { railHarness } from '@/tests/support/rail-harness';
+import { ledgerOf, railHarness } from '@/tests/support/rail-harness';
 
 // A quote funded by a direct pull from the customer's USD bank account, in production over the
 // bring-your-own rail on loopback (tests/support/rail-harness.ts): first a PULL of the sending
 // total under `<id>:pull`; only once the rail reports it COMPLETED, the PAYOUT of the receiving
 // amount under the transaction id. A pull that fails pays nothing out and unwinds the ledger.
 const rig = railHarness();
-const { within, railState, eventTypes } = rig;
-const work = () => within(() => runDueJobs({ platformId: rig.p.platformId }));
-
-/** Quotes 50.00 USD from the USD bank account to the EUR bank account, executes it, runs the worker. */
-async function pullQuote() {
-  const q = await rig.p.api.post('/quotes', {
-    source: { sourceType: 'ACCOUNT', accountId: rig.usdBank },
-    destination: { destinationType: 'ACCOUNT', accountId: rig.dest },
-    lockedCurrencySide: 'SENDING',
-    lockedCurrencyAmount: 5_000,
-  });
-  expect(q.status, q.text).toBe(201);
-  const ex = await rig.p.api.post(`/quotes/${q.body.id}/execute`);
-  expect(ex.status, ex.text).toBe(200);
-  await work();
-  return {
-    id: q.body.transactionId as string,
-    quoteId: q.body.id as string,
-    receiving: BigInt(q.body.totalReceivingAmount),
-  };
-}
-
-/** The ledger transfers of one transaction, and what they leave on each ledger account. */
-async function ledgerOf(id: string) {
-  const transfers = await db().ledgerTransfer.findMany({
-    where: { transactionId: id },
-    include: { entries: true },
-    orderBy: { createdAt: 'asc' },
-  });
-  const net = new Map<string, bigint>();
-  for (const e of transfers.flatMap((t) => t.entries))
-    net.set(e.ledgerAccountId, (net.get(e.ledgerAccountId) ?? 0n) + e.amount);
-  return { kinds: transfers.map((t) => t.kind), nonZero: [...net.values()].filter((v) => v !== 0n).length };
-}
+const { within, railState, eventTypes, work, pullQuote } = rig;
 
 const payoutsTo = (id: string) => (rig.receiver.instructions.get(id) ? 1 : 0);
 

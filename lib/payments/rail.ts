@@ -17,10 +17,17 @@ export type RailInstructionKind = 'PAYOUT' | 'PULL' | 'RETURN';
 export interface RailInstruction {
   /**
    * Our reference: the transaction id (the pull funding a quote: `<transaction id>:pull`, so that its
-   * payout keeps a reference of its own). Submitting the same reference twice must not pay twice.
+   * payout keeps a reference of its own; the refund of that pull: `<transaction id>:refund`).
+   * Submitting the same reference twice must not pay twice.
    */
   reference: string;
+  /**
+   * PAYOUT: send to the account. PULL: debit it. RETURN: send money we collected back to the
+   * account it was pulled from (`originalReference` names that pull), as a bank refunds an ACH debit.
+   */
   kind: RailInstructionKind;
+  /** RETURN only: the reference of the instruction whose money goes back. */
+  originalReference?: string;
   platformId: string;
   /** Minor units, as a decimal string (lossless). */
   amount: string;
@@ -71,6 +78,15 @@ export const RAIL_FAILURE_REASONS = [
 
 /** The job that hands a payment to the rail (rail-engine.ts submitToRail). */
 export const SUBMIT_JOB = 'payment.submit';
+
+/** The job that hands a refund back to the payer's bank to the rail (rail-refund.ts submitRefund). */
+export const REFUND_JOB = 'payment.refund';
+
+/** railStatus of a refund decided but not yet handed to the rail (rail-refund.ts). */
+export const REFUND_PENDING = 'REFUND_PENDING';
+/** railStatus values of a refund still on its way: the rail's COMPLETED or FAILED applies to these. */
+export const REFUND_IN_FLIGHT = [REFUND_PENDING, 'REFUND_WAITING', 'REFUND_ACCEPTED'];
+export const REFUND_PENDING_NOTE = "refund to the payer's bank is being handed to the rail";
 
 export const NO_RAIL_CONNECTED = 'no payment rail connected';
 

@@ -115,11 +115,15 @@ export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
   return results;
 }
 
-/** The receiving bank returned a completed payout: principal back to the source, fees kept. */
-export async function returnStep(transactionId: string): Promise<void> {
+/**
+ * The receiving bank returned a completed payout: principal back to the source, fees kept (or,
+ * `overRail`, back into flight with a refund the rail carries to the payer's bank). Whether it applied.
+ */
+export async function returnStep(transactionId: string, opts: { overRail?: boolean } = {}): Promise<boolean> {
   const found = (await repo.findWithAccounts([transactionId], db())).get(transactionId);
-  if (!found || found.row.status !== 'COMPLETED') return;
-  await ledger.runStep(steps.returned(found.row, { accounts: found.accounts, feeAccount: null }, now()).step, db());
+  if (!found || found.row.status !== 'COMPLETED') return false;
+  const ctx = { accounts: found.accounts, feeAccount: null };
+  return ledger.runStep(steps.returned(found.row, ctx, now(), opts).step, db());
 }
 
 /** Payouts due to settle ('payment.settle'), several at once. */
@@ -127,8 +131,9 @@ export const settleJobs: BatchJobHandler = async (jobs) =>
   settleMany(jobs.map((j) => (j.payload as { transactionId: string }).transactionId));
 
 /** A completed payout coming back ('payment.return', sandbox suffix 005). */
-export const returnJob: JobHandler = async (payload) =>
-  returnStep((payload as { transactionId: string }).transactionId);
+export const returnJob: JobHandler = async (payload) => {
+  await returnStep((payload as { transactionId: string }).transactionId);
+};
 
 /** Quotes nobody executed, funded or authorized in time ('quote.expire'). Each platform's own clock decides. */
 export const expireQuotes: Sweep = async ({ platformId }) => {

@@ -8,9 +8,9 @@ import * as txRepo from './transactions/repository';
 import { toTransaction } from './transactions/presenter';
 import { balanceAnnouncements } from './balances';
 import { planOf } from './plan';
-import { holdPosting, releasePosting, reversePosting, settlePosting } from './postings';
+import { holdPosting, refundPosting, releasePosting, reversePosting, settlePosting } from './postings';
 import { payoutDelay, SETTLE_AFTER_SECONDS, type PayoutScenario } from './scenarios';
-import { SUBMIT_JOB } from './rail';
+import { REFUND_IN_FLIGHT, REFUND_JOB, REFUND_PENDING, REFUND_PENDING_NOTE, SUBMIT_JOB } from './rail';
 
 // The steps of an outgoing payment's life, as data (ledger.Step): the guarded move of the
 // transaction (and of its quote), the rows the step writes (events, the next job), its posting,
@@ -165,8 +165,26 @@ export interface Failure {
    * the money stays held for operations to resolve. Null: nothing was collected (the funding pull
    * itself failed), so there is no refund; the hold on money that never arrived is released.
    */
-  refund: { reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT'; completed: boolean } | null;
+  refund: {
+    reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
+    completed: boolean;
+    /**
+     * The money was pulled from the payer's bank over a real rail (rail-collect.ts): the refund is
+     * an instruction of its own (rail-refund.ts), PENDING until the rail reports it, and the money
+     * stays in flight until then. `completed` is ignored.
+     */
+    overRail?: boolean;
+  } | null;
 }
+
+/** The same failure, its refund sent back over the rail (PENDING until the rail reports it). */
+export const overRail = (f: Failure): Failure => (f.refund ? { ...f, refund: { ...f.refund, overRail: true } } : f);
+
+/** What a refund over the rail writes besides its PENDING refund object: its job, and where it stands. */
+const refundHandOver = (row: Row, at: Date) => ({
+  set: { railStatus: REFUND_PENDING, railNote: REFUND_PENDING_NOTE },
+  job: jobWrite({ platformId: row.platformId, kind: REFUND_JOB, payload: { transactionId: row.id }, runAt: at }),
+});
 
 /** A refunded failure of the given reason. */
 export const refundedFailure = (
@@ -178,7 +196,7 @@ export const refundedFailure = (
 export const CANCELLED = refundedFailure('QUOTE_EXECUTION_FAILED', 'USER_CANCELLATION');
 
 /** The refund object of a payment whose money went (or could not go) back. */
-export const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', reason: string) => ({
+export const refundOf = (row: Row, at: Date, status: 'PENDING' | 'COMPLETED' | 'FAILED', reason: string) => ({
   reference: `RF${row.id.slice(12, 22).toUpperCase().replace(/-/g, '')}`,
   initiatedAt: at.toISOString(),
   status,
@@ -188,40 +206,90 @@ export const refundOf = (row: Row, at: Date, status: 'COMPLETED' | 'FAILED', rea
 
 /** The payment failed before paying out: the money in flight goes back where it came from. */
 export function fail(row: Row, ctx: Accounts, p: Failure, at: Date): { step: Step; failed: Row } {
-  const refund = p.refund ? refundOf(row, at, p.refund.completed ? 'COMPLETED' : 'FAILED', p.refund.reason) : null;
-  const failed: Row = { ...row, status: 'FAILED', failureReason: p.failureReason ?? null, refund, updatedAt: at };
+  const status = !p.refund ? null : p.refund.overRail ? 'PENDING' : p.refund.completed ? 'COMPLETED' : 'FAILED';
+  const refund = p.refund && status ? refundOf(row, at, status, p.refund.reason) : null;
+  const rail = status === 'PENDING' ? refundHandOver(row, at) : null;
+  const data = { failureReason: p.failureReason ?? null, refund, updatedAt: at, ...rail?.set };
+  const failed: Row = { ...row, ...data, status: 'FAILED' };
   return {
     failed,
     step: {
-      moves: [
-        txRepo.moveGuard(row.id, 'fail', { failureReason: p.failureReason ?? null, refund, updatedAt: at }),
-        ...mirrorQuote(row, 'fail', at),
+      moves: [txRepo.moveGuard(row.id, 'fail', data), ...mirrorQuote(row, 'fail', at)],
+      writes: [
+        ...events(failed, status ? ['FAILED', `REFUND_${status}`] : ['FAILED'], at),
+        ...(rail ? [rail.job] : []),
       ],
-      writes: events(
-        failed,
-        p.refund ? ['FAILED', p.refund.completed ? 'REFUND_COMPLETED' : 'REFUND_FAILED'] : ['FAILED'],
-        at,
-      ),
-      posting: !p.refund || p.refund.completed ? releasePosting(failed) : null,
+      // A refund the rail has yet to carry keeps the money in flight (refundSettled posts it).
+      posting: status === null || status === 'COMPLETED' ? releasePosting(failed) : null,
       announce: announce(failed, ctx),
     },
   };
 }
 
 /** The receiving bank sent a completed payout back: principal back to the source, fees kept. */
-export function returned(row: Row, ctx: Accounts, at: Date): { step: Step; returned: Row } {
-  const refund = refundOf(row, at, 'COMPLETED', 'TRANSACTION_FAILED');
-  const back: Row = { ...row, status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at };
+export function returned(
+  row: Row,
+  ctx: Accounts,
+  at: Date,
+  opts: { overRail?: boolean } = {},
+): { step: Step; returned: Row } {
+  // Over the rail (a pull-funded quote): the principal comes back into flight and the refund to
+  // the payer's bank is an instruction of its own, PENDING until the rail reports it.
+  const status = opts.overRail ? 'PENDING' : 'COMPLETED';
+  const refund = refundOf(row, at, status, 'TRANSACTION_FAILED');
+  const rail = opts.overRail ? refundHandOver(row, at) : null;
+  const data = { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at, ...rail?.set };
+  const back: Row = { ...row, ...data, status: 'FAILED' };
   return {
     returned: back,
     step: {
-      moves: [
-        txRepo.moveGuard(row.id, 'returned', { failureReason: 'PAYOUT_RETURNED', refund, updatedAt: at }),
-        ...mirrorQuote(row, 'fail', at),
-      ],
-      writes: events(back, ['FAILED', 'REFUND_COMPLETED'], at),
-      posting: reversePosting(back),
+      moves: [txRepo.moveGuard(row.id, 'returned', data), ...mirrorQuote(row, 'fail', at)],
+      writes: [...events(back, ['FAILED', `REFUND_${status}`], at), ...(rail ? [rail.job] : [])],
+      posting: reversePosting(back, { toInFlight: opts.overRail }),
       announce: announce(back, ctx),
+    },
+  };
+}
+
+/** Moves a refund still in flight over the rail (guarded on its railStatus, so it applies once). */
+const refundGuard = (row: Row, set: Record<string, unknown>) => ({
+  table: 'Transaction' as const,
+  where: { id: row.id, status: 'FAILED', railStatus: REFUND_IN_FLIGHT },
+  set,
+  required: true,
+});
+
+/** The rail carried the refund back to the payer's bank: the refund COMPLETED, its money posted. */
+export function refundSettled(row: Row, at: Date): { step: Step; done: Row } {
+  const refund = { ...(row.refund as object), status: 'COMPLETED', settledAt: at.toISOString() };
+  const data = { refund, railStatus: 'REFUND_COMPLETED', railNote: null, updatedAt: at };
+  const done: Row = { ...row, ...data };
+  return {
+    done,
+    step: {
+      moves: [refundGuard(row, data)],
+      writes: events(done, ['REFUND_COMPLETED'], at),
+      posting: refundPosting(done),
+      announce: [],
+    },
+  };
+}
+
+/**
+ * The rail could not carry the refund (refused, failed, or returned before it completed): the
+ * refund FAILED and the money stays in flight, visible, for operations to resolve (as sandbox 007).
+ */
+export function refundFailed(row: Row, at: Date, why: string): { step: Step; failed: Row } {
+  const refund = { ...(row.refund as object), status: 'FAILED' };
+  const data = { refund, railStatus: 'REFUND_FAILED', railNote: why, updatedAt: at };
+  const failed: Row = { ...row, ...data };
+  return {
+    failed,
+    step: {
+      moves: [refundGuard(row, data)],
+      writes: events(failed, ['REFUND_FAILED'], at),
+      posting: null,
+      announce: [],
     },
   };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { POST as callbackRoute } from '@/app/rails/callbacks/route';
 import { currentCorridor, type Corridor } from '@/lib/core/context';
 import { db } from '@/lib/core/db';
@@ -11,6 +11,7 @@ import { eventsOf } from '@/lib/events/outbox';
 import { httpRail } from '@/lib/payments/rail-http';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
 import { newPlatform, type TestPlatform } from './api';
+import { runDueJobs } from '@/lib/jobs/queue';
 import { expectLedgerBalanced } from './ledger';
 import { switchMode } from './mode';
 import { customerWithAccounts, externalAccount, fund, type Holder } from './money';
@@ -25,7 +26,7 @@ export interface Receiver {
   report(
     reference: string,
     status: string,
-    opts?: { failureReason?: string; eventId?: string },
+    opts?: { failureReason?: string; eventId?: string; callbackUrl?: string },
   ): Promise<{ status: number; body: Record<string, unknown> | null }>;
   received(): number;
 }
@@ -49,6 +50,47 @@ export interface RailHarness {
   within<T>(fn: () => Promise<T>): Promise<T>;
   railState(id: string): Promise<{ status: string; railStatus: string | null; railNote: string | null }>;
   eventTypes(id: string): Promise<string[]>;
+  /** Runs the platform's due jobs in production. */
+  work(): Promise<number>;
+  /**
+   * Quotes `amount` USD from the USD bank account (a direct pull) to the EUR bank account (over `destination.paymentRail` if given), executes
+   * it and runs the worker (the PULL goes to the rail).
+   */
+  pullQuote(
+    amount?: number,
+    destination?: { paymentRail?: string },
+  ): Promise<{ id: string; quoteId: string; receiving: bigint }>;
+}
+
+/** The ledger transfers of one transaction, and how many ledger accounts it leaves non-zero. */
+export async function ledgerOf(id: string) {
+  const transfers = await db().ledgerTransfer.findMany({
+    where: { transactionId: id },
+    include: { entries: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  const net = new Map<string, bigint>();
+  for (const e of transfers.flatMap((t) => t.entries))
+    net.set(e.ledgerAccountId, (net.get(e.ledgerAccountId) ?? 0n) + e.amount);
+  return { kinds: transfers.map((t) => t.kind), nonZero: [...net.values()].filter((v) => v !== 0n).length };
+}
+
+async function pullQuote(r: RailHarness, amount: number, destination: { paymentRail?: string }) {
+  const q = await r.p.api.post('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: r.usdBank },
+    destination: { destinationType: 'ACCOUNT', accountId: r.dest, ...destination },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: amount,
+  });
+  expect(q.status, q.text).toBe(201);
+  const ex = await r.p.api.post(`/quotes/${q.body.id}/execute`);
+  expect(ex.status, ex.text).toBe(200);
+  await r.work();
+  return {
+    id: q.body.transactionId as string,
+    quoteId: q.body.id as string,
+    receiving: BigInt(q.body.totalReceivingAmount),
+  };
 }
 
 const listen = (server: http.Server) =>
@@ -85,6 +127,8 @@ export function railHarness(): RailHarness {
       db().transaction.findUniqueOrThrow({ where: { id }, select: { status: true, railStatus: true, railNote: true } }),
     eventTypes: async (id: string) =>
       (await eventsOf(r.p.platformId)).filter((e) => (e.body.data as { id?: string }).id === id).map((e) => e.type),
+    work: () => r.within(() => runDueJobs({ platformId: r.p.platformId })),
+    pullQuote: (amount = 5_000, destination = {}) => pullQuote(r, amount, destination),
   } as RailHarness;
 
   beforeAll(async () => {

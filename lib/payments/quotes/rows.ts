@@ -160,6 +160,7 @@ function transactionRow(
     railStatus: null,
     railNote: null,
     collectedAt: null,
+    pullReturnedAt: null,
     awaitingApproval: false,
     approvalDeadline: null,
     source: { ...sourceJson, currency: source.currency },

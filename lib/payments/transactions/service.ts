@@ -6,7 +6,8 @@ import { decodePosition, fingerprintOf, pageOf, type ListRequest, type Listed } 
 import * as cards from '../../cards/repository';
 import { toCardTransaction, type CardTransaction } from '../../cards/presenter';
 import { failPayout } from '../settlement';
-import { CANCELLED } from '../steps';
+import { CANCELLED, overRail } from '../steps';
+import { refundsOverRail } from '../rail-collect';
 import { approveIncoming, rejectIncoming } from '../uma/receive';
 import { cancelPull } from '../transfers/settlement';
 import * as repo from './repository';
@@ -147,7 +148,9 @@ export async function cancel(platformId: string, id: string, reason?: string) {
     if (row.status !== 'PROCESSING') throw notCancellable(`it is ${row.status}`);
     if (!row.paymentRail || !CANCELLABLE_RAILS.has(row.paymentRail))
       throw notCancellable(`${row.paymentRail ?? 'this transfer'} is not a bank rail that can be recalled`);
-    const done = row.type === 'OUTGOING' ? await failPayout(tx, row, CANCELLED) : await cancelPull(tx, row);
+    // Money the rail pulled from the payer's bank goes back over the rail (rail-refund.ts), PENDING until it reports.
+    const failure = refundsOverRail(row) ? overRail(CANCELLED) : CANCELLED;
+    const done = row.type === 'OUTGOING' ? await failPayout(tx, row, failure) : await cancelPull(tx, row);
     if (!done) throw notCancellable('it settled meanwhile');
     return toTransaction(reason ? await repo.update(done.id, { platformReason: reason }, tx) : done);
   });
