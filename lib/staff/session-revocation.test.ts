@@ -39,7 +39,10 @@ async function withFactor(m: Awaited<ReturnType<typeof member>>) {
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => 'ok',
-    (e: unknown) => (e instanceof DomainError ? `${e.code}:${String(e.details?.errors?.[0]?.field ?? '')}` : String(e)),
+    (e: unknown) => {
+      const errors = e instanceof DomainError ? (e.details?.errors as { field?: string }[] | undefined) : undefined;
+      return e instanceof DomainError ? `${e.code}:${errors?.[0]?.field ?? ''}` : String(e);
+    },
   );
 
 const audit = (email: string) =>
