@@ -101,9 +101,16 @@ test('event kinds: a kind left out is skipped and says so; every kind again rest
     .getByRole('link')
     .click();
   await page.waitForURL(/\/console\/webhooks\/Webhook/);
+  const skippedPath = new URL(page.url()).pathname;
   await expect(region(page, 'Event')).toContainText('does not receive this kind');
   await expect(region(page, 'Event')).toContainText(customer.id);
   await expect(region(page, 'Deliveries')).toContainText('not sent: the endpoint does not receive this kind');
+  // Replay would be refused: the control is disabled and says why, before anyone clicks.
+  const replay = region(page, 'Deliveries').getByRole('button', { name: 'Replay' });
+  await expect(replay).toBeDisabled();
+  await expect(replay).toHaveAccessibleDescription(
+    'Replay is unavailable: The webhook endpoint does not receive CUSTOMER.KYC_APPROVED events; choose that kind first.',
+  );
   await checkPage(page, 'console-webhook-skipped');
 
   await visit(page, '/console/webhooks');
@@ -112,4 +119,7 @@ test('event kinds: a kind left out is skipped and says so; every kind again rest
   await expect(kinds.getByRole('status')).toContainText('every kind is sent');
   await visit(page, '/console/webhooks');
   await expect(kinds).toContainText('Every kind is sent (the default');
+  // The kind is sent again: the skipped event can be replayed now.
+  await visit(page, skippedPath);
+  await expect(region(page, 'Deliveries').getByRole('button', { name: 'Replay' })).toBeEnabled();
 });

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import {
   confirmSecondFactorAction,
   disableSecondFactorAction,
+  regenerateRecoveryCodesAction,
   startSecondFactorAction,
 } from '@/app/console/_lib/actions';
 
@@ -34,7 +35,13 @@ function Qr({ value }: { value: string }) {
 }
 
 /** A code field with its submit button; `onCode` answers an error message or null. */
-function CodeForm(props: { label: string; submit: string; onCode: (code: string) => Promise<string | null> }) {
+function CodeForm(props: {
+  id?: string;
+  label: string;
+  submit: string;
+  onCode: (code: string) => Promise<string | null>;
+}) {
+  const id = props.id ?? 'factor-code';
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
   return (
@@ -50,11 +57,11 @@ function CodeForm(props: { label: string; submit: string; onCode: (code: string)
         });
       }}
     >
-      <label htmlFor="factor-code" className="block text-sm font-medium">
+      <label htmlFor={id} className="block text-sm font-medium">
         {props.label}
       </label>
       <input
-        id="factor-code"
+        id={id}
         name="code"
         autoComplete="one-time-code"
         inputMode="numeric"
@@ -144,6 +151,37 @@ export function SecondFactorDisable() {
         const r = await disableSecondFactorAction(code);
         if (!r.ok) return r.error;
         router.refresh();
+        return null;
+      }}
+    />
+  );
+}
+
+/** New recovery codes: a current code of the app (not a recovery code); shown this once. */
+export function RecoveryCodesRegenerate() {
+  const [codes, setCodes] = useState<string[] | null>(null);
+  if (codes)
+    return (
+      <div className="space-y-2">
+        <p role="status" className="font-medium">
+          New recovery codes. The earlier ones no longer work. Keep these somewhere safe: they are not shown again.
+        </p>
+        <ul className="grid grid-cols-2 gap-1 font-mono text-sm" aria-label="Recovery codes">
+          {codes.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ul>
+      </div>
+    );
+  return (
+    <CodeForm
+      id="recovery-code"
+      label="A current code of your authenticator app to get new recovery codes"
+      submit="New recovery codes"
+      onCode={async (code) => {
+        const r = await regenerateRecoveryCodesAction(code);
+        if (!r.ok) return r.error;
+        setCodes(r.value.recoveryCodes);
         return null;
       }}
     />

@@ -25,6 +25,8 @@ interface Detail {
   nextAttemptAt: string | null;
   body: string;
   history: Attempt[];
+  /** Why a replay would be refused now (the endpoint does not take the kind, or there is none). */
+  replayBlocked: string | null;
 }
 
 // One webhook event as the console shows it: its attempts, refreshed by react-query while the
@@ -76,11 +78,18 @@ export function WebhookDetail({ id, canReplay }: { id: string; canReplay: boolea
           <button
             type="button"
             onClick={() => replay.mutate()}
-            disabled={replay.isPending || d.status === 'PENDING'}
+            disabled={replay.isPending || d.status === 'PENDING' || d.replayBlocked !== null}
+            aria-describedby={d.replayBlocked ? 'replay-blocked' : undefined}
             className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60"
           >
             {replay.isPending ? 'Replaying…' : 'Replay'}
           </button>
+        ) : null}
+        {canReplay && d.replayBlocked ? (
+          // A replay would be refused: say so beside the disabled control, before anyone clicks.
+          <span id="replay-blocked" className="text-sm text-slate-800">
+            Replay is unavailable: {d.replayBlocked}.
+          </span>
         ) : null}
         {replay.isError ? (
           <span role="alert" className="text-sm text-red-800">

@@ -21,7 +21,8 @@ export type Actor = (
   | { kind: 'agent'; platformId: string; agentId: string; customerId: string }
   | { kind: 'system'; platformId: string }
   // A person signed in to the admin console: what they do is recorded in the staff audit trail.
-  | { kind: 'staff'; platformId: string; staffUserId: string; email: string; role: StaffRole }
+  // staffSessionId: the console session acting (absent for a staff actor made outside one).
+  | { kind: 'staff'; platformId: string; staffUserId: string; email: string; role: StaffRole; staffSessionId?: string }
   // A wallet holder signed in to the wallet pages (a wallet session of the customer's account):
   // acts on that customer's own objects only.
   | { kind: 'customer'; platformId: string; customerId: string; accountId: string; authSessionId: string }

@@ -163,6 +163,36 @@ export const disableSecondFactor = defineCommand({
   run: (actor, b) => factor.disableOwn(staffOf(actor), b.code),
 });
 
+export const regenerateRecoveryCodes = defineCommand({
+  name: 'console.account.second_factor.recovery_codes',
+  input: z.object({ code }),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor, b) => factor.regenerateRecoveryCodes(staffOf(actor), b.code),
+});
+
+// One's own password and sessions (any role). The password change keeps the acting session
+// and ends the others; "Sign out everywhere" ends them all.
+export const changePassword = defineCommand({
+  name: 'console.account.password',
+  input: z.object({
+    currentPassword: z.string().min(1).max(200),
+    code: z.string().trim().max(40).default(''),
+    newPassword: z.string().max(200),
+  }),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor, b) => staff.changePassword(staffOf(actor), b),
+});
+
+export const signOutEverywhere = defineCommand({
+  name: 'console.account.sessions.revoke',
+  input: z.object({}),
+  actors: { staff: 'viewer' },
+  idempotency: 'none',
+  run: (actor) => staff.signOutEverywhere(staffOf(actor)),
+});
+
 export const resetSecondFactor = defineCommand({
   name: 'console.staff.second_factor.reset',
   input: z.object({ userId: id }),

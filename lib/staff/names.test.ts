@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
-import { customerWithAccounts, externalAccount, type Holder } from '@/tests/support/money';
+import { customerWithAccounts, externalAccount, fund, type Holder } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
 import { createAgent } from '@/lib/agents/testing';
 import { namesOf } from './names';
 
 // The console's names for ids: customers by their name, internal accounts by currency and owner,
 // external accounts by beneficiary, bank and country, cards by brand, last four digits and
-// cardholder, agents by name and customer — and nothing for another platform's ids.
+// cardholder, agents by name and customer, transactions by customer and reference — and nothing
+// for another platform's ids.
 let p: TestPlatform;
 let other: TestPlatform;
 let ada: Holder;
@@ -82,5 +83,27 @@ describe('namesOf', () => {
     );
     expect(names.size).toBe(0);
     expect((await namesOf(p.platformId, [], db())).size).toBe(0);
+  });
+});
+
+describe('namesOf: transactions', () => {
+  it("names a transaction by its customer and reference, linked to its own page; another platform's by nothing", async () => {
+    await fund(p, ada.accounts.USD, 10_000);
+    const out = await p.api.post('/transfer-out', {
+      source: { accountId: ada.accounts.USD },
+      destination: { accountId: ext },
+      amount: 1500,
+    });
+    expect(out.status, out.text).toBe(201);
+    const id: string = out.body.id;
+    const row = await db().transaction.findUniqueOrThrow({ where: { id } });
+    expect(row.reference).toBeTruthy();
+    const names = await namesOf(p.platformId, [id], db());
+    expect(names.get(id)).toEqual({
+      id,
+      name: `Ada Lovelace · ${row.reference}`,
+      href: `/console/transactions/${encodeURIComponent(id)}`,
+    });
+    expect((await namesOf(other.platformId, [id], db())).size).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import * as agents from '../agents/repository';
 import * as cards from '../cards/repository';
 import * as customers from '../customers/repository';
 import * as external from '../external-accounts/repository';
+import * as transactions from '../payments/transactions/repository';
 import { customerName, payeeOf } from './approval-context';
 
 // The console shows people and accounts by name with the id one click away. Pages collect the
@@ -14,7 +15,8 @@ export interface Named {
   id: string;
   /**
    * "Ada Lovelace", "USD account of Ada Lovelace", "Grace Hopper, Banco Azteca (MX)",
-   * "VISA •••• 4242 of Ada Lovelace", "Invoice bot (agent of Ada Lovelace)".
+   * "VISA •••• 4242 of Ada Lovelace", "Invoice bot (agent of Ada Lovelace)",
+   * "Ada Lovelace · INV-42" (a transaction: its customer and its reference).
    */
   name: string;
   /** Where the console shows the object itself, when it has a page. */
@@ -26,11 +28,12 @@ const customerHref = (id: string) => `/console/customers/${encodeURIComponent(id
 export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx): Promise<Map<string, Named>> {
   const wanted = [...new Set([...ids].filter(Boolean))];
   const of = (kind: string) => wanted.filter((id) => id.startsWith(`${kind}:`));
-  const [internals, externals, cardRows, agentRows] = await Promise.all([
+  const [internals, externals, cardRows, agentRows, transactionRows] = await Promise.all([
     accounts.byIds(of('InternalAccount'), tx),
     external.byIds(platformId, of('ExternalAccount'), tx),
     cards.byIds(platformId, of('Card'), tx),
     agents.byIds(platformId, of('Agent'), tx),
+    transactions.byIds(platformId, of('Transaction'), tx),
   ]);
   const mine = internals.filter((a) => a.platformId === platformId);
   const customerIds = [
@@ -39,6 +42,7 @@ export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx)
       ...mine.flatMap((a) => (a.customerId ? [a.customerId] : [])),
       ...cardRows.map((c) => c.cardholderId),
       ...agentRows.map((a) => a.customerId),
+      ...transactionRows.flatMap((t) => (t.customerId ? [t.customerId] : [])),
     ]),
   ];
   const people = new Map(
@@ -77,6 +81,17 @@ export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx)
       id: a.id,
       name: `${a.name} (agent of ${owner})`,
       href: `/console/agents/${encodeURIComponent(a.id)}`,
+    });
+  }
+  for (const t of transactionRows) {
+    // As the transactions list shows one: its customer, and the platform's reference (or the
+    // description) that tells it from the customer's other payments.
+    const owner = t.customerId ? people.get(t.customerId) : undefined;
+    const label = t.reference ?? t.description ?? undefined;
+    named.set(t.id, {
+      id: t.id,
+      name: [owner, label].filter(Boolean).join(' · ') || 'Platform transaction',
+      href: `/console/transactions/${encodeURIComponent(t.id)}`,
     });
   }
   return named;

@@ -59,8 +59,27 @@ export function updateUser(id: string, data: Prisma.StaffUserUpdateInput, tx: Tx
 export async function resetPassword(id: string, passwordHash: string, at: Date): Promise<void> {
   await db().staffUser.update({
     where: { id },
-    data: { passwordHash, disabledAt: null, sessionsValidFrom: at, updatedAt: at },
+    data: { passwordHash, disabledAt: null, sessionGeneration: { increment: 1 }, updatedAt: at },
   });
+}
+
+/**
+ * Moves the user to a new session generation, so every session opened before is refused from
+ * its next request; `keepSessionId` (the acting session, when it is the user's own) moves along.
+ * One conditional increment: two bumps at once each take a generation of their own.
+ */
+export async function bumpGeneration(staffUserId: string, tx: Tx, keepSessionId?: string): Promise<number> {
+  const { sessionGeneration } = await tx.staffUser.update({
+    where: { id: staffUserId },
+    data: { sessionGeneration: { increment: 1 } },
+    select: { sessionGeneration: true },
+  });
+  if (keepSessionId)
+    await tx.staffSession.updateMany({
+      where: { id: keepSessionId, staffUserId, revokedAt: null },
+      data: { generation: sessionGeneration },
+    });
+  return sessionGeneration;
 }
 
 /** Active admins other than `exceptId` (the last admin may not demote or disable itself away). */

@@ -3,6 +3,7 @@ import { DomainError, fieldError, notFound } from '../core/errors';
 import { now } from '../core/clock';
 import * as totp from '../sca/totp';
 import { record } from './audit';
+import { bumpGeneration } from './repository';
 import { requireRole, type StaffActor } from './roles';
 
 // A staff member's TOTP second factor (the end users' TOTP pieces of lib/sca/totp.ts: the same
@@ -53,14 +54,20 @@ export async function confirmEnrolment(actor: StaffActor, code: string): Promise
       where: { id: user.id },
       data: { totpSecret: user.totpPendingSecret, totpPendingSecret: null, totpLastStep: step, totpEnrolledAt: at },
     });
-    const recoveryCodes = totp.newRecoveryCodes();
-    await tx.staffRecoveryCode.deleteMany({ where: { staffUserId: user.id } });
-    await tx.staffRecoveryCode.createMany({
-      data: recoveryCodes.map((c) => ({ staffUserId: user.id, codeHash: totp.recoveryHash(user.id, c) })),
-    });
+    const recoveryCodes = await replaceRecoveryCodes(user.id, tx);
     await record(actor, 'staff.second_factor.enrol', user.id, { email: user.email }, tx);
     return { recoveryCodes };
   });
+}
+
+/** A fresh set of recovery codes for the user; every earlier one (used or not) is gone. */
+async function replaceRecoveryCodes(staffUserId: string, tx: Tx): Promise<string[]> {
+  const recoveryCodes = totp.newRecoveryCodes();
+  await tx.staffRecoveryCode.deleteMany({ where: { staffUserId } });
+  await tx.staffRecoveryCode.createMany({
+    data: recoveryCodes.map((c) => ({ staffUserId, codeHash: totp.recoveryHash(staffUserId, c) })),
+  });
+  return recoveryCodes;
 }
 
 /**
@@ -68,7 +75,12 @@ export async function confirmEnrolment(actor: StaffActor, code: string): Promise
  * raised only if it is later than the last one accepted (one conditional update, so two requests
  * with the same code cannot both pass), a recovery code is marked used the same way.
  */
-export async function checkFactor(staffUserId: string, code: string, tx: Tx): Promise<FactorCheck> {
+export async function checkFactor(
+  staffUserId: string,
+  code: string,
+  tx: Tx,
+  opts: { totpOnly?: boolean } = {},
+): Promise<FactorCheck> {
   const user = await tx.staffUser.findUnique({ where: { id: staffUserId } });
   if (!user?.totpSecret) return 'wrong';
   const step = /^\s*\d{6}\s*$/.test(code) ? stepOf(user.totpSecret, code) : null;
@@ -79,7 +91,7 @@ export async function checkFactor(staffUserId: string, code: string, tx: Tx): Pr
     });
     return count === 1 ? 'ok' : 'replayed';
   }
-  if (!totp.normalizeRecoveryCode(code)) return 'wrong';
+  if (opts.totpOnly || !totp.normalizeRecoveryCode(code)) return 'wrong';
   const { count } = await tx.staffRecoveryCode.updateMany({
     where: { staffUserId, codeHash: totp.recoveryHash(staffUserId, code), usedAt: null },
     data: { usedAt: now() },
@@ -112,8 +124,33 @@ export async function resetFor(actor: StaffActor, staffUserId: string): Promise<
     const user = await tx.staffUser.findFirst({ where: { platformId: actor.platformId, id: staffUserId } });
     if (!user) throw notFound('REFERENCE_NOT_FOUND', `Staff user ${staffUserId}`);
     await clearFactor(staffUserId, tx);
+    // Whoever holds the lost phone may hold an open session too: all of them end.
+    await bumpGeneration(staffUserId, tx);
     await record(actor, 'staff.second_factor.reset', staffUserId, { email: user.email }, tx);
   });
+}
+
+/**
+ * New recovery codes for the actor's own factor (shown once; the old ones stop working). It takes
+ * a current TOTP code, not a recovery code: whoever found one recovery code must not mint more.
+ */
+export async function regenerateRecoveryCodes(actor: StaffActor, code: string): Promise<{ recoveryCodes: string[] }> {
+  const outcome = await transaction(async (tx) => {
+    if (!(await tx.staffUser.findUnique({ where: { id: actor.staffUserId } }))?.totpSecret)
+      throw new DomainError('INVALID_STATE_TRANSITION', 'Set up the second factor first');
+    const result = await checkFactor(actor.staffUserId, code, tx, { totpOnly: true });
+    if (result !== 'ok') return { refused: result };
+    const recoveryCodes = await replaceRecoveryCodes(actor.staffUserId, tx);
+    await record(actor, 'staff.second_factor.recovery_codes', actor.staffUserId, { email: actor.email }, tx);
+    return { recoveryCodes };
+  });
+  if (outcome.recoveryCodes) return { recoveryCodes: outcome.recoveryCodes };
+  // A wrong code is audited on its own (the attempt's transaction had nothing to keep).
+  const reason = outcome.refused === 'replayed' ? 'replayed_code' : 'wrong_code';
+  await transaction((tx) =>
+    record(actor, 'staff.second_factor.recovery_codes.refused', actor.staffUserId, { email: actor.email, reason }, tx),
+  );
+  throw fieldError('code', reason === 'replayed_code' ? 'That code was used already; wait for the next' : 'Wrong code');
 }
 
 /** How many unused recovery codes the user has left (the account page shows it). */

@@ -41,15 +41,20 @@ const present = (r: repo.StaffUserRow): StaffUser => ({
 const emailSchema = z.email().max(254);
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/** The password policy of every password a person sets (invitations, self-service change). */
+export function checkPassword(password: string, field = 'password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200)
+    throw fieldError(field, `password must be ${MIN_PASSWORD_LENGTH} to 200 characters`, {
+      minLength: MIN_PASSWORD_LENGTH,
+      maxLength: 200,
+    });
+}
+
 function checkNewUser(email: string, role: string, password: string): void {
   if (!emailSchema.safeParse(email).success) throw fieldError('email', 'email must be an email address');
   if (!isRole(role))
     throw fieldError('role', 'role must be viewer, operator or admin', { enum: ['viewer', 'operator', 'admin'] });
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200)
-    throw fieldError('password', `password must be ${MIN_PASSWORD_LENGTH} to 200 characters`, {
-      minLength: MIN_PASSWORD_LENGTH,
-      maxLength: 200,
-    });
+  checkPassword(password);
 }
 
 /** Creates a staff user; without a password one is generated and returned (shown once). */
@@ -73,7 +78,7 @@ export async function createUser(
         createdAt: at,
         updatedAt: at,
         disabledAt: null,
-        sessionsValidFrom: at,
+        sessionGeneration: 0,
         totpSecret: null,
         totpPendingSecret: null,
         totpLastStep: null,
@@ -155,6 +160,9 @@ async function openSession(user: repo.StaffUserRow, address: string, at: Date) {
     createdAt: at,
     expiresAt: new Date(at.getTime() + SESSION_HOURS * 3600_000),
     revokedAt: null,
+    // Read with the password: a bump landing between that read and this insert leaves the new
+    // session on the old generation, refused — the safe side.
+    generation: user.sessionGeneration,
   });
   await recordAttempt(user.email, user, address, null);
   return { sessionId: session.id, user: present(user) };
@@ -241,13 +249,16 @@ export async function completeSignIn(challengeId: string, code: string, address 
   return openSession(user, address, at);
 }
 
-/** The actor of a session that is still good, or null (unknown, expired, signed out, disabled, reset). */
+/**
+ * The actor of a session that is still good, or null: unknown, expired, signed out, its user
+ * disabled, or opened under an older session generation than its user's (repository.bumpGeneration).
+ */
 export async function actorOf(sessionId: string): Promise<StaffActor | null> {
   const found = await repo.findSession(sessionId);
   const at = new Date();
   if (!found) return null;
   const { session, user } = found;
-  if (session.revokedAt || session.expiresAt <= at || user.disabledAt || session.createdAt < user.sessionsValidFrom)
+  if (session.revokedAt || session.expiresAt <= at || user.disabledAt || session.generation !== user.sessionGeneration)
     return null;
   const platform = await platforms.findById(user.platformId, db());
   if (!platform) return null;
@@ -257,6 +268,7 @@ export async function actorOf(sessionId: string): Promise<StaffActor | null> {
     staffUserId: user.id,
     email: user.email,
     role: user.role as StaffRole,
+    staffSessionId: session.id,
     ...clockOf(platform),
   };
 }
@@ -284,13 +296,13 @@ async function changeUser(
       {
         ...(change.role ? { role: change.role } : {}),
         ...(change.disabled !== undefined ? { disabledAt: change.disabled ? at : null } : {}),
-        // Sessions opened before a disabling stay dead if the account is enabled again. (A role
-        // change needs nothing: every request reads the role afresh.)
-        ...(change.disabled ? { sessionsValidFrom: new Date() } : {}),
         updatedAt: at,
       },
       tx,
     );
+    // Sessions opened before a disabling stay dead if the account is enabled again; a role
+    // change signs the member out too, so nobody keeps working on a page the old role opened.
+    if (change.role || change.disabled) await repo.bumpGeneration(userId, tx);
     // In the same transaction: the change and its audit entry commit together.
     const action = change.role ? 'staff.role' : change.disabled ? 'staff.disable' : 'staff.enable';
     await record(actor, action, userId, { email: row.email, ...(change.role ? { role: change.role } : {}) }, tx);
@@ -306,4 +318,58 @@ export function setRole(actor: StaffActor, userId: string, role: string): Promis
 
 export function setDisabled(actor: StaffActor, userId: string, disabled: boolean): Promise<StaffUser> {
   return changeUser(actor, userId, { disabled });
+}
+
+/**
+ * "Sign out everywhere": every session of the actor's account, this one included, is refused
+ * from its next request (a new session generation), audited.
+ */
+export async function signOutEverywhere(actor: StaffActor): Promise<void> {
+  await transaction(async (tx) => {
+    const generation = await repo.bumpGeneration(actor.staffUserId, tx);
+    await record(actor, 'staff.sessions.revoke', actor.staffUserId, { email: actor.email, generation }, tx);
+  });
+}
+
+/**
+ * The actor's own password change. It takes the current password and, when the account has a
+ * second factor, a current TOTP code (a recovery code does not do: it is for a lost phone, not
+ * for changing credentials), so a console left open is not enough to take the account over. The
+ * new password follows the invitation policy (checkPassword). Every other session of the
+ * account ends (a new generation); the acting session moves along with it. A refusal is
+ * audited on its own, a change with the change.
+ */
+export async function changePassword(
+  actor: StaffActor,
+  input: { currentPassword: string; code: string; newPassword: string },
+): Promise<void> {
+  checkPassword(input.newPassword, 'newPassword');
+  const user = await repo.findUserById(actor.staffUserId);
+  if (!user || user.platformId !== actor.platformId) throw notFound('REFERENCE_NOT_FOUND', 'Your staff account');
+  const refuse = async (reason: string, err: DomainError): Promise<never> => {
+    await transaction((tx) =>
+      record(actor, 'staff.password.change.refused', actor.staffUserId, { email: actor.email, reason }, tx),
+    );
+    throw err;
+  };
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash)))
+    return refuse('wrong_password', fieldError('currentPassword', 'That is not your current password'));
+  if (await verifyPassword(input.newPassword, user.passwordHash))
+    throw fieldError('newPassword', 'The new password must differ from the current one');
+  const passwordHash = await hashPassword(input.newPassword);
+  const refusal = await transaction(async (tx) => {
+    if (user.totpSecret) {
+      const result = await checkFactor(user.id, input.code, tx, { totpOnly: true });
+      if (result !== 'ok') return result;
+    }
+    await repo.updateUser(user.id, { passwordHash, updatedAt: now() }, tx);
+    const generation = await repo.bumpGeneration(user.id, tx, actor.staffSessionId);
+    await record(actor, 'staff.password.change', user.id, { email: user.email, generation }, tx);
+    return null;
+  });
+  if (refusal)
+    await refuse(
+      refusal === 'replayed' ? 'replayed_code' : 'wrong_code',
+      fieldError('code', refusal === 'replayed' ? 'That code was used already; wait for the next' : 'Wrong code'),
+    );
 }

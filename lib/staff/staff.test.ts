@@ -180,7 +180,10 @@ describe('console operations: roles and the audit trail', () => {
     expect(refusal(await staff.setDisabled(only, user.id, true).catch((e) => e))).toBe('INVALID_STATE_TRANSITION');
     const { user: second } = await staff.addUser(only, { email: email('second'), role: 'admin' });
     await staff.setRole(only, user.id, 'viewer');
-    expect((await staff.actorOf(sessionId))?.role).toBe('viewer'); // read afresh on every request
+    // A role change ends the member's sessions (a new session generation); the next has the new role.
+    expect(await staff.actorOf(sessionId)).toBeNull();
+    const again = await staff.signIn(user.email, 'only-admin-pass');
+    expect((await staff.actorOf(again.sessionId))?.role).toBe('viewer');
     expect(second.role).toBe('admin');
   });
 });

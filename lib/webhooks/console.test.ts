@@ -72,7 +72,12 @@ describe('event kinds the endpoint receives', () => {
     expect(summary).toMatchObject({ skipped: 1, attempted: 0 });
     expect(await findEvent(sent.id)).toMatchObject({ status: 'SKIPPED', skipReason: 'KIND_NOT_CHOSEN' });
     expect(rx.received).toEqual([]);
-    expect((await getDelivery(p.platformId, skipped.id)).skipReason).toBe('KIND_NOT_CHOSEN');
+    const detail = await getDelivery(p.platformId, skipped.id);
+    expect(detail.skipReason).toBe('KIND_NOT_CHOSEN');
+    // The console disables Replay with the reason the replay would be refused for.
+    expect(detail.replayBlocked).toBe(
+      'The webhook endpoint does not receive CUSTOMER.KYC_APPROVED events; choose that kind first',
+    );
     // A replay of a kind the endpoint does not receive is refused, sending nothing.
     expect(code(await ops.replayWebhook(operator, skipped.id).catch((e) => e))).toBe('INVALID_STATE_TRANSITION');
     expect(rx.received).toEqual([]);
@@ -80,6 +85,7 @@ describe('event kinds the endpoint receives', () => {
 
     // Choosing the kind again: new events of it are delivered; choosing every kind stores "all".
     await ops.chooseWebhookKinds(admin, ['CUSTOMER.KYC_APPROVED']);
+    expect((await getDelivery(p.platformId, skipped.id)).replayBlocked).toBeNull(); // replayable now
     const again = await customerEvent(p, 'Chosen Again abc');
     expect(await deliverDueWebhooks({ platformId: p.platformId })).toMatchObject({ attempted: 1, delivered: 1 });
     expect(rx.forId(again.id)).toHaveLength(1);

@@ -100,12 +100,41 @@ export async function listDeliveries(
   };
 }
 
-/** One event with every attempt (newest first) and its body as recorded. */
+/**
+ * Why an event of `type` cannot be replayed now (no endpoint, or the endpoint does not take the
+ * kind today), or null. The replay refuses with it, and the console disables its Replay control
+ * with the same words before anyone clicks (getDelivery's replayBlocked).
+ */
+async function replayBlock(platformId: string, type: string): Promise<DomainError | null> {
+  if (!(await findEndpoint(platformId))?.webhookEndpoint)
+    return new DomainError(
+      'WEBHOOK_ENDPOINT_NOT_SET',
+      'No webhook endpoint is configured; set one in the platform configuration first',
+    );
+  const kinds = await findEventTypes(platformId);
+  if (kinds && type !== 'TEST' && !kinds.includes(type))
+    return new DomainError(
+      'INVALID_STATE_TRANSITION',
+      `The webhook endpoint does not receive ${type} events; choose that kind first`,
+    );
+  return null;
+}
+
+/**
+ * One event with every attempt (newest first) and its body as recorded; `replayBlocked` says why
+ * a replay would be refused now (null when it would be sent).
+ */
 export async function getDelivery(platformId: string, id: string) {
   const event = await repo.findEvent(platformId, id);
   if (!event) throw notFound('REFERENCE_NOT_FOUND', `Webhook ${id}`);
   const attempts = await repo.attemptsOfEvents([id]);
-  return { ...delivery(event, attempts[0]), body: parseJson(event.payload), history: attempts.map(attempt) };
+  const blocked = await replayBlock(platformId, event.type);
+  return {
+    ...delivery(event, attempts[0]),
+    body: parseJson(event.payload),
+    history: attempts.map(attempt),
+    replayBlocked: blocked?.message ?? null,
+  };
 }
 
 export function countFailed(platformId: string): Promise<number> {
@@ -121,17 +150,8 @@ export function countFailed(platformId: string): Promise<number> {
 export async function replay(platformId: string, id: string, by: string) {
   const event = await repo.findEvent(platformId, id);
   if (!event) throw notFound('REFERENCE_NOT_FOUND', `Webhook ${id}`);
-  if (!(await findEndpoint(platformId))?.webhookEndpoint)
-    throw new DomainError(
-      'WEBHOOK_ENDPOINT_NOT_SET',
-      'No webhook endpoint is configured; set one in the platform configuration first',
-    );
-  const kinds = await findEventTypes(platformId);
-  if (kinds && event.type !== 'TEST' && !kinds.includes(event.type))
-    throw new DomainError(
-      'INVALID_STATE_TRANSITION',
-      `The webhook endpoint does not receive ${event.type} events; choose that kind first`,
-    );
+  const blocked = await replayBlock(platformId, event.type);
+  if (blocked) throw blocked;
   const sent = await replayEvent(platformId, id, by);
   if (!sent) throw new DomainError('INVALID_STATE_TRANSITION', `Webhook ${id} is already waiting to be delivered`);
   return { ...(await getDelivery(platformId, id)), replayAttempt: attempt(sent.attempt) };

@@ -154,6 +154,22 @@ export async function disableSecondFactorAction(code: string) {
   return command(cmd.disableSecondFactor, { code }, () => undefined);
 }
 
+export async function regenerateRecoveryCodesAction(code: string) {
+  return command(cmd.regenerateRecoveryCodes, { code }, (r) => r);
+}
+
+export async function changePasswordAction(input: { currentPassword: string; code: string; newPassword: string }) {
+  return command(cmd.changePassword, input, () => undefined);
+}
+
+/** Ends every session of the account; this browser's cookie is cleared and goes to sign-in. */
+export async function signOutEverywhereAction() {
+  const result = await command(cmd.signOutEverywhere, {}, () => undefined);
+  if (!result.ok) return result;
+  await signOut({ redirectTo: '/console/sign-in' });
+  return result;
+}
+
 export async function resetSecondFactorAction(userId: string) {
   return command(cmd.resetSecondFactor, { userId }, () => undefined);
 }

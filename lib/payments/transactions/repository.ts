@@ -16,6 +16,15 @@ export function findById(platformId: string, id: string, tx: Tx): Promise<Transa
   return tx.transaction.findFirst({ where: { platformId, id } });
 }
 
+/** The platform's transactions among `ids` (the console names them, lib/staff/names.ts). */
+export function byIds(platformId: string, ids: string[], tx: Tx): Promise<TransactionRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return tx.transaction.findMany({
+    where: { platformId, id: { in: ids } },
+    omit: { senderIdentifier: true, receiverIdentifier: true },
+  });
+}
+
 export function findByIdUnscoped(id: string, tx: Tx): Promise<TransactionRow | null> {
   return tx.transaction.findUnique({ where: { id } });
 }

@@ -1,17 +1,18 @@
 import { isEnrolled, recoveryCodesLeft } from '@/lib/staff/second-factor';
 import { Facts, PageHeader, Section } from '@/components/ui';
-import { SecondFactorDisable, SecondFactorSetup } from '@/components/console/second-factor';
+import { ChangePasswordForm, SignOutEverywhere } from '@/components/console/account-security';
+import { RecoveryCodesRegenerate, SecondFactorDisable, SecondFactorSetup } from '@/components/console/second-factor';
 import { requireStaff } from '../../_lib/session';
 
 export const metadata = { title: 'Your account · Corridor console' };
 
-// The signed-in member's own account: who they are and their second factor.
+// The signed-in member's own account: who they are, their password, second factor and sessions.
 export default async function AccountPage() {
   const actor = await requireStaff();
   const enrolled = await isEnrolled(actor.staffUserId);
   return (
     <>
-      <PageHeader title="Your account" description="Your sign-in and second factor." />
+      <PageHeader title="Your account" description="Your sign-in, password, second factor and sessions." />
       <Section title="Account">
         <Facts
           items={[
@@ -34,6 +35,7 @@ export default async function AccountPage() {
               {await recoveryCodesLeft(actor.staffUserId)} recovery codes left.
             </p>
             <SecondFactorDisable />
+            <RecoveryCodesRegenerate />
           </div>
         ) : (
           <div className="space-y-3">
@@ -41,6 +43,15 @@ export default async function AccountPage() {
             <SecondFactorSetup />
           </div>
         )}
+      </Section>
+      <Section title="Password">
+        <ChangePasswordForm needsCode={enrolled} />
+      </Section>
+      <Section title="Sessions">
+        <div className="space-y-3">
+          <p>Signed in somewhere you no longer use, or lost a device? End every console session of your account.</p>
+          <SignOutEverywhere />
+        </div>
       </Section>
     </>
   );
