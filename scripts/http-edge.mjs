@@ -161,6 +161,26 @@ function closeUnlessBodyComplete(req, res) {
   };
 }
 
+/**
+ * Headers and body leave in one write. Next.js sends the headers on their own (flushHeaders, as
+ * its first body chunk arrives), then the body and the end a moment later: two system calls per
+ * answer where one does, and on a busy server each costs about as much CPU as the statement it
+ * answers (~6% of a payment flow's server CPU, measured with --cpu-prof). The socket is corked for
+ * the rest of the current turn of the event loop: an answer complete by then goes out whole, one
+ * still streaming gets its headers at the end of the turn, as good as at once.
+ */
+function coalesceHeaders(res) {
+  const flushHeaders = res.flushHeaders;
+  res.flushHeaders = function () {
+    const socket = this.socket;
+    if (socket && !this.headersSent) {
+      socket.cork();
+      process.nextTick(() => socket.uncork());
+    }
+    return flushHeaders.call(this);
+  };
+}
+
 /** `workerOnly`: the process runs the worker only (CORRIDOR_WORKER=only); see WORKER_ONLY_PATHS. */
 export function createServer(handle, { workerOnly = false } = {}) {
   const inFlight = new WeakMap(); // socket -> the response being produced on it
@@ -174,6 +194,7 @@ export function createServer(handle, { workerOnly = false } = {}) {
       res.end(body);
       return;
     }
+    coalesceHeaders(res);
     inFlight.set(req.socket, res);
     res.on('finish', () => inFlight.get(req.socket) === res && inFlight.delete(req.socket));
     handle(req, res);
