@@ -1,5 +1,5 @@
 import { now } from '../core/clock';
-import { db, transaction } from '../core/db';
+import { db, transaction, type Tx } from '../core/db';
 import { log } from '../core/log';
 import { enqueue } from '../jobs/queue';
 import * as txRepo from './transactions/repository';
@@ -38,6 +38,56 @@ export const transactionIdOf = (reference: string) => {
     if (reference.endsWith(suffix)) return reference.slice(0, -suffix.length);
   return reference;
 };
+
+/**
+ * railStatus of a pull-funded quote while its pull is being handed to the rail (set, guarded,
+ * before the rail is called; replaced by the rail's answer). With it, a cancellation and a
+ * submission of the same pull exclude each other: see claimPullSubmission and cancellablePull.
+ */
+export const PULL_SUBMITTING = 'SUBMITTING';
+
+/** Where a pull-funded quote stands when nothing of its pull can be with the rail. */
+const PULL_NOT_HANDED_OVER = [{ railStatus: null }, { railStatus: 'WAITING' }];
+
+/**
+ * Before its pull is handed to the rail: marks it SUBMITTING, unless the quote has been
+ * cancelled, failed or collected meanwhile (then nothing is sent). A submission that died after
+ * the mark is taken up again (the rail carries a reference once).
+ */
+export async function claimPullSubmission(id: string, tx: Tx): Promise<boolean> {
+  const r = await tx.transaction.updateMany({
+    where: {
+      id,
+      status: 'PROCESSING',
+      collectedAt: null,
+      OR: [...PULL_NOT_HANDED_OVER, { railStatus: PULL_SUBMITTING }],
+    },
+    data: { railStatus: PULL_SUBMITTING, updatedAt: now() },
+  });
+  return r.count > 0;
+}
+
+/** Why a pull-funded quote cannot be cancelled while its pull is with the rail. */
+export const PULL_WITH_RAIL =
+  "its pull from the payer's bank is with the rail; once the funds are collected it can be cancelled and is refunded over the rail";
+
+/**
+ * For a cancellation of an uncollected pull-funded quote, in its transaction: locks the row if
+ * nothing of the pull has been handed to the rail (none connected, or the rail asked to retry
+ * later), so no submission can start until the cancellation has committed. False when the pull is
+ * with the rail (or the quote moved on): the money may be debited from the payer any moment, and
+ * a quote failed now would leave it collected with nothing to send it back.
+ */
+export async function cancellablePull(row: Row, tx: Tx): Promise<boolean> {
+  const r = await tx.transaction.updateMany({
+    where: { id: row.id, status: 'PROCESSING', collectedAt: null, OR: PULL_NOT_HANDED_OVER },
+    data: { updatedAt: now() },
+  });
+  return r.count > 0;
+}
+
+/** An uncollected pull-funded quote in production: its pull may yet be handed to the rail. */
+export const awaitsPull = (row: Row) => isPullFunded(row) && row.scenario === null && row.collectedAt === null;
 
 /** A quote funded by a direct pull from the payer's bank (funding CLEARING over ACH, plan.ts). */
 export const isPullFunded = (row: Row) => {

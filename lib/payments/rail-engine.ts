@@ -22,6 +22,8 @@ import { overRail, refundedFailure, type Failure } from './steps';
 import { applyRefundEvent } from './rail-refund';
 import {
   applyFundingPullEvent,
+  claimPullSubmission,
+  PULL_SUBMITTING,
   COLLECTION_FAILED,
   type EventResult,
   fundingPullFor,
@@ -115,11 +117,16 @@ async function note(
 export async function submitToRail(transactionId: string, attempt = 1): Promise<void> {
   const row = await txRepo.findByIdUnscoped(transactionId, db());
   if (!row || row.status !== 'PROCESSING') return; // settled, failed or cancelled meanwhile
-  if (row.railStatus && row.railStatus !== 'WAITING') return; // already accepted: its events decide now
+  // Already accepted: its events decide now. SUBMITTING: a pull's submission that died before the
+  // rail's answer was recorded, taken up again.
+  if (row.railStatus && row.railStatus !== 'WAITING' && row.railStatus !== PULL_SUBMITTING) return;
   // A quote funded by pulling from the payer's bank collects the money first: until the rail
   // reports the pull COMPLETED (applyFundingPullEvent), the instruction is the pull, never the payout.
   const phase = isPullFunded(row) ? { collected: row.collectedAt !== null } : null;
   const collecting = phase?.collected === false;
+  // The pull is marked as being handed over first: a cancellation that got in before finds
+  // nothing sent, one that comes after is refused until the pull has settled (rail-collect.ts).
+  if (collecting && !(await transaction((tx) => claimPullSubmission(row.id, tx)))) return;
   const instruction = collecting ? await fundingPullFor(row) : await instructionFor(row);
   if (!instruction) {
     log().error(

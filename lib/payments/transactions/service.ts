@@ -7,7 +7,7 @@ import * as cards from '../../cards/repository';
 import { toCardTransaction, type CardTransaction } from '../../cards/presenter';
 import { failPayout } from '../settlement';
 import { CANCELLED, overRail } from '../steps';
-import { refundsOverRail } from '../rail-collect';
+import { awaitsPull, cancellablePull, PULL_WITH_RAIL, refundsOverRail } from '../rail-collect';
 import { approveIncoming, rejectIncoming } from '../uma/receive';
 import { cancelPull } from '../transfers/settlement';
 import * as repo from './repository';
@@ -148,9 +148,17 @@ export async function cancel(platformId: string, id: string, reason?: string) {
     if (row.status !== 'PROCESSING') throw notCancellable(`it is ${row.status}`);
     if (!row.paymentRail || !CANCELLABLE_RAILS.has(row.paymentRail))
       throw notCancellable(`${row.paymentRail ?? 'this transfer'} is not a bank rail that can be recalled`);
+    let current = row;
+    // A quote whose pull from the payer's bank may be with the rail cannot be failed now: the
+    // debit could land after, with nothing left to send it back (rail-collect.ts cancellablePull).
+    if (awaitsPull(row) && !(await cancellablePull(row, tx))) {
+      current = (await repo.findById(platformId, id, tx))!;
+      if (current.status !== 'PROCESSING') throw notCancellable(`it is ${current.status}`);
+      if (current.collectedAt === null) throw notCancellable(PULL_WITH_RAIL);
+    }
     // Money the rail pulled from the payer's bank goes back over the rail (rail-refund.ts), PENDING until it reports.
-    const failure = refundsOverRail(row) ? overRail(CANCELLED) : CANCELLED;
-    const done = row.type === 'OUTGOING' ? await failPayout(tx, row, failure) : await cancelPull(tx, row);
+    const failure = refundsOverRail(current) ? overRail(CANCELLED) : CANCELLED;
+    const done = current.type === 'OUTGOING' ? await failPayout(tx, current, failure) : await cancelPull(tx, current);
     if (!done) throw notCancellable('it settled meanwhile');
     return toTransaction(reason ? await repo.update(done.id, { platformReason: reason }, tx) : done);
   });
