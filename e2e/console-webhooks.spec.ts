@@ -94,16 +94,20 @@ test('event kinds: a kind left out is skipped and says so; every kind again rest
     address,
   });
   await visit(page, `/console/webhooks?type=CUSTOMER.KYC_APPROVED`);
-  await expect(page.getByRole('row', { name: /CUSTOMER\.KYC_APPROVED/ }).first()).toContainText('kind not chosen');
-  await page
-    .getByRole('row', { name: /CUSTOMER\.KYC_APPROVED/ })
-    .first()
-    .getByRole('link')
-    .click();
+  const row = page.getByRole('row', { name: /CUSTOMER\.KYC_APPROVED/ }).first();
+  await expect(row).toContainText('kind not chosen');
+  // What the event is about, by name, linked to the customer, the id to copy.
+  await expect(row.getByRole('link', { name: 'Kim Kinds' })).toHaveAttribute(
+    'href',
+    `/console/customers/${encodeURIComponent(customer.id)}`,
+  );
+  await expect(row.getByRole('button', { name: `Copy id ${customer.id}` })).toBeVisible();
+  await row.getByRole('link').first().click();
   await page.waitForURL(/\/console\/webhooks\/Webhook/);
   const skippedPath = new URL(page.url()).pathname;
   await expect(region(page, 'Event')).toContainText('does not receive this kind');
-  await expect(region(page, 'Event')).toContainText(customer.id);
+  await expect(region(page, 'Event').getByRole('link', { name: 'Kim Kinds' })).toBeVisible();
+  await expect(region(page, 'Event').getByRole('button', { name: `Copy id ${customer.id}` })).toBeVisible();
   await expect(region(page, 'Deliveries')).toContainText('not sent: the endpoint does not receive this kind');
   // Replay would be refused: the control is disabled and says why, before anyone clicks.
   const replay = region(page, 'Deliveries').getByRole('button', { name: 'Replay' });

@@ -134,10 +134,23 @@ export function TransactionsTable({
   );
 }
 
-export function DeliveriesTable({ rows, caption }: { rows: Delivery[]; caption: string }) {
+/**
+ * Webhook events. `names` (lib/staff/names, read for the rows' subjects) adds what each event is
+ * about, by name — for the log of every event; a subject's own page leaves it out.
+ */
+export function DeliveriesTable({
+  rows,
+  caption,
+  names,
+}: {
+  rows: Delivery[];
+  caption: string;
+  names?: Map<string, Named>;
+}) {
   if (!rows.length) return <Empty>No webhook events.</Empty>;
+  const head = ['Event', 'Type', ...(names ? ['About'] : []), 'Status', 'Attempts', 'Created'];
   return (
-    <Table caption={caption} head={['Event', 'Type', 'Status', 'Attempts', 'Last response', 'Created']}>
+    <Table caption={caption} head={head}>
       {rows.map((d) => (
         <tr key={d.id}>
           <Cell mono>
@@ -145,20 +158,40 @@ export function DeliveriesTable({ rows, caption }: { rows: Delivery[]; caption: 
               {shortId(d.id)}
             </Link>
           </Cell>
-          <Cell>{d.type}</Cell>
+          {/* Breakable after each dot: INTERNAL_ACCOUNT.BALANCE_UPDATED would hold the column wide. */}
+          <Cell>
+            {d.type.split('.').map((part, i) => (
+              <span key={i}>
+                {i > 0 ? (
+                  <>
+                    .<wbr />
+                  </>
+                ) : null}
+                {part}
+              </span>
+            ))}
+          </Cell>
+          {names ? (
+            <Cell>
+              <NamedRef id={d.subjectId} names={names} />
+            </Cell>
+          ) : null}
           <Cell>
             <Badge status={d.status} />
             {d.skipReason === 'KIND_NOT_CHOSEN' ? (
               <span className="ml-1 text-xs text-slate-700">kind not chosen</span>
             ) : null}
           </Cell>
-          <Cell>{d.attempts}</Cell>
           <Cell>
-            {d.lastAttempt
-              ? d.lastAttempt.responseStatus !== null
-                ? `HTTP ${d.lastAttempt.responseStatus}`
-                : (d.lastAttempt.error ?? 'no answer')
-              : '—'}
+            {d.attempts}
+            {d.lastAttempt ? (
+              <span className="block text-xs text-slate-700">
+                last:{' '}
+                {d.lastAttempt.responseStatus !== null
+                  ? `HTTP ${d.lastAttempt.responseStatus}`
+                  : (d.lastAttempt.error ?? 'no answer')}
+              </span>
+            ) : null}
           </Cell>
           <Cell>
             <LocalTime value={d.createdAt} />

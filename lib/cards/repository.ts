@@ -99,6 +99,15 @@ export function listCards(platformId: string, f: CardFilter, req: ListRequest) {
 }
 
 // Card transactions.
+/** What names card transactions (lib/staff/names): the merchant and the card. */
+export function transactionsByIds(platformId: string, ids: string[], tx: Tx) {
+  if (!ids.length) return Promise.resolve([]);
+  return tx.cardTransaction.findMany({
+    where: { platformId, id: { in: ids } },
+    select: { id: true, cardId: true, merchant: true },
+  });
+}
+
 export function insertTransaction(row: Prisma.CardTransactionUncheckedCreateInput, tx: Tx) {
   return tx.cardTransaction.create({ data: row });
 }

@@ -3,6 +3,7 @@ import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { customerWithAccounts, externalAccount, fund, type Holder } from '@/tests/support/money';
 import { db } from '@/lib/core/db';
 import { createAgent } from '@/lib/agents/testing';
+import { activeCard, cardholder, simulate } from '@/lib/cards/testing';
 import { namesOf } from './names';
 
 // The console's names for ids: customers by their name, internal accounts by currency and owner,
@@ -73,6 +74,23 @@ describe('namesOf', () => {
       name: 'Test agent (agent of Ada Lovelace)',
       href: `/console/agents/${encodeURIComponent(agentId)}`,
     });
+  });
+
+  it('names a card transaction by its merchant and card, linked to its own page', async () => {
+    const holder = await cardholder(p, 'Carl Purchases');
+    await fund(p, holder.accounts.USD, 10_000);
+    const card = await activeCard(p, holder);
+    const merchant = { descriptor: 'BLUE BOTTLE COFFEE 42', mcc: '5814', country: 'US' };
+    await simulate(p, card.id, 'authorization', { amount: 450, currency: { code: 'USD' }, merchant });
+    const purchase = await db().cardTransaction.findFirst({ where: { cardId: card.id } });
+    expect(purchase).not.toBeNull();
+    const names = await namesOf(p.platformId, [purchase!.id], db());
+    expect(names.get(purchase!.id)).toEqual({
+      id: purchase!.id,
+      name: `BLUE BOTTLE COFFEE 42 on VISA •••• ${card.last4} of Carl Purchases`,
+      href: `/console/cards/${encodeURIComponent(card.id)}/transactions/${encodeURIComponent(purchase!.id)}`,
+    });
+    expect((await namesOf(other.platformId, [purchase!.id], db())).size).toBe(0);
   });
 
   it("resolves nothing for another platform's ids, unknown ids or an empty list", async () => {

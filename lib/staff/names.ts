@@ -16,7 +16,8 @@ export interface Named {
   /**
    * "Ada Lovelace", "USD account of Ada Lovelace", "Grace Hopper, Banco Azteca (MX)",
    * "VISA •••• 4242 of Ada Lovelace", "Invoice bot (agent of Ada Lovelace)",
-   * "Ada Lovelace · INV-42" (a transaction: its customer and its reference).
+   * "Ada Lovelace · INV-42" (a transaction: its customer and its reference),
+   * "BLUE BOTTLE COFFEE on VISA •••• 4242 of Ada Lovelace" (a card transaction).
    */
   name: string;
   /** Where the console shows the object itself, when it has a page. */
@@ -25,16 +26,32 @@ export interface Named {
 
 const customerHref = (id: string) => `/console/customers/${encodeURIComponent(id)}`;
 
+/** A card purchase by its merchant and its card (named before it). */
+function cardTransactionName(t: { id: string; cardId: string; merchant: unknown }, card: Named | undefined): Named {
+  const merchant = (t.merchant as { descriptor?: string } | null)?.descriptor || 'A card purchase';
+  return {
+    id: t.id,
+    name: card ? `${merchant} on ${card.name}` : merchant,
+    href: `/console/cards/${encodeURIComponent(t.cardId)}/transactions/${encodeURIComponent(t.id)}`,
+  };
+}
+
 export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx): Promise<Map<string, Named>> {
   const wanted = [...new Set([...ids].filter(Boolean))];
   const of = (kind: string) => wanted.filter((id) => id.startsWith(`${kind}:`));
-  const [internals, externals, cardRows, agentRows, transactionRows] = await Promise.all([
+  const [internals, externals, agentRows, transactionRows, cardTransactions] = await Promise.all([
     accounts.byIds(of('InternalAccount'), tx),
     external.byIds(platformId, of('ExternalAccount'), tx),
-    cards.byIds(platformId, of('Card'), tx),
     agents.byIds(platformId, of('Agent'), tx),
     transactions.byIds(platformId, of('Transaction'), tx),
+    cards.transactionsByIds(platformId, of('CardTransaction'), tx),
   ]);
+  // A card transaction is named by its merchant and its card: the cards asked for and theirs, in one read.
+  const cardRows = await cards.byIds(
+    platformId,
+    [...new Set([...of('Card'), ...cardTransactions.map((t) => t.cardId)])],
+    tx,
+  );
   const mine = internals.filter((a) => a.platformId === platformId);
   const customerIds = [
     ...new Set([
@@ -75,6 +92,7 @@ export async function namesOf(platformId: string, ids: Iterable<string>, tx: Tx)
       href: `/console/cards/${encodeURIComponent(c.id)}`,
     });
   }
+  for (const t of cardTransactions) named.set(t.id, cardTransactionName(t, named.get(t.cardId)));
   for (const a of agentRows) {
     const owner = people.get(a.customerId) ?? 'a customer';
     named.set(a.id, {

@@ -4,6 +4,8 @@ import { hasRole } from '@/lib/staff/roles';
 import { PageHeader, Section } from '@/components/ui';
 import { EventKindsForm, SendTestEvent } from '@/components/console/webhook-settings';
 import { DeliveriesTable } from '@/components/console/tables';
+import { db } from '@/lib/core/db';
+import { namesOf } from '@/lib/staff/names';
 import { ExportLink, FilterForm, PagedResults } from '@/components/console/list-page';
 import { requireStaff } from '../../_lib/session';
 import { param, read, readOrError } from '../../_lib/read';
@@ -21,6 +23,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
   const cursor = param(sp.cursor, 32);
   const result = await readOrError(actor, () => listDeliveries(actor.platformId, webhookQuery(filters), 25, cursor));
   const settings = await read(actor, () => webhookSettings(actor.platformId));
+  const subjects = result.ok ? result.value.data.flatMap((d) => (d.subjectId ? [d.subjectId] : [])) : [];
+  const names = await read(actor, () => namesOf(actor.platformId, subjects, db()));
   return (
     <>
       <PageHeader
@@ -45,7 +49,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
         noMatch="No event matches these filters."
         none="No webhook events yet."
       >
-        {(rows) => <DeliveriesTable rows={rows} caption="Webhook events" />}
+        {(rows) => <DeliveriesTable rows={rows} caption="Webhook events" names={names} />}
       </PagedResults>
     </>
   );

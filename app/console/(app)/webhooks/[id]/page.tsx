@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { getDelivery } from '@/lib/webhooks/log';
 import { historyOf } from '@/lib/staff/audit';
 import { hasRole } from '@/lib/staff/roles';
@@ -6,6 +5,9 @@ import { LocalTime } from '@/components/time';
 import { Facts, PageHeader, Section } from '@/components/ui';
 import { AuditList } from '@/components/console/tables';
 import { WebhookDetail } from '@/components/console/webhook-detail';
+import { NamedRef } from '@/components/console/named';
+import { db } from '@/lib/core/db';
+import { namesOf } from '@/lib/staff/names';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
 
@@ -26,6 +28,7 @@ export default async function WebhookPage({ params }: { params: Params }) {
   const d = await readOr404(actor, () => getDelivery(actor.platformId, id));
   const audit = await historyOf(actor.platformId, [id]);
   const subject = d.subjectId;
+  const names = await namesOf(actor.platformId, subject ? [subject] : [], db());
   const subjectHref = subject?.startsWith('Transaction:')
     ? `/console/transactions/${encodeURIComponent(subject)}`
     : subject?.startsWith('Customer:')
@@ -38,20 +41,7 @@ export default async function WebhookPage({ params }: { params: Params }) {
         <Facts
           items={[
             ['Recorded', <LocalTime key="c" value={d.createdAt} />],
-            [
-              'About',
-              subject ? (
-                subjectHref ? (
-                  <Link key="s" className="text-blue-800 underline" href={subjectHref}>
-                    {subject}
-                  </Link>
-                ) : (
-                  subject
-                )
-              ) : (
-                '—'
-              ),
-            ],
+            ['About', <NamedRef key="s" id={subject} names={names} href={subjectHref ?? undefined} />],
             ['Delivered', d.deliveredAt ? <LocalTime key="d" value={d.deliveredAt} /> : '—'],
             ['Next attempt', d.nextAttemptAt ? <LocalTime key="n" value={d.nextAttemptAt} /> : '—'],
             ...(d.skipReason ? [['Not sent', SKIPPED_BECAUSE[d.skipReason] ?? d.skipReason] as [string, string]] : []),
