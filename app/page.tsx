@@ -49,7 +49,12 @@ export default function Home() {
       <p className="mt-2 text-slate-800">
         Authenticate with HTTP Basic using the client id and secret printed when the server first started:
       </p>
-      <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-4 text-sm text-slate-100">
+      {/* Focusable: on a phone the command scrolls sideways inside its box, and keyboard users must be able to scroll it too. */}
+      <pre
+        tabIndex={0}
+        aria-label="Example request"
+        className="mt-2 overflow-x-auto rounded bg-slate-900 p-4 text-sm text-slate-100"
+      >
         <code>{`curl -u "$CLIENT_ID:$CLIENT_SECRET" <this server>${API_BASE}/config`}</code>
       </pre>
     </main>

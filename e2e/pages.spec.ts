@@ -16,6 +16,8 @@ test('the entry page links to the console, the wallet, the API reference and the
 });
 
 test('the API reference renders the served OpenAPI document', async ({ page }) => {
+  // Redoc lays out every operation again at each width the check takes (1280, 390, then back).
+  test.setTimeout(360_000);
   await visit(page, '/docs');
   await expect(page.getByRole('heading', { name: /Create a transfer quote/ }).first()).toBeAttached({
     timeout: 30_000,
