@@ -50,7 +50,7 @@ describe('wallet quotes refused before review', () => {
   it('a closed (deleted) bank account of the holder is refused as closed, not as unknown', async () => {
     const h = await holder('Clara Closed');
     await signIn(h.email);
-    const before = await json(await destinations(request('GET', '/destinations')));
+    const before = await json(await destinations());
     expect(before.body.data.map((d: { id: string }) => d.id)).toEqual([h.bank.toString()]);
     const del = await p.api.delete(`/customers/external-accounts/${h.bank}`);
     expect(del.status, del.text).toBeLessThan(300);
@@ -64,7 +64,7 @@ describe('wallet quotes refused before review', () => {
       details: { reason: 'DESTINATION_NOT_ACTIVE', status: 'INACTIVE' },
     });
     // Reloaded, the page no longer offers it.
-    const after = await json(await destinations(request('GET', '/destinations')));
+    const after = await json(await destinations());
     expect(after.body.data).toEqual([]);
     // Another customer's account, closed or not, stays unknown.
     const other = await holder('Otto Other');
