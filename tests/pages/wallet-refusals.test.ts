@@ -1,8 +1,7 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newPlatform, type TestPlatform } from '@/tests/support/api';
+import { describe, expect, it, vi } from 'vitest';
 import { balanceOf, externalAccount, fund } from '@/tests/support/money';
-import { current, CookieJar } from './cookie-jar';
-import { json, request, signIn } from './wallet-client';
+import { current } from './cookie-jar';
+import { json, request, signIn, walletPlatform } from './wallet-client';
 
 vi.mock('next/headers', () => ({ cookies: async () => current.jar, headers: async () => current.headers }));
 
@@ -13,25 +12,18 @@ const { POST: quote } = await import('@/app/wallet/api/quotes/route');
 const { GET: history } = await import('@/app/wallet/api/history/route');
 const { GET: destinations } = await import('@/app/wallet/api/destinations/route');
 
-let p: TestPlatform;
-beforeAll(async () => {
-  p = await newPlatform();
-  process.env.CORRIDOR_WALLET_PLATFORM_ID = p.platformId;
-});
-beforeEach(() => {
-  current.jar = new CookieJar();
-});
+const platform = walletPlatform();
 
 /** A customer whose wallet holds 20,000.00 USD, with one MXN bank account. */
 async function holder(name: string) {
   const email = `refusals-${process.pid}-${Date.now()}-${name.length}@example.com`;
-  const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: name, email });
+  const c = await platform.p.api.post('/customers', { customerType: 'INDIVIDUAL', fullName: name, email });
   expect(c.status, c.text).toBe(201);
-  const accounts = (await p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body
+  const accounts = (await platform.p.api.get('/customers/internal-accounts', { query: { customerId: c.body.id } })).body
     .data as { id: string; type: string }[];
   const wallet = accounts.find((a) => a.type === 'EMBEDDED_WALLET')!.id;
-  await fund(p, wallet, 2_000_000);
-  const bank = await externalAccount(p, c.body.id, 'MXN', '000');
+  await fund(platform.p, wallet, 2_000_000);
+  const bank = await externalAccount(platform.p, c.body.id, 'MXN', '000');
   return { email, customerId: c.body.id as string, wallet, bank };
 }
 
@@ -40,7 +32,7 @@ const ask = async (accountId: string, amount: string) =>
 
 /** Nothing moved and nothing was offered: the wallet's balance and its (empty) history. */
 async function nothingHappened(wallet: string) {
-  expect(await balanceOf(p, wallet)).toEqual({ available: 2_000_000n, total: 2_000_000n });
+  expect(await balanceOf(platform.p, wallet)).toEqual({ available: 2_000_000n, total: 2_000_000n });
   const listed = await json(await history(request('GET', '/history')));
   expect(listed.status).toBe(200);
   expect(listed.body.data).toEqual([]);
@@ -52,7 +44,7 @@ describe('wallet quotes refused before review', () => {
     await signIn(h.email);
     const before = await json(await destinations());
     expect(before.body.data.map((d: { id: string }) => d.id)).toEqual([h.bank.toString()]);
-    const del = await p.api.delete(`/customers/external-accounts/${h.bank}`);
+    const del = await platform.p.api.delete(`/customers/external-accounts/${h.bank}`);
     expect(del.status, del.text).toBeLessThan(300);
     // The page may still show it (loaded before): asking for a quote says why it cannot be paid.
     const r = await ask(h.bank, '1000');
@@ -75,7 +67,7 @@ describe('wallet quotes refused before review', () => {
   });
 
   it("an amount above the corridor's single-transaction maximum is refused with the maximum", async () => {
-    const cfg = await p.api.patch('/config', {
+    const cfg = await platform.p.api.patch('/config', {
       supportedCurrencies: [
         {
           currencyCode: 'USD',
