@@ -113,6 +113,19 @@ export async function signInStaff(page: Page, email = STAFF.email, password = ST
   if (expectSuccess) await page.waitForURL(/\/console$/);
 }
 
+/** Email-code sign-in to the wallet as a person does it (the sandbox code), with the resend countdown seen. */
+export async function signInToWallet(page: Page, email: string) {
+  // A new code may be sent 30 s after the last (the sandbox clock moves on instead of waiting).
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 31 });
+  await visit(page, '/wallet');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await expect(page.getByRole('button', { name: /Send a new code in \d+ s/ })).toBeDisabled();
+  await page.getByLabel('Code from the email').fill('000000');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Balances' })).toBeVisible();
+}
+
 // ---- test data ---------------------------------------------------------------------------------
 
 let n = 0;

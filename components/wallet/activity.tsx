@@ -100,9 +100,9 @@ export function Activity({ accounts, walletId }: { accounts: Json[]; walletId: s
   );
 }
 
-/** The status in words; a failure says why. */
+/** The status in words; a failure says why. A payment on its way is still pending to its holder. */
 export function statusText(e: Json): string {
-  const s = String(e.status).toLowerCase().replace(/_/g, ' ');
+  const s = e.status === 'PROCESSING' ? 'pending (on its way)' : String(e.status).toLowerCase().replace(/_/g, ' ');
   return e.failureReason ? `${s}: ${String(e.failureReason).toLowerCase().replace(/_/g, ' ')}` : s;
 }
 

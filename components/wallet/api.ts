@@ -59,6 +59,10 @@ export async function signed(
   return retry.data;
 }
 
+/** The server answered that this browser's session is gone (ran out, or signed out elsewhere). */
+export const sessionGone = (err: unknown) =>
+  err instanceof ApiError && err.status === 401 && err.details?.reason === 'NO_SESSION';
+
 /** The server refused an action until the holder confirms it is them (a sign-in of the last minutes). */
 export const needsConfirmation = (err: unknown) =>
   err instanceof ApiError && err.status === 403 && err.details?.reason === 'REAUTHENTICATION_REQUIRED';
@@ -70,7 +74,8 @@ export const needsConfirmation = (err: unknown) =>
  */
 export async function requireFresh(): Promise<void> {
   const me = (await call('GET', '/me')).data;
-  if (!me?.signedIn) throw new ApiError(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended)');
+  if (!me?.signedIn)
+    throw new ApiError(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended)', { reason: 'NO_SESSION' });
   // A few seconds' margin: the action itself follows this answer.
   if (Number(me.session?.freshSecondsLeft ?? 0) <= 5)
     throw new ApiError(403, 'FORBIDDEN', 'Confirm it is you', { reason: 'REAUTHENTICATION_REQUIRED' });

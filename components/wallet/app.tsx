@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import { Activity } from './activity';
-import { ApiError, call, signed, type Json } from './api';
+import { ApiError, call, sessionGone, signed, type Json } from './api';
 import { money } from './figures';
 import { SessionClock } from './session';
 import { Cards } from './cards';
@@ -114,14 +114,23 @@ function useSessionEnd() {
     () => endSession('Your session ended. Sign in again to continue; what you typed is kept.'),
     [endSession],
   );
-  useEffect(
-    () =>
-      client.getQueryCache().subscribe((e) => {
-        const err = e.query.state.error;
-        if (e.query.queryKey[0] !== 'me' && err instanceof ApiError && err.status === 401) expired();
-      }),
-    [client, expired],
-  );
+  // Refused as signed out — a read or an action (the session ran out on the server, or another
+  // device signed it out): the same end. A refused code (also a 401) is no end, nor a refusal
+  // while already signed out.
+  useEffect(() => {
+    const signedIn = () => Boolean((client.getQueryData(['me']) as { me?: Json } | undefined)?.me);
+    const reads = client.getQueryCache().subscribe((e) => {
+      const err = e.query.state.error;
+      if (e.query.queryKey[0] !== 'me' && err instanceof ApiError && err.status === 401 && signedIn()) expired();
+    });
+    const actions = client.getMutationCache().subscribe((e) => {
+      if (e.type === 'updated' && sessionGone(e.mutation.state.error) && signedIn()) expired();
+    });
+    return () => {
+      reads();
+      actions();
+    };
+  }, [client, expired]);
   return { notice, setNotice, endSession, expired };
 }
 

@@ -31,8 +31,11 @@ export function Receive({ umaAddress, accounts }: { umaAddress: string | null; a
         </div>
       ) : null}
       {banks.map(({ account, info }) => (
-        <div key={account.id}>
-          <h3 className="mb-1 font-medium">Bank transfer to your {account.balance.currency.code} account</h3>
+        // A region per account, named by its heading: each copy button is then one of that account's.
+        <section key={account.id} aria-labelledby={`receive-${account.id}`}>
+          <h3 id={`receive-${account.id}`} className="mb-1 font-medium">
+            Bank transfer to your {account.balance.currency.code} account
+          </h3>
           <div className="space-y-1">
             {Object.entries(LABELS)
               .filter(([field]) => typeof info[field] === 'string')
@@ -40,7 +43,7 @@ export function Receive({ umaAddress, accounts }: { umaAddress: string | null; a
                 <CopyValue key={field} label={label} value={info[field]} />
               ))}
           </div>
-        </div>
+        </section>
       ))}
       {!umaAddress && !banks.length ? <p className="text-sm text-slate-700">No way to receive is set up yet.</p> : null}
     </div>

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { parseAmount } from '../format';
-import { call, type Json } from './api';
+import { ApiError, call, type Json } from './api';
 import { stamp, type SessionKey } from './crypto';
 import { money } from './figures';
 import { Review } from './review';
@@ -69,6 +69,16 @@ function refusal(form: SendForm, units: bigint | null, currency: string, availab
   return null;
 }
 
+/** A quote refused for the corridor's limits, said in major units (the server's details are minor units). */
+function inWords(err: unknown): never {
+  const d = err instanceof ApiError ? err.details : null;
+  if (err instanceof ApiError && err.code === 'TRANSACTION_SIZE_LIMIT_EXCEEDED' && d?.maxAmount !== undefined)
+    throw new Error(`That is more than one payment can carry: at most ${money(d.maxAmount, d.currency)} at a time.`);
+  if (err instanceof ApiError && err.code === 'AMOUNT_OUT_OF_RANGE' && d?.minAmount !== undefined)
+    throw new Error(`That is less than one payment can carry: at least ${money(d.minAmount, d.currency)}.`);
+  throw err;
+}
+
 // Send money from the wallet: pick a destination and an amount, get a quote, review what the
 // other side receives, the rate and the fees, then confirm — the browser stamps the quote's
 // payload with the session key and the quote is executed with that signature.
@@ -94,7 +104,7 @@ export function Send({
       if (refused || units === null) throw new Error(refused ?? 'Enter an amount');
       const destination = form.to === UMA ? { umaAddress: form.uma.trim() } : { accountId: form.to };
       const body = { destination, amount: units.toString(), description: form.description || undefined };
-      return (await call('POST', '/quotes', body)).data as Json;
+      return (await call('POST', '/quotes', body).catch(inWords)).data as Json;
     },
     onSuccess: () => setIdempotencyKey(crypto.randomUUID()),
   });

@@ -18,6 +18,11 @@ export async function insert(row: Prisma.ExternalAccountUncheckedCreateInput, tx
   return tx.externalAccount.create({ data: row });
 }
 
+/** An account of this owner kind, deleted or not (a deleted one is INACTIVE). */
+export function findOwned(platformId: string, id: string, owner: Owner, tx: Tx): Promise<ExternalAccountRow | null> {
+  return tx.externalAccount.findFirst({ where: { platformId, id, ...ownerWhere(owner) } });
+}
+
 /** A live (not deleted) account of this owner kind. */
 export function findLive(platformId: string, id: string, owner: Owner, tx: Tx): Promise<ExternalAccountRow | null> {
   return tx.externalAccount.findFirst({ where: { platformId, id, deletedAt: null, ...ownerWhere(owner) } });

@@ -152,6 +152,16 @@ export async function get(platformId: string, id: string, owner: Owner): Promise
   return present(row);
 }
 
+/**
+ * The owner's account even when deleted (then INACTIVE): a payment to it can be refused as closed
+ * rather than as an account the owner never had.
+ */
+export async function getOwned(platformId: string, id: string, owner: Owner): Promise<ExternalAccount> {
+  const row = await repo.findOwned(platformId, id, owner, db());
+  if (!row) throw notFoundError(id);
+  return present(row);
+}
+
 export async function list(platformId: string, filter: repo.ExternalAccountFilter, limit: number, cursor?: string) {
   const listed = await repo.list(platformId, filter, { limit, cursor, filters: { ...filter } });
   return pageOf(listed, present);

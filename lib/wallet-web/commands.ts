@@ -129,9 +129,9 @@ export const createWalletQuote = defineCommand({
       const owner = { kind: 'customers' as const, customerId: a.customerId };
       if (!isId('ExternalAccount', accountId))
         throw new DomainError('REFERENCE_NOT_FOUND', 'No such external account of yours');
-      const target = await externalAccounts.get(a.platformId, accountId, owner);
+      const target = await externalAccounts.getOwned(a.platformId, accountId, owner);
       if (target.status !== 'ACTIVE')
-        throw new DomainError('INVALID_INPUT', `That account cannot receive payments (${target.status})`, {
+        throw new DomainError('INVALID_INPUT', destinationRefusal(target.status), {
           reason: 'DESTINATION_NOT_ACTIVE',
           status: target.status,
         });
@@ -146,6 +146,12 @@ export const createWalletQuote = defineCommand({
     return createQuote(a.platformId, parseBodyOrThrow(quoteRequest, request));
   },
 });
+
+/** Why one of the holder's own accounts cannot be paid, in their words (a deleted one is INACTIVE). */
+const destinationRefusal = (status: string) =>
+  status === 'INACTIVE'
+    ? 'That account was closed: it cannot receive payments'
+    : `That account cannot receive payments yet (${status.toLowerCase().replace(/_/g, ' ')})`;
 
 /**
  * A wallet quote locks the sending side, so its total is the amount typed: one above what the

@@ -1,4 +1,5 @@
-import { expect } from 'vitest';
+import { beforeAll, beforeEach, expect } from 'vitest';
+import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { POST as start } from '@/app/wallet/api/sign-in/start/route';
 import { POST as verify } from '@/app/wallet/api/sign-in/verify/route';
 import { encryptOtpBundle, newClientKey, stamp, type ClientKey } from '@/lib/wallet-auth/testing/client';
@@ -61,4 +62,20 @@ export async function signIn(email: string): Promise<{ jar: CookieJar; key: Clie
   );
   expect(done.status, JSON.stringify(done.body)).toBe(200);
   return { jar, key };
+}
+
+/**
+ * The test file's own platform, made the wallet pages' platform, and a new browser (cookie jar)
+ * for each test. Read `.p` inside tests (it is set once the file's tests start).
+ */
+export function walletPlatform(): { p: TestPlatform } {
+  const ref = {} as { p: TestPlatform };
+  beforeAll(async () => {
+    ref.p = await newPlatform();
+    process.env.CORRIDOR_WALLET_PLATFORM_ID = ref.p.platformId;
+  });
+  beforeEach(() => {
+    current.jar = new CookieJar();
+  });
+  return ref;
 }

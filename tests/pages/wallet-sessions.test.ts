@@ -65,6 +65,11 @@ describe('wallet sessions', () => {
     expect((await json(await sessions())).body.data).toHaveLength(1);
     current.jar = phone.jar;
     expect((await json(await me())).body).toEqual({ signedIn: false });
+    // The signed-out device's next action is told its session is gone (the page returns to sign-in).
+    expect(await json(await sessions())).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED', details: { reason: 'NO_SESSION' } },
+    });
     // A session of another wallet is not found.
     const stranger = await newWallet(p);
     await signIn(stranger.email);

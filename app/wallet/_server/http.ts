@@ -29,7 +29,8 @@ export function json(status: number, body: unknown): Response {
   });
 }
 
-export const problem = (status: number, code: string, message: string) => json(status, { status, code, message });
+export const problem = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  json(status, { status, code, message, ...(details ? { details } : {}) });
 
 /** A domain error as the API answers it: the spec's body, with its status. */
 export const domainProblem = (err: DomainError) => json(ERROR_STATUS[err.code], errorBody(err));
@@ -84,7 +85,9 @@ export async function webSession(): Promise<WebSession | null> {
   return resolve((await cookies()).get(COOKIE)?.value);
 }
 
-export const signedOut = () => problem(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended)');
+// The reason tells the page its session is gone (back to sign-in), unlike a refused sign-in's 401.
+export const signedOut = () =>
+  problem(401, 'UNAUTHORIZED', 'Not signed in (or the wallet session ended)', { reason: 'NO_SESSION' });
 
 /** Reads a JSON body (at most 64 KiB) as text and value; null when it is not a JSON object. */
 export async function body(req: Request): Promise<{ text: string; value: Record<string, unknown> } | null> {
