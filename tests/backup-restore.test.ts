@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -174,3 +175,48 @@ it('a restore without the keys the backup needs is refused before anything is wr
   const ok = await runScript('restore', [file], { DATABASE_URL: target.url });
   expect(ok.code, ok.out).toBe(0);
 }, 120_000);
+
+// docs/operations.md: an embedded database's backup is a file PostgreSQL loads too, whether through
+// `npm run restore` with DATABASE_URL naming a PostgreSQL database (how an installation moves to
+// PostgreSQL) or with `psql -v ON_ERROR_STOP=1 -f FILE`, without Corridor.
+it.skipIf(!embedded)(
+  'an embedded backup loads into PostgreSQL: by npm run restore and by psql, the ledger audits clean',
+  async () => {
+    const file = path.join(scratch('corridor-backup-to-pg-'), 'backup.sql');
+    const backup = await runScript('backup', ['--out', file], sourceEnv());
+    expect(backup.code, backup.out).toBe(0);
+    // Nothing moves while the copies are compared (the load of the first test has ended).
+    const balances = `SELECT "id", "balance"::text AS balance FROM "LedgerAccount" ORDER BY "id"`;
+    const keys = `SELECT "key", "state", "responseBody" FROM "IdempotencyRecord" ORDER BY "key"`;
+    const expected = { balances: await sql(source!.url, balances), keys: await sql(source!.url, keys) };
+    expect(expected.balances.length).toBeGreaterThan(4);
+    expect(expected.keys.length).toBeGreaterThan(20);
+
+    const viaRestore = await scratchPostgres();
+    const viaPsql = await scratchPostgres();
+    stops.push(
+      () => viaRestore.stop(),
+      () => viaPsql.stop(),
+    );
+    const restored = await runScript('restore', [file], { DATABASE_URL: viaRestore.url });
+    expect(restored.code, restored.out).toBe(0);
+    expect(restored.out).toMatch(/ledger: \d+ accounts, .*: balanced/);
+    const psql = spawnSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', viaPsql.url, '-f', file], {
+      encoding: 'utf8',
+    });
+    expect(psql.status, psql.stderr).toBe(0);
+
+    for (const url of [viaRestore.url, viaPsql.url]) {
+      expect((await sql<{ v: string }>(url, `SELECT version() AS v`))[0].v).toMatch(/^PostgreSQL \d+/);
+      const audit = await runScript('ledger-check', [], { DATABASE_URL: url });
+      expect(audit.code, audit.out).toBe(0);
+      expect(audit.out).toMatch(/balanced/);
+      expect(await ledgerViolations({ query: (text: string) => sql(url, text).then((rows) => ({ rows })) })).toEqual(
+        [],
+      );
+      expect(await sql(url, balances)).toEqual(expected.balances);
+      expect(await sql(url, keys)).toEqual(expected.keys);
+    }
+  },
+  300_000,
+);

@@ -8,7 +8,8 @@ import { startReceiver, type Receiver } from './support/webhook-receiver';
 // twice, and the worker can run in a process of its own (CORRIDOR_WORKER=only), which serves only
 // its health, readiness and metrics. Also point 2's cluster aggregation: with several server
 // processes on one port, a scrape of /metrics answers for all of them (counters summed).
-// (The crash soak across two servers, killing one: `npm run soak -- --servers 2 --db postgres`.)
+// (The crash soak across two servers, killing one: `npm run soak -- --servers 2 --db postgres`,
+// which `npm test` runs small: scripts/test.mjs.)
 const TOKEN = 'several-servers-metrics-token-51ab';
 const common = {
   CORRIDOR_WEBHOOK_ALLOW_PRIVATE: '1',

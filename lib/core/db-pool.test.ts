@@ -159,3 +159,15 @@ describe.skipIf(inject('embedded'))('with several connections', () => {
     b.release();
   });
 });
+
+it('reports its connections and waiters as pg.Pool does (read by /metrics and the housekeeping passes)', async () => {
+  const counts = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  await pool.query('SELECT 1');
+  expect(counts()).toEqual({ total: 1, idle: 1, waiting: 0 });
+  const held = await pool.connect();
+  const waiting = pool.query('SELECT 1');
+  expect(counts()).toEqual({ total: 1, idle: 0, waiting: 1 });
+  held.release();
+  await waiting;
+  expect(counts()).toEqual({ total: 1, idle: 1, waiting: 0 });
+});

@@ -59,6 +59,14 @@ export class PipelinedPool extends pg.Pool {
     // Assigned rather than declared as a method: one implementation cannot restate pg.Pool's
     // overloads (generic row types, Submittable) in TypeScript.
     this.query = this.pipelinedQuery.bind(this) as unknown as pg.Pool['query'];
+    // pg.Pool's counts read its own queues, which this pool never fills: /metrics and the
+    // housekeeping passes (which yield while requests wait) read these instead. Defined here, as
+    // pg's types declare the counts as properties, which a subclass cannot restate as getters.
+    Object.defineProperties(this, {
+      totalCount: { get: () => this.slots.filter((s) => s.client).length },
+      idleCount: { get: () => this.slots.filter((s) => s.client && !s.exclusive && s.inFlight === 0).length },
+      waitingCount: { get: () => this.waiting.length },
+    });
   }
 
   /** pg.Pool's query in both forms the driver adapter and pg's own callers use: promise and callback. */

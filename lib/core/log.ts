@@ -13,13 +13,14 @@ function levelFrom(value: string | undefined): { level: LevelWithSilent; refused
   return LEVELS.includes(v) ? { level: v } : { level: 'info', refused: value };
 }
 
-// Tests swap the destination to read what was written (lib/core/log.test.ts, tests/log-secrets.test.ts).
+// Tests swap the destination to read what was written (lib/core/log.test.ts, tests/request-log.test.ts,
+// tests/log-lines.test.ts).
 let sink: Writable | undefined;
 let current: Logger | undefined;
 
 function build(): Logger {
   const { level, refused } = levelFrom(process.env.CORRIDOR_LOG_LEVEL);
-  const destination = sink ?? (process.stdout.isTTY ? pretty({ colorize: true, sync: true }) : bufferedDestination(1));
+  const destination = sink ?? destinationFor(process.stdout, 1);
   const logger = pino(
     {
       level,
@@ -31,6 +32,11 @@ function build(): Logger {
   );
   if (refused) logger.warn(`CORRIDOR_LOG_LEVEL=${refused} is not one of ${LEVELS.join(', ')}; logging at info`);
   return logger;
+}
+
+/** Where lines on `fd` go: pretty text when `out` is a terminal a person reads, else JSON lines. */
+export function destinationFor(out: { isTTY?: boolean }, fd: number) {
+  return out.isTTY ? pretty({ colorize: true, sync: true, destination: fd }) : bufferedDestination(fd);
 }
 
 // Lines are gathered and written a few KiB at a time rather than one write per line: the request

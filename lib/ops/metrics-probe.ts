@@ -8,6 +8,9 @@ export async function readFigures(
   pool: { totalCount: number; idleCount: number; waitingCount: number } | undefined,
   wallNow = new Date(),
 ): Promise<Figures> {
+  // The pool as the scrape found it, before the statements below take connections of their own
+  // (read after them, a full pool with requests waiting had always drained by then).
+  const connections = pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
   const [payments, postings, jobs, oldestJob, events, oldestEvent, railWaiting] = await Promise.all([
     db.$queryRaw<{ type: string; status: string; count: number }[]>(
       Prisma.sql`SELECT "type", "status", count(*)::int AS count FROM "Transaction" GROUP BY "type", "status"`,
@@ -43,7 +46,7 @@ export async function readFigures(
     webhookEvents: events.map((e) => ({ status: e.status, count: Number(e.count) })),
     oldestUndeliveredWebhookSeconds: age(oldestEvent[0]?.at),
     paymentsWaitingForRail: railWaiting.map((w) => ({ reason: waitingReason(w.reason), count: Number(w.count) })),
-    pool: pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
+    pool: connections,
   };
 }
 
