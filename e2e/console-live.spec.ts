@@ -103,7 +103,7 @@ test('overview and transactions name people and accounts; ids copy whole', async
 });
 
 const inReview = async () =>
-  (await apiOk('GET', '/verifications?status=PENDING_MANUAL_REVIEW&limit=1')).totalCount as number;
+  (await apiOk('GET', '/verifications?verificationStatus=PENDING_MANUAL_REVIEW&limit=1')).totalCount as number;
 
 test("the overview's review counter and a payment's state move without a reload", async ({ page }) => {
   await signInStaff(page);
