@@ -64,6 +64,12 @@ async function changePolicy(page: Page, agentId: string) {
   expect(saved.approvalThresholds).toEqual({ currency: 'USD', amount: 25_000 });
   expect(saved.permissions).toEqual(expect.arrayContaining(['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES']));
   expect(saved.accountRestrictions.allowedAccountIds).toHaveLength(1);
+  // The policy names the allowed account as staff know it, its id one click away to copy.
+  const accountsFact = page.getByRole('region', { name: 'Policy', exact: true });
+  await expect(accountsFact).toContainText(/Only these accounts\s*USD account of Ada Agentkeeper/);
+  const [allowed] = saved.accountRestrictions.allowedAccountIds;
+  await expect(accountsFact.getByRole('button', { name: `Copy id ${allowed}` })).toBeVisible();
+  await expect(accountsFact).not.toContainText(allowed);
 }
 
 test('pause, resume, change the daily limit and generate a device code of an agent', async ({ page }) => {

@@ -1,4 +1,5 @@
-import { apiOk, checkPage, expect, signInStaff, test, unique, visit, type Json } from './support';
+import { apiOk, checkPage, expect, signInStaff, test, visit } from './support';
+import { cardWithPurchase } from './live-data';
 
 // Cards in the console, in Chromium: a card issued through the API (provisioned by the worker)
 // with an authorization on it, the cards list, then frozen and unfrozen from the card's page —
@@ -6,38 +7,20 @@ import { apiOk, checkPage, expect, signInStaff, test, unique, visit, type Json }
 // (headers, axe, screenshots at 1280 and 390 px).
 test.describe.configure({ mode: 'serial' });
 
-async function activeCard() {
-  const customer = await apiOk('POST', '/customers', {
-    customerType: 'INDIVIDUAL',
-    platformCustomerId: unique('cardholder'),
-    fullName: 'Ada Cardholder',
-    currencies: ['USD'],
-  });
-  const accounts = await apiOk('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`);
-  const usd = (accounts.data as Json[]).find((a) => a.type === 'INTERNAL_FIAT' && a.balance.currency.code === 'USD');
-  await apiOk('POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: 50_000 });
-  const card = await apiOk('POST', '/cards', {
-    cardholderId: customer.id,
-    platformCardId: unique('card'),
-    form: 'VIRTUAL',
-    fundingSources: [usd.id],
-    maxSpendPerTransaction: 20_000,
-  });
-  await expect.poll(async () => (await apiOk('GET', `/cards/${card.id}`)).state, { timeout: 20_000 }).toBe('ACTIVE');
-  await apiOk('POST', `/sandbox/cards/${encodeURIComponent(card.id)}/simulate/authorization`, {
-    amount: 1250,
-    currency: { code: 'USD' },
-    merchant: { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' },
-  });
-  return { customer, card };
-}
-
 test('freeze and unfreeze a card in the console (seen through the API, recorded on the card)', async ({ page }) => {
-  const { customer, card } = await activeCard();
+  const { holder: customer, card } = await cardWithPurchase('Ada Cardholder');
   await signInStaff(page);
   await visit(page, '/console/cards');
   await expect(page.getByRole('heading', { name: 'Cards' })).toBeVisible();
   await expect(page.getByText(card.platformCardId)).toBeVisible();
+  // The cardholder by name, linked to their page, the id one click away to copy (not shown whole).
+  const row = page.getByRole('row').filter({ hasText: card.platformCardId });
+  await expect(row.getByRole('link', { name: 'Ada Cardholder' })).toHaveAttribute(
+    'href',
+    `/console/customers/${encodeURIComponent(customer.id)}`,
+  );
+  await expect(row.getByRole('button', { name: `Copy id ${customer.id}` })).toBeVisible();
+  await expect(row).not.toContainText(customer.id);
   await checkPage(page, 'console-cards');
 
   await visit(page, `/console/cards/${encodeURIComponent(card.id)}`);

@@ -1,88 +1,18 @@
 import type { Page } from '@playwright/test';
-import {
-  apiOk,
-  BASE,
-  checkPage,
-  customerInReview,
-  expect,
-  invoiceAgent,
-  mxnBankAccount,
-  signInStaff,
-  test,
-  unique,
-  visit,
-  walletCustomer,
-  type Json,
-} from './support';
+import { apiOk, BASE, checkPage, customerInReview, expect, signInStaff, test, visit } from './support';
+import { approvalAgent, cardWithPurchase, describedPayment } from './live-data';
 
 // The console live, by name and on a phone (issue 26, points 2, 3 and 7), in Chromium on data
-// made through the API: a newly held agent action raises a notice on whatever page is open and
-// moves the badge and the overview's counter without a reload; a card transaction's state follows
-// a clearing without a reload; tables and cards name people and accounts (ids copyable); at 390 px
-// no console page scrolls sideways, the navigation is a menu button and tables stack with status
-// and amount on screen. Each page checked (headers, axe, screenshots at 1280 and 390 px).
+// made through the API (e2e/live-data.ts): a newly held agent action raises a notice on whatever
+// page is open and moves the badge and the overview's counter without a reload, as does a
+// verification put into review; a payment's and a card transaction's state follow the sandbox
+// without a reload; tables and cards name people and accounts (ids copyable); at 390 px no
+// console page scrolls sideways, the navigation is a menu button and tables stack with status and
+// amount on screen. Each page checked (headers, axe, screenshots at 1280 and 390 px).
 test.describe.configure({ mode: 'serial' });
 
 // The console promises 5 s; the poll runs every 4 s.
 const LIVE = { timeout: 5_000 };
-
-const agentCall = async (token: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${BASE}/api/2025-10-13${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as Json;
-  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-  return json;
-};
-
-async function fundedUsd(customerId: string, amount: number) {
-  const accounts = await apiOk('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
-  const usd = (accounts.data as Json[]).find((a) => a.type === 'INTERNAL_FIAT' && a.balance.currency.code === 'USD');
-  await apiOk('POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount });
-  return usd.id as string;
-}
-
-/** An agent whose every transfer waits for approval, and a function that has it hold one. */
-async function approvalAgent() {
-  const customer = await apiOk('POST', '/customers', {
-    customerType: 'INDIVIDUAL',
-    platformCustomerId: unique('live-owner'),
-    fullName: 'Ada Lovelace',
-    currencies: ['USD'],
-  });
-  const usd = await fundedUsd(customer.id, 100_000);
-  const ext = await apiOk('POST', '/customers/external-accounts', {
-    customerId: customer.id,
-    currency: 'USD',
-    accountInfo: {
-      accountType: 'USD_ACCOUNT',
-      accountNumber: '400000000654',
-      routingNumber: '021000021',
-      bankAccountType: 'CHECKING',
-      bankName: 'Test Bank',
-      beneficiary: {
-        beneficiaryType: 'INDIVIDUAL',
-        fullName: 'Pat Receiver',
-        countryOfResidence: 'DE',
-        address: { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' },
-      },
-    },
-  });
-  const { code } = await invoiceAgent(customer.id, 'APPROVAL_REQUIRED');
-  const redeemed = await fetch(`${BASE}/api/2025-10-13/agents/device-codes/${code}/redeem`, { method: 'POST' });
-  const token = ((await redeemed.json()) as Json).accessToken as string;
-  return async (amount: number) => {
-    const held = await agentCall(token, 'POST', '/agents/me/transfer-out', {
-      source: { accountId: usd },
-      destination: { accountId: ext.id },
-      amount,
-    });
-    expect(held.status).toBe('PENDING_APPROVAL');
-    return held;
-  };
-}
 
 const waiting = async () => (await apiOk('GET', '/agents/approvals?limit=1')).totalCount as number;
 const markWindow = (page: Page) => page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
@@ -92,7 +22,7 @@ const stillSameWindow = async (page: Page) =>
 test('a newly held action raises a notice on any page; badge, queue and overview counter follow without a reload', async ({
   page,
 }) => {
-  const hold = await approvalAgent();
+  const { hold } = await approvalAgent();
   await signInStaff(page);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await markWindow(page);
@@ -137,52 +67,6 @@ test('a newly held action raises a notice on any page; badge, queue and overview
   await stillSameWindow(page);
 });
 
-/** A payment out to Mexico with a description, from a funded USD account. */
-async function describedPayment() {
-  const tina = await walletCustomer('Tina Transfer');
-  const fiat = await fundedUsd(tina.id, 50_000);
-  const bank = await mxnBankAccount(tina.id);
-  const quote = await apiOk(
-    'POST',
-    '/quotes',
-    {
-      source: { sourceType: 'ACCOUNT', accountId: fiat },
-      destination: { destinationType: 'ACCOUNT', accountId: bank.id },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 1000,
-      description: 'Rent for March',
-    },
-    { 'idempotency-key': crypto.randomUUID() },
-  );
-  await apiOk('POST', `/quotes/${quote.id}/execute`, undefined, { 'idempotency-key': crypto.randomUUID() });
-  return quote.transactionId as string;
-}
-
-/** An active card of a funded cardholder with one purchase authorized on it. */
-async function cardWithPurchase() {
-  const holder = await apiOk('POST', '/customers', {
-    customerType: 'INDIVIDUAL',
-    platformCustomerId: unique('live-cardholder'),
-    fullName: 'Linus Cardholder',
-    currencies: ['USD'],
-  });
-  const usd = await fundedUsd(holder.id, 50_000);
-  const card = await apiOk('POST', '/cards', {
-    cardholderId: holder.id,
-    platformCardId: unique('card'),
-    form: 'VIRTUAL',
-    fundingSources: [usd],
-    maxSpendPerTransaction: 20_000,
-  });
-  await expect.poll(async () => (await apiOk('GET', `/cards/${card.id}`)).state, { timeout: 20_000 }).toBe('ACTIVE');
-  await apiOk('POST', `/sandbox/cards/${encodeURIComponent(card.id)}/simulate/authorization`, {
-    amount: 1250,
-    currency: { code: 'USD' },
-    merchant: { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' },
-  });
-  return card.id as string;
-}
-
 test('overview and transactions name people and accounts; ids copy whole', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
   const { customer: reviewed } = await customerInReview();
@@ -218,10 +102,50 @@ test('overview and transactions name people and accounts; ids copy whole', async
   await checkPage(page, 'console-live-transaction');
 });
 
+const inReview = async () =>
+  (await apiOk('GET', '/verifications?verificationStatus=PENDING_MANUAL_REVIEW&limit=1')).totalCount as number;
+
+test("the overview's review counter and a payment's state move without a reload", async ({ page }) => {
+  await signInStaff(page);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  const before = await inReview();
+  await expect(
+    page.getByRole('link', { name: `Verifications to review ${before.toLocaleString('en-US')}` }),
+  ).toBeVisible();
+  await markWindow(page);
+
+  // A customer put into manual review through the API while the page is open: the counter moves
+  // and the customer joins the list of who waits, by name.
+  const { customer } = await customerInReview();
+  const after = await inReview();
+  expect(after).toBe(before + 1);
+  await expect(
+    page.getByRole('link', { name: `Verifications to review ${after.toLocaleString('en-US')}` }),
+  ).toBeVisible(LIVE);
+  const reviews = page.getByRole('region', { name: 'Waiting for review' });
+  await expect(reviews.getByRole('button', { name: `Copy id ${customer.id}` })).toBeVisible(LIVE);
+  await stillSameWindow(page);
+
+  // A payment's page follows the payment: its state as the API tells it, then the next one the
+  // sandbox moves it to, without a reload.
+  const transactionId = await describedPayment('Rent for April');
+  await visit(page, `/console/transactions/${encodeURIComponent(transactionId)}`);
+  const status = page.getByTestId('live-status');
+  const first = (await apiOk('GET', `/transactions/${transactionId}`)).status as string;
+  await expect(status).toHaveText(first);
+  await markWindow(page);
+  await apiOk('POST', '/sandbox/clock/advance', { seconds: 600 });
+  const next = (await apiOk('GET', `/transactions/${transactionId}`)).status as string;
+  expect(next).not.toBe(first);
+  await expect(status).toHaveText(next, LIVE);
+  await stillSameWindow(page);
+  await checkPage(page, 'console-live-payment-state');
+});
+
 test('a card by its holder and account names; its purchase on a page of its own that follows the state', async ({
   page,
 }) => {
-  const cardId = await cardWithPurchase();
+  const cardId = (await cardWithPurchase()).card.id as string;
   await signInStaff(page);
   await visit(page, `/console/cards/${encodeURIComponent(cardId)}`);
   const facts = page.getByRole('region', { name: 'Card', exact: true });

@@ -11,8 +11,12 @@ import {
   STAFF,
   test,
   mxnBankAccount,
+  png,
+  unique,
+  uploadDocument,
   visit,
   walletCustomer,
+  type Json,
 } from './support';
 
 // The admin console in Chromium: sign-in (a wrong password refused, the session cookie's
@@ -97,6 +101,16 @@ test('a KYB review: business details, owners by name with their documents, a rej
     await expect(ownersRegion.getByRole('img', { name: `PASSPORT of ${name}` })).toBeVisible();
   }
   await expect(ownersRegion).toContainText('60%');
+  // Each owner carries their own KYC state, as the API has it, beside their name.
+  for (const o of owners) {
+    const state = (await apiOk('GET', `/beneficial-owners/${o.id}`)).kycStatus as string;
+    expect(state).toBe('PENDING');
+    const name = `${o.personalInfo.firstName} ${o.personalInfo.lastName}`;
+    const card = ownersRegion
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: new RegExp(`^${name} `) }) });
+    await expect(card.getByText(state, { exact: true }).first()).toBeVisible();
+  }
   await expect(ownersRegion).not.toContainText(owners[0].id);
   // The registry excerpt, a PDF, previewed in the page.
   const excerpt = page.frameLocator('iframe[title="STATE_REGISTRY_EXCERPT of Lovelace Imports Ltd"]');
@@ -118,6 +132,56 @@ test('a KYB review: business details, owners by name with their documents, a rej
   await expect(timeline).toContainText('OWNERSHIP_UNCLEAR');
   await expect(timeline).toContainText('the trust deed names a third controller');
   expect((await apiOk('GET', `/customers/${customer.id}`)).kybStatus).toBe('REJECTED');
+});
+
+/** An individual with full data and a passport scan, submitted for verification; returns the answer. */
+async function submitted(fullName: string, data: Record<string, unknown>, withDocument: boolean) {
+  const c = await apiOk('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: unique('errors'),
+    fullName,
+    ...data,
+  });
+  if (withDocument)
+    await uploadDocument(
+      c.id,
+      'PASSPORT',
+      new File([png() as Uint8Array<ArrayBuffer>], 'passport.png', { type: 'image/png' }),
+    );
+  return { customer: c, verification: await apiOk('POST', '/verifications', { customerId: c.id }) };
+}
+
+test("a verification's errors: what it found missing or wrong, listed on the customer's page", async ({ page }) => {
+  // Sandbox: a full name ending in 003 with complete data answers RESOLVE_ERRORS for the document;
+  // an incomplete one (only a name) answers one error per missing item.
+  const blurry = await submitted(
+    'Ivy Blurry 003',
+    {
+      birthDate: '1991-02-03',
+      nationality: 'US',
+      idType: 'SSN',
+      identifier: '123-45-6780',
+      address: { line1: '2 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+    },
+    true,
+  );
+  const missing = await submitted('Milo Missing 001', {}, false);
+  await signInStaff(page);
+  for (const [{ customer, verification }, expected] of [
+    [blurry, 'POOR_QUALITY_DOCUMENT: The identity document is blurred or unreadable'],
+    [missing, 'MISSING_FIELD: Birth date is required for verification'],
+  ] as const) {
+    expect(verification.verificationStatus).toBe('RESOLVE_ERRORS');
+    await visit(page, `/console/customers/${encodeURIComponent(customer.id)}`);
+    const found = page
+      .getByRole('region', { name: 'Verifications' })
+      .getByRole('list', { name: 'What the verification found missing or wrong' });
+    await expect(found.getByRole('listitem')).toHaveCount(verification.errors.length);
+    for (const e of verification.errors as Json[]) await expect(found).toContainText(`${e.type}: ${e.reason}`);
+    await expect(found).toContainText(expected);
+    await expect(page.getByRole('region', { name: 'Verifications' })).toContainText('RESOLVE_ERRORS');
+  }
+  await checkPage(page, 'console-customer-errors');
 });
 
 test('one search box on every page finds by any word of a name, part of an email, an id', async ({ page }) => {

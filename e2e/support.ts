@@ -274,7 +274,8 @@ export function pdf(text: string): Uint8Array {
   return Uint8Array.from(Buffer.from(out, 'latin1'));
 }
 
-async function uploadDocument(holder: string, documentType: string, file: File) {
+/** A document of `holder` (a customer or a beneficial owner) uploaded through the API. */
+export async function uploadDocument(holder: string, documentType: string, file: File) {
   const form = new FormData();
   form.append('documentHolder', holder);
   form.append('documentType', documentType);

@@ -50,31 +50,40 @@ export function AgentsTable({
 const money = (v: bigint | null | undefined, currency: string) =>
   v === null || v === undefined ? 'No limit' : formatAmount(v, currency);
 
-function IdList({ ids }: { ids: string[] }) {
-  return (
-    <ul className="font-mono text-xs">
-      {ids.map((id) => (
-        <li key={id} className="break-all">
-          {id}
-        </li>
-      ))}
-    </ul>
-  );
+/** The ids of the accounts a policy names, for the page to resolve to names (lib/staff/names). */
+export function policyAccountIds(policy: Agent['policy']): string[] {
+  const r = policy.accountRestrictions;
+  return [...(r?.allowedAccountIds ?? []), ...(r?.accountRules ?? []).map((rule) => rule.accountId)];
 }
 
 /** Which accounts the agent may use, and the rules some of them carry. */
-function Restrictions({ policy }: { policy: Agent['policy'] }) {
+function Restrictions({ policy, names }: { policy: Agent['policy']; names: Map<string, Named> }) {
   const r = policy.accountRestrictions;
   const allowed = r?.allowedAccountIds;
   const rules = r?.accountRules ?? [];
   return (
     <div className="space-y-2">
-      {allowed && allowed.length ? <IdList ids={allowed} /> : <p>Any account of the customer</p>}
+      {allowed && allowed.length ? (
+        <>
+          <p>Only these accounts</p>
+          <ul className="space-y-1">
+            {allowed.map((id) => (
+              <li key={id}>
+                <NamedRef id={id} names={names} />
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p>Any account of the customer</p>
+      )}
       {rules.length ? (
         <Table caption="Account rules" head={['Account', 'Execution mode', 'Limit per transaction']}>
           {rules.map((rule) => (
             <tr key={rule.accountId}>
-              <Cell mono>{rule.accountId}</Cell>
+              <Cell>
+                <NamedRef id={rule.accountId} names={names} />
+              </Cell>
               <Cell>{rule.executionMode ?? policy.defaultExecutionMode}</Cell>
               <Cell>{money(rule.perTransactionLimit, policy.spendingLimits.currency)}</Cell>
             </tr>
@@ -85,7 +94,14 @@ function Restrictions({ policy }: { policy: Agent['policy'] }) {
   );
 }
 
-export function PolicyFacts({ policy }: { policy: Agent['policy'] }) {
+export function PolicyFacts({
+  policy,
+  names = new Map(),
+}: {
+  policy: Agent['policy'];
+  /** The policy's accounts by name (policyAccountIds, resolved); without it their ids show. */
+  names?: Map<string, Named>;
+}) {
   const l = policy.spendingLimits;
   const t = policy.approvalThresholds;
   return (
@@ -98,7 +114,7 @@ export function PolicyFacts({ policy }: { policy: Agent['policy'] }) {
         ['Daily limit', money(l.dailyLimit, l.currency)],
         ['Transactions per day', l.dailyTransactionLimit === undefined ? 'No limit' : String(l.dailyTransactionLimit)],
         ['Monthly limit', money(l.monthlyLimit, l.currency)],
-        ['Accounts', <Restrictions key="r" policy={policy} />],
+        ['Accounts', <Restrictions key="r" policy={policy} names={names} />],
         [
           'Approval needed above',
           t?.amount !== undefined && t.amount !== null && t.currency

@@ -1,7 +1,9 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 import type { UseMutationResult } from '@tanstack/react-query';
-import type { ApprovalRow } from '@/app/console/_lib/approvals';
+import Link from 'next/link';
+import type { ApprovalRow, ExpiredRow } from '@/app/console/_lib/approvals';
+import { shortId } from '../format';
 import { LocalTime } from '../time';
 
 // The facts beside a held agent action (the money with its rate, why it was held, the agent's
@@ -60,6 +62,39 @@ export function RecentActions({ row }: { row: ApprovalRow }) {
   );
 }
 
+/** The agent's usage against its limits, beside the action that would add to it. */
+export function LimitsTable({ limits }: { limits: ApprovalRow['limits'] }) {
+  return (
+    <table className="mt-3 w-full max-w-xl text-left text-sm">
+      <caption className="sr-only">Usage against the agent&apos;s limits</caption>
+      <thead>
+        <tr className="border-b border-slate-200">
+          <th scope="col" className="py-1 pr-3 font-medium">
+            Limit
+          </th>
+          <th scope="col" className="py-1 pr-3 font-medium">
+            Used
+          </th>
+          <th scope="col" className="py-1 font-medium">
+            Of
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {limits.map((l) => (
+          <tr key={l.label}>
+            <th scope="row" className="py-1 pr-3 font-normal">
+              {l.label}
+            </th>
+            <td className="py-1 pr-3">{l.used}</td>
+            <td className="py-1">{l.limit}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /**
  * The reader's clock to the second, for the quote's countdown: null on the server and in the first
  * render (the server's clock is not the reader's), then ticking each second.
@@ -69,8 +104,10 @@ const tick = (onChange: () => void) => {
   return () => clearInterval(timer);
 };
 const second = () => Math.floor(Date.now() / 1000) * 1000;
-export function useNow(): number | null {
-  return useSyncExternalStore(tick, second, () => null);
+/** `skew`: how far the platform's clock runs ahead of the reader's (the sandbox clock can be advanced). */
+export function useNow(skew = 0): number | null {
+  const t = useSyncExternalStore(tick, second, () => null);
+  return t === null ? null : t + skew;
 }
 
 function leftText(ms: number): string {
@@ -79,8 +116,8 @@ function leftText(ms: number): string {
   return m >= 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m}:${String(s % 60).padStart(2, '0')}`;
 }
 
-export function TimeLeft({ until }: { until: string }) {
-  const t = useNow();
+export function TimeLeft({ until, skew }: { until: string; skew: number }) {
+  const t = useNow(skew);
   if (t === null)
     return (
       <span>
@@ -202,5 +239,39 @@ export function RejectForm({
         {pending ? 'Rejecting…' : label}
       </button>
     </form>
+  );
+}
+
+/** What died waiting: actions failed because their quote expired before anyone decided. */
+export function ExpiredList({ rows }: { rows: ExpiredRow[] }) {
+  if (!rows.length) return null;
+  return (
+    <div className="mt-6" data-testid="expired-actions">
+      <h3 className="font-medium">Expired before a decision (last 24 hours)</h3>
+      <ul className="mt-2 space-y-2 text-sm">
+        {rows.map((r) => (
+          <li key={r.id} data-expired-id={r.id} className="rounded border border-red-200 bg-red-50 p-3 text-red-950">
+            <p className="break-words">
+              <strong>{r.amount}</strong> · {r.agent}: its quote expired before anyone approved it, so the action failed
+              and nothing moved.
+            </p>
+            <p className="mt-1 text-slate-800">
+              Failed <LocalTime value={r.failedAt} />
+              {r.transactionId ? (
+                <>
+                  {' · '}
+                  <Link
+                    className="font-mono text-xs text-blue-800 underline"
+                    href={`/console/transactions/${encodeURIComponent(r.transactionId)}`}
+                  >
+                    {shortId(r.transactionId)}
+                  </Link>
+                </>
+              ) : null}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

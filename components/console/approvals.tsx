@@ -7,7 +7,17 @@ import { approveAgentActionAction, rejectAgentActionAction } from '@/app/console
 import type { ApprovalPage, ApprovalRow } from '@/app/console/_lib/approvals';
 import { shortId } from '../format';
 import { LocalTime } from '../time';
-import { ConfirmApprove, HeldBecause, RejectForm, Money, RecentActions, TimeLeft, useNow } from './approval-facts';
+import {
+  ConfirmApprove,
+  ExpiredList,
+  HeldBecause,
+  LimitsTable,
+  RejectForm,
+  Money,
+  RecentActions,
+  TimeLeft,
+  useNow,
+} from './approval-facts';
 import { Empty } from '../ui';
 import { LIVE_INTERVAL_MS } from './live';
 
@@ -38,6 +48,8 @@ export function ApprovalQueue({
     refetchInterval: LIVE_INTERVAL_MS,
   });
   const { rows } = query.data;
+  // The quotes' time left counts on the platform's clock, as it stood when the page was read.
+  const skew = Date.parse(query.data.now) - query.dataUpdatedAt;
   return (
     <div>
       <p className="mb-2 text-sm font-medium" data-testid="queue-count">
@@ -54,23 +66,26 @@ export function ApprovalQueue({
       {rows.length ? (
         <ul className="space-y-4">
           {rows.map((r) => (
-            <ApprovalCard key={r.id} row={r} canDecide={canDecide} queryKey={key} onDone={setNotice} />
+            <ApprovalCard key={r.id} row={r} skew={skew} canDecide={canDecide} queryKey={key} onDone={setNotice} />
           ))}
         </ul>
       ) : (
         <Empty>No agent action is waiting for approval.</Empty>
       )}
+      <ExpiredList rows={query.data.expired} />
     </div>
   );
 }
 
 function ApprovalCard({
   row,
+  skew,
   canDecide,
   queryKey,
   onDone,
 }: {
   row: ApprovalRow;
+  skew: number;
   canDecide: boolean;
   queryKey: string[];
   onDone: (notice: string) => void;
@@ -90,7 +105,7 @@ function ApprovalCard({
           {row.expiresAt ? (
             <>
               {' · '}
-              <TimeLeft until={row.expiresAt} />
+              <TimeLeft until={row.expiresAt} skew={skew} />
             </>
           ) : null}
         </span>
@@ -100,7 +115,7 @@ function ApprovalCard({
       <ApprovalFacts row={row} />
       <RecentActions row={row} />
       <LimitsTable limits={row.limits} />
-      {canDecide ? <Decision row={row} queryKey={queryKey} onDone={onDone} /> : null}
+      {canDecide ? <Decision row={row} skew={skew} queryKey={queryKey} onDone={onDone} /> : null}
     </li>
   );
 }
@@ -163,38 +178,6 @@ function ApprovalFacts({ row }: { row: ApprovalRow }) {
   );
 }
 
-function LimitsTable({ limits }: { limits: ApprovalRow['limits'] }) {
-  return (
-    <table className="mt-3 w-full max-w-xl text-left text-sm">
-      <caption className="sr-only">Usage against the agent&apos;s limits</caption>
-      <thead>
-        <tr className="border-b border-slate-200">
-          <th scope="col" className="py-1 pr-3 font-medium">
-            Limit
-          </th>
-          <th scope="col" className="py-1 pr-3 font-medium">
-            Used
-          </th>
-          <th scope="col" className="py-1 font-medium">
-            Of
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {limits.map((l) => (
-          <tr key={l.label}>
-            <th scope="row" className="py-1 pr-3 font-normal">
-              {l.label}
-            </th>
-            <td className="py-1 pr-3">{l.used}</td>
-            <td className="py-1">{l.limit}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
 /** Approve and reject (with a reason) as server actions; either settles the queue. */
 function useDecision(row: ApprovalRow, queryKey: string[], onDone: (notice: string) => void) {
   const client = useQueryClient();
@@ -236,16 +219,18 @@ function useDecision(row: ApprovalRow, queryKey: string[], onDone: (notice: stri
 
 function Decision({
   row,
+  skew,
   queryKey,
   onDone,
 }: {
   row: ApprovalRow;
+  skew: number;
   queryKey: string[];
   onDone: (notice: string) => void;
 }) {
   const { approve, reject, reason, setReason } = useDecision(row, queryKey, onDone);
   const [step, setStep] = useState<'none' | 'approve' | 'reject'>('none');
-  const t = useNow();
+  const t = useNow(skew);
   const expired = row.expiresAt !== null && t !== null && Date.parse(row.expiresAt) <= t;
   const busy = approve.isPending || reject.isPending;
   const error = approve.error ?? reject.error;

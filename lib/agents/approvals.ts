@@ -10,6 +10,7 @@ import * as txRepo from '../payments/transactions/repository';
 import { toTransaction } from '../payments/transactions/presenter';
 import * as transactions from '../payments/transactions/service';
 import { startApproved } from '../payments/transfers/service';
+import { EXPIRED_WHILE_HELD } from './expiry';
 import { release } from './limits';
 import { toAction } from './presenter';
 import * as repo from './repository';
@@ -63,6 +64,17 @@ export async function listApprovals(actor: Actor, q: ApprovalsQuery) {
   const req = { limit: q.limit, cursor: q.cursor, order: q.sortOrder, filters: { ...filter } };
   const page = pageOf(await repo.listActions(actor.platformId, filter, req), (r) => r);
   return { ...page, data: await Promise.all(page.data.map((r) => toAction(r, db()))) };
+}
+
+/**
+ * Actions that left the approval queue because their quote expired first (failed by the sweep of
+ * lib/agents/expiry.ts) in the last `hours` of the platform's clock: the console lists them so
+ * that an action does not die unseen.
+ */
+export async function listExpiredWhileHeld(actor: Actor, hours = 24, limit = 10) {
+  const since = new Date(now().getTime() - hours * 3_600_000);
+  const rows = await repo.expiredWhileHeld(actor.platformId, EXPIRED_WHILE_HELD, since, limit, db());
+  return Promise.all(rows.map(async (r) => ({ action: await toAction(r, db()), failedAt: r.updatedAt })));
 }
 
 /** Runs the held operation in `tx`; throws ExecutionFailed when it cannot run. */

@@ -2,6 +2,9 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { advance, balanceOf, customerWithAccounts, fund, type Holder } from '@/tests/support/money';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
+import { staffActor } from '@/tests/support/console-export';
+import { runAs } from '@/lib/core/context';
+import { listExpiredWhileHeld } from './approvals';
 import { connectedAgent, policy, type TestAgent } from './testing';
 
 // A quote held for the platform's approval that expires first leaves the approval queue by
@@ -39,6 +42,13 @@ it('an expired held quote fails its action on the worker, gives back its countin
   const counted = await usage();
   expect(counted.dailyTransactionCount).toBe(1);
   const before = await balanceOf(p, h.accounts.USD);
+  // What the console lists as expired while held: nothing yet. (A staff actor carries the
+  // platform's clock as it stood when signed in, as each console request does: a fresh one each time.)
+  const expiredList = async () => {
+    const staff = await staffActor(p.platformId, 'viewer');
+    return (await runAs(staff, () => listExpiredWhileHeld(staff))).map((e) => e.action.id);
+  };
+  expect(await expiredList()).toEqual([]);
 
   // Just past the quote's expiry (the platform's clock is this one, not yet advanced): the
   // worker's sweeps run.
@@ -61,4 +71,9 @@ it('an expired held quote fails its action on the worker, gives back its countin
     'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
   );
   expect(await balanceOf(p, h.accounts.USD)).toEqual(before);
+
+  // The console lists it as expired while held, for a day of the platform's clock.
+  expect(await expiredList()).toEqual([held.body.id]);
+  await advance(p, 24 * 3600 + 60);
+  expect(await expiredList()).toEqual([]);
 });

@@ -9,6 +9,9 @@ import * as repo from './repository';
 // (approving it would fail with QUOTE_EXPIRED): it leaves the approval queue as FAILED and its
 // counting against the agent's limits is given back. The quote and its transaction expire on
 // their own ('quote.expire', lib/payments/settlement.ts); this sweep runs after that one.
+/** How the failure reads (the console finds these actions by it to show what died waiting). */
+export const EXPIRED_WHILE_HELD = 'expired before the action was approved';
+
 export const failExpiredActions: Sweep = async ({ platformId }) => {
   let done = 0;
   for (;;) {
@@ -17,7 +20,7 @@ export const failExpiredActions: Sweep = async ({ platformId }) => {
       for (const action of due) {
         await release(action.agentId, action.usage, tx);
         await runAs({ kind: 'system', platformId: action.platformId, ...clockOf(action) }, async () => {
-          const reason = `Quote ${action.quoteId} expired before the action was approved`;
+          const reason = `Quote ${action.quoteId} ${EXPIRED_WHILE_HELD}`;
           await repo.move(action.id, 'fail', { failureReason: reason, updatedAt: now() }, tx);
         });
       }

@@ -144,6 +144,15 @@ export function lockExpiredPending(limit: number, platformId: string | undefined
     FOR UPDATE OF a SKIP LOCKED`;
 }
 
+/** Actions the expiry sweep failed since `since` (their quote expired while held), newest first. */
+export function expiredWhileHeld(platformId: string, reasonSuffix: string, since: Date, limit: number, tx: Tx) {
+  return tx.agentAction.findMany({
+    where: { platformId, status: 'FAILED', failureReason: { endsWith: reasonSuffix }, updatedAt: { gte: since } },
+    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
+}
+
 /** Applies a move if the action is still in an allowed state; null when it had moved on. */
 export async function move(
   id: string,

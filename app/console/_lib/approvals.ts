@@ -1,6 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
-import { listApprovals } from '@/lib/agents/approvals';
+import { listApprovals, listExpiredWhileHeld } from '@/lib/agents/approvals';
+import { namesOf } from '@/lib/staff/names';
 import * as agents from '@/lib/agents/service';
 import type { AgentAction } from '@/lib/agents/presenter';
 import { formatAmount, formatRate } from '@/components/format';
@@ -41,8 +42,21 @@ export interface ApprovalRow {
   mode: string;
   limits: { label: string; used: string; limit: string }[];
 }
+/** An action that left the queue because its quote expired before anyone decided. */
+export interface ExpiredRow {
+  id: string;
+  amount: string;
+  /** "Quote bot (agent of Ada Lovelace)". */
+  agent: string;
+  failedAt: string;
+  transactionId: string | null;
+}
 export interface ApprovalPage {
+  /** The platform's clock when read (the sandbox clock may run ahead): quotes' time left counts from it. */
+  now: string;
   rows: ApprovalRow[];
+  /** Failed in the last 24 hours of the platform's clock because their quote expired while held. */
+  expired: ExpiredRow[];
   nextCursor: string | null;
   /** Absent past the list's count cap. */
   totalCount?: number;
@@ -122,7 +136,16 @@ function whatOf(a: AgentAction): { amount: string; detail: string } {
 
 export async function approvalQueue(actor: StaffActor, cursor: string | undefined): Promise<ApprovalPage> {
   return read(actor, async () => {
-    const page = await listApprovals(actor, { limit: 20, sortOrder: 'asc', cursor });
+    const at = now();
+    const [page, expired] = await Promise.all([
+      listApprovals(actor, { limit: 20, sortOrder: 'asc', cursor }),
+      listExpiredWhileHeld(actor),
+    ]);
+    const names = await namesOf(
+      actor.platformId,
+      expired.map((e) => e.action.agentId),
+      db(),
+    );
     const seen = new Map<string, Promise<Agent>>();
     const agentOf = (id: string) => {
       if (!seen.has(id)) seen.set(id, agents.get(actor.platformId, id));
@@ -131,7 +154,7 @@ export async function approvalQueue(actor: StaffActor, cursor: string | undefine
     const rows = await Promise.all(
       page.data.map(async (a): Promise<ApprovalRow> => {
         const agent = await agentOf(a.agentId);
-        const context = await approvalContext(actor.platformId, a, agent, now(), db());
+        const context = await approvalContext(actor.platformId, a, agent, at, db());
         return {
           id: a.id,
           type: a.type,
@@ -148,7 +171,15 @@ export async function approvalQueue(actor: StaffActor, cursor: string | undefine
       }),
     );
     return {
+      now: at.toISOString(),
       rows,
+      expired: expired.map(({ action: a, failedAt }) => ({
+        id: a.id,
+        amount: whatOf(a).amount,
+        agent: names.get(a.agentId)?.name ?? a.agentId,
+        failedAt: failedAt.toISOString(),
+        transactionId: a.transaction?.id ?? null,
+      })),
       nextCursor: page.nextCursor ?? null,
       totalCount: page.totalCount,
       totalLabel: countLabel(page.totalCount),

@@ -5,13 +5,15 @@ import { listApprovals } from '@/lib/agents/approvals';
 import type { Agent, AgentAction } from '@/lib/agents/presenter';
 import * as customers from '@/lib/customers/service';
 import { historyOf } from '@/lib/staff/audit';
+import { namesOf } from '@/lib/staff/names';
+import { db } from '@/lib/core/db';
 import { hasRole } from '@/lib/staff/roles';
 import { formatAmount, shortId } from '@/components/format';
 import { LocalTime } from '@/components/time';
 import { Badge, Cell, Empty, Facts, PageHeader, Section, Table } from '@/components/ui';
 import { AuditList } from '@/components/console/tables';
 import { ActionButton } from '@/components/console/action-button';
-import { PolicyFacts, UsageTable } from '@/components/console/agents';
+import { PolicyFacts, policyAccountIds, UsageTable } from '@/components/console/agents';
 import { DeviceCodeButton } from '@/components/console/agent-forms';
 import { PolicyForm, type PolicyValues } from '@/components/console/policy-form';
 import * as accounts from '@/lib/accounts/service';
@@ -151,8 +153,11 @@ export default async function AgentPage({ params }: { params: Params }) {
       listApprovals(actor, { agentId: id, limit: 10, sortOrder: 'asc' }),
       historyOf(p, [id]),
     ]);
-    const owned = await accounts.list(p, { owner: 'customers', customerId: agent.customerId }, 100);
-    return { agent, customer, pending, audit, owned };
+    const [owned, names] = await Promise.all([
+      accounts.list(p, { owner: 'customers', customerId: agent.customerId }, 100),
+      namesOf(p, policyAccountIds(agent.policy), db()),
+    ]);
+    return { agent, customer, pending, audit, owned, names };
   });
   const a = d.agent;
   const c = d.customer as (Record<string, unknown> & { platformCustomerId?: string }) | null;
@@ -167,7 +172,7 @@ export default async function AgentPage({ params }: { params: Params }) {
         <AgentFacts a={a} customerName={customerName} />
       </Section>
       <Section title="Policy">
-        <PolicyFacts policy={a.policy} />
+        <PolicyFacts policy={a.policy} names={d.names} />
       </Section>
       <Section title="Usage against limits">
         <UsageTable agent={a} />
