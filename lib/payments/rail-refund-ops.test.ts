@@ -6,6 +6,8 @@ import { REFUND_JOB, unconnectedPaymentRail } from '@/lib/payments/rail';
 import { pullReferenceOf, refundReferenceOf } from '@/lib/payments/rail-collect';
 import { REFUND_WAITING_FOR_RAIL } from '@/lib/payments/rail-refund';
 import { refundActionsFor } from '@/lib/payments/rail-refund-ops';
+import { railCounts, railViewOf } from '@/lib/payments/rail-view';
+import * as transactions from '@/lib/payments/transactions/service';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
 import { historyOf } from '@/lib/staff/audit';
 import * as refunds from '@/lib/staff/refund-operations';
@@ -219,4 +221,39 @@ it('a repeated request under one idempotency key answers as the first and sends 
   expect((await row(id)).refundAttempt).toBe(2);
   expect((await historyOf(rig.p.platformId, [id])).filter((e) => e.action === 'refund.resend')).toHaveLength(1);
   expect((await refundEvents(id)).filter((t) => t.endsWith('REFUND_PENDING'))).toHaveLength(2);
+});
+
+it('the console reads it in words, with its references, and finds it under "refunds needing staff" until it is resolved', async () => {
+  const id = await failedRefund();
+  const p = rig.p.platformId;
+  const view = await railViewOf(p, id);
+  expect(view).toMatchObject({
+    needsStaff: true,
+    actions: ['RESEND', 'RECORD_OUTSIDE'],
+    attempt: 1,
+    refund: { amount: 5000n, currency: 'USD' },
+    references: [
+      { label: "Pull from the payer's bank", reference: pullReferenceOf(id) },
+      { label: 'Payout', reference: id },
+      { label: 'Refund', reference: refundReferenceOf(id) },
+    ],
+  });
+  expect(view!.state).toMatch(/^Refund failed at the rail: the refund to the payer's bank failed \(ACCOUNT_INVALID\)/);
+  const staffList = async () => (await transactions.list(p, { rail: 'STAFF' }, 100, 'desc')).data.map((t) => t.id);
+  expect(await staffList()).toContain(id);
+  const before = await railCounts(p);
+  const op = await member('operator');
+  // Not held: nothing was reversed, so there is nothing to close.
+  await expect(rig.within(() => refunds.closeRepaidByReversal(op, id, 1))).rejects.toMatchObject({
+    code: 'INVALID_STATE_TRANSITION',
+  });
+  await rig.within(() => refunds.recordRefundedOutside(op, id, 1, 'by cheque'));
+  expect(await staffList()).not.toContain(id);
+  expect((await railCounts(p)).staff).toBe(before.staff - 1);
+  expect(await railViewOf(p, id)).toMatchObject({
+    state: 'Refunded outside Corridor (recorded by staff)',
+    note: 'recorded by staff as refunded outside Corridor: by cheque',
+    needsStaff: false,
+    actions: [],
+  });
 });
