@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import { checkPage, expect, test, US_BANK_ACCOUNT_INFO, visit, type Json } from './support';
+import { checkPage, expect, png, test, US_BANK_ACCOUNT_INFO, visit, type Json } from './support';
 
 // The console's view of the payment rail (issue 25), on a production server of its own (the
 // shared e2e server is a sandbox, where no payment goes over a rail): started here from the same
@@ -41,9 +41,9 @@ async function api(method: string, p: string, body?: unknown) {
     method,
     headers: {
       authorization: `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64')}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   });
   const text = await res.text();
   expect(res.status, `${method} ${p}: ${text}`).toBeLessThan(300);
@@ -104,14 +104,17 @@ async function startServer() {
   let out = '';
   server.stdout!.on('data', (d) => (out += d));
   server.stderr!.on('data', (d) => (out += d));
+  // A fresh embedded database migrates first: on a busy machine that takes minutes.
   await until(
     'the production server',
     async () => {
       if (server.exitCode !== null) throw new Error(`the server exited:\n${out}`);
       return /Wallet:\s+http/.test(out);
     },
-    120_000,
-  );
+    280_000,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}\n${out.slice(-3000)}`);
+  });
 }
 
 /** A quote from the customer's USD bank account (a direct pull) to their EUR bank account, executed. */
@@ -126,14 +129,42 @@ async function pullQuote(customerId: string, usd: string, eur: string, amount: n
   return q.transactionId as string;
 }
 
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  await startServer();
+/** A customer verified the production way: documents, a verification under manual review, a staff approval. */
+async function verifiedCustomer(page: Page) {
   const customer = await api('POST', '/customers', {
     customerType: 'INDIVIDUAL',
     fullName: 'Grace Payer',
+    birthDate: '1990-01-15',
+    nationality: 'US',
+    idType: 'SSN',
+    identifier: '123-45-6789',
+    address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
     currencies: ['USD'],
   });
+  const form = new FormData();
+  form.append('documentHolder', customer.id);
+  form.append('documentType', 'PASSPORT');
+  form.append('country', 'US');
+  form.append('file', new File([png() as Uint8Array<ArrayBuffer>], 'passport.png', { type: 'image/png' }));
+  await api('POST', '/documents', form);
+  expect((await api('POST', '/verifications', { customerId: customer.id })).verificationStatus).toBe(
+    'PENDING_MANUAL_REVIEW',
+  );
+  await signIn(page);
+  await visit(page, `${base}/console/customers/${encodeURIComponent(customer.id)}`);
+  const decide = page.getByRole('form', { name: /Decide the review of Grace Payer/ });
+  await decide.getByLabel('Reason').selectOption('DOCUMENTS_VERIFIED');
+  await decide.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByRole('region', { name: 'Verifications' }).getByText('APPROVED')).toBeVisible();
+  return customer;
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(420_000);
+  await startServer();
+  const page = await browser.newPage();
+  const customer = await verifiedCustomer(page);
+  await page.close();
   const account = (currency: string, accountInfo: object) =>
     api('POST', '/customers/external-accounts', { customerId: customer.id, currency, accountInfo });
   const usd = await account('USD', US_BANK_ACCOUNT_INFO);
