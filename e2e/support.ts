@@ -214,18 +214,21 @@ const beneficiary = {
   address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
 };
 
+/** A US checking account's accountInfo (ACH), as POST /customers/external-accounts takes it. */
+export const US_BANK_ACCOUNT_INFO = {
+  accountType: 'USD_ACCOUNT',
+  accountNumber: '12345678901',
+  routingNumber: '021000021',
+  bankAccountType: 'CHECKING',
+  bankName: 'Chase Bank',
+  beneficiary,
+};
+
 export async function usBankAccount(customerId: string) {
   return apiOk('POST', '/customers/external-accounts', {
     customerId,
     currency: 'USD',
-    accountInfo: {
-      accountType: 'USD_ACCOUNT',
-      accountNumber: '12345678901',
-      routingNumber: '021000021',
-      bankAccountType: 'CHECKING',
-      bankName: 'Chase Bank',
-      beneficiary,
-    },
+    accountInfo: US_BANK_ACCOUNT_INFO,
   });
 }
 

@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   'agent.policy.update': "Changed the agent's policy",
   'agent.device_code.regenerate': 'Generated a new device code',
   'list.export': 'Exported a list as CSV',
+  'refund.resend': 'Sent the refund to the rail again',
+  'refund.record_outside': 'Recorded the refund as made outside Corridor',
+  'refund.close_reversed': 'Closed the refund: the payer was repaid by the reversal',
 };
 
 export const auditActionLabel = (action: string): string => AUDIT_ACTIONS[action] ?? action;

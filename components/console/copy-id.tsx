@@ -4,7 +4,8 @@ import { shortId } from '../format';
 
 // An id kept one click away: shown short, copied whole. Staff paste ids into support tickets and
 // API calls, so the button copies the exact id, never the shortened text.
-export function CopyId({ id }: { id: string }) {
+/** `label`: what to show instead of the short id (e.g. keeping a reference's suffix). */
+export function CopyId({ id, label }: { id: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -23,7 +24,7 @@ export function CopyId({ id }: { id: string }) {
       aria-label={`Copy id ${id}`}
       className="inline-flex max-w-full items-center gap-1 rounded px-0.5 font-mono text-xs text-slate-700 hover:bg-slate-100"
     >
-      <span className="truncate">{shortId(id)}</span>
+      <span className="truncate">{label ?? shortId(id)}</span>
       {/* Drawn, not a glyph: the copy sign is missing from common system fonts. */}
       <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5 shrink-0" fill="none" stroke="currentColor">
         {copied ? (

@@ -76,7 +76,9 @@ export function OverviewCounters({ initial }: { initial: LiveSnapshot }) {
   const { data } = useLive(initial, true);
   const router = useRouter();
   const o = data.overview;
-  const signature = o ? `${o.approvals}|${o.payments}|${o.reviews}|${o.failedWebhooks}` : '';
+  const signature = o
+    ? `${o.approvals}|${o.payments}|${o.reviews}|${o.failedWebhooks}|${o.railWaiting}|${o.refundsForStaff}`
+    : '';
   const last = useRef(signature);
   useEffect(() => {
     if (last.current === signature) return;
@@ -85,11 +87,13 @@ export function OverviewCounters({ initial }: { initial: LiveSnapshot }) {
   }, [signature, router]);
   if (!o) return null;
   return (
-    <div className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+    <div className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3">
       <Stat label="Agent actions to approve" value={o.approvals} href="/console/approvals" />
       <Stat label="Payments awaiting approval" value={o.payments} href="/console/transactions?status=PENDING" />
       <Stat label="Verifications to review" value={o.reviews} href="/console/customers?status=PENDING" />
       <Stat label="Failed webhooks" value={o.failedWebhooks} href="/console/webhooks?status=FAILED" />
+      <Stat label="Waiting on the payment rail" value={o.railWaiting} href="/console/transactions?rail=WAITING" />
+      <Stat label="Refunds needing staff" value={o.refundsForStaff} href="/console/transactions?rail=STAFF" />
     </div>
   );
 }

@@ -9,7 +9,8 @@ import { amountsOf, planOf, type Funding } from './plan';
 //   settle    in-flight funds pay fees, cross the FX desk and leave to the destination
 //   release   in-flight funds go back where they came from (failure before payout)
 //   reverse   a settled payout comes back (return): principal back to the source, fees kept
-//   refund    the rail carried a refund back to the payer's bank (pull-funded quotes, production)
+//   refund    the rail carried a refund back to the payer's bank (pull-funded quotes, production),
+//             or staff resolved one that did not go through (rail-refund-ops.ts)
 const inFlight = (platformId: string, f: Funding, currency: string) =>
   f.kind === 'INTERNAL' ? bucketAccount(f.internalAccountId, 'HELD') : systemAccount(platformId, 'CLEARING', currency);
 const origin = (platformId: string, f: Funding, currency: string) =>
@@ -133,14 +134,19 @@ export function refundAmount(row: TransactionRow): bigint {
   return row.failureReason === 'PAYOUT_RETURNED' ? a.net : a.total;
 }
 
-/** The rail carried a refund back to the payer's bank: the amount leaves flight for where it came from. */
-export function refundPosting(row: TransactionRow): ledger.Posting {
+/**
+ * The rail carried a refund back to the payer's bank: the amount leaves flight for where it came
+ * from. `back`: the opposite — a refund the payer's bank sent back to us, in flight again
+ * (PAYMENT_REFUND_RETURN, posted when staff send it again: rail-refund-ops.ts). `kind` names why
+ * the money left when it was not the rail carrying the refund (staff, rail-refund-ops.ts).
+ */
+export function refundPosting(row: TransactionRow, opts: { back?: boolean; kind?: string } = {}): ledger.Posting {
   const { funding } = planOf(row);
-  const amount = refundAmount(row);
+  const amount = opts.back ? -refundAmount(row) : refundAmount(row);
   const c = row.sentCurrency!;
   return ledger.posting({
     platformId: row.platformId,
-    kind: 'PAYMENT_REFUND',
+    kind: opts.kind ?? (opts.back ? 'PAYMENT_REFUND_RETURN' : 'PAYMENT_REFUND'),
     transactionId: row.id,
     legs: [
       { account: inFlight(row.platformId, funding, c), currency: c, amount: -amount },

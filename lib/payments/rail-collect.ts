@@ -30,13 +30,24 @@ export const COLLECTED_NOTE = 'funds collected by pull; the payout is being hand
 /** What makes a funding pull's reference distinct from its payout's (both name the transaction). */
 export const PULL_REFERENCE_SUFFIX = ':pull';
 export const pullReferenceOf = (transactionId: string) => `${transactionId}${PULL_REFERENCE_SUFFIX}`;
-/** ... and the refund of that pull's money back to the payer's bank (rail-refund.ts). */
+/**
+ * ... and the refund of that pull's money back to the payer's bank (rail-refund.ts): the first
+ * attempt `<id>:refund`, each one staff sends again `<id>:refund:<attempt>` (rail-refund-ops.ts) —
+ * the rail is idempotent by reference, so a new attempt needs a reference the rail has not seen.
+ */
 export const REFUND_REFERENCE_SUFFIX = ':refund';
-export const refundReferenceOf = (transactionId: string) => `${transactionId}${REFUND_REFERENCE_SUFFIX}`;
+export const refundReferenceOf = (transactionId: string, attempt = 1) =>
+  `${transactionId}${REFUND_REFERENCE_SUFFIX}${attempt > 1 ? `:${attempt}` : ''}`;
+const REFUND_REFERENCE = /^(.+):refund(?::([1-9][0-9]{0,5}))?$/;
+/** The refund attempt a reference names; null when it names no refund. */
+export function refundAttemptOf(reference: string): number | null {
+  const m = REFUND_REFERENCE.exec(reference);
+  return m ? Number(m[2] ?? 1) : null;
+}
 export const transactionIdOf = (reference: string) => {
-  for (const suffix of [PULL_REFERENCE_SUFFIX, REFUND_REFERENCE_SUFFIX])
-    if (reference.endsWith(suffix)) return reference.slice(0, -suffix.length);
-  return reference;
+  const refund = REFUND_REFERENCE.exec(reference);
+  if (refund) return refund[1];
+  return reference.endsWith(PULL_REFERENCE_SUFFIX) ? reference.slice(0, -PULL_REFERENCE_SUFFIX.length) : reference;
 };
 
 /**
@@ -135,11 +146,11 @@ export async function fundingPullFor(row: Row): Promise<RailInstruction> {
   };
 }
 
-/** The RETURN of `amount` (refundAmount) to the bank account the quote's pull debited. */
+/** The RETURN of `amount` (refundAmount) to the bank account the quote's pull debited, under the current attempt's reference. */
 export async function refundFor(row: Row, amount: bigint): Promise<RailInstruction> {
   const { route, account } = await payerAccount(row);
   return {
-    reference: refundReferenceOf(row.id),
+    reference: refundReferenceOf(row.id, row.refundAttempt),
     kind: 'RETURN',
     originalReference: pullReferenceOf(row.id),
     platformId: row.platformId,

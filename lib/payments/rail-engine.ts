@@ -30,7 +30,7 @@ import {
   isPullFunded,
   PULL_REFERENCE_SUFFIX,
   PULL_WAITING_FOR_RAIL,
-  REFUND_REFERENCE_SUFFIX,
+  refundAttemptOf,
   refundsOverRail,
   transactionIdOf,
 } from './rail-collect';
@@ -220,8 +220,9 @@ export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
   const row = await txRepo.findByIdUnscoped(transactionIdOf(event.reference), db());
   if (event.reference.endsWith(PULL_REFERENCE_SUFFIX))
     return row && isPullFunded(row) ? applyFundingPullEvent(row, event) : 'UNKNOWN_REFERENCE';
-  if (event.reference.endsWith(REFUND_REFERENCE_SUFFIX))
-    return row && isPullFunded(row) ? applyRefundEvent(row, event) : 'UNKNOWN_REFERENCE';
+  const refundAttempt = refundAttemptOf(event.reference);
+  if (refundAttempt !== null)
+    return row && isPullFunded(row) ? applyRefundEvent(row, event, refundAttempt) : 'UNKNOWN_REFERENCE';
   if (row && isRailPull(row)) return applyPullEvent(row, event);
   if (!row || row.type !== 'OUTGOING' || !row.plan || planOf(row).route.kind !== 'EXTERNAL') return 'UNKNOWN_REFERENCE';
   // A sandbox payment: its scripted events only (a production transfer is WAITING_FOR_RAIL).

@@ -105,15 +105,20 @@ export const REFUND_RETURNED_NOTE =
   "the refund was returned by the payer's bank after it completed: not posted; review the payer's account";
 
 /**
- * An event about a refund (reference `<id>:refund`). COMPLETED completes the refund and posts it;
- * FAILED, or RETURNED before it completed, fails it (the money stays in flight for operations);
- * RETURNED after it completed is recorded, not posted. Anything else changes nothing.
+ * An event about a refund (reference `<id>:refund`, or `<id>:refund:<attempt>` once staff sent it
+ * again). COMPLETED completes the refund and posts it; FAILED, or RETURNED before it completed,
+ * fails it (the money stays in flight for operations); RETURNED after it completed is recorded,
+ * not posted. An event about an earlier attempt than the current one (a late callback after
+ * staff sent the refund again) and anything else change nothing.
  */
-export async function applyRefundEvent(row: Row, event: RailEvent): Promise<EventResult> {
+export async function applyRefundEvent(row: Row, event: RailEvent, attempt = 1): Promise<EventResult> {
   if (row.status !== 'FAILED' || !refundsOverRail(row)) return 'IGNORED';
   return transaction(async (tx): Promise<EventResult> => {
+    // The steps below are guarded on this attempt too (steps.ts refundGuard): a re-send that
+    // commits between this read and them leaves them matching nothing.
     const fresh = await txRepo.findByIdUnscoped(row.id, tx);
     if (!fresh) return 'UNKNOWN_REFERENCE';
+    if (fresh.refundAttempt !== attempt) return 'IGNORED';
     if (event.status === 'RETURNED' && fresh.railStatus === 'REFUND_COMPLETED') {
       if (!(await note(row.id, ['REFUND_COMPLETED'], 'REFUND_RETURNED', REFUND_RETURNED_NOTE, tx))) return 'IGNORED';
       log().warn({ transactionId: row.id }, 'a completed refund was returned by the payer bank');

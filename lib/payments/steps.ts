@@ -251,10 +251,13 @@ export function returned(
   };
 }
 
-/** Moves a refund still in flight over the rail (guarded on its railStatus, so it applies once). */
+/**
+ * Moves a refund still in flight over the rail (guarded on its railStatus, so it applies once, and
+ * on its attempt, so that an event about an attempt staff replaced never moves the new one).
+ */
 const refundGuard = (row: Row, set: Record<string, unknown>) => ({
   table: 'Transaction' as const,
-  where: { id: row.id, status: 'FAILED', railStatus: REFUND_IN_FLIGHT },
+  where: { id: row.id, status: 'FAILED', railStatus: REFUND_IN_FLIGHT, refundAttempt: row.refundAttempt },
   set,
   required: true,
 });

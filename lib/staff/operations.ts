@@ -25,7 +25,7 @@ import { requireRole, type StaffActor, type StaffRole } from './roles';
 // the action and marked done after it (lib/staff/audit.ts audited), so that an action is never
 // without its entry, even when the process dies in between. Server actions are thin wrappers
 // around these (app/console/_lib/actions.ts).
-function act<T>(
+export function act<T>(
   actor: StaffActor,
   needed: StaffRole,
   intent: AuditIntent,

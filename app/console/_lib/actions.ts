@@ -5,6 +5,7 @@ import { DomainError } from '@/lib/core/errors';
 import * as invitations from '@/lib/staff/invitations';
 import * as staff from '@/lib/staff/service';
 import * as cmd from '@/lib/staff/commands';
+import * as refundCmd from '@/lib/staff/refund-operations';
 import type { DeliveryAttempt } from '@/lib/webhooks/log';
 import { command, keyedCommand } from './command';
 import { sessionIdOfRequest, signIn, signOut } from './auth';
@@ -212,6 +213,25 @@ export async function regenerateDeviceCodeAction(agentId: string) {
     code: c.code,
     expiresAt: c.expiresAt.toISOString(),
   }));
+}
+
+/**
+ * Staff actions on a refund over the rail that did not go through (lib/staff/refund-operations.ts).
+ * `attempt`: the refund attempt the page showed (a stale page is refused); `key`: one per confirmed
+ * click, so a repeated request applies once and answers alike.
+ */
+export async function refundActionAction(
+  action: 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED',
+  transactionId: string,
+  attempt: number,
+  key: string,
+  reason = '',
+) {
+  const view = (r: { railStatus: string; reference: string }) => ({ railStatus: r.railStatus, reference: r.reference });
+  if (action === 'RESEND') return keyedCommand(refundCmd.resendRefundCommand, { transactionId, attempt }, key, view);
+  if (action === 'CLOSE_REVERSED')
+    return keyedCommand(refundCmd.closeRepaidByReversalCommand, { transactionId, attempt }, key, view);
+  return keyedCommand(refundCmd.recordRefundedOutsideCommand, { transactionId, attempt, reason }, key, view);
 }
 
 // An attempt as a client component shows it (dates as ISO text, the excerpt capped).

@@ -63,11 +63,16 @@ export function transactionFilters(sp: SearchParams) {
     customerId: param(sp.customerId),
     from: param(sp.from),
     to: param(sp.to),
+    rail: oneOf(param(sp.rail), RAIL_FILTERS) as (typeof RAIL_FILTERS)[number] | undefined,
   };
 }
 
+/** The console-only rail filter (lib/payments/transactions/repository.ts TransactionFilter.rail). */
+export const RAIL_FILTERS = ['WAITING', 'STAFF'] as const;
+
 /** The transactions service's filter for them (the dates are whole UTC days). */
 export const transactionQuery = (f: ReturnType<typeof transactionFilters>) => ({
+  rail: f.rail,
   status: f.status,
   type: f.type,
   customerId: f.customerId,

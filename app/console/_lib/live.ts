@@ -4,13 +4,14 @@ import * as agents from '@/lib/agents/service';
 import * as verifications from '@/lib/verifications/service';
 import { countAwaitingApproval } from '@/lib/payments/transactions/volume-repository';
 import { countFailed } from '@/lib/webhooks/log';
+import { railCounts } from '@/lib/payments/rail-view';
 import { formatAmount } from '@/components/format';
 import type { StaffActor } from '@/lib/staff/roles';
 import { countLabel } from './counts';
 import { read } from './read';
 
 // What the console keeps live without a reload: the approvals badge and the newest held action
-// (every page, for the layout's notice) and, on the overview, its four counters. Read by
+// (every page, for the layout's notice) and, on the overview, its counters. Read by
 // /console/api/live, which the layout's react-query polls every few seconds; the first render
 // reads the same function on the server so nothing jumps when the first poll answers.
 export interface LiveSnapshot {
@@ -18,7 +19,15 @@ export interface LiveSnapshot {
   approvals: string | null;
   /** The action held last, so the notice can say what just arrived. */
   newest: { id: string; agent: string; amount: string; createdAt: string } | null;
-  overview?: { approvals: string; payments: number; reviews: string; failedWebhooks: number };
+  overview?: {
+    approvals: string;
+    payments: number;
+    reviews: string;
+    failedWebhooks: number;
+    /** Payments waiting on the payment rail, and refunds over it that need staff (lib/payments/rail-view.ts). */
+    railWaiting: number;
+    refundsForStaff: number;
+  };
 }
 
 function amountOf(a: Awaited<ReturnType<typeof listApprovals>>['data'][number]): string {
@@ -37,6 +46,7 @@ export async function liveSnapshot(actor: StaffActor, withOverview: boolean): Pr
             countAwaitingApproval(p),
             verifications.list(p, { status: 'PENDING_MANUAL_REVIEW' }, 1),
             countFailed(p),
+            railCounts(p),
           ])
         : null,
     ]);
@@ -59,6 +69,8 @@ export async function liveSnapshot(actor: StaffActor, withOverview: boolean): Pr
               payments: overview[0],
               reviews: countLabel(overview[1].totalCount),
               failedWebhooks: overview[2],
+              railWaiting: overview[3].waiting,
+              refundsForStaff: overview[3].staff,
             },
           }
         : {}),

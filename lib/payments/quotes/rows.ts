@@ -161,6 +161,7 @@ function transactionRow(
     railNote: null,
     collectedAt: null,
     pullReturnedAt: null,
+    refundAttempt: 1,
     awaitingApproval: false,
     approvalDeadline: null,
     source: { ...sourceJson, currency: source.currency },

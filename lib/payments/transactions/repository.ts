@@ -82,7 +82,25 @@ export interface TransactionFilter {
    * executed (refused, left to expire) is left out. Incoming payments always count.
    */
   moneyMoved?: boolean;
+  /**
+   * Console only (never read from an API query): payments waiting on the payment rail (not handed
+   * over: none connected, or it asked to retry — what corridor_payments_waiting_for_rail counts),
+   * or refunds over the rail that need staff (lib/payments/rail-refund-ops.ts refundActionsFor).
+   */
+  rail?: 'WAITING' | 'STAFF';
 }
+
+const RAIL_FILTERS: Record<NonNullable<TransactionFilter['rail']>, Prisma.TransactionWhereInput> = {
+  WAITING: { OR: [{ status: 'PROCESSING', railStatus: 'WAITING' }, { railStatus: 'REFUND_WAITING' }] },
+  STAFF: {
+    status: 'FAILED',
+    OR: [
+      { railStatus: { in: ['REFUND_FAILED', 'REFUND_RETURNED', 'REFUND_HELD'] } },
+      // A refund that had failed when the payer's bank reversed the pull (rail-collect.ts).
+      { railStatus: 'PULL_RETURNED', refund: { path: ['status'], equals: 'FAILED' } },
+    ],
+  },
+};
 
 function where(platformId: string, f: TransactionFilter): Prisma.TransactionWhereInput {
   const and: Prisma.TransactionWhereInput[] = [{ platformId }];
@@ -107,6 +125,7 @@ function where(platformId: string, f: TransactionFilter): Prisma.TransactionWher
       ],
     });
   if (f.reference) and.push({ reference: f.reference });
+  if (f.rail) and.push(RAIL_FILTERS[f.rail]);
   if (f.startDate) and.push({ createdAt: { gte: f.startDate } });
   if (f.endDate) and.push({ createdAt: { lte: f.endDate } });
   // An account identifier is an internal or external account id, or a UMA address, on either side
@@ -143,4 +162,9 @@ export function list(platformId: string, f: TransactionFilter, req: ListRequest)
         : db().transaction.count({ where: base, ...bounded(cap) }),
     countIsCheap: key !== undefined,
   });
+}
+
+/** How many of the platform's payments the console's rail filter selects (its overview counters). */
+export function countRail(platformId: string, rail: NonNullable<TransactionFilter['rail']>, tx: Tx): Promise<number> {
+  return tx.transaction.count({ where: { AND: [{ platformId }, RAIL_FILTERS[rail]] } });
 }

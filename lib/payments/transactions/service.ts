@@ -36,6 +36,7 @@ async function bothTables(platformId: string, filter: repo.TransactionFilter, re
   const cardsToo =
     (!filter.type || filter.type === 'CARD') &&
     !filter.reference &&
+    !filter.rail &&
     filter.customerId !== platformId &&
     filter.platformCustomerId !== 'PLATFORM';
   const carried = decodePosition(req.cursor, fingerprintOf(req.filters, req.order))?.total;

@@ -16,7 +16,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
   const actor = await requireStaff();
   const sp = await searchParams;
   const filters = transactionFilters(sp);
-  const { status, type, customerId, from, to } = filters;
+  const { status, type, customerId, from, to, rail } = filters;
   const cursor = param(sp.cursor, 512);
   const filter = transactionQuery(filters);
   const result = await readOrError(actor, () => transactions.list(actor.platformId, filter, 25, 'desc', cursor));
@@ -27,7 +27,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
     <>
       <PageHeader title="Transactions" description="Payments in and out, newest first. Dates are UTC days." />
       <FilterForm
-        className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_2fr_1fr_1fr_auto] lg:items-end"
+        className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_2fr_1fr_1fr_auto] lg:items-end"
         fields={[
           { name: 'status', label: 'Status', value: status, options: [...TRANSACTION_STATUSES] },
           {
@@ -39,6 +39,15 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
               ['OUTGOING', 'Outgoing'],
             ],
           },
+          {
+            name: 'rail',
+            label: 'Payment rail',
+            value: rail,
+            options: [
+              ['WAITING', 'Waiting on the rail'],
+              ['STAFF', 'Refund needs staff'],
+            ],
+          },
           { name: 'customerId', label: 'Customer id', value: customerId },
           { name: 'from', label: 'From', value: from, type: 'date' },
           { name: 'to', label: 'To', value: to, type: 'date' },
@@ -48,7 +57,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
       <PagedResults
         result={result}
         path="/console/transactions"
-        params={{ status, type, customerId, from, to }}
+        params={{ status, type, customerId, from, to, rail }}
         cursor={cursor}
         noMatch="No transaction matches these filters."
         none="No transactions yet."

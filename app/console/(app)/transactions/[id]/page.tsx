@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import * as transactions from '@/lib/payments/transactions/service';
 import { postingsOf } from '@/lib/ledger/reports';
 import { listDeliveries } from '@/lib/webhooks/log';
@@ -11,6 +12,10 @@ import { namesOf, type Named } from '@/lib/staff/names';
 import { CopyId } from '@/components/console/copy-id';
 import { LiveStatus } from '@/components/console/live-status';
 import { NamedRef } from '@/components/console/named';
+import { railViewOf, type RailView } from '@/lib/payments/rail-view';
+import { refundReferenceOf } from '@/lib/payments/rail-collect';
+import { hasRole } from '@/lib/core/command';
+import { RailRefundActions } from '@/components/console/rail-refund-actions';
 import { requireStaff } from '../../../_lib/session';
 import { readOr404 } from '../../../_lib/read';
 
@@ -92,6 +97,46 @@ function Summary({ t, platformId, names }: { t: Transaction; platformId: string;
   );
 }
 
+/** A rail reference, shown short with its suffix (`:pull`, `:refund:2`) kept, copied whole. */
+function Reference({ reference }: { reference: string }) {
+  const suffix = /:(pull|refund(:\d+)?)$/.exec(reference)?.[0] ?? '';
+  return <CopyId id={reference} label={`${shortId(reference.slice(0, reference.length - suffix.length))}${suffix}`} />;
+}
+
+// Where the payment stands with the payment rail, in words (lib/payments/rail-view.ts), the
+// references the rail knows it by, and what staff may do about a refund that did not go through.
+function PaymentRail({ id, rail, canAct }: { id: string; rail: RailView; canAct: boolean }) {
+  return (
+    <>
+      <p className={`text-sm font-medium ${rail.needsStaff ? 'text-red-800' : ''}`} data-testid="rail-state">
+        {rail.state}
+      </p>
+      {rail.note ? <p className="mt-1 text-sm break-words text-slate-700">{rail.note}</p> : null}
+      <div className="mt-3">
+        <Facts
+          items={rail.references.map((r): [string, ReactNode] => [
+            r.label,
+            <Reference key={r.reference} reference={r.reference} />,
+          ])}
+        />
+      </div>
+      {rail.needsStaff && rail.refund ? (
+        canAct ? (
+          <RailRefundActions
+            transactionId={id}
+            attempt={rail.attempt}
+            actions={rail.actions}
+            amount={formatAmount(rail.refund.amount, rail.refund.currency)}
+            nextReference={refundReferenceOf(id, rail.attempt + 1)}
+          />
+        ) : (
+          <p className="mt-3 text-sm text-slate-700">An operator or an admin can resolve this refund.</p>
+        )
+      ) : null}
+    </>
+  );
+}
+
 function Timeline({ moments }: { moments: Moment[] }) {
   return (
     <ol className="relative ml-2 border-l border-slate-300 text-sm">
@@ -154,7 +199,7 @@ export default async function TransactionPage({ params }: { params: Params }) {
       ],
       db(),
     );
-    return { t, postings, hooks, audit, names };
+    return { t, postings, hooks, audit, names, rail: await railViewOf(p, id) };
   });
   const t = d.t;
   return (
@@ -170,6 +215,11 @@ export default async function TransactionPage({ params }: { params: Params }) {
       <Section title="Summary">
         <Summary t={t} platformId={p} names={d.names} />
       </Section>
+      {d.rail ? (
+        <Section title="Payment rail">
+          <PaymentRail id={t.id} rail={d.rail} canAct={hasRole(actor.role, 'operator')} />
+        </Section>
+      ) : null}
       <Section title="Timeline">
         <Timeline moments={timelineOf(t, d.hooks.data, d.postings)} />
       </Section>

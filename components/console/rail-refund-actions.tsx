@@ -1,0 +1,163 @@
+'use client';
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { refundActionAction } from '@/app/console/_lib/actions';
+
+// What staff can do about a refund over the rail that did not go through (lib/payments/
+// rail-refund-ops.ts): each action opens a confirmation naming the amount and currency (and, to
+// record a refund made outside Corridor, asks why); the confirmed click carries its own
+// idempotency key, so a repeated request applies once. The page reloads with the new state.
+type Action = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED';
+
+const LABELS: Record<Action, string> = {
+  RESEND: 'Send the refund again',
+  RECORD_OUTSIDE: 'Record as refunded outside Corridor',
+  CLOSE_REVERSED: 'Close: payer was repaid by the reversal',
+};
+
+function question(action: Action, amount: string, nextReference: string) {
+  switch (action) {
+    case 'RESEND':
+      return `Send ${amount} back to the payer's bank again, as a new instruction to the rail under ${nextReference}?`;
+    case 'RECORD_OUTSIDE':
+      return `Record that the payer was refunded ${amount} outside Corridor? The refund becomes COMPLETED and the money leaves clearing; nothing is sent.`;
+    case 'CLOSE_REVERSED':
+      return `Close the refund of ${amount}: the payer's bank reversed the pull, so the payer already has it back. Nothing is sent; the amount leaves clearing.`;
+  }
+}
+
+export function RailRefundActions({
+  transactionId,
+  attempt,
+  actions,
+  amount,
+  nextReference,
+}: {
+  transactionId: string;
+  attempt: number;
+  actions: Action[];
+  /** The refund's amount with its currency, in major units. */
+  amount: string;
+  nextReference: string;
+}) {
+  const router = useRouter();
+  const [open, setOpen] = useState<Action | null>(null);
+  const [reason, setReason] = useState('');
+  const run = useMutation({
+    mutationFn: async (action: Action) => {
+      const r = await refundActionAction(action, transactionId, attempt, crypto.randomUUID(), reason);
+      if (!r.ok) throw new Error(r.error);
+      return r.value;
+    },
+    onSuccess: () => {
+      setOpen(null);
+      router.refresh();
+    },
+  });
+  const busy = run.isPending;
+  return (
+    <div className="mt-3">
+      <div className="flex flex-wrap gap-2">
+        {actions.map((a) => (
+          <button
+            key={a}
+            type="button"
+            onClick={() => {
+              run.reset();
+              setOpen(a);
+            }}
+            disabled={busy}
+            aria-expanded={open === a}
+            className="rounded border border-slate-400 bg-white px-3 py-1.5 text-left text-sm font-medium text-slate-900 hover:bg-slate-100 disabled:opacity-60"
+          >
+            {LABELS[a]}
+          </button>
+        ))}
+      </div>
+      {open ? (
+        <Confirm
+          action={open}
+          text={question(open, amount, nextReference)}
+          reason={reason}
+          setReason={setReason}
+          busy={busy}
+          error={run.isError ? run.error.message : null}
+          onConfirm={() => run.mutate(open)}
+          onCancel={() => setOpen(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function Confirm({
+  action,
+  text,
+  reason,
+  setReason,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  action: Action;
+  text: string;
+  reason: string;
+  setReason: (r: string) => void;
+  busy: boolean;
+  error: string | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form
+      className="mt-3 max-w-xl rounded border border-amber-700 p-3 text-sm"
+      aria-label={`Confirm: ${LABELS[action]}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onConfirm();
+      }}
+    >
+      <p>{text}</p>
+      {action === 'RECORD_OUTSIDE' ? (
+        <>
+          <label htmlFor="refund-outside-reason" className="mt-2 block font-medium">
+            How was the payer refunded? (kept on the transaction and in the audit trail)
+          </label>
+          <textarea
+            id="refund-outside-reason"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            required
+            maxLength={1000}
+            rows={2}
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5"
+          />
+        </>
+      ) : null}
+      <div className="mt-2 flex flex-wrap gap-2">
+        <button
+          type="submit"
+          disabled={busy || (action === 'RECORD_OUTSIDE' && !reason.trim())}
+          className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        >
+          {busy ? 'Working…' : `Confirm: ${LABELS[action].toLowerCase()}`}
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          disabled={busy}
+          className="rounded border border-slate-400 bg-white px-3 py-1.5 font-medium hover:bg-slate-100"
+        >
+          Cancel
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="mt-2 text-red-800">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

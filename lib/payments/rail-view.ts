@@ -1,0 +1,142 @@
+import { db } from '../core/db';
+import * as txRepo from './transactions/repository';
+import { planOf } from './plan';
+import { NO_RAIL_CONNECTED, UNCONNECTED_RECHECK_SECONDS } from './rail';
+import { isPullFunded, pullReferenceOf, PULL_WAITING_FOR_RAIL, refundReferenceOf } from './rail-collect';
+import { REFUND_WAITING_FOR_RAIL } from './rail-refund';
+import {
+  REFUND_CLOSED_REVERSED,
+  REFUND_SETTLED_OUTSIDE,
+  refundActionsFor,
+  refundMoneyOf,
+  type RailRefundAction,
+} from './rail-refund-ops';
+
+// Where a payment stands with the payment rail, in words, for staff (the console's transaction
+// page; issue 25: a payment waiting because no rail is connected is shown with a clear reason).
+// railStatus and railNote are not part of the API's transaction object: this is their only reader
+// besides the metrics. Also the references the rail knows the payment's instructions by, and what
+// staff may do about a refund that did not go through (rail-refund-ops.ts).
+type Row = txRepo.TransactionRow;
+
+export interface RailView {
+  /** The state in words ("Waiting: no payment rail connected — offered again every 15 minutes"). */
+  state: string;
+  /** The rail's or the engine's own note, when it says more than the state. */
+  note: string | null;
+  /** Whether staff must act (a refund that did not go through). */
+  needsStaff: boolean;
+  /** The instructions' references as the rail knows them, current attempt last. */
+  references: { label: string; reference: string }[];
+  actions: RailRefundAction[];
+  /** The refund attempt the actions apply to (sent with them, so a stale page is refused). */
+  attempt: number;
+  /** What a refund action concerns (minor units and currency). */
+  refund: { amount: bigint; currency: string } | null;
+}
+
+const EVERY = `offered again every ${UNCONNECTED_RECHECK_SECONDS / 60} minutes`;
+
+const isRailPull = (row: Row) => row.type === 'INCOMING' && row.scenario === 'WAITING_FOR_RAIL';
+const paysOutOverRail = (row: Row) =>
+  row.type === 'OUTGOING' && !!row.plan && row.scenario !== 'SUCCESS' && planOf(row).route.kind === 'EXTERNAL';
+
+/** Whether the rail has (or will have) anything to do with this payment, in production. */
+function touchesRail(row: Row): boolean {
+  if (row.railStatus !== null || row.collectedAt !== null) return true;
+  if (row.status !== 'PROCESSING' || (row.scenario !== null && row.scenario !== 'WAITING_FOR_RAIL')) return false;
+  return isRailPull(row) || (row.type === 'OUTGOING' && !!row.plan && (isPullFunded(row) || paysOutOverRail(row)));
+}
+
+/** The instruction a PROCESSING payment has with the rail now: its funding pull, or its payout (or a /transfer-in's pull). */
+const instructionWord = (row: Row) =>
+  isRailPull(row) || (isPullFunded(row) && row.collectedAt === null) ? 'Pull' : 'Payout';
+
+function stateOf(row: Row): string {
+  const note = row.railNote ?? '';
+  const what = instructionWord(row);
+  switch (row.railStatus) {
+    case null:
+      return row.collectedAt
+        ? 'Funds collected by pull; the payout is being handed to the rail'
+        : `${what} being handed to the rail`;
+    case 'WAITING':
+      return note.includes(NO_RAIL_CONNECTED) || note === PULL_WAITING_FOR_RAIL
+        ? `Waiting: no payment rail connected — ${EVERY}`
+        : `Waiting to hand the ${what.toLowerCase()} to the rail again`;
+    case 'SUBMITTING':
+      return 'Pull being handed to the rail';
+    case 'ACCEPTED':
+      return `${what} with the rail`;
+    case 'COMPLETED':
+      return 'Completed by the rail';
+    case 'FAILED':
+      return `${what} failed at the rail`;
+    case 'RETURNED':
+      return row.type === 'INCOMING'
+        ? "Pull returned by the payer's bank"
+        : `${what} returned by the ${row.collectedAt ? 'receiving' : "payer's"} bank`;
+    case 'REFUND_PENDING':
+      return "Refund to the payer's bank being handed to the rail";
+    case 'REFUND_WAITING':
+      return note === REFUND_WAITING_FOR_RAIL
+        ? `Refund waiting: no payment rail connected — ${EVERY}`
+        : 'Refund waiting to be handed to the rail again';
+    case 'REFUND_ACCEPTED':
+      return 'Refund with the rail';
+    case 'REFUND_COMPLETED':
+      return "Refunded to the payer's bank over the rail";
+    case 'REFUND_FAILED':
+      return `Refund failed at the rail: ${note || 'no reason given'}`;
+    case 'REFUND_RETURNED':
+      return "Refund returned by the payer's bank after it completed";
+    case 'REFUND_HELD':
+      return "Refund held: the payer's bank reversed the pull, so the payer has the money back";
+    case 'PULL_RETURNED':
+      return "Pull reversed by the payer's bank after it completed";
+    case REFUND_SETTLED_OUTSIDE:
+      return 'Refunded outside Corridor (recorded by staff)';
+    case REFUND_CLOSED_REVERSED:
+      return 'Closed: the payer was repaid by the reversal of the pull';
+    default:
+      return row.railStatus;
+  }
+}
+
+function referencesOf(row: Row): RailView['references'] {
+  const refs: RailView['references'] = [];
+  if (isRailPull(row)) return [{ label: 'Pull', reference: row.id }];
+  if (isPullFunded(row)) refs.push({ label: "Pull from the payer's bank", reference: pullReferenceOf(row.id) });
+  if (!isPullFunded(row) || row.collectedAt) refs.push({ label: 'Payout', reference: row.id });
+  const refunding = (row.railStatus ?? '').startsWith('REFUND_') || row.refundAttempt > 1;
+  for (let n = 1; refunding && n <= row.refundAttempt; n++)
+    refs.push({ label: n === 1 ? 'Refund' : `Refund, attempt ${n}`, reference: refundReferenceOf(row.id, n) });
+  return refs;
+}
+
+/** The rail block of a payment, or null when no rail is involved (a sandbox payment, an internal transfer). */
+export async function railViewOf(platformId: string, id: string): Promise<RailView | null> {
+  const row = await txRepo.findById(platformId, id, db());
+  if (!row || !touchesRail(row)) return null;
+  const actions = refundActionsFor(row);
+  const state = stateOf(row);
+  const note = row.railNote && !state.includes(row.railNote) ? row.railNote : null;
+  return {
+    state,
+    note,
+    needsStaff: actions.length > 0,
+    references: referencesOf(row),
+    actions,
+    attempt: row.refundAttempt,
+    refund: actions.length ? refundMoneyOf(row) : null,
+  };
+}
+
+/** The overview's counters: payments waiting on the rail, refunds over it that need staff. */
+export async function railCounts(platformId: string) {
+  const [waiting, staff] = await Promise.all([
+    txRepo.countRail(platformId, 'WAITING', db()),
+    txRepo.countRail(platformId, 'STAFF', db()),
+  ]);
+  return { waiting, staff };
+}
