@@ -17,6 +17,14 @@ const LABELS: Record<string, string> = {
   address: 'Address',
 };
 
+/** A bank account's details are a bank transfer; a wallet address (SOLANA_WALLET, …) is a deposit on its network. */
+export function receiveHeading(code: string, info: Json): string {
+  const type = typeof info?.accountType === 'string' ? info.accountType : '';
+  if (!type.endsWith('_WALLET')) return `Bank transfer to your ${code} account`;
+  const network = type.slice(0, -'_WALLET'.length);
+  return `Deposit to your ${code} account on ${network.charAt(0)}${network.slice(1).toLowerCase()}`;
+}
+
 export function Receive({ umaAddress, accounts }: { umaAddress: string | null; accounts: Json[] }) {
   const banks = accounts.flatMap((a) =>
     ((a.fundingPaymentInstructions ?? []) as Json[]).map((i) => ({ account: a, info: i.accountOrWalletInfo })),
@@ -34,7 +42,7 @@ export function Receive({ umaAddress, accounts }: { umaAddress: string | null; a
         // A region per account, named by its heading: each copy button is then one of that account's.
         <section key={account.id} aria-labelledby={`receive-${account.id}`}>
           <h3 id={`receive-${account.id}`} className="mb-1 font-medium">
-            Bank transfer to your {account.balance.currency.code} account
+            {receiveHeading(account.balance.currency.code, info)}
           </h3>
           <div className="space-y-1">
             {Object.entries(LABELS)
