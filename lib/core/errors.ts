@@ -125,7 +125,26 @@ export interface ErrorFacts {
   retryable?: boolean;
 }
 
+/** Marks every DomainError, whichever copy of this module made it (Symbol.for is one per process). */
+const DOMAIN_ERROR = Symbol.for('corridor.DomainError');
+
 export class DomainError extends Error {
+  /**
+   * Next.js bundles this module more than once in a production build (the chunk that builds the
+   * ports at start-up and the route handlers' chunks): an error thrown by an adapter made at
+   * start-up — "no exchange-rate provider is connected" — is then an instance of another copy of
+   * this class, and a plain prototype check at the edge turned it into a 500. `instanceof
+   * DomainError` reads the brand instead; a subclass keeps the ordinary check.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== DomainError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return (
+      typeof value === 'object' && value !== null && (value as { [DOMAIN_ERROR]?: boolean })[DOMAIN_ERROR] === true
+    );
+  }
+
+  readonly [DOMAIN_ERROR] = true;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
