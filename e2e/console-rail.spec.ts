@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +31,7 @@ let server: ChildProcess;
 let base = '';
 let dataDir = '';
 let receiver: Receiver;
+let rates: Server;
 let carry: (i: Json) => Promise<Json> = async () => ({ status: 'ACCEPTED' });
 const ids = { failed: '', waiting: '' };
 
@@ -77,6 +79,21 @@ async function startServer() {
   });
   await new Promise<void>((r) => receiver.server.listen(0, '127.0.0.1', r));
   const railUrl = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/instructions`;
+  // Production quotes only at a provider's rates: an exchange-rates API in Open Exchange Rates'
+  // latest.json shape (docs/operations.md#exchange-rates), its figures published now.
+  rates = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const timestamp = Math.floor(Date.now() / 1000);
+    res.end(
+      JSON.stringify({
+        timestamp,
+        base: 'USD',
+        rates: { USD: 1, USDC: 1, USDT: 1, EUR: 0.92, MXN: 17.06, BTC: 0.0000155 },
+      }),
+    );
+  });
+  await new Promise<void>((r) => rates.listen(0, '127.0.0.1', r));
+  const ratesUrl = `http://127.0.0.1:${(rates.address() as AddressInfo).port}/latest.json`;
   const port = 5800 + Math.floor(Math.random() * 800);
   base = `http://127.0.0.1:${port}`;
   dataDir = mkdtempSync(path.join(tmpdir(), 'corridor-rail-e2e-'));
@@ -95,6 +112,7 @@ async function startServer() {
       CORRIDOR_STAFF_PASSWORD: STAFF.password,
       CORRIDOR_WALLET_PLATFORM_ID: '',
       CORRIDOR_RAIL_URL: railUrl,
+      CORRIDOR_RATES_URL: ratesUrl,
       CORRIDOR_RAIL_SIGNING_KEY: pem(corridor.privateKey, 'pkcs8'),
       CORRIDOR_RAIL_CALLBACK_PUBLIC_KEY: pem(rail.publicKey, 'spki'),
     },
@@ -202,6 +220,7 @@ test.afterAll(async () => {
     () => process.kill(-server.pid!, 'SIGKILL'),
   );
   await new Promise((r) => receiver.server.close(r));
+  await new Promise((r) => rates.close(r));
   rmSync(dataDir, { recursive: true, force: true });
 });
 
