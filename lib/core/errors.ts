@@ -143,8 +143,6 @@ export class DomainError extends Error {
     );
   }
 
-  readonly [DOMAIN_ERROR] = true;
-
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -154,6 +152,9 @@ export class DomainError extends Error {
     super(message);
   }
 }
+
+// On the prototype, not on each error: no own property that equality checks or copies would see.
+Object.defineProperty(DomainError.prototype, DOMAIN_ERROR, { value: true });
 
 export const invalidInput = (message: string, errors?: FieldError[]) =>
   new DomainError('INVALID_INPUT', message, errors ? { errors } : undefined);
