@@ -30,10 +30,11 @@ export async function readFigures(
       Prisma.sql`SELECT min("createdAt") AS at FROM "Event" WHERE "status" = 'PENDING'`,
     ),
     // Payments the rail has not taken (none connected, or it asked to retry), by reason; refunds
-    // to a payer's bank the rail has not taken too (lib/payments/rail-refund.ts).
+    // to a payer's bank the rail has not taken too (lib/payments/rail-refund.ts). The console's
+    // WAITING filter in the same shape: read through Transaction_rail_attention_idx.
     db.$queryRaw<{ reason: string | null; count: number }[]>(
       Prisma.sql`SELECT "railNote" AS reason, count(*)::int AS count FROM "Transaction"
-        WHERE ("status" = 'PROCESSING' AND "railStatus" = 'WAITING') OR "railStatus" = 'REFUND_WAITING'
+        WHERE "railStatus" IN ('WAITING', 'REFUND_WAITING') AND ("railStatus" = 'REFUND_WAITING' OR "status" = 'PROCESSING')
         GROUP BY "railNote"`,
     ),
   ]);

@@ -4,7 +4,7 @@ import { log } from '../core/log';
 import { enqueue } from '../jobs/queue';
 import * as txRepo from './transactions/repository';
 import { planOf } from './plan';
-import { REFUND_IN_FLIGHT, SUBMIT_JOB, type RailEvent, type RailInstruction } from './rail';
+import { PULL_RETURNED, REFUND_IN_FLIGHT, SUBMIT_JOB, type RailEvent, type RailInstruction } from './rail';
 import { completePayout, failPayout } from './settlement';
 import { COLLECTION_FAILURE, type Failure } from './steps';
 import { externalRoute } from './routing';
@@ -162,8 +162,6 @@ export async function refundFor(row: Row, amount: bigint): Promise<RailInstructi
   };
 }
 
-/** railStatus of a settled pull-funded quote whose pull the payer's bank returned after it completed. */
-export const PULL_RETURNED = 'PULL_RETURNED';
 /** The note on a pull-funded quote whose pull the payer's bank returned after it completed. */
 export const PULL_REVERSED_NOTE =
   "the payer's bank returned the pull after it completed: the money had gone on to the payout; not posted, review with the payer";

@@ -8,7 +8,7 @@ import { jobWrite } from '../jobs/queue';
 import * as txRepo from './transactions/repository';
 import { toTransaction } from './transactions/presenter';
 import { refundAmount, refundPosting } from './postings';
-import { REFUND_JOB, REFUND_PENDING } from './rail';
+import { REFUND_HELD_BY_REVERSAL, REFUND_JOB, REFUND_PENDING, REFUND_RESENDABLE } from './rail';
 import { refundReferenceOf, refundsOverRail } from './rail-collect';
 
 // Staff resolve a refund over the rail that did not go through (rail-refund.ts): it FAILED at the
@@ -25,9 +25,6 @@ export type RailRefundAction = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED';
 export const REFUND_SETTLED_OUTSIDE = 'REFUND_SETTLED_OUTSIDE';
 /** After staff closed a held refund: the reversal of the pull had repaid the payer. */
 export const REFUND_CLOSED_REVERSED = 'REFUND_CLOSED_REVERSED';
-/** Where a refund staff may act on can stand (the held one: REFUND_HELD, or PULL_RETURNED after it failed). */
-const FAILED_OR_RETURNED = ['REFUND_FAILED', 'REFUND_RETURNED'];
-const HELD = ['REFUND_HELD', 'PULL_RETURNED'];
 
 const refundStatusOf = (row: Row) => (row.refund as { status?: string } | null)?.status;
 
@@ -40,10 +37,10 @@ export function refundActionsFor(row: Row): RailRefundAction[] {
   const rail = row.railStatus ?? '';
   if (row.pullReturnedAt) {
     // A refund that completed before the reversal is not held: nothing is left in clearing.
-    if (!HELD.includes(rail) || refundStatusOf(row) === 'COMPLETED') return [];
+    if (!REFUND_HELD_BY_REVERSAL.includes(rail) || refundStatusOf(row) === 'COMPLETED') return [];
     return ['RECORD_OUTSIDE', 'CLOSE_REVERSED'];
   }
-  return FAILED_OR_RETURNED.includes(rail) ? ['RESEND', 'RECORD_OUTSIDE'] : [];
+  return REFUND_RESENDABLE.includes(rail) ? ['RESEND', 'RECORD_OUTSIDE'] : [];
 }
 
 /** The money a refund action concerns: what the refund gives back, in the sending currency. */

@@ -6,6 +6,7 @@ import { enqueue, type JobHandler } from '../jobs/queue';
 import * as txRepo from './transactions/repository';
 import { refundAmount } from './postings';
 import {
+  REFUND_HELD,
   REFUND_IN_FLIGHT,
   REFUND_JOB,
   REFUND_PENDING,
@@ -58,7 +59,7 @@ export async function submitRefund(transactionId: string, attempt = 1): Promise<
   if (row.railStatus !== REFUND_PENDING && row.railStatus !== 'REFUND_WAITING') return;
   if (row.pullReturnedAt) {
     // Sending it would pay the payer twice: the reversal already gave the money back.
-    await transaction((tx) => note(row.id, [REFUND_PENDING, 'REFUND_WAITING'], 'REFUND_HELD', REFUND_HELD_NOTE, tx));
+    await transaction((tx) => note(row.id, [REFUND_PENDING, 'REFUND_WAITING'], REFUND_HELD, REFUND_HELD_NOTE, tx));
     return;
   }
   const answer = await paymentRail.get().submit(await refundFor(row, refundAmount(row)));

@@ -86,6 +86,17 @@ export const REFUND_JOB = 'payment.refund';
 export const REFUND_PENDING = 'REFUND_PENDING';
 /** railStatus values of a refund still on its way: the rail's COMPLETED or FAILED applies to these. */
 export const REFUND_IN_FLIGHT = [REFUND_PENDING, 'REFUND_WAITING', 'REFUND_ACCEPTED'];
+/**
+ * railStatus values of a refund over the rail that did not go through and waits for staff
+ * (rail-refund-ops.ts): it FAILED or came back (RETURNED) and may be sent again; or it is held
+ * because the payer's bank reversed the pull (REFUND_HELD, or PULL_RETURNED when the refund had
+ * failed). The console's counter and filter select the same states.
+ */
+export const REFUND_RESENDABLE = ['REFUND_FAILED', 'REFUND_RETURNED'];
+export const REFUND_HELD = 'REFUND_HELD';
+/** railStatus of a settled pull-funded quote whose pull the payer's bank returned after it completed. */
+export const PULL_RETURNED = 'PULL_RETURNED';
+export const REFUND_HELD_BY_REVERSAL = [REFUND_HELD, PULL_RETURNED];
 export const REFUND_PENDING_NOTE = "refund to the payer's bank is being handed to the rail";
 
 export const NO_RAIL_CONNECTED = 'no payment rail connected';
