@@ -118,7 +118,9 @@ async function heldQuote() {
   return { customer, token, usd: fiat('USD'), quote, held };
 }
 
-const major = (minor: number, code: string) => `${(minor / 100).toFixed(2)} ${code}`;
+// Minor units to "27.49 EUR" with integers only (two-decimal currencies; the figures here are under 1,000).
+const major = (minor: number, code: string) =>
+  `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')} ${code}`;
 /** The seconds a "m:ss left before the quote expires" text says. */
 const secondsLeft = (text: string | null) => {
   const m = /(\d+):(\d\d) left before the quote expires/.exec(text ?? '');

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import type { ApprovalRow, ExpiredRow } from '@/app/console/_lib/approvals';
 import { shortId } from '../format';
 import { LocalTime } from '../time';
+import { ReasonField } from './reason-field';
 
 // The facts beside a held agent action (the money with its rate, why it was held, the agent's
 // recent actions, the quote's time left) and the approval's confirmation naming the amount.
@@ -213,23 +214,18 @@ export function RejectForm({
 }) {
   return (
     <form
-      className="mt-3 max-w-xl"
+      className="mt-3 max-w-xl text-sm"
       onSubmit={(e) => {
         e.preventDefault();
         onReject();
       }}
     >
-      <label htmlFor={id} className="block text-sm font-medium">
-        Reason for rejecting (kept on the action)
-      </label>
-      <textarea
+      <ReasonField
         id={id}
+        label="Reason for rejecting (kept on the action)"
         value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        required
-        maxLength={1000}
+        onChange={setReason}
         rows={3}
-        className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5 text-sm"
       />
       <button
         type="submit"

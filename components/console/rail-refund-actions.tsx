@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { refundActionAction } from '@/app/console/_lib/actions';
+import { ReasonField } from './reason-field';
 
 // What staff can do about a refund over the rail that did not go through (lib/payments/
 // rail-refund-ops.ts): each action opens a confirmation naming the amount and currency (and, to
@@ -121,20 +122,14 @@ function Confirm({
     >
       <p>{text}</p>
       {action === 'RECORD_OUTSIDE' ? (
-        <>
-          <label htmlFor="refund-outside-reason" className="mt-2 block font-medium">
-            How was the payer refunded? (kept on the transaction and in the audit trail)
-          </label>
-          <textarea
-            id="refund-outside-reason"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            required
-            maxLength={1000}
-            rows={2}
-            className="mt-1 w-full rounded border border-slate-400 px-2 py-1.5"
-          />
-        </>
+        <ReasonField
+          id="refund-outside-reason"
+          label="How was the payer refunded? (kept on the transaction and in the audit trail)"
+          value={reason}
+          onChange={setReason}
+          rows={2}
+          className="mt-2"
+        />
       ) : null}
       <div className="mt-2 flex flex-wrap gap-2">
         <button
