@@ -125,7 +125,7 @@ test('pause, resume, change the daily limit and generate a device code of an age
     await expect(staffActions).toContainText(text);
   await expect(staffActions).not.toContainText(code);
   // The form sent what it changed, so the entry says what was changed.
-  await expect(staffActions).toContainText('{"set":{"spendingLimits":{"dailyLimit":"300000"}}}');
+  await expect(staffActions).toContainText('set: (spending limits: (daily limit: 3,000.00 USD))');
 
   // The agent also shows on its customer's page.
   await visit(page, `/console/customers/${encodeURIComponent(customer.id)}`);

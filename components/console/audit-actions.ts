@@ -1,3 +1,5 @@
+import { formatAmount } from '../format';
+
 // What each staff action recorded in the audit log (lib/staff/audit) reads as, for the audit
 // pages, the audit log's action filter (app/console/_lib/list-filters.ts) and its CSV export.
 // An action not named here shows as its code.
@@ -44,3 +46,32 @@ export const AUDIT_ACTIONS: Record<string, string> = {
 };
 
 export const auditActionLabel = (action: string): string => AUDIT_ACTIONS[action] ?? action;
+
+// An audit entry's details as staff read them: "amount: 50.00 USD · attempt: 2", not the stored
+// JSON. In an object that names its currency, integer figures under a money key (an amount, a
+// spending limit) are minor units and are shown in major units with the currency; the rest as stored.
+// (dailyTransactionLimit is a count: not money.)
+const MONEY_KEY = /^(amount|perTransactionLimit|dailyLimit|monthlyLimit)$/;
+const isMinorUnits = (v: unknown) =>
+  (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v));
+const words = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+
+export function auditDetailText(details: Record<string, unknown>): string {
+  const currency = typeof details.currency === 'string' ? details.currency : null;
+  const money = (k: string, v: unknown) => currency !== null && MONEY_KEY.test(k) && isMinorUnits(v);
+  const hasMoney = Object.entries(details).some(([k, v]) => money(k, v));
+  return Object.entries(details)
+    .filter(([k]) => !(hasMoney && k === 'currency'))
+    .map(([k, v]) => `${words(k)}: ${money(k, v) ? formatAmount(v as string | number, currency) : valueText(v)}`)
+    .join(' · ');
+}
+
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(valueText).join(', ');
+  if (v !== null && typeof v === 'object') return `(${auditDetailText(v as Record<string, unknown>)})`;
+  // A recorded instant, as UTC to the minute: the entry is read on the server, with no viewer time zone.
+  if (typeof v === 'string' && ISO_INSTANT.test(v)) return `${v.slice(0, 10)} ${v.slice(11, 16)} UTC`;
+  return String(v);
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;

@@ -9,7 +9,7 @@ import { Badge, Cell, Empty, Table } from '../ui';
 import type { Named } from '@/lib/staff/names';
 import { CopyId } from './copy-id';
 import { NamedRef } from './named';
-import { auditActionLabel } from './audit-actions';
+import { auditActionLabel, auditDetailText } from './audit-actions';
 
 // Tables the console shows on several pages (server components).
 
@@ -229,7 +229,7 @@ export function AuditList({
           <span className="block text-slate-700">
             by {e.staffEmail}, <LocalTime value={e.createdAt} />
             {Object.keys(e.details).length ? (
-              <span className="block font-mono text-xs break-all">{JSON.stringify(e.details)}</span>
+              <span className="block break-words">{auditDetailText(e.details)}</span>
             ) : null}
           </span>
         </li>

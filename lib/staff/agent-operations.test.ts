@@ -100,7 +100,13 @@ it('an admin changes the policy (seen through the API); an invalid one is refuse
     action: 'agent.policy.update',
     staffEmail: admin.email,
     outcome: 'DONE',
-    details: { set: { defaultExecutionMode: 'APPROVAL_REQUIRED', spendingLimits: { dailyLimit: '123456' } } },
+    // The limits with the currency they are in, so the console can show them in major units.
+    details: {
+      set: {
+        defaultExecutionMode: 'APPROVAL_REQUIRED',
+        spendingLimits: { currency: 'USD', dailyLimit: '123456', dailyTransactionLimit: 7 },
+      },
+    },
   });
 });
 

@@ -237,8 +237,18 @@ export function changeAgentPolicy(actor: StaffActor, agentId: string, input: Rec
       change = parseBodyOrThrow(agentPolicyUpdate, await keepAccountRules(actor.platformId, agentId, input));
       return agents.updatePolicy(actor.platformId, agentId, change);
     },
-    // What was set, amounts as decimal strings (the entry is JSON; amounts are bigint).
-    (a) => ({ objectId: a.id, details: { set: jsonSafe(change) } }),
+    // What was set, amounts as decimal strings (the entry is JSON; amounts are bigint), the limits
+    // with the currency they are in (the console shows them in major units of it).
+    (a) => ({
+      objectId: a.id,
+      details: {
+        set: jsonSafe(
+          change.spendingLimits
+            ? { ...change, spendingLimits: { currency: a.policy.spendingLimits.currency, ...change.spendingLimits } }
+            : change,
+        ),
+      },
+    }),
   );
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAmount, formatRate } from '@/components/format';
+import { auditDetailText } from '@/components/console/audit-actions';
 
 // The console's figures as staff read them. The interface's exchangeRate is sending major units
 // per receiving major unit (interface-spec "exchange rate": 0.0586 USD buys one MXN); staff read
@@ -30,5 +31,21 @@ describe('formatAmount', () => {
     expect(formatAmount(-5n, 'EUR')).toBe('−0.05 EUR');
     expect(formatAmount(9_007_199_254_740_993n, 'USD')).toBe('90,071,992,547,409.93 USD');
     expect(formatAmount(null, 'USD')).toBe('—');
+  });
+});
+
+describe('auditDetailText', () => {
+  it('shows amounts of an object that names its currency in major units, other figures as stored', () => {
+    expect(auditDetailText({ amount: '5000', attempt: 2, currency: 'USD', refundStatus: 'PENDING' })).toBe(
+      'amount: 50.00 USD · attempt: 2 · refund status: PENDING',
+    );
+    expect(
+      auditDetailText({
+        set: { spendingLimits: { currency: 'USD', dailyLimit: '123456', dailyTransactionLimit: 7 } },
+      }),
+    ).toBe('set: (spending limits: (daily limit: 1,234.56 USD · daily transaction limit: 7))');
+    expect(auditDetailText({ state: 'FROZEN', currency: 'EUR' })).toBe('state: FROZEN · currency: EUR');
+    expect(auditDetailText({ fields: ['name', 'policy'], seconds: 60 })).toBe('fields: name, policy · seconds: 60');
+    expect(auditDetailText({ expiresAt: '2026-11-30T15:51:09.403Z' })).toBe('expires at: 2026-11-30 15:51 UTC');
   });
 });
