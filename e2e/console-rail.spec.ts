@@ -16,7 +16,8 @@ import { checkPage, expect, png, test, US_BANK_ACCOUNT_INFO, visit, type Json } 
 // payout FAILS and so does its refund; another's pull waits after the rail asked to retry. Staff
 // see both on the overview, the filtered list and the transaction page, send the refund again
 // (a new reference; a late callback for the old one changes nothing) and, when that fails too,
-// record it as refunded outside Corridor.
+// record it as refunded outside Corridor. A third is paid out, then the payer's bank reverses its
+// pull: staff record what the payer owes.
 test.describe.configure({ mode: 'serial' });
 
 type Receiver = {
@@ -33,7 +34,7 @@ let dataDir = '';
 let receiver: Receiver;
 let rates: Server;
 let carry: (i: Json) => Promise<Json> = async () => ({ status: 'ACCEPTED' });
-const ids = { failed: '', waiting: '' };
+const ids = { failed: '', waiting: '', customer: '', usd: '', eur: '' };
 
 const pem = (k: import('node:crypto').KeyObject, kind: 'pkcs8' | 'spki') =>
   k.export({ type: kind, format: 'pem' }).toString();
@@ -191,6 +192,7 @@ test.beforeAll(async ({ browser }) => {
     iban: 'DE89370400440532013000',
     beneficiary: US_BANK_ACCOUNT_INFO.beneficiary,
   });
+  Object.assign(ids, { customer: customer.id, usd: usd.id, eur: eur.id });
   // 1. Pulled, paid out, the payout FAILED, the refund to the payer's bank FAILED too.
   ids.failed = await pullQuote(customer.id, usd.id, eur.id, 5_000);
   await sent(`${ids.failed}:pull`);
@@ -293,4 +295,35 @@ test('a refund that failed at the rail: sent again under a new reference, then r
   await expect(actions).toContainText('Recorded the refund as made outside Corridor');
   expect(await refundStatus(ids.failed)).toBe('COMPLETED');
   await checkPage(page, 'console-rail-refunded-outside');
+});
+
+test("the payer's bank reverses a pull whose money was paid out: staff record what the payer owes", async ({
+  page,
+}) => {
+  const id = await pullQuote(ids.customer, ids.usd, ids.eur, 5_000);
+  await sent(`${id}:pull`);
+  await receiver.report(`${id}:pull`, 'COMPLETED');
+  await sent(id);
+  expect((await receiver.report(id, 'COMPLETED')).body).toMatchObject({ result: 'APPLIED' });
+  expect((await receiver.report(`${id}:pull`, 'RETURNED')).body).toMatchObject({ result: 'APPLIED' });
+  await signIn(page);
+  await expect(stat(page, 'Refunds needing staff')).toHaveText('1');
+  await visit(page, `${base}/console/transactions/${encodeURIComponent(id)}`);
+  const block = page.getByRole('region', { name: 'Payment rail' });
+  await expect(block.getByTestId('rail-state')).toHaveText("Pull reversed by the payer's bank after it completed");
+  await block.getByRole('button', { name: 'Record what the payer owes' }).click();
+  const confirm = block.getByRole('form', { name: 'Confirm: Record what the payer owes' });
+  await expect(confirm).toContainText('The payer will owe 50.00 USD, recorded as payer receivable.');
+  await checkPage(page, 'console-rail-record-payer-owes');
+  await confirm.getByRole('button', { name: /Confirm/ }).click();
+  await expect(block.getByTestId('rail-state')).toHaveText(
+    "Pull reversed by the payer's bank after its money had gone on: recorded as owed by the payer",
+  );
+  await expect(block).toContainText('the payer owes 50.00 USD (payer receivable)');
+  await expect(block.getByRole('button', { name: 'Record what the payer owes' })).toHaveCount(0);
+  const actions = page.getByRole('region', { name: 'Staff actions' });
+  await expect(actions).toContainText("Recorded what the payer owes after the pull's reversal");
+  await expect(actions).toContainText('payer owes: 50.00 USD');
+  await visit(page, `${base}/console`);
+  await expect(stat(page, 'Refunds needing staff')).toHaveText('0');
 });

@@ -9,22 +9,25 @@ import { ReasonField } from './reason-field';
 // rail-refund-ops.ts): each action opens a confirmation naming the amount and currency (and, to
 // record a refund made outside Corridor, asks why); the confirmed click carries its own
 // idempotency key, so a repeated request applies once. The page reloads with the new state.
-type Action = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED';
+type Action = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES';
 
 const LABELS: Record<Action, string> = {
   RESEND: 'Send the refund again',
   RECORD_OUTSIDE: 'Record as refunded outside Corridor',
   CLOSE_REVERSED: 'Close: payer was repaid by the reversal',
+  RECORD_PAYER_OWES: 'Record what the payer owes',
 };
 
-function question(action: Action, amount: string, nextReference: string) {
+function question(action: Action, amount: string, nextReference: string, owes: string | null) {
   switch (action) {
     case 'RESEND':
       return `Send ${amount} back to the payer's bank again, as a new instruction to the rail under ${nextReference}?`;
     case 'RECORD_OUTSIDE':
       return `Record that the payer was refunded ${amount} outside Corridor? The refund becomes COMPLETED and the money leaves clearing; nothing is sent.`;
     case 'CLOSE_REVERSED':
-      return `Close the refund of ${amount}: the payer's bank reversed the pull, so the payer already has it back. Nothing is sent; the amount leaves clearing.`;
+      return `Close the refund of ${amount}: the payer's bank reversed the pull, so the payer already has it back. Nothing is sent.${owes ? ` ${owes}` : ''}`;
+    case 'RECORD_PAYER_OWES':
+      return `The payer's bank reversed the pull after its money had gone on. ${owes ?? ''} Nothing is sent; recovering it from the payer happens outside Corridor.`;
   }
 }
 
@@ -34,6 +37,7 @@ export function RailRefundActions({
   actions,
   amount,
   nextReference,
+  payerOwes,
 }: {
   transactionId: string;
   attempt: number;
@@ -41,6 +45,8 @@ export function RailRefundActions({
   /** The refund's amount with its currency, in major units. */
   amount: string;
   nextReference: string;
+  /** What the payer owes after a reversal action, in words with the amount (null: no such action). */
+  payerOwes: string | null;
 }) {
   const router = useRouter();
   const [open, setOpen] = useState<Action | null>(null);
@@ -79,7 +85,7 @@ export function RailRefundActions({
       {open ? (
         <Confirm
           action={open}
-          text={question(open, amount, nextReference)}
+          text={question(open, amount, nextReference, payerOwes)}
           reason={reason}
           setReason={setReason}
           busy={busy}

@@ -12,9 +12,10 @@ import * as repo from './repository';
 // money, and by a table constraint); system accounts for the outside world may.
 export type Bucket = 'AVAILABLE' | 'HELD' | 'PENDING';
 // CARD_RECEIVABLE: what cardholders owe after a card clearing the service paid to the network but
-// could not pull from the funding source (a card transaction in EXCEPTION).
+// could not pull from the funding source (a card transaction in EXCEPTION). PAYER_RECEIVABLE: what
+// payers owe after their bank reversed a pull whose money had gone on (lib/payments/rail-refund-ops.ts).
 export type SystemAccount =
-  `WORLD:${string}` | 'FX' | 'FEES' | 'PLATFORM_FEES' | 'SANDBOX' | 'CLEARING' | 'CARD_RECEIVABLE';
+  `WORLD:${string}` | 'FX' | 'FEES' | 'PLATFORM_FEES' | 'SANDBOX' | 'CLEARING' | 'CARD_RECEIVABLE' | 'PAYER_RECEIVABLE';
 
 export const bucketAccount = (internalAccountId: string, bucket: Bucket) => `${internalAccountId}/${bucket}`;
 export const systemAccount = (platformId: string, name: SystemAccount, currency: string) =>
@@ -222,3 +223,8 @@ export async function balances(internalAccountIds: string[], tx: Tx): Promise<Ma
 }
 
 export const audit = repo.audit;
+
+/** The kinds of the postings made for a transaction so far (whether a fact was already posted). */
+export async function postedKinds(transactionId: string, tx: Tx): Promise<Set<string>> {
+  return new Set((await repo.transfersOf(transactionId, tx)).map((r) => r.kind));
+}

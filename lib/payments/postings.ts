@@ -154,3 +154,30 @@ export function refundPosting(row: TransactionRow, opts: { back?: boolean; kind?
     ],
   });
 }
+
+/**
+ * The payer's bank reversed the pull that funded a quote after it completed (rail-refund-ops.ts):
+ * `fromClearing` (a refund still held for the payer) leaves clearing, `toWorld` leaves for the
+ * payer's bank (negative: comes back from it, a refund it returned), and the payer receivable
+ * takes the difference: what the payer now owes, or — negative — the part of an earlier debt this
+ * settles. `owed` is that difference.
+ */
+export function pullReversalPosting(
+  row: TransactionRow,
+  p: { fromClearing: bigint; toWorld: bigint },
+): { posting: ledger.Posting; owed: bigint } {
+  const { funding } = planOf(row);
+  const c = row.sentCurrency!;
+  const owed = p.toWorld - p.fromClearing;
+  const posting = ledger.posting({
+    platformId: row.platformId,
+    kind: 'PAYMENT_PULL_REVERSAL',
+    transactionId: row.id,
+    legs: [
+      { account: inFlight(row.platformId, funding, c), currency: c, amount: -p.fromClearing },
+      { account: origin(row.platformId, funding, c), currency: c, amount: p.toWorld },
+      { account: systemAccount(row.platformId, 'PAYER_RECEIVABLE', c), currency: c, amount: -owed },
+    ],
+  });
+  return { posting, owed };
+}

@@ -162,9 +162,22 @@ export async function refundFor(row: Row, amount: bigint): Promise<RailInstructi
   };
 }
 
+/**
+ * The railStatus of a pull-funded payment whose payout or refund just completed at the rail: PULL_RETURNED
+ * when the pull was reversed meanwhile (the payer owes what went on; staff record it), else
+ * `completed`. Read after the completing write, which locks the row: a reversal committed
+ * before it is seen here, one committing after it sees the completed state (applyFundingPullEvent).
+ */
+export async function afterReversal(tx: Tx, id: string, completed: string) {
+  const fresh = await txRepo.findByIdUnscoped(id, tx);
+  return fresh?.pullReturnedAt
+    ? { railStatus: PULL_RETURNED, railNote: PULL_REVERSED_NOTE }
+    : { railStatus: completed, railNote: null };
+}
+
 /** The note on a pull-funded quote whose pull the payer's bank returned after it completed. */
 export const PULL_REVERSED_NOTE =
-  "the payer's bank returned the pull after it completed: the money had gone on to the payout; not posted, review with the payer";
+  "the payer's bank returned the pull after it completed: the money had gone on; not posted until staff record it";
 
 /**
  * An event about the pull that funds a quote (reference `<id>:pull`). COMPLETED records the
@@ -211,8 +224,12 @@ export async function applyFundingPullEvent(row: Row, event: RailEvent): Promise
       if (r.count === 0) return 'IGNORED';
       // The row is locked now: nothing moves it between this read and the write below.
       const fresh = (await txRepo.findByIdUnscoped(row.id, tx))!;
+      // A refund the payer's bank returned keeps that state: staff close it as repaid by this
+      // reversal (rail-refund-ops.ts). A payout or refund still with the rail sets PULL_RETURNED
+      // when it completes (afterReversal).
       const inFlight = fresh.status === 'PROCESSING' || REFUND_IN_FLIGHT.includes(fresh.railStatus ?? '');
-      if (!inFlight) await tx.transaction.update({ where: { id: row.id }, data: { railStatus: PULL_RETURNED } });
+      if (!inFlight && fresh.railStatus !== 'REFUND_RETURNED')
+        await tx.transaction.update({ where: { id: row.id }, data: { railStatus: PULL_RETURNED } });
       log().warn({ transactionId: row.id }, 'the pull funding a quote was returned after it completed');
       return 'APPLIED';
     }

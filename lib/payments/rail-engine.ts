@@ -22,6 +22,7 @@ import { overRail, refundedFailure, type Failure } from './steps';
 import { applyRefundEvent } from './rail-refund';
 import {
   applyFundingPullEvent,
+  afterReversal,
   claimPullSubmission,
   PULL_SUBMITTING,
   COLLECTION_FAILED,
@@ -238,7 +239,7 @@ export async function applyRailEvent(event: RailEvent): Promise<EventResult> {
     if (event.status === 'COMPLETED') {
       const done = await completePayout(tx, fresh);
       if (!done) return 'IGNORED';
-      await tx.transaction.update({ where: { id: row.id }, data: { railStatus: 'COMPLETED', railNote: null } });
+      await tx.transaction.update({ where: { id: row.id }, data: await afterReversal(tx, row.id, 'COMPLETED') });
       return 'APPLIED';
     }
     const failed = await failPayout(tx, fresh, payoutFailure(fresh, failureReasonOf(event)));

@@ -1,3 +1,4 @@
+import { formatMajorInput } from '../core/amount-input';
 import { now } from '../core/clock';
 import { db } from '../core/db';
 import { DomainError, invalidInput, notFound } from '../core/errors';
@@ -7,24 +8,29 @@ import { eventWrites } from '../events/outbox';
 import { jobWrite } from '../jobs/queue';
 import * as txRepo from './transactions/repository';
 import { toTransaction } from './transactions/presenter';
-import { refundAmount, refundPosting } from './postings';
-import { REFUND_HELD_BY_REVERSAL, REFUND_JOB, REFUND_PENDING, REFUND_RESENDABLE } from './rail';
+import { amountsOf } from './plan';
+import { pullReversalPosting, refundAmount, refundPosting } from './postings';
+import { PULL_RETURNED, REFUND_HELD_BY_REVERSAL, REFUND_JOB, REFUND_PENDING, REFUND_RESENDABLE } from './rail';
 import { refundReferenceOf, refundsOverRail } from './rail-collect';
 
 // Staff resolve a refund over the rail that did not go through (rail-refund.ts): it FAILED at the
 // rail, the payer's bank RETURNED it after it completed, or it is HELD because the payer's bank
-// reversed the pull that funded the quote (the payer has the money back). Each action is one
+// reversed the pull that funded the quote (the payer has the money back). And they record what a
+// payer owes once their bank reversed a pull whose money had gone on: to the payee (the payment
+// COMPLETED) or back to the payer in a refund that completed (the payer was repaid twice). Each action is one
 // ledger step whose required guard names the state staff saw (railStatus and the refund's
 // attempt), so of double clicks, concurrent staff or retries exactly one applies; the others are
 // refused with INVALID_STATE_TRANSITION and change nothing.
 type Row = txRepo.TransactionRow;
 
-export type RailRefundAction = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED';
+export type RailRefundAction = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES';
 
 /** After staff recorded the refund as made outside Corridor (the money left clearing). */
 export const REFUND_SETTLED_OUTSIDE = 'REFUND_SETTLED_OUTSIDE';
 /** After staff closed a held refund: the reversal of the pull had repaid the payer. */
 export const REFUND_CLOSED_REVERSED = 'REFUND_CLOSED_REVERSED';
+/** After staff recorded a reversal of the pull whose money had gone on: the payer owes it. */
+export const PULL_REVERSAL_RECORDED = 'PULL_REVERSAL_RECORDED';
 
 const refundStatusOf = (row: Row) => (row.refund as { status?: string } | null)?.status;
 
@@ -33,14 +39,38 @@ const refundStatusOf = (row: Row) => (row.refund as { status?: string } | null)?
  * again is refused once the payer's bank reversed the pull: the payer would be repaid twice.
  */
 export function refundActionsFor(row: Row): RailRefundAction[] {
-  if (row.status !== 'FAILED' || !refundsOverRail(row)) return [];
+  if (!refundsOverRail(row)) return [];
   const rail = row.railStatus ?? '';
   if (row.pullReturnedAt) {
-    // A refund that completed before the reversal is not held: nothing is left in clearing.
-    if (!REFUND_HELD_BY_REVERSAL.includes(rail) || refundStatusOf(row) === 'COMPLETED') return [];
-    return ['RECORD_OUTSIDE', 'CLOSE_REVERSED'];
+    // The payout was paid, or a refund completed before the reversal: the payer owes the money.
+    if (rail === PULL_RETURNED && (row.status === 'COMPLETED' || refundStatusOf(row) === 'COMPLETED'))
+      return ['RECORD_PAYER_OWES'];
+    if (row.status !== 'FAILED') return [];
+    // A refund the payer's bank returned, then the reversal: the payer has the money once.
+    if (rail === 'REFUND_RETURNED') return ['CLOSE_REVERSED'];
+    return REFUND_HELD_BY_REVERSAL.includes(rail) ? ['RECORD_OUTSIDE', 'CLOSE_REVERSED'] : [];
   }
+  if (row.status !== 'FAILED') return [];
   return REFUND_RESENDABLE.includes(rail) ? ['RESEND', 'RECORD_OUTSIDE'] : [];
+}
+
+/**
+ * What closing (CLOSE_REVERSED) or recording (RECORD_PAYER_OWES) the reversal of the pull posts,
+ * and what the payer owes after it (negative: the part of an earlier debt it settles). The
+ * reversal sent the payer's bank the whole amount pulled, unless it was posted already (recorded
+ * before a later return of the payout brought money back for the payer). A refund still held
+ * leaves clearing with it; a refund the payer's bank returned had been posted as gone, so its
+ * money comes back in.
+ */
+export async function reversalEffect(row: Row, action: 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES') {
+  const posted = (await ledger.postedKinds(row.id, db())).has('PAYMENT_PULL_REVERSAL');
+  const reversed = posted ? 0n : amountsOf(row).total;
+  if (action === 'RECORD_PAYER_OWES') return pullReversalPosting(row, { fromClearing: 0n, toWorld: reversed });
+  const returned = row.railStatus === 'REFUND_RETURNED';
+  return pullReversalPosting(row, {
+    fromClearing: returned ? 0n : refundAmount(row),
+    toWorld: reversed - (returned ? refundAmount(row) : 0n),
+  });
 }
 
 /** The money a refund action concerns: what the refund gives back, in the sending currency. */
@@ -57,6 +87,8 @@ export interface RefundActionResult {
   /** What the refund gives back, minor units as a decimal string (the audit entry is JSON). */
   amount: string;
   currency: string;
+  /** What the payer owes after the action (minor units; negative: settled against an earlier debt). */
+  payerOwes: string;
 }
 
 const stale = (id: string, action: RailRefundAction) =>
@@ -78,7 +110,7 @@ const guardOf = (row: Row, set: Record<string, unknown>) => ({
   table: 'Transaction' as const,
   where: {
     id: row.id,
-    status: 'FAILED',
+    status: row.status,
     railStatus: row.railStatus,
     refundAttempt: row.refundAttempt,
     // Sending again must not race a reversal of the pull arriving (rail-collect.ts).
@@ -91,7 +123,13 @@ const guardOf = (row: Row, set: Record<string, unknown>) => ({
 const events = (row: Row, suffix: 'REFUND_PENDING' | 'REFUND_COMPLETED', at: Date) =>
   eventWrites(row.platformId, [{ type: `OUTGOING_PAYMENT.${suffix}`, data: toTransaction(row) }], at);
 
-async function write(row: Row, step: ledger.Step, action: RailRefundAction, done: Row): Promise<RefundActionResult> {
+async function write(
+  row: Row,
+  step: ledger.Step,
+  action: RailRefundAction,
+  done: Row,
+  owed = 0n,
+): Promise<RefundActionResult> {
   return effect(async (tx) => {
     if (!(await ledger.runStep(step, tx))) throw stale(row.id, action);
     return {
@@ -100,8 +138,10 @@ async function write(row: Row, step: ledger.Step, action: RailRefundAction, done
       refundStatus: refundStatusOf(done) ?? '',
       attempt: done.refundAttempt,
       reference: refundReferenceOf(row.id, done.refundAttempt),
-      amount: String(refundAmount(row)),
+      // Recording what the payer owes concerns that amount; the other actions, the refund's.
+      amount: String(action === 'RECORD_PAYER_OWES' ? owed : refundAmount(row)),
       currency: row.sentCurrency ?? '',
+      payerOwes: String(owed),
     };
   });
 }
@@ -187,11 +227,12 @@ export async function recordRefundedOutside(
 }
 
 /**
- * Closes a held refund: the payer's bank reversed the pull after it completed, so the payer has
- * the money back and nothing is sent. The amount in clearing went out with that reversal: it
- * leaves clearing for the payer's bank (PAYMENT_PULL_REVERSAL, the refund posting's legs), and
- * the refund COMPLETED. A payout that was RETURNED kept its fees; the reversal took them back from
- * us too, which is not posted here (railNote says so).
+ * Closes a refund the reversal of the pull made needless: held (never sent), or returned by the
+ * payer's bank after it completed. The payer has the money back from the reversal and nothing is
+ * sent. The posting (reversalEffect) takes the held amount out of clearing to the payer's bank; a
+ * payout that was returned kept its fees, which went back with the reversal too: the payer owes
+ * them (PAYER_RECEIVABLE). A held refund COMPLETED; a returned one had completed already and is
+ * not announced again.
  */
 export async function closeRepaidByReversal(
   platformId: string,
@@ -200,24 +241,49 @@ export async function closeRepaidByReversal(
 ): Promise<RefundActionResult> {
   const row = await target(platformId, id, 'CLOSE_REVERSED', attempt);
   const at = now();
-  const refund = { ...(row.refund as object), status: 'COMPLETED', settledAt: at.toISOString() };
-  const feesKept = row.failureReason === 'PAYOUT_RETURNED';
+  const returned = row.railStatus === 'REFUND_RETURNED';
+  const refund = returned
+    ? (row.refund as object)
+    : { ...(row.refund as object), status: 'COMPLETED', settledAt: at.toISOString() };
+  const { posting, owed } = await reversalEffect(row, 'CLOSE_REVERSED');
   const data = {
     refund,
     railStatus: REFUND_CLOSED_REVERSED,
-    railNote: `closed by staff: the payer was repaid by the reversal of the pull${
-      feesKept
-        ? '; the fees kept when the payout was returned went back with the reversal too and are not posted: review'
-        : ''
-    }`,
+    railNote: `closed by staff: the payer was repaid by the reversal of the pull${owedNote(owed, row)}`,
     updatedAt: at,
   };
   const done: Row = { ...row, ...data };
   const step: ledger.Step = {
     moves: [guardOf(row, data)],
-    writes: events(done, 'REFUND_COMPLETED', at),
-    posting: refundPosting(row, { kind: 'PAYMENT_PULL_REVERSAL' }),
+    writes: returned ? [] : events(done, 'REFUND_COMPLETED', at),
+    posting,
     announce: [],
   };
-  return write(row, step, 'CLOSE_REVERSED', done);
+  return write(row, step, 'CLOSE_REVERSED', done, owed);
+}
+
+const owedNote = (owed: bigint, row: Row) => {
+  const money = (v: bigint) => `${formatMajorInput(v, row.sentCurrency!)} ${row.sentCurrency}`;
+  if (owed > 0n) return `; the payer owes ${money(owed)} (payer receivable)`;
+  return owed < 0n ? `; ${money(-owed)} set against what the payer owes` : '';
+};
+
+/**
+ * Records what the payer owes after their bank reversed the pull whose money had gone on — to the
+ * payee, or to the payer in a refund that completed: the whole amount pulled leaves for the
+ * payer's bank and the payer receivable holds it (PAYMENT_PULL_REVERSAL), for recovery from the
+ * payer outside Corridor. Nothing is sent.
+ */
+export async function recordPayerOwes(platformId: string, id: string, attempt: number): Promise<RefundActionResult> {
+  const row = await target(platformId, id, 'RECORD_PAYER_OWES', attempt);
+  const at = now();
+  const { posting, owed } = await reversalEffect(row, 'RECORD_PAYER_OWES');
+  const data = {
+    railStatus: PULL_REVERSAL_RECORDED,
+    railNote: `the payer's bank reversed the pull after its money had gone on; recorded by staff${owedNote(owed, row)}`,
+    updatedAt: at,
+  };
+  const done: Row = { ...row, ...data };
+  const step: ledger.Step = { moves: [guardOf(row, data)], writes: [], posting, announce: [] };
+  return write(row, step, 'RECORD_PAYER_OWES', done, owed);
 }

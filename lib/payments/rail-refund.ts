@@ -6,6 +6,7 @@ import { enqueue, type JobHandler } from '../jobs/queue';
 import * as txRepo from './transactions/repository';
 import { refundAmount } from './postings';
 import {
+  PULL_RETURNED,
   REFUND_HELD,
   REFUND_IN_FLIGHT,
   REFUND_JOB,
@@ -14,7 +15,7 @@ import {
   UNCONNECTED_RECHECK_SECONDS,
   type RailEvent,
 } from './rail';
-import { type EventResult, refundFor, refundsOverRail } from './rail-collect';
+import { afterReversal, type EventResult, refundFor, refundsOverRail } from './rail-collect';
 import { paymentRail } from './scenarios';
 import { refundFailed, refundSettled } from './steps';
 
@@ -120,8 +121,12 @@ export async function applyRefundEvent(row: Row, event: RailEvent, attempt = 1):
     const fresh = await txRepo.findByIdUnscoped(row.id, tx);
     if (!fresh) return 'UNKNOWN_REFERENCE';
     if (fresh.refundAttempt !== attempt) return 'IGNORED';
-    if (event.status === 'RETURNED' && fresh.railStatus === 'REFUND_COMPLETED') {
-      if (!(await note(row.id, ['REFUND_COMPLETED'], 'REFUND_RETURNED', REFUND_RETURNED_NOTE, tx))) return 'IGNORED';
+    // Also after the pull's reversal was recorded over the completed refund (PULL_RETURNED): the
+    // refund coming back means the payer was not repaid twice after all.
+    const completed = ['REFUND_COMPLETED', PULL_RETURNED];
+    const refundDone = (fresh.refund as { status?: string } | null)?.status === 'COMPLETED';
+    if (event.status === 'RETURNED' && refundDone && completed.includes(fresh.railStatus ?? '')) {
+      if (!(await note(row.id, completed, 'REFUND_RETURNED', REFUND_RETURNED_NOTE, tx))) return 'IGNORED';
       log().warn({ transactionId: row.id }, 'a completed refund was returned by the payer bank');
       return 'APPLIED';
     }
@@ -136,6 +141,12 @@ export async function applyRefundEvent(row: Row, event: RailEvent, attempt = 1):
               event.failureReason ? ` (${event.failureReason})` : ''
             }: the money stays in clearing for operations`,
           ).step;
-    return (await ledger.runStep(step, tx)) ? 'APPLIED' : 'IGNORED';
+    if (!(await ledger.runStep(step, tx))) return 'IGNORED';
+    // The payer's bank reversed the pull while the refund was on its way: repaid twice.
+    if (event.status === 'COMPLETED') {
+      const state = await afterReversal(tx, row.id, 'REFUND_COMPLETED');
+      if (state.railStatus !== 'REFUND_COMPLETED') await tx.transaction.update({ where: { id: row.id }, data: state });
+    }
+    return 'APPLIED';
   });
 }

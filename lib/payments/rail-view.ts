@@ -5,7 +5,9 @@ import { NO_RAIL_CONNECTED, UNCONNECTED_RECHECK_SECONDS } from './rail';
 import { isPullFunded, pullReferenceOf, PULL_WAITING_FOR_RAIL, refundReferenceOf } from './rail-collect';
 import { REFUND_WAITING_FOR_RAIL } from './rail-refund';
 import {
+  PULL_REVERSAL_RECORDED,
   REFUND_CLOSED_REVERSED,
+  reversalEffect,
   REFUND_SETTLED_OUTSIDE,
   refundActionsFor,
   refundMoneyOf,
@@ -33,6 +35,11 @@ export interface RailView {
   attempt: number;
   /** What a refund action concerns (minor units and currency). */
   refund: { amount: bigint; currency: string } | null;
+  /**
+   * What the payer owes after the action on the reversal of the pull (closing it, or recording it),
+   * minor units in the refund's currency; negative: set against what they owe; null: no such action.
+   */
+  payerOwes: bigint | null;
 }
 
 const EVERY = `offered again every ${UNCONNECTED_RECHECK_SECONDS / 60} minutes`;
@@ -89,7 +96,9 @@ function stateOf(row: Row): string {
     case 'REFUND_FAILED':
       return `Refund failed at the rail: ${note || 'no reason given'}`;
     case 'REFUND_RETURNED':
-      return "Refund returned by the payer's bank after it completed";
+      return row.pullReturnedAt
+        ? "Refund returned by the payer's bank after it completed, and the pull reversed: the payer has the money once"
+        : "Refund returned by the payer's bank after it completed";
     case 'REFUND_HELD':
       return "Refund held: the payer's bank reversed the pull, so the payer has the money back";
     case 'PULL_RETURNED':
@@ -98,6 +107,8 @@ function stateOf(row: Row): string {
       return 'Refunded outside Corridor (recorded by staff)';
     case REFUND_CLOSED_REVERSED:
       return 'Closed: the payer was repaid by the reversal of the pull';
+    case PULL_REVERSAL_RECORDED:
+      return "Pull reversed by the payer's bank after its money had gone on: recorded as owed by the payer";
     default:
       return row.railStatus;
   }
@@ -119,6 +130,7 @@ export async function railViewOf(platformId: string, id: string): Promise<RailVi
   const row = await txRepo.findById(platformId, id, db());
   if (!row || !touchesRail(row)) return null;
   const actions = refundActionsFor(row);
+  const reversalAction = actions.find((a) => a === 'CLOSE_REVERSED' || a === 'RECORD_PAYER_OWES');
   const state = stateOf(row);
   const note = row.railNote && !state.includes(row.railNote) ? row.railNote : null;
   return {
@@ -129,6 +141,7 @@ export async function railViewOf(platformId: string, id: string): Promise<RailVi
     actions,
     attempt: row.refundAttempt,
     refund: actions.length ? refundMoneyOf(row) : null,
+    payerOwes: reversalAction ? (await reversalEffect(row, reversalAction)).owed : null,
   };
 }
 

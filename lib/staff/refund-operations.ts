@@ -23,6 +23,7 @@ const doneDetails = (r: Done) => ({
     reference: r.reference,
     amount: r.amount,
     currency: r.currency,
+    payerOwes: r.payerOwes,
   },
 });
 
@@ -56,6 +57,16 @@ export function closeRepaidByReversal(actor: StaffActor, transactionId: string, 
   );
 }
 
+export function recordPayerOwes(actor: StaffActor, transactionId: string, attempt: number) {
+  return act(
+    actor,
+    'operator',
+    { action: 'refund.record_payer_owes', objectId: transactionId, details: { attempt } },
+    () => ops.recordPayerOwes(actor.platformId, transactionId, attempt),
+    doneDetails,
+  );
+}
+
 export const resendRefundCommand = defineCommand({
   name: 'console.refund.resend',
   input,
@@ -78,4 +89,12 @@ export const closeRepaidByReversalCommand = defineCommand({
   actors: { staff: 'operator' },
   idempotency: 'optional',
   run: (actor, b) => closeRepaidByReversal(staffOf(actor), b.transactionId, b.attempt),
+});
+
+export const recordPayerOwesCommand = defineCommand({
+  name: 'console.refund.record-payer-owes',
+  input,
+  actors: { staff: 'operator' },
+  idempotency: 'optional',
+  run: (actor, b) => recordPayerOwes(staffOf(actor), b.transactionId, b.attempt),
 });

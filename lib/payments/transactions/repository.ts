@@ -94,19 +94,16 @@ export interface TransactionFilter {
 // Each is one railStatus list, the states the partial index Transaction_rail_attention_idx holds,
 // with the rest of the condition beside it (a top-level OR would hide the list from the planner,
 // which would then read every payment of the platform). No condition on status alone either: the
-// planner would rather serve it from the status index. None is needed for STAFF: a refund exists
-// only on a FAILED payment, so its states (and a failed refund beside PULL_RETURNED) imply it.
+// planner would rather serve it from the status index. None is needed for STAFF: its states are
+// staff's to resolve whatever the payment's status.
 const RAIL_FILTERS: Record<NonNullable<TransactionFilter['rail']>, Prisma.TransactionWhereInput> = {
   WAITING: {
     railStatus: { in: ['WAITING', 'REFUND_WAITING'] },
     OR: [{ railStatus: 'REFUND_WAITING' }, { status: 'PROCESSING' }],
   },
-  STAFF: {
-    railStatus: { in: [...REFUND_RESENDABLE, REFUND_HELD, PULL_RETURNED] },
-    // PULL_RETURNED needs staff only when the refund had failed before the payer's bank reversed the
-    // pull (rail-collect.ts); a completed one left nothing in clearing.
-    OR: [{ railStatus: { not: PULL_RETURNED } }, { refund: { path: ['status'], equals: 'FAILED' } }],
-  },
+  // Each of these states has a staff action (rail-refund-ops.ts refundActionsFor): a PULL_RETURNED
+  // one too, whatever became of the money (held for the payer, paid out, or refunded as well).
+  STAFF: { railStatus: { in: [...REFUND_RESENDABLE, REFUND_HELD, PULL_RETURNED] } },
 };
 
 function where(platformId: string, f: TransactionFilter): Prisma.TransactionWhereInput {

@@ -128,6 +128,7 @@ function PaymentRail({ id, rail, canAct }: { id: string; rail: RailView; canAct:
             actions={rail.actions}
             amount={formatAmount(rail.refund.amount, rail.refund.currency)}
             nextReference={refundReferenceOf(id, rail.attempt + 1)}
+            payerOwes={payerOwesText(rail)}
           />
         ) : (
           <p className="mt-3 text-sm text-slate-700">An operator or an admin can resolve this refund.</p>
@@ -135,6 +136,15 @@ function PaymentRail({ id, rail, canAct }: { id: string; rail: RailView; canAct:
       ) : null}
     </>
   );
+}
+
+// What acting on the pull's reversal leaves the payer owing, in major units (RailView.payerOwes).
+function payerOwesText(rail: RailView): string | null {
+  if (rail.payerOwes === null || !rail.refund) return null;
+  const money = (v: bigint) => formatAmount(v, rail.refund!.currency);
+  if (rail.payerOwes > 0n) return `The payer will owe ${money(rail.payerOwes)}, recorded as payer receivable.`;
+  if (rail.payerOwes < 0n) return `${money(-rail.payerOwes)} is set against what the payer owes.`;
+  return 'The payer owes nothing after it.';
 }
 
 function Timeline({ moments }: { moments: Moment[] }) {
