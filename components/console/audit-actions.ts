@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   'refund.resend': 'Sent the refund to the rail again',
   'refund.record_outside': 'Recorded the refund as made outside Corridor',
   'refund.close_reversed': 'Closed the refund: the payer was repaid by the reversal',
+  'pull.take_back': "Took back the credit of a pull the payer's bank reversed",
   'refund.record_payer_owes': "Recorded what the payer owes after the pull's reversal",
 };
 
@@ -52,7 +53,7 @@ export const auditActionLabel = (action: string): string => AUDIT_ACTIONS[action
 // JSON. In an object that names its currency, integer figures under a money key (an amount, a
 // spending limit) are minor units and are shown in major units with the currency; the rest as stored.
 // (dailyTransactionLimit is a count: not money.)
-const MONEY_KEY = /^(amount|payerOwes|perTransactionLimit|dailyLimit|monthlyLimit)$/;
+const MONEY_KEY = /^(amount|payerOwes|fromAccount|customerOwes|perTransactionLimit|dailyLimit|monthlyLimit)$/;
 const isMinorUnits = (v: unknown) =>
   (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v));
 const words = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();

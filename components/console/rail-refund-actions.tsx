@@ -9,13 +9,20 @@ import { ReasonField } from './reason-field';
 // rail-refund-ops.ts): each action opens a confirmation naming the amount and currency (and, to
 // record a refund made outside Corridor, asks why); the confirmed click carries its own
 // idempotency key, so a repeated request applies once. The page reloads with the new state.
-type Action = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES';
+type Action = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES' | 'TAKE_BACK';
 
 const LABELS: Record<Action, string> = {
   RESEND: 'Send the refund again',
   RECORD_OUTSIDE: 'Record as refunded outside Corridor',
   CLOSE_REVERSED: 'Close: payer was repaid by the reversal',
   RECORD_PAYER_OWES: 'Record what the payer owes',
+  TAKE_BACK: 'Take back the reversed credit',
+};
+
+/** The actions that keep a reason, and what it asks. */
+const REASONS: Partial<Record<Action, string>> = {
+  RECORD_OUTSIDE: 'How was the payer refunded? (kept on the transaction and in the audit trail)',
+  TAKE_BACK: 'Why take it back? (kept on the transaction and in the audit trail)',
 };
 
 function question(action: Action, amount: string, nextReference: string, owes: string | null) {
@@ -26,6 +33,8 @@ function question(action: Action, amount: string, nextReference: string, owes: s
       return `Record that the payer was refunded ${amount} outside Corridor? The refund becomes COMPLETED and the money leaves clearing; nothing is sent.`;
     case 'CLOSE_REVERSED':
       return `Close the refund of ${amount}: the payer's bank reversed the pull, so the payer already has it back. Nothing is sent.${owes ? ` ${owes}` : ''}`;
+    case 'TAKE_BACK':
+      return `The payer's bank reversed this pull of ${amount} after it was credited. ${owes ?? ''}`;
     case 'RECORD_PAYER_OWES':
       return `The payer's bank reversed the pull after its money had gone on. ${owes ?? ''} Nothing is sent; recovering it from the payer happens outside Corridor.`;
   }
@@ -127,10 +136,10 @@ function Confirm({
       }}
     >
       <p>{text}</p>
-      {action === 'RECORD_OUTSIDE' ? (
+      {REASONS[action] ? (
         <ReasonField
-          id="refund-outside-reason"
-          label="How was the payer refunded? (kept on the transaction and in the audit trail)"
+          id={`rail-reason-${action}`}
+          label={REASONS[action]}
           value={reason}
           onChange={setReason}
           rows={2}
@@ -140,7 +149,7 @@ function Confirm({
       <div className="mt-2 flex flex-wrap gap-2">
         <button
           type="submit"
-          disabled={busy || (action === 'RECORD_OUTSIDE' && !reason.trim())}
+          disabled={busy || (!!REASONS[action] && !reason.trim())}
           className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
         >
           {busy ? 'Working…' : `Confirm: ${LABELS[action].toLowerCase()}`}

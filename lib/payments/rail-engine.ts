@@ -9,6 +9,7 @@ import * as txRepo from './transactions/repository';
 import { planOf } from './plan';
 import {
   NO_RAIL_CONNECTED,
+  PULL_RETURNED,
   RAIL_FAILURE_REASONS,
   SUBMIT_JOB,
   retryDelaySeconds,
@@ -282,22 +283,24 @@ async function applyReturn(row: Row): Promise<EventResult> {
 
 /** Note on a pull the payer's bank returned after it completed: the money is not taken back here. */
 export const PULL_RETURNED_NOTE =
-  "returned by the payer's bank after it completed: the credited amount was not taken back; review the account";
+  "returned by the payer's bank after it completed: the credited amount stays in the account until staff take it back";
 
 /**
  * An event about a pull: COMPLETED makes the pending credit available; FAILED, or RETURNED before
  * it completed, withdraws it. RETURNED after COMPLETED (an ACH debit reversed days later) would
- * take back money the customer may already have spent: it is recorded on the transaction for
- * staff to decide, not posted.
+ * take back money the customer may already have spent: it is recorded on the transaction
+ * (PULL_RETURNED, in the console's "refunds needing staff") for staff to take back
+ * (rail-pull-reversal-ops.ts), not posted here.
  */
 async function applyPullEvent(row: Row, event: RailEvent): Promise<EventResult> {
   return transaction(async (tx): Promise<EventResult> => {
     const fresh = await txRepo.findByIdUnscoped(row.id, tx);
     if (!fresh) return 'UNKNOWN_REFERENCE';
     if (fresh.status === 'COMPLETED' && event.status === 'RETURNED') {
+      const at = now();
       const r = await tx.transaction.updateMany({
-        where: { id: row.id, status: 'COMPLETED', NOT: { railStatus: 'RETURNED' } },
-        data: { railStatus: 'RETURNED', railNote: PULL_RETURNED_NOTE, updatedAt: now() },
+        where: { id: row.id, status: 'COMPLETED', pullReturnedAt: null },
+        data: { railStatus: PULL_RETURNED, pullReturnedAt: at, railNote: PULL_RETURNED_NOTE, updatedAt: at },
       });
       if (r.count === 0) return 'IGNORED';
       log().warn({ transactionId: row.id }, 'a completed pull was returned by the payer bank');

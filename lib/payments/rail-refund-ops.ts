@@ -181,7 +181,7 @@ export async function resendRefund(platformId: string, id: string, attempt: numb
   return write(row, step, 'RESEND', done);
 }
 
-const checkReason = (reason: string) => {
+export const checkReason = (reason: string) => {
   const why = reason.trim();
   if (!why || why.length > 1000)
     throw invalidInput('A reason of 1 to 1000 characters is required', [

@@ -3,8 +3,15 @@ import { runDueJobs } from '@/lib/jobs/queue';
 import { NO_RAIL_CONNECTED, unconnectedPaymentRail } from '@/lib/payments/rail';
 import { PULL_RETURNED_NOTE } from '@/lib/payments/rail-engine';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
+import { railViewOf } from '@/lib/payments/rail-view';
+import * as transactions from '@/lib/payments/transactions/service';
+import { db } from '@/lib/core/db';
+import { historyOf } from '@/lib/staff/audit';
+import * as staffOps from '@/lib/staff/refund-operations';
+import type { StaffActor } from '@/lib/staff/roles';
+import * as staff from '@/lib/staff/service';
+import { ledgerOf, railHarness } from '@/tests/support/rail-harness';
 import { balanceOf, txn } from '@/tests/support/money';
-import { railHarness } from '@/tests/support/rail-harness';
 
 // Transfers to and from external accounts in production, over the bring-your-own rail on loopback
 // (tests/support/rail-harness.ts): /transfer-out is a PAYOUT instruction, /transfer-in a PULL whose
@@ -70,9 +77,13 @@ describe('transfers to and from external accounts over the rail', () => {
     const after = await balanceOf(rig.p, rig.h.accounts.USD);
     expect(after).toEqual({ available: before.available + 700n, total: before.total + 700n });
     expect(await eventTypes(id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED']);
-    // The payer's bank reverses the debit days later: recorded for staff, the balance untouched.
+    // The payer's bank reverses the debit days later: recorded for staff to take back, the balance untouched.
     expect(await rig.receiver.report(id, 'RETURNED')).toMatchObject({ status: 200, body: { result: 'APPLIED' } });
-    expect(await railState(id)).toEqual({ status: 'COMPLETED', railStatus: 'RETURNED', railNote: PULL_RETURNED_NOTE });
+    expect(await railState(id)).toEqual({
+      status: 'COMPLETED',
+      railStatus: 'PULL_RETURNED',
+      railNote: PULL_RETURNED_NOTE,
+    });
     expect(await rig.receiver.report(id, 'RETURNED')).toMatchObject({ status: 200, body: { result: 'IGNORED' } });
     expect(await balanceOf(rig.p, rig.h.accounts.USD)).toEqual(after);
   });
@@ -98,4 +109,60 @@ describe('transfers to and from external accounts over the rail', () => {
       rig.plugHttpRail();
     }
   });
+});
+
+it('a reversed pull is taken back by staff: the available balance covers what it can, the customer owes the rest; once', async () => {
+  const email = `op-${process.pid}-${Date.now()}@take-back.example`;
+  await staff.createUser(rig.p.platformId, { email, role: 'operator', password: 'a-long-enough-password' }, db());
+  const op = (await staff.actorOf((await staff.signIn(email, 'a-long-enough-password')).sessionId)) as StaffActor;
+  const staffList = async () =>
+    (await transactions.list(rig.p.platformId, { rail: 'STAFF' }, 100, 'desc')).data.map((t) => t.id);
+  const netOn = async (id: string, name: string) =>
+    (await db().ledgerEntry.findMany({ where: { transfer: { transactionId: id } } }))
+      .filter((e) => e.ledgerAccountId.includes(`/${name}/`))
+      .reduce((sum, e) => sum + e.amount, 0n);
+  const reversed = async () => {
+    const { id } = await transfer('in', 700);
+    await rig.receiver.report(id, 'COMPLETED');
+    expect((await rig.receiver.report(id, 'RETURNED')).body).toMatchObject({ result: 'APPLIED' });
+    expect(await staffList()).toContain(id);
+    return id;
+  };
+
+  // The account covers it: 7.00 USD leave it, nothing is owed.
+  const whole = await reversed();
+  const before = await balanceOf(rig.p, rig.h.accounts.USD);
+  expect(await railViewOf(rig.p.platformId, whole)).toMatchObject({
+    needsStaff: true,
+    actions: ['TAKE_BACK'],
+    refund: { amount: 700n, currency: 'USD' },
+    fromAccount: 700n,
+    payerOwes: 0n,
+  });
+  await expect(within(() => staffOps.takeBackPull(op, whole, ' '))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  const both = await Promise.allSettled([1, 2].map(() => within(() => staffOps.takeBackPull(op, whole, 'ACH R10'))));
+  expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+  expect(await balanceOf(rig.p, rig.h.accounts.USD)).toEqual({
+    available: before.available - 700n,
+    total: before.total - 700n,
+  });
+  expect(await railState(whole)).toMatchObject({ status: 'COMPLETED', railStatus: 'PULL_TAKEN_BACK' });
+  expect((await railState(whole)).railNote).toBe('taken back by staff: 7.00 USD from the account: ACH R10');
+  expect((await ledgerOf(whole)).kinds).toEqual(['PULL_START', 'PULL_SETTLE', 'PULL_REVERSAL']);
+  expect(await netOn(whole, 'WORLD:ACH')).toBe(0n);
+  expect(await staffList()).not.toContain(whole);
+  expect((await historyOf(rig.p.platformId, [whole]))[0]).toMatchObject({
+    action: 'pull.take_back',
+    details: { amount: '700', fromAccount: '700', customerOwes: '0', currency: 'USD', reason: 'ACH R10' },
+  });
+
+  // Spent meanwhile (a payout holds all but 2.00 USD): 2.00 USD from the account, 5.00 USD owed.
+  const part = await reversed();
+  const spend = await transfer('out', Number((await balanceOf(rig.p, rig.h.accounts.USD)).available - 200n));
+  expect(await railViewOf(rig.p.platformId, part)).toMatchObject({ fromAccount: 200n, payerOwes: 500n });
+  await within(() => staffOps.takeBackPull(op, part, 'ACH R10'));
+  expect((await balanceOf(rig.p, rig.h.accounts.USD)).available).toBe(0n);
+  expect(await netOn(part, 'PAYER_RECEIVABLE')).toBe(-500n);
+  expect((await railState(part)).railNote).toContain('5.00 USD owed by the customer (payer receivable)');
+  await rig.receiver.report(spend.id, 'FAILED', { failureReason: 'ACCOUNT_INVALID' }); // the hold goes back
 });

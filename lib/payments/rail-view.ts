@@ -13,12 +13,14 @@ import {
   refundMoneyOf,
   type RailRefundAction,
 } from './rail-refund-ops';
+import { canTakeBack, PULL_TAKEN_BACK, takeBackPlan } from './rail-pull-reversal-ops';
 
 // Where a payment stands with the payment rail, in words, for staff (the console's transaction
 // page; issue 25: a payment waiting because no rail is connected is shown with a clear reason).
 // railStatus and railNote are not part of the API's transaction object: this is their only reader
 // besides the metrics. Also the references the rail knows the payment's instructions by, and what
-// staff may do about a refund that did not go through (rail-refund-ops.ts).
+// staff may do about a refund that did not go through (rail-refund-ops.ts) or a pull the payer's
+// bank reversed (rail-pull-reversal-ops.ts).
 type Row = txRepo.TransactionRow;
 
 export interface RailView {
@@ -30,7 +32,7 @@ export interface RailView {
   needsStaff: boolean;
   /** The instructions' references as the rail knows them, current attempt last. */
   references: { label: string; reference: string }[];
-  actions: RailRefundAction[];
+  actions: (RailRefundAction | 'TAKE_BACK')[];
   /** The refund attempt the actions apply to (sent with them, so a stale page is refused). */
   attempt: number;
   /** What a refund action concerns (minor units and currency). */
@@ -40,6 +42,8 @@ export interface RailView {
    * minor units in the refund's currency; negative: set against what they owe; null: no such action.
    */
   payerOwes: bigint | null;
+  /** TAKE_BACK: what the account's available balance covers now (the rest is owed by the customer). */
+  fromAccount: bigint | null;
 }
 
 const EVERY = `offered again every ${UNCONNECTED_RECHECK_SECONDS / 60} minutes`;
@@ -107,6 +111,8 @@ function stateOf(row: Row): string {
       return 'Refunded outside Corridor (recorded by staff)';
     case REFUND_CLOSED_REVERSED:
       return 'Closed: the payer was repaid by the reversal of the pull';
+    case PULL_TAKEN_BACK:
+      return "Pull reversed by the payer's bank after it completed: the credit was taken back by staff";
     case PULL_REVERSAL_RECORDED:
       return "Pull reversed by the payer's bank after its money had gone on: recorded as owed by the payer";
     default:
@@ -129,20 +135,35 @@ function referencesOf(row: Row): RailView['references'] {
 export async function railViewOf(platformId: string, id: string): Promise<RailView | null> {
   const row = await txRepo.findById(platformId, id, db());
   if (!row || !touchesRail(row)) return null;
+  if (canTakeBack(row)) {
+    const plan = await takeBackPlan(row);
+    return {
+      ...common(row),
+      needsStaff: true,
+      actions: ['TAKE_BACK'],
+      attempt: row.refundAttempt,
+      refund: { amount: plan.amount, currency: plan.currency },
+      payerOwes: plan.owed,
+      fromAccount: plan.fromAccount,
+    };
+  }
   const actions = refundActionsFor(row);
   const reversalAction = actions.find((a) => a === 'CLOSE_REVERSED' || a === 'RECORD_PAYER_OWES');
-  const state = stateOf(row);
-  const note = row.railNote && !state.includes(row.railNote) ? row.railNote : null;
   return {
-    state,
-    note,
+    ...common(row),
     needsStaff: actions.length > 0,
-    references: referencesOf(row),
     actions,
     attempt: row.refundAttempt,
     refund: actions.length ? refundMoneyOf(row) : null,
     payerOwes: reversalAction ? (await reversalEffect(row, reversalAction)).owed : null,
+    fromAccount: null,
   };
+}
+
+function common(row: Row) {
+  const state = stateOf(row);
+  const note = row.railNote && !state.includes(row.railNote) ? row.railNote : null;
+  return { state, note, references: referencesOf(row) };
 }
 
 /** The overview's counters: payments waiting on the rail, refunds over it that need staff. */

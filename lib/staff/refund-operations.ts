@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCommand } from '../core/command';
 import type { Actor } from '../core/context';
 import * as ops from '../payments/rail-refund-ops';
+import { takeBackReversedPull } from '../payments/rail-pull-reversal-ops';
 import { act } from './operations';
 import type { StaffActor } from './roles';
 
@@ -67,6 +68,25 @@ export function recordPayerOwes(actor: StaffActor, transactionId: string, attemp
   );
 }
 
+/** Takes back the credit of a /transfer-in pull the payer's bank reversed after it completed. */
+export function takeBackPull(actor: StaffActor, transactionId: string, reason: string) {
+  return act(
+    actor,
+    'operator',
+    { action: 'pull.take_back', objectId: transactionId, details: { reason: reason.trim() } },
+    () => takeBackReversedPull(actor.platformId, transactionId, reason),
+    (r) => ({
+      details: {
+        amount: r.amount,
+        fromAccount: r.fromAccount,
+        customerOwes: r.customerOwes,
+        currency: r.currency,
+        reason: reason.trim(),
+      },
+    }),
+  );
+}
+
 export const resendRefundCommand = defineCommand({
   name: 'console.refund.resend',
   input,
@@ -97,4 +117,12 @@ export const recordPayerOwesCommand = defineCommand({
   actors: { staff: 'operator' },
   idempotency: 'optional',
   run: (actor, b) => recordPayerOwes(staffOf(actor), b.transactionId, b.attempt),
+});
+
+export const takeBackPullCommand = defineCommand({
+  name: 'console.pull.take-back',
+  input: z.object({ transactionId: z.string().min(1).max(100), reason: z.string().trim().min(1).max(1000) }),
+  actors: { staff: 'operator' },
+  idempotency: 'optional',
+  run: (actor, b) => takeBackPull(staffOf(actor), b.transactionId, b.reason),
 });

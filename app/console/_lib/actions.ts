@@ -221,7 +221,7 @@ export async function regenerateDeviceCodeAction(agentId: string) {
  * click, so a repeated request applies once and answers alike.
  */
 export async function refundActionAction(
-  action: 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES',
+  action: 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES' | 'TAKE_BACK',
   transactionId: string,
   attempt: number,
   key: string,
@@ -229,6 +229,11 @@ export async function refundActionAction(
 ) {
   const view = (r: { railStatus: string; reference: string }) => ({ railStatus: r.railStatus, reference: r.reference });
   if (action === 'RESEND') return keyedCommand(refundCmd.resendRefundCommand, { transactionId, attempt }, key, view);
+  if (action === 'TAKE_BACK')
+    return keyedCommand(refundCmd.takeBackPullCommand, { transactionId, reason }, key, (r) => ({
+      railStatus: r.railStatus,
+      reference: transactionId,
+    }));
   if (action === 'RECORD_PAYER_OWES')
     return keyedCommand(refundCmd.recordPayerOwesCommand, { transactionId, attempt }, key, view);
   if (action === 'CLOSE_REVERSED')

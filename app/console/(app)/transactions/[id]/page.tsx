@@ -142,6 +142,10 @@ function PaymentRail({ id, rail, canAct }: { id: string; rail: RailView; canAct:
 function payerOwesText(rail: RailView): string | null {
   if (rail.payerOwes === null || !rail.refund) return null;
   const money = (v: bigint) => formatAmount(v, rail.refund!.currency);
+  if (rail.fromAccount !== null)
+    return `${money(rail.fromAccount)} leaves the account's available balance${
+      rail.payerOwes > 0n ? `; the customer will owe the other ${money(rail.payerOwes)} (payer receivable)` : ''
+    }.`;
   if (rail.payerOwes > 0n) return `The payer will owe ${money(rail.payerOwes)}, recorded as payer receivable.`;
   if (rail.payerOwes < 0n) return `${money(-rail.payerOwes)} is set against what the payer owes.`;
   return 'The payer owes nothing after it.';
