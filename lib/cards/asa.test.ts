@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as asaRoute } from '@/app/cards/lithic/asa/route';
-import { db } from '@/lib/core/db';
+import { db, transaction } from '@/lib/core/db';
 import { portsFor } from '@/lib/wiring';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
@@ -260,4 +260,36 @@ describe('Lithic ASA signatures', () => {
       lithicAsa.set(lithicAsaFromEnv({ CORRIDOR_LITHIC_ASA_SECRET: SECRET }));
     }
   });
+});
+
+it('answers a decline by its deadline while the card is locked by other work, and nothing of it is held after', async () => {
+  lithicAsa.set(lithicAsaFromEnv({ CORRIDOR_LITHIC_ASA_SECRET: SECRET, CORRIDOR_LITHIC_ASA_DEADLINE_MS: '400' }));
+  try {
+    const before = await available();
+    const body = asaBody({ amount: 200 });
+    let release!: () => void;
+    const locked = new Promise<void>((r) => (release = r));
+    // Another transaction holds the card's row (on the embedded database: its only connection).
+    const holder = transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "Card" WHERE "id" = ${card.id} FOR UPDATE`;
+      await locked;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    const answer = await post(body);
+    const took = Date.now() - started;
+    release();
+    await holder;
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { result: 'INSUFFICIENT_FUNDS', token: body.token, reason: 'DEADLINE_EXCEEDED' },
+    });
+    expect(took).toBeLessThan(1_500); // the deadline, not the lock holder, decided when it answered
+    // The abandoned decision, free to run now, rolls back: no hold, no card transaction.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await holdsOf(body.token)).toHaveLength(0);
+    expect(await available()).toBe(before);
+  } finally {
+    lithicAsa.set(lithicAsaFromEnv({ CORRIDOR_LITHIC_ASA_SECRET: `${SECRET},${ROTATED}` }));
+  }
 });

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { clockOf } from '../core/clock';
 import { runAs } from '../core/context';
-import { transaction, db } from '../core/db';
+import { transaction, db, isTransactionTimeout } from '../core/db';
 import { errorText, log } from '../core/log';
 import { port, type AdapterStatus } from '../core/ports';
 import { InsufficientFunds } from '../ledger/service';
@@ -183,49 +183,104 @@ function answerOf(req: AsaRequest, event: repo.CardEventRow): AsaAnswer {
   return { result: RESULT_OF[reason] ?? 'UNAUTHORIZED_MERCHANT', token: req.token, reason };
 }
 
-/** Decides one verified ASA request (recorded, with its hold, when approved). */
+/**
+ * Where a decision stands, shared between it and the deadline's timer: the timer may answer a
+ * decline only while the decision is still deciding (and it then abandons it: the decision rolls
+ * back instead of committing); once the decision is committing, its answer is the one given, a
+ * little late rather than a decline beside a hold that stays.
+ */
+type Gate = { state: 'deciding' | 'committing' | 'abandoned' };
+
+// A function, not an inline comparison: the timer changes the state while the decision awaits.
+const abandoned = (gate: Gate) => gate.state === 'abandoned';
+
+const lateDecline = (req: AsaRequest): AsaAnswer => ({
+  result: RESULT_OF.DEADLINE_EXCEEDED,
+  token: req.token,
+  reason: 'DEADLINE_EXCEEDED',
+});
+
+/**
+ * Decides one verified ASA request (recorded, with its hold, when approved), answering by the
+ * deadline whatever the database does: a card row locked by another transaction, a busy pool or
+ * the single connection of the embedded database waiting behind other work.
+ */
 export async function decideAsa(req: AsaRequest, deadlineMs: number): Promise<AsaAnswer> {
+  const deadline = Date.now() + deadlineMs;
+  const gate: Gate = { state: 'deciding' };
+  const decision = decide(req, deadline, gate);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), deadlineMs);
+  });
+  try {
+    const first = await Promise.race([decision, late]);
+    if (first) return first;
+    if (gate.state === 'deciding') {
+      gate.state = 'abandoned';
+      decision.catch((err: unknown) => {
+        if (!(err instanceof DeadlineExceeded))
+          log().error({ token: req.token, err: errorText(err) }, 'abandoned card decision failed');
+      });
+      log().warn({ token: req.token, deadlineMs }, 'card authorization not decided by its deadline: declined');
+      return lateDecline(req);
+    }
+    return await decision;
+  } catch (err) {
+    if (!(err instanceof DeadlineExceeded)) throw err;
+    log().warn({ token: req.token, deadlineMs }, 'card authorization past its deadline: declined');
+    return lateDecline(req);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function decide(req: AsaRequest, deadline: number, gate: Gate): Promise<AsaAnswer> {
   const found = await db().card.findFirst({ where: { processorRef: req.cardToken } });
   const platform = found && (await platforms.findById(found.platformId, db()));
   if (!found || !platform) return { result: RESULT_OF.UNKNOWN_CARD, token: req.token, reason: 'UNKNOWN_CARD' };
   if (req.currency && req.currency !== found.currency)
     return { result: RESULT_OF.CURRENCY_MISMATCH, token: req.token, reason: 'CURRENCY_MISMATCH' };
-  const deadline = Date.now() + deadlineMs;
   const actor = { kind: 'system' as const, platformId: platform.id, ...clockOf(platform) };
-  try {
-    return await runAs(actor, () => decideOnCard(found.platformId, found.id, req, deadline));
-  } catch (err) {
-    if (!(err instanceof DeadlineExceeded)) throw err;
-    log().warn({ token: req.token, cardId: found.id, deadlineMs }, 'card authorization past its deadline: declined');
-    return { result: RESULT_OF.DEADLINE_EXCEEDED, token: req.token, reason: 'DEADLINE_EXCEEDED' };
-  }
+  return runAs(actor, () => decideOnCard(found.platformId, found.id, req, deadline, gate));
 }
 
-async function decideOnCard(platformId: string, cardId: string, req: AsaRequest, deadline: number) {
+async function decideOnCard(platformId: string, cardId: string, req: AsaRequest, deadline: number, gate: Gate) {
   // A concurrent payment can take the funds between the decision's balance read and its hold:
   // the ledger then refuses the hold and the request is decided again (declined, or paid from
   // the next funding source), as the sandbox simulations do.
   for (let attempt = 0; ; attempt++) {
+    const left = deadline - Date.now();
+    if (left <= 0 || abandoned(gate)) throw new DeadlineExceeded();
     try {
-      return await transaction(async (tx) => {
-        const card = await repo.lockCard(platformId, cardId, tx);
-        if (!card) return { result: RESULT_OF.UNKNOWN_CARD, token: req.token, reason: 'UNKNOWN_CARD' };
-        // The same request again: the decision it got (one hold, whatever the number of requests).
-        const earlier = await repo.eventOfToken(card.id, req.token, req.kind, tx);
-        if (earlier) return answerOf(req, earlier);
-        await authorize(
-          tx,
-          card,
-          { kind: req.kind, token: req.token, amount: req.amount, currency: card.currency, merchant: req.merchant },
-          { scenario: 'APPROVE' },
-        );
-        const event = await repo.eventOfToken(card.id, req.token, req.kind, tx);
-        if (!event) throw new Error(`no decision recorded for ${req.token}`);
-        // Too late for Lithic to take the answer: nothing of it stays.
-        if (Date.now() > deadline) throw new DeadlineExceeded();
-        return answerOf(req, event);
-      });
+      return await transaction(
+        async (tx) => {
+          if (abandoned(gate)) throw new DeadlineExceeded();
+          gate.state = 'deciding';
+          const card = await repo.lockCard(platformId, cardId, tx);
+          if (!card) return { result: RESULT_OF.UNKNOWN_CARD, token: req.token, reason: 'UNKNOWN_CARD' };
+          // The same request again: the decision it got (one hold, whatever the number of requests).
+          const earlier = await repo.eventOfToken(card.id, req.token, req.kind, tx);
+          if (earlier) return answerOf(req, earlier);
+          await authorize(
+            tx,
+            card,
+            { kind: req.kind, token: req.token, amount: req.amount, currency: card.currency, merchant: req.merchant },
+            { scenario: 'APPROVE' },
+          );
+          const event = await repo.eventOfToken(card.id, req.token, req.kind, tx);
+          if (!event) throw new Error(`no decision recorded for ${req.token}`);
+          // Too late for Lithic to take the answer, or already answered with a decline: nothing of it stays.
+          if (Date.now() > deadline || abandoned(gate)) throw new DeadlineExceeded();
+          gate.state = 'committing';
+          return answerOf(req, event);
+        },
+        // Its statements and lock waits end with the deadline (on a PostgreSQL server), so an
+        // abandoned decision does not hold a connection long.
+        { timeoutMs: Math.max(left, 50) },
+      );
     } catch (err) {
+      if (isTransactionTimeout(err)) throw new DeadlineExceeded();
       if (!(err instanceof InsufficientFunds) || attempt >= 2) throw err;
       log().info({ token: req.token, err: errorText(err) }, 'card authorization decided again');
     }
