@@ -108,6 +108,7 @@ export function createMetrics(opts: { process?: boolean } = {}) {
     },
   };
   databaseGauges(fromDatabase, registers, figures);
+  processHeldGauges(registers, figures);
   if (opts.process) {
     collectDefaultMetrics({ register: registry });
     // In a cluster worker, the primary asks each worker for this registry when it aggregates.
@@ -215,6 +216,24 @@ function databaseGauges(
     [],
     (g, f) => g.set(f.oldestUndeliveredWebhookSeconds),
   );
+  new Gauge({
+    name: 'corridor_db_pool_connections',
+    help: "This process's database connections: in use, idle, and requests waiting for one",
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      const f = await figures();
+      this.reset();
+      if (!f?.pool) return;
+      this.set({ state: 'in_use' }, f.pool.total - f.pool.idle);
+      this.set({ state: 'idle' }, f.pool.idle);
+      this.set({ state: 'waiting' }, f.pool.waiting);
+    },
+  });
+}
+
+/** The gauges of what each process holds itself: its exchange rates and its adapters. */
+function processHeldGauges(registers: Registry[], figures: () => Promise<Figures> | null): void {
   // Rates are held per process (each refreshes its own, lib/fx/rates-http.ts): across a cluster the
   // oldest figures and any process unable to quote are what matter, hence 'max' and 'min'.
   new Gauge({
@@ -253,20 +272,6 @@ function databaseGauges(
       const f = await figures();
       this.reset();
       for (const a of f?.adapters ?? []) this.set({ party: a.party }, a.connected ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'corridor_db_pool_connections',
-    help: "This process's database connections: in use, idle, and requests waiting for one",
-    labelNames: ['state'],
-    registers,
-    async collect() {
-      const f = await figures();
-      this.reset();
-      if (!f?.pool) return;
-      this.set({ state: 'in_use' }, f.pool.total - f.pool.idle);
-      this.set({ state: 'idle' }, f.pool.idle);
-      this.set({ state: 'waiting' }, f.pool.waiting);
     },
   });
 }
