@@ -3,7 +3,8 @@ import nodemailer from 'nodemailer';
 import type { AdapterLine, Delivery, Sender } from './sender';
 import { channelSenders } from './sender';
 
-// The real message providers a production instance connects (docs/providers.md):
+// The real message providers a production instance connects (docs/operations.md, "Providers:
+// what is real and what to connect"; their variables in docs/configuration.md):
 // - email over SMTP with nodemailer: CORRIDOR_SMTP_URL (smtps:// is TLS from the first byte;
 //   smtp:// upgrades with STARTTLS when the server offers it, and must when the URL says
 //   `?requireTLS=true`), CORRIDOR_SMTP_FROM the sender address, CORRIDOR_SMTP_CA a PEM file of
