@@ -16,7 +16,7 @@ import { createInvalidation, stopListener } from './core/invalidation';
 import type { Plug } from './core/ports';
 import { createJobRegistry } from './jobs/queue';
 import { createThrottleState } from './tokens/throttle';
-import { adapterSummary, portsFor, registerWork } from './wiring';
+import { adapterStatuses, adapterSummary, portsFor, registerWork } from './wiring';
 import { API_BASE } from './core/mode';
 import { publicBaseUrl } from './core/mode';
 import { ensureFirstStaff } from './staff/bootstrap';
@@ -96,6 +96,7 @@ export function createCorridor(options: CorridorOptions = {}, env = process.env)
       return {
         ...figures,
         rates: corridor.ports.has(ratesSource.name) ? ratesStatus(ratesSource.get(), wallNow) : null,
+        adapters: adapterStatuses(corridor.ports).map(({ party, connected }) => ({ party, connected })),
       };
     }),
   );

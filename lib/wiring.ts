@@ -2,7 +2,7 @@ import { IMPORT_JOB_KIND } from './bulk-import/service';
 import { importJob } from './bulk-import/job';
 import { livenessJob } from './external-accounts/jobs';
 import { SANDBOX_LIVENESS_JOB } from './external-accounts/ownership';
-import { isDescribable, plug, type Plug } from './core/ports';
+import { isDescribable, plug, type AdapterStatus, type Plug } from './core/ports';
 import { kycProvider, manualReviewProvider, sandboxProvider } from './customers/kyc-provider';
 import {
   accountRail,
@@ -47,7 +47,7 @@ import { ratesSource, unconnectedRates } from './fx/rates';
 import { sandboxRates } from './fx/sandbox-rates';
 import { httpRatesFromEnv } from './fx/rates-http';
 import { refreshRates } from './fx/jobs';
-import { lithicAsa, lithicAsaFromEnv } from './cards/asa';
+import { lithicAsa, lithicAsaFromEnv, noLithicAsa } from './cards/asa';
 
 // What plugs the parts together: every job kind and sweep the worker runs, and every port
 // (lib/core/ports.ts): the outside world and the few inward-pointing hooks. createCorridor
@@ -115,17 +115,27 @@ export function portsFor(
   ];
 }
 
+// A port an instance may leave empty (null: nothing is served) still has its party in the
+// summary and in /metrics, so an operator sees what is missing rather than nothing at all.
+const WHEN_EMPTY: Record<string, AdapterStatus> = { [lithicAsa.name]: noLithicAsa };
+
+/** What each outside-world party of an instance is served by (the summary and /metrics read it). */
+export function adapterStatuses(ports: Map<string, unknown>): AdapterStatus[] {
+  const statuses: AdapterStatus[] = [];
+  for (const [name, impl] of ports) {
+    if (isDescribable(impl)) statuses.push(impl.describe());
+    else if (impl == null && WHEN_EMPTY[name]) statuses.push(WHEN_EMPTY[name]);
+  }
+  return statuses;
+}
+
 /**
- * One line per outside-world adapter an instance has plugged in (each says what it is: a
- * `describe()` on the implementation, lib/core/ports.ts AdapterStatus), printed once at start-up.
+ * One line per outside-world party of an instance (each adapter says what it is: a `describe()`
+ * on the implementation, lib/core/ports.ts AdapterStatus), printed once at start-up.
  */
 export function adapterSummary(ports: Map<string, unknown>): string[] {
-  const lines: string[] = [];
-  for (const impl of ports.values()) {
-    if (!isDescribable(impl)) continue;
-    const a = impl.describe();
+  return adapterStatuses(ports).map((a) => {
     const state = a.connected ? 'connected' : a.adapter === 'sandbox' ? 'simulated' : 'NOT CONNECTED';
-    lines.push(`  ${a.party}: ${a.adapter} (${state})${a.detail ? ` — ${a.detail}` : ''}`);
-  }
-  return lines;
+    return `  ${a.party}: ${a.adapter} (${state})${a.detail ? ` — ${a.detail}` : ''}`;
+  });
 }

@@ -10,6 +10,9 @@ import { receiverFor, type Receiver } from './support/webhook-receiver';
 import { call } from './support/ops';
 import { startProductionServer } from './support/production-server';
 import { sample } from './support/prometheus';
+import { lithicAsa, lithicAsaFromEnv } from '@/lib/cards/asa';
+import { upload as uploadDocument } from '@/lib/documents/testing';
+import { complete } from '@/lib/verifications/testing';
 
 // Issue 28 point 2: GET /metrics in Prometheus text format, closed unless CORRIDOR_METRICS_TOKEN
 // is set and presented; after a payment flow the request, payment, ledger, webhook and
@@ -126,6 +129,31 @@ it('counts webhook attempts by outcome: delivered, and refused (to be retried)',
     expect(second).toContain('# TYPE corridor_webhook_attempts_total counter');
   } finally {
     delete process.env.CORRIDOR_WEBHOOK_ALLOW_PRIVATE;
+  }
+});
+
+// Issue 25: which parties a real provider serves, and the KYC work waiting for a person.
+it('reports each party as connected (1) or not (0), and the verifications waiting for manual review', async () => {
+  process.env.CORRIDOR_METRICS_TOKEN = TOKEN;
+  const plugged = lithicAsa.get();
+  lithicAsa.set(lithicAsaFromEnv({ CORRIDOR_LITHIC_ASA_SECRET: 'whsec_bWV0cmljcy1hc2Etc2VjcmV0' }));
+  try {
+    // A complete submission whose name ends in 001 waits in PENDING_MANUAL_REVIEW (sandbox table).
+    const c = await p.api.post('/customers', complete('Rhea Review 001'));
+    expect(c.status, c.text).toBe(201);
+    await uploadDocument(p.api, c.body.id, 'PASSPORT');
+    const v = await p.api.post('/verifications', { customerId: c.body.id });
+    expect(v.body.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
+    // The database-held figures are read at most every 5 s: past the previous test's scrape.
+    await new Promise((r) => setTimeout(r, 5_200));
+    const text = await (await scrape(`Bearer ${TOKEN}`)).text();
+    expect(text).toContain('# TYPE corridor_adapter_connected gauge');
+    expect(sample(text, 'corridor_adapter_connected', { party: 'card authorizations' })).toBe(1);
+    for (const party of ['payment rail', 'KYC/KYB', 'liveness (factor resets)', 'card issuing', 'stablecoin provider'])
+      expect(sample(text, 'corridor_adapter_connected', { party }), party).toBe(0); // sandbox: simulated
+    expect(sample(text, 'corridor_verifications_waiting_for_review')).toBeGreaterThanOrEqual(1);
+  } finally {
+    lithicAsa.set(plugged);
   }
 });
 

@@ -64,6 +64,17 @@ export function lithicAsaFromEnv(env: Record<string, string | undefined>) {
   };
 }
 
+/**
+ * The summary line when CORRIDOR_LITHIC_ASA_SECRET is unset (the port then holds null: nothing
+ * answers Lithic, so no card authorization is approved here).
+ */
+export const noLithicAsa: AdapterStatus = {
+  party: 'card authorizations',
+  adapter: 'none',
+  connected: false,
+  detail: '/cards/lithic/asa answers 404 — set CORRIDOR_LITHIC_ASA_SECRET to answer a Lithic program (docs/cards.md)',
+};
+
 /** The signature Lithic sends for a body (what a test, or a replaying tool, computes). */
 export function lithicSignature(secret: Buffer, id: string, timestamp: string, body: string): string {
   return `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64')}`;

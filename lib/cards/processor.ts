@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../core/errors';
-import { port } from '../core/ports';
+import { port, type AdapterStatus } from '../core/ports';
 import { newCvv, newPan } from './pan';
 
 // The card processor / issuer: it provisions cards, and it is the party whose authorization,
@@ -39,6 +39,7 @@ export interface CardProcessor {
   delayedPullSeconds: number;
   /** The issuer's token for a new transaction or event. */
   newToken(): string;
+  describe(): AdapterStatus;
 }
 export const cardProcessor = port<CardProcessor>('cards.processor');
 
@@ -76,6 +77,12 @@ export const sandboxCardProcessor: CardProcessor = {
   },
   delayedPullSeconds: 30,
   newToken: () => `sandbox_txn_${randomUUID()}`,
+  describe: () => ({
+    party: 'card issuing',
+    adapter: 'sandbox',
+    connected: false,
+    detail: 'simulated issuer: outcomes from card ids and merchant descriptors (README)',
+  }),
 };
 
 const notConnected = (): never => {
@@ -90,4 +97,10 @@ export const unconnectedCardProcessor: CardProcessor = {
   scenario: notConnected,
   delayedPullSeconds: 0,
   newToken: notConnected,
+  describe: () => ({
+    party: 'card issuing',
+    adapter: 'none',
+    connected: false,
+    detail: `no card issuer connected: card operations answer 501 NOT_IMPLEMENTED; no issuer adapter ships yet (${'docs/operations.md#providers-what-is-real-and-what-to-connect'})`,
+  }),
 };

@@ -28,9 +28,13 @@ export interface Figures {
   oldestUndeliveredWebhookSeconds: number;
   /** PROCESSING payments no rail has taken, by reason (lib/payments/rail-engine.ts). */
   paymentsWaitingForRail: { reason: string; count: number }[];
+  /** Verifications in PENDING_MANUAL_REVIEW: waiting for a staff reviewer (no KYC vendor decides them). */
+  verificationsWaitingForReview: number;
   pool: { total: number; idle: number; waiting: number } | null;
   /** This process's exchange rates (lib/fx/rates.ts ratesStatus); null when no provider is plugged. */
   rates?: { provider: string; ageSeconds: number | null; quotable: boolean } | null;
+  /** This process's outside-world parties and whether a real provider serves each (lib/wiring.ts adapterStatuses). */
+  adapters?: { party: string; connected: boolean }[];
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -104,6 +108,7 @@ export function createMetrics(opts: { process?: boolean } = {}) {
     },
   };
   databaseGauges(fromDatabase, registers, figures);
+  processHeldGauges(registers, figures);
   if (opts.process) {
     collectDefaultMetrics({ register: registry });
     // In a cluster worker, the primary asks each worker for this registry when it aggregates.
@@ -196,6 +201,12 @@ function databaseGauges(
     ['reason'],
     (g, f) => f.paymentsWaitingForRail.forEach((w) => g.set({ reason: w.reason }, w.count)),
   );
+  fromDatabase(
+    'corridor_verifications_waiting_for_review',
+    'Verifications in PENDING_MANUAL_REVIEW, waiting for a staff reviewer',
+    [],
+    (g, f) => g.set(f.verificationsWaitingForReview),
+  );
   fromDatabase('corridor_webhook_events', 'Webhook events by delivery status', ['status'], (g, f) =>
     f.webhookEvents.forEach((w) => g.set({ status: w.status }, w.count)),
   );
@@ -205,6 +216,24 @@ function databaseGauges(
     [],
     (g, f) => g.set(f.oldestUndeliveredWebhookSeconds),
   );
+  new Gauge({
+    name: 'corridor_db_pool_connections',
+    help: "This process's database connections: in use, idle, and requests waiting for one",
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      const f = await figures();
+      this.reset();
+      if (!f?.pool) return;
+      this.set({ state: 'in_use' }, f.pool.total - f.pool.idle);
+      this.set({ state: 'idle' }, f.pool.idle);
+      this.set({ state: 'waiting' }, f.pool.waiting);
+    },
+  });
+}
+
+/** The gauges of what each process holds itself: its exchange rates and its adapters. */
+function processHeldGauges(registers: Registry[], figures: () => Promise<Figures> | null): void {
   // Rates are held per process (each refreshes its own, lib/fx/rates-http.ts): across a cluster the
   // oldest figures and any process unable to quote are what matter, hence 'max' and 'min'.
   new Gauge({
@@ -231,18 +260,18 @@ function databaseGauges(
       if (f?.rates) this.set({ provider: f.rates.provider }, f.rates.quotable ? 1 : 0);
     },
   });
+  // Adapters are chosen per process at start-up: a cluster is only as connected as its least
+  // connected process, hence 'min'.
   new Gauge({
-    name: 'corridor_db_pool_connections',
-    help: "This process's database connections: in use, idle, and requests waiting for one",
-    labelNames: ['state'],
+    name: 'corridor_adapter_connected',
+    help: 'Whether a real provider serves the party: 1, or 0 when it is simulated (sandbox) or not connected',
+    labelNames: ['party'],
     registers,
+    aggregator: 'min',
     async collect() {
       const f = await figures();
       this.reset();
-      if (!f?.pool) return;
-      this.set({ state: 'in_use' }, f.pool.total - f.pool.idle);
-      this.set({ state: 'idle' }, f.pool.idle);
-      this.set({ state: 'waiting' }, f.pool.waiting);
+      for (const a of f?.adapters ?? []) this.set({ party: a.party }, a.connected ? 1 : 0);
     },
   });
 }

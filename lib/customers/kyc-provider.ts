@@ -1,4 +1,4 @@
-import { port } from '../core/ports';
+import { port, type AdapterStatus } from '../core/ports';
 
 // The KYC/KYB vendor port. Corridor never decides identity itself: every decision that a vendor
 // would take comes from here. Sandbox: the specification's magic-value tables. Production: no
@@ -21,6 +21,7 @@ export interface KycProvider {
   businessShortcut(registrationNumber: string | null): Decision | null;
   /** A beneficial owner's KYC once its business has been decided. */
   ownerDecision(lastName: string, business: Decision): KycStatus;
+  describe(): AdapterStatus;
 }
 
 const suffix = (s: string | null | undefined) => (s ?? '').slice(-3);
@@ -76,6 +77,12 @@ export const sandboxProvider: KycProvider = {
         return 'APPROVED';
     }
   },
+  describe: () => ({
+    party: 'KYC/KYB',
+    adapter: 'sandbox',
+    connected: false,
+    detail: 'decisions from the magic values in names and registration numbers (README)',
+  }),
 };
 
 export const manualReviewProvider: KycProvider = {
@@ -85,6 +92,14 @@ export const manualReviewProvider: KycProvider = {
   businessShortcut: () => null,
   // The reviewer who decided the business looked at its owners' documents too.
   ownerDecision: (_lastName, business) => business,
+  describe: () => ({
+    party: 'KYC/KYB',
+    adapter: 'manual review',
+    connected: false,
+    detail:
+      'no KYC/KYB vendor connected: complete submissions wait in PENDING_MANUAL_REVIEW for a staff reviewer ' +
+      '(console: the customer page); no vendor adapter ships yet (docs/operations.md#providers-what-is-real-and-what-to-connect)',
+  }),
 };
 
 /** Who decides KYC/KYB (plugged in by lib/wiring.ts). */

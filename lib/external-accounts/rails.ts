@@ -1,4 +1,4 @@
-import { port } from '../core/ports';
+import { port, type AdapterStatus } from '../core/ports';
 import type { BeneficiaryVerificationStatus } from './schema';
 import { verifyWalletSignature } from './signatures';
 import { publicBaseUrl } from '../core/mode';
@@ -22,6 +22,7 @@ export type AccountCheck =
 
 export interface AccountRail {
   checkAccount(req: AccountCheckRequest): Promise<AccountCheck>;
+  describe(): AdapterStatus;
 }
 
 export interface LivenessSession {
@@ -42,6 +43,7 @@ export interface OwnershipProvider {
   }): boolean;
   /** Opens a hosted biometric check; null when no liveness provider is connected. */
   startLiveness(req: { challengeId: string; externalAccountId: string }): Promise<LivenessSession | null>;
+  describe(): AdapterStatus;
 }
 
 /**
@@ -92,6 +94,12 @@ export const sandboxRail: AccountRail = {
         };
     }
   },
+  describe: () => ({
+    party: 'account-name check',
+    adapter: 'sandbox',
+    connected: false,
+    detail: "results from the identifier's last three characters (102-107, README)",
+  }),
 };
 
 /** Outside the sandbox with no rail connected, no name check is available. */
@@ -99,6 +107,14 @@ export const unconnectedRail: AccountRail = {
   async checkAccount() {
     return { valid: true, beneficiaryVerificationStatus: 'UNSUPPORTED' };
   },
+  describe: () => ({
+    party: 'account-name check',
+    adapter: 'none',
+    connected: false,
+    detail:
+      'no name-check provider connected: accounts are added with beneficiaryVerificationStatus UNSUPPORTED ' +
+      `(never a pretended match); no provider adapter ships yet (${'docs/operations.md#providers-what-is-real-and-what-to-connect'})`,
+  }),
 };
 
 const SANDBOX_LIVENESS_SECONDS = 30;
@@ -117,6 +133,12 @@ export const sandboxOwnershipProvider: OwnershipProvider = {
       simulated: { passed: SANDBOX_LIVENESS_PASSES, afterSeconds: SANDBOX_LIVENESS_SECONDS },
     };
   },
+  describe: () => ({
+    party: 'liveness (wallet ownership)',
+    adapter: 'sandbox',
+    connected: false,
+    detail: 'wallet signatures verified; liveness checks pass after 30 s or on the sandbox liveness page',
+  }),
 };
 
 export const signatureOnlyProvider: OwnershipProvider = {
@@ -124,6 +146,14 @@ export const signatureOnlyProvider: OwnershipProvider = {
   async startLiveness() {
     return null;
   },
+  describe: () => ({
+    party: 'liveness (wallet ownership)',
+    adapter: 'signatures only',
+    connected: false,
+    detail:
+      'no liveness vendor connected: wallet ownership is proved by signature (WALLET_SIGNATURE); LIVENESS ' +
+      `challenges are refused with 400; no vendor adapter ships yet (${'docs/operations.md#providers-what-is-real-and-what-to-connect'})`,
+  }),
 };
 
 /** The payment rail that checks accounts as they are added (plugged in by lib/wiring.ts). */

@@ -3,7 +3,8 @@ import nodemailer from 'nodemailer';
 import type { AdapterLine, Delivery, Sender } from './sender';
 import { channelSenders } from './sender';
 
-// The real message providers a production instance connects (docs/providers.md):
+// The real message providers a production instance connects (docs/operations.md, "Providers:
+// what is real and what to connect"; their variables in docs/configuration.md):
 // - email over SMTP with nodemailer: CORRIDOR_SMTP_URL (smtps:// is TLS from the first byte;
 //   smtp:// upgrades with STARTTLS when the server offers it, and must when the URL says
 //   `?requireTLS=true`), CORRIDOR_SMTP_FROM the sender address, CORRIDOR_SMTP_CA a PEM file of
@@ -17,14 +18,23 @@ import { channelSenders } from './sender';
 type Env = Record<string, string | undefined>;
 type Provider = Sender & { describe(): AdapterLine };
 
-/** Per-request limit for the SMS API, and the SMTP connection's. */
+/**
+ * Default per-request limit for the SMS API, and the SMTP connection's (connect, greeting, each
+ * reply): a provider that does not answer is asked again later, never waited on by a request.
+ * CORRIDOR_SMS_TIMEOUT_MS and CORRIDOR_SMTP_TIMEOUT_MS set them.
+ */
 const TIMEOUT_MS = 10_000;
+
+/** A positive number of milliseconds from the environment, else the default. */
+const timeoutFrom = (raw: string | undefined) => (Number(raw) > 0 ? Number(raw) : TIMEOUT_MS);
 
 export interface SmtpOptions {
   url: string;
   from: string;
   /** Extra trusted CA certificates (PEM). */
   ca?: string;
+  /** Limit for connecting, the greeting and each reply (default TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** SMTP reply codes 4xx are transient (RFC 5321 §4.2.1); 5xx permanent. Network trouble is transient. */
@@ -48,9 +58,9 @@ export function smtpSender(options: SmtpOptions): Provider {
   const parsed = parseSmtpUrl(options.url);
   const transport = nodemailer.createTransport({
     ...parsed,
-    connectionTimeout: TIMEOUT_MS,
-    greetingTimeout: TIMEOUT_MS,
-    socketTimeout: TIMEOUT_MS,
+    connectionTimeout: options.timeoutMs ?? TIMEOUT_MS,
+    greetingTimeout: options.timeoutMs ?? TIMEOUT_MS,
+    socketTimeout: options.timeoutMs ?? TIMEOUT_MS,
     // Verification stays on whatever the URL says: ca adds trust, nothing removes it.
     tls: { ...parsed.tls, rejectUnauthorized: true, ...(options.ca ? { ca: options.ca } : {}) },
   });
@@ -103,6 +113,8 @@ export interface TwilioOptions {
   authToken: string;
   /** A sending number (E.164) or a Messaging Service SID (MG…). */
   from: string;
+  /** Limit for one request, answer included (default TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** Seconds or an HTTP date, as Retry-After carries them; undefined when absent or unreadable. */
@@ -131,7 +143,7 @@ export function twilioSender(options: TwilioOptions): Provider {
             accept: 'application/json',
           },
           body: form,
-          signal: AbortSignal.timeout(TIMEOUT_MS),
+          signal: AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS),
           redirect: 'error',
         });
       } catch (err) {
@@ -170,6 +182,7 @@ export function sendersFromEnv(env: Env): Sender & { describe(): AdapterLine } {
       url: env.CORRIDOR_SMTP_URL,
       from: env.CORRIDOR_SMTP_FROM,
       ...(env.CORRIDOR_SMTP_CA ? { ca: readFileSync(env.CORRIDOR_SMTP_CA, 'utf8') } : {}),
+      timeoutMs: timeoutFrom(env.CORRIDOR_SMTP_TIMEOUT_MS),
     });
   }
   if (env.CORRIDOR_TWILIO_ACCOUNT_SID) {
@@ -183,6 +196,7 @@ export function sendersFromEnv(env: Env): Sender & { describe(): AdapterLine } {
       accountSid: env.CORRIDOR_TWILIO_ACCOUNT_SID,
       authToken: env.CORRIDOR_TWILIO_AUTH_TOKEN!,
       from: env.CORRIDOR_TWILIO_FROM!,
+      timeoutMs: timeoutFrom(env.CORRIDOR_SMS_TIMEOUT_MS),
     });
   }
   return channelSenders(providers);

@@ -11,7 +11,7 @@ export async function readFigures(
   // The pool as the scrape found it, before the statements below take connections of their own
   // (read after them, a full pool with requests waiting had always drained by then).
   const connections = pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
-  const [payments, postings, jobs, oldestJob, events, oldestEvent, railWaiting] = await Promise.all([
+  const [payments, postings, jobs, oldestJob, events, oldestEvent, railWaiting, review] = await Promise.all([
     db.$queryRaw<{ type: string; status: string; count: number }[]>(
       Prisma.sql`SELECT "type", "status", count(*)::int AS count FROM "Transaction" GROUP BY "type", "status"`,
     ),
@@ -37,6 +37,11 @@ export async function readFigures(
         WHERE "railStatus" IN ('WAITING', 'REFUND_WAITING') AND ("railStatus" = 'REFUND_WAITING' OR "status" = 'PROCESSING')
         GROUP BY "railNote"`,
     ),
+    // Verifications waiting for a person: open ones, which the partial unique index on open
+    // verifications (Verification_open_customerId_key) covers.
+    db.$queryRaw<{ n: bigint }[]>(
+      Prisma.sql`SELECT count(*) AS n FROM "Verification" WHERE "status" = 'PENDING_MANUAL_REVIEW'`,
+    ),
   ]);
   const age = (at: Date | null | undefined) => (at ? Math.max(0, (wallNow.getTime() - at.getTime()) / 1000) : 0);
   return {
@@ -47,6 +52,7 @@ export async function readFigures(
     webhookEvents: events.map((e) => ({ status: e.status, count: Number(e.count) })),
     oldestUndeliveredWebhookSeconds: age(oldestEvent[0]?.at),
     paymentsWaitingForRail: railWaiting.map((w) => ({ reason: waitingReason(w.reason), count: Number(w.count) })),
+    verificationsWaitingForReview: Number(review[0]?.n ?? 0),
     pool: connections,
   };
 }

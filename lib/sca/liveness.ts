@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { port } from '../core/ports';
+import { port, type AdapterStatus } from '../core/ports';
 import { publicBaseUrl } from '../core/mode';
 
 // The liveness check that gates a factor reset: a hosted biometric flow the end user completes
@@ -26,6 +26,7 @@ export interface LivenessCheck {
     session: { ref: string; startedAt: Date; sandboxOutcome: string | null; completedAt?: Date | null },
     at: Date,
   ): Promise<LivenessState>;
+  describe(): AdapterStatus;
 }
 
 export const livenessCheck = port<LivenessCheck>('sca.liveness-check');
@@ -64,6 +65,12 @@ export const sandboxLiveness: LivenessCheck = {
       return 'PENDING_REVIEW';
     return sandboxOutcome === 'REJECTED' ? 'REJECTED' : 'PASSED';
   },
+  describe: () => ({
+    party: 'liveness (factor resets)',
+    adapter: 'sandbox',
+    connected: false,
+    detail: 'simulated checks: the outcome from liveness-rejected / liveness-pending in the email (README)',
+  }),
 };
 
 /** Outside the sandbox with no vendor connected: resets are not available. */
@@ -74,4 +81,12 @@ export const unconnectedLiveness: LivenessCheck = {
   async state() {
     return 'PENDING_REVIEW';
   },
+  describe: () => ({
+    party: 'liveness (factor resets)',
+    adapter: 'none',
+    connected: false,
+    detail:
+      'no liveness vendor connected: factor resets are refused with 503 SERVICE_UNAVAILABLE; ' +
+      `no vendor adapter ships yet (${'docs/operations.md#providers-what-is-real-and-what-to-connect'})`,
+  }),
 };

@@ -1,4 +1,4 @@
-import { port } from '../core/ports';
+import { port, type AdapterStatus } from '../core/ports';
 import { DomainError } from '../core/errors';
 
 // The stablecoin provider (Brale) as the service needs it: verify credentials, look a token up,
@@ -90,6 +90,7 @@ export interface StablecoinProviderClient {
     ctx: ProviderContext,
     order: OperationOrder & { providerReference: string; createdAt: Date },
   ): Promise<OperationReport>;
+  describe(): AdapterStatus;
 }
 
 export const stablecoinProvider = port<StablecoinProviderClient>('stablecoins.provider');
@@ -110,6 +111,14 @@ export const unconnectedProvider: StablecoinProviderClient = {
   tokenStatus: unavailable,
   createOperation: unavailable,
   operationStatus: unavailable,
+  describe: () => ({
+    party: 'stablecoin provider',
+    adapter: 'none',
+    connected: false,
+    detail:
+      'no Brale client connected: provider credentials cannot be verified, so nothing links, registers or moves ' +
+      `(linking answers INVALID); no production client ships yet (${'docs/operations.md#providers-what-is-real-and-what-to-connect'})`,
+  }),
 };
 
 async function unavailable(): Promise<never> {

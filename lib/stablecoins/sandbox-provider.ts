@@ -164,4 +164,10 @@ export const sandboxStablecoinProvider: StablecoinProviderClient = {
     });
   },
   operationStatus: (_ctx, order) => Promise.resolve(operationStatus(order)),
+  describe: () => ({
+    party: 'stablecoin provider',
+    adapter: 'sandbox',
+    connected: false,
+    detail: 'simulated Brale: operations follow the magic values and delays in README',
+  }),
 };
