@@ -3,7 +3,7 @@ import { DomainError, invalidInput, notFound } from '../core/errors';
 import * as accounts from '../accounts/service';
 import { customersByUmaAddress } from '../customers/repository';
 import { defaultRail, railInfo, type RailInfo } from '../rails/catalog';
-import { sandboxCounterparty, type UmaAddress } from './uma/address';
+import { isSandboxCounterpartyAddress, sandboxCounterparty, type UmaAddress } from './uma/address';
 import { payoutScenario, type PayoutScenario } from './scenarios';
 import { isRateCurrency, midRate, minorRate } from '../fx/rates';
 
@@ -148,9 +148,9 @@ export async function internalRoute(
 }
 
 /**
- * A UMA receiver: one of the sandbox counterparties, or a customer of any platform on this
- * service (payments between them settle inside the service). Other domains would need the
- * UMA protocol over the internet, which this installation does not reach.
+ * A UMA receiver: one of the sandbox counterparties (sandbox mode only), or a customer of any
+ * platform on this service (payments between them settle inside the service). Other domains
+ * would need the UMA protocol over the internet, which this installation does not reach.
  */
 export async function umaRoute(uma: UmaAddress, tx: Tx): Promise<Route> {
   const sandbox = sandboxCounterparty(uma);
@@ -172,6 +172,11 @@ export async function umaRoute(uma: UmaAddress, tx: Tx): Promise<Route> {
       externalAccountId: deposit.externalAccountId,
     };
   }
+  if (isSandboxCounterpartyAddress(uma))
+    throw new DomainError(
+      'UMA_NOT_FOUND',
+      `No receiver ${uma.address}: it is a sandbox counterparty, which answers only in sandbox mode (this installation runs in production)`,
+    );
   if (isLocalDomain(uma.domain)) throw new DomainError('UMA_NOT_FOUND', `No receiver ${uma.address}`);
   throw new DomainError('LNURLP_REQUEST_FAILED', `The UMA provider of ${uma.domain} could not be reached`);
 }
