@@ -5,7 +5,7 @@ import { customersByUmaAddress } from '../customers/repository';
 import { defaultRail, railInfo, type RailInfo } from '../rails/catalog';
 import { isSandboxCounterpartyAddress, sandboxCounterparty, type UmaAddress } from './uma/address';
 import { payoutScenario, type PayoutScenario } from './scenarios';
-import { isRateCurrency, midRate, minorRate } from '../fx/rates';
+import { midRate, minorRate } from '../fx/rates';
 
 // Where a payment goes and how it gets there, resolved once (at lookup or quote creation) and
 // stored with the quote, so execution and settlement never re-decide it.
@@ -119,9 +119,12 @@ const UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS = 100_000n;
  */
 export function checkOwnershipThreshold(route: Route, receivingAmount: bigint, at: Date): void {
   if (route.kind !== 'EXTERNAL' || route.accountStatus !== 'PENDING_OWNERSHIP_VERIFICATION') return;
-  const toEur = isRateCurrency(route.currency)
-    ? minorRate(route.currency, 'EUR', midRate(route.currency, 'EUR', at).rate)
-    : { num: 1n, den: 1n };
+  // The provider's rate or, when it has none, its refusal (QUOTE_REQUEST_FAILED): the threshold
+  // cannot be checked at a guessed rate.
+  const toEur =
+    route.currency === 'EUR'
+      ? { num: 1n, den: 1n }
+      : minorRate(route.currency, 'EUR', midRate(route.currency, 'EUR', at).rate);
   if ((receivingAmount * toEur.num) / toEur.den > UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS) {
     throw new DomainError(
       'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
