@@ -1,7 +1,6 @@
 import { CURRENCY_CODES, currencyInfo } from '../core/currencies';
 import { DomainError } from '../core/errors';
 import { port, type AdapterStatus } from '../core/ports';
-import { SANDBOX_USD_MID } from './reference-rates';
 
 // FX rates come from a provider behind a port (lib/wiring.ts plugs one per instance): the sandbox
 // table (lib/fx/sandbox-rates.ts) or an HTTP rates API (lib/fx/rates-http.ts), refreshed by the
@@ -49,12 +48,22 @@ export function toSignificant(r: Rational, digits = 12): number {
 }
 
 /**
- * Whether the service prices `code` (currencies it carries, and the native tokens that pay
- * blockchain network fees): the currencies of the reference table. A connected provider must
- * publish them; a pair it leaves out is refused when quoted, never priced from the table.
+ * Native tokens that pay blockchain network fees (lib/crypto/networks.ts): priced so network fees
+ * convert at the same rates, though they are not currencies the service carries.
  */
+export const FEE_TOKENS = ['ETH', 'SOL', 'POL', 'TRX', 'XPL'] as const;
+
+/** The currencies the service carries, all of which it prices (GET /exchange-rates lists them). */
+export const RATE_CURRENCIES: string[] = [...CURRENCY_CODES];
+
+// The catalogue is the service's own (its currencies and the fee tokens), not any provider's
+// figures: which of them can be priced now is the plugged provider's answer (midRate), so a
+// production provider that leaves one out gets it refused by name, never priced from a table.
+const PRICED = new Set<string>([...RATE_CURRENCIES, ...FEE_TOKENS]);
+
+/** Whether the service prices `code` at all (its catalogue); whether it can now is the provider's say (midRate). */
 export function isRateCurrency(code: string): boolean {
-  return code in SANDBOX_USD_MID;
+  return PRICED.has(code);
 }
 
 /** One provider's figures: units of each currency per 1 USD, as the provider published them. */
@@ -180,5 +189,3 @@ export function minorRate(from: string, to: string, rate: Rational): Rational {
     ? reduce({ num: rate.num * 10n ** (dTo - dFrom), den: rate.den })
     : reduce({ num: rate.num, den: rate.den * 10n ** (dFrom - dTo) });
 }
-
-export const RATE_CURRENCIES = CURRENCY_CODES.filter((c) => c in SANDBOX_USD_MID);

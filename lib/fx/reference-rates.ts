@@ -1,7 +1,8 @@
 // The reference mid-market figures: what the sandbox rates provider publishes (lib/fx/sandbox-rates.ts,
-// moved a little every five minutes), and the catalogue of currencies the service prices
-// (lib/fx/rates.ts isRateCurrency). Domain code never prices from these figures directly: rates
-// come from the plugged provider (lib/fx/rates.ts ratesSource).
+// moved a little every five minutes). They cover the service's catalogue (lib/fx/rates.ts
+// isRateCurrency) but do not define it: a production provider's own figures decide what can be
+// priced there. Domain code never prices from these figures directly: rates come from the
+// plugged provider (lib/fx/rates.ts ratesSource).
 /** Units of the currency per 1 USD, in major units, as a decimal string (exact). */
 export const SANDBOX_USD_MID: Record<string, string> = {
   USD: '1',
@@ -44,8 +45,8 @@ export const SANDBOX_USD_MID: Record<string, string> = {
   XOF: '603.5',
   ZMW: '26.4',
   BTC: '0.0000155',
-  // Native tokens that pay blockchain network fees (lib/crypto): priced here so network fees
-  // convert at the same rates; they are not currencies the service carries (RATE_CURRENCIES).
+  // Native tokens that pay blockchain network fees (lib/fx/rates.ts FEE_TOKENS): priced so
+  // network fees convert at the same rates; they are not currencies the service carries.
   ETH: '0.0003125',
   SOL: '0.00625',
   POL: '2.5',

@@ -3,9 +3,9 @@ import { DomainError, invalidInput, notFound } from '../core/errors';
 import * as accounts from '../accounts/service';
 import { customersByUmaAddress } from '../customers/repository';
 import { defaultRail, railInfo, type RailInfo } from '../rails/catalog';
-import { sandboxCounterparty, type UmaAddress } from './uma/address';
+import { isSandboxCounterpartyAddress, sandboxCounterparty, type UmaAddress } from './uma/address';
 import { payoutScenario, type PayoutScenario } from './scenarios';
-import { isRateCurrency, midRate, minorRate } from '../fx/rates';
+import { midRate, minorRate } from '../fx/rates';
 
 // Where a payment goes and how it gets there, resolved once (at lookup or quote creation) and
 // stored with the quote, so execution and settlement never re-decide it.
@@ -119,9 +119,12 @@ const UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS = 100_000n;
  */
 export function checkOwnershipThreshold(route: Route, receivingAmount: bigint, at: Date): void {
   if (route.kind !== 'EXTERNAL' || route.accountStatus !== 'PENDING_OWNERSHIP_VERIFICATION') return;
-  const toEur = isRateCurrency(route.currency)
-    ? minorRate(route.currency, 'EUR', midRate(route.currency, 'EUR', at).rate)
-    : { num: 1n, den: 1n };
+  // The provider's rate or, when it has none, its refusal (QUOTE_REQUEST_FAILED): the threshold
+  // cannot be checked at a guessed rate.
+  const toEur =
+    route.currency === 'EUR'
+      ? { num: 1n, den: 1n }
+      : minorRate(route.currency, 'EUR', midRate(route.currency, 'EUR', at).rate);
   if ((receivingAmount * toEur.num) / toEur.den > UNVERIFIED_OWNERSHIP_LIMIT_EUR_CENTS) {
     throw new DomainError(
       'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
@@ -148,9 +151,9 @@ export async function internalRoute(
 }
 
 /**
- * A UMA receiver: one of the sandbox counterparties, or a customer of any platform on this
- * service (payments between them settle inside the service). Other domains would need the
- * UMA protocol over the internet, which this installation does not reach.
+ * A UMA receiver: one of the sandbox counterparties (sandbox mode only), or a customer of any
+ * platform on this service (payments between them settle inside the service). Other domains
+ * would need the UMA protocol over the internet, which this installation does not reach.
  */
 export async function umaRoute(uma: UmaAddress, tx: Tx): Promise<Route> {
   const sandbox = sandboxCounterparty(uma);
@@ -172,6 +175,11 @@ export async function umaRoute(uma: UmaAddress, tx: Tx): Promise<Route> {
       externalAccountId: deposit.externalAccountId,
     };
   }
+  if (isSandboxCounterpartyAddress(uma))
+    throw new DomainError(
+      'UMA_NOT_FOUND',
+      `No receiver ${uma.address}: it is a sandbox counterparty, which answers only in sandbox mode (this installation runs in production)`,
+    );
   if (isLocalDomain(uma.domain)) throw new DomainError('UMA_NOT_FOUND', `No receiver ${uma.address}`);
   throw new DomainError('LNURLP_REQUEST_FAILED', `The UMA provider of ${uma.domain} could not be reached`);
 }

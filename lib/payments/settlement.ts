@@ -2,6 +2,8 @@ import { clockOf, now } from '../core/clock';
 import { transaction, type Tx, db } from '../core/db';
 import type { BatchJobHandler, JobHandler, Sweep } from '../jobs/queue';
 import { runAs } from '../core/context';
+import { log } from '../core/log';
+import { isSandbox } from '../core/mode';
 import * as ledger from '../ledger/service';
 import * as accountsRepo from '../accounts/repository';
 import type { InternalAccountRow } from '../accounts/repository';
@@ -74,6 +76,31 @@ const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
   COLLECTION_FAILED_LATE: PULL_FAILED,
 };
 
+/** Kept on a payment whose scripted outcome a production instance will not apply (below). */
+export const SCRIPT_NOT_APPLIED =
+  'a sandbox scripted outcome is not applied in production: no provider reported on this payment; it waits for staff';
+
+/**
+ * Whether this instance may apply the outcome stored on the row. The sandbox applies its script.
+ * Production applies only the completion of a payment that never leaves the service (to an
+ * internal account, or to a customer's UMA address here), where no outside party has anything to
+ * report. Anything else in production — a sandbox counterparty or suffix script on a row written
+ * while the database served a sandbox instance — would be a made-up provider report, so the
+ * payment stays PROCESSING, its money held, with the reason on it: failing and refunding it
+ * would be just as invented, and handing it to the rail cannot work for a UMA counterparty that
+ * does not exist. Staff decide.
+ */
+function mayApply(row: Row): boolean {
+  if (isSandbox()) return true;
+  const kind = planOf(row).route.kind;
+  return row.scenario === 'SUCCESS' && (kind === 'INTERNAL' || kind === 'UMA_CUSTOMER');
+}
+
+async function leaveUnapplied(row: Row): Promise<void> {
+  log().warn({ transactionId: row.id, scenario: row.scenario }, SCRIPT_NOT_APPLIED);
+  await txRepo.noteProcessing(row.id, SCRIPT_NOT_APPLIED, db());
+}
+
 /**
  * The rail reports back on payouts in flight. One read for all of them, then one statement for
  * all that settle the simple way (ledger.runSteps); a payout to another customer of this service
@@ -93,6 +120,10 @@ export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
     if (!f || f.row.status !== 'PROCESSING') continue; // cancelled, or already settled
     const { row } = f;
     try {
+      if (!mayApply(row)) {
+        await leaveUnapplied(row);
+        continue;
+      }
       const key = `${row.platformId} ${row.sentCurrency}`;
       if (row.platformFees && !feeAccounts.has(key)) feeAccounts.set(key, await feeAccountOf(row, db()));
       const ctx = { accounts: f.accounts, feeAccount: row.platformFees ? (feeAccounts.get(key) ?? null) : null };

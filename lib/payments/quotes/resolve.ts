@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { now } from '../../core/clock';
 import { currencyInfo } from '../../core/currencies';
+import { isSandbox } from '../../core/mode';
 import type { Tx } from '../../core/db';
 import { DomainError, fieldError } from '../../core/errors';
 import * as accountsRepo from '../../accounts/repository';
@@ -233,6 +234,14 @@ export async function resolveDestination(
       ? null
       : await internalAccountIn(route.platformId, route.customerId, currency, tx);
     return { route: { ...route, currency, internalAccountId }, lookupId: lookup.id, lookupFields };
+  }
+  // A lookup stored while this database served a sandbox instance can name a scripted
+  // counterparty; a production instance pays nobody who is not there (issue 25).
+  if (route.kind === 'UMA_SANDBOX' && !isSandbox()) {
+    throw new DomainError(
+      'INVALID_RECEIVER',
+      `${uma.address} is a sandbox counterparty, which receives only in sandbox mode (this installation runs in production)`,
+    );
   }
   if (d.currency && route.kind === 'UMA_SANDBOX' && d.currency !== route.currency) {
     throw new DomainError('INVALID_CURRENCY', `${uma.address} receives ${route.currency} only`, {

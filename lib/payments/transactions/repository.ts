@@ -66,6 +66,11 @@ export async function update(
   return tx.transaction.update({ where: { id }, data });
 }
 
+/** Puts a note on a payment still PROCESSING, unless it carries one already (repeats write nothing). */
+export async function noteProcessing(id: string, railNote: string, tx: Tx): Promise<void> {
+  await tx.transaction.updateMany({ where: { id, status: 'PROCESSING', railNote: null }, data: { railNote } });
+}
+
 export interface TransactionFilter {
   customerId?: string;
   platformCustomerId?: string;

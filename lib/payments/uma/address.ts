@@ -1,4 +1,5 @@
 import { DomainError } from '../../core/errors';
+import { isSandbox } from '../../core/mode';
 import { sandboxUmaDomain } from '../../platform/service';
 
 // UMA addresses: `$user@domain`. The user part is letters, digits and . _ - + (case-insensitive).
@@ -42,6 +43,17 @@ const SANDBOX_USERS: Record<string, SandboxCounterparty> = {
   'fail.compliance.usd': { currency: 'USD', behaviour: 'COMPLIANCE_FAILED' },
 };
 
+/**
+ * The scripted counterparty at this address — in sandbox mode only. In production nobody answers
+ * at these names (issue 25: production never pretends), so the address resolves like any other:
+ * a customer of this service who holds it, or nobody.
+ */
 export function sandboxCounterparty(uma: UmaAddress): SandboxCounterparty | null {
-  return uma.domain === sandboxUmaDomain() ? (SANDBOX_USERS[uma.user] ?? null) : null;
+  return isSandbox() && isSandboxCounterpartyAddress(uma) ? SANDBOX_USERS[uma.user] : null;
+}
+
+/** Whether the address names a sandbox counterparty, whatever the mode (to say why production refuses it). */
+export function isSandboxCounterpartyAddress(uma: UmaAddress): boolean {
+  // Own keys only: `$constructor@` must not find Object.prototype's.
+  return uma.domain === sandboxUmaDomain() && Object.hasOwn(SANDBOX_USERS, uma.user);
 }

@@ -5,7 +5,7 @@ import { invalidInput, notFound } from '../../core/errors';
 import { currencyObject } from '../../core/currencies';
 import * as customers from '../../customers/repository';
 import { settingsOf } from '../../platform/settings';
-import { midRate, isRateCurrency } from '../../fx/rates';
+import { midRate, type Rational } from '../../fx/rates';
 import { exchangeRateOf } from '../../fx/pricing';
 import { externalRoute, umaRoute, type Route } from '../routing';
 import { mergeFields, requiredPayerData } from '../payer-data';
@@ -28,21 +28,37 @@ async function senderCurrency(platformId: string, customerId: string | undefined
   return (await settingsOf(platformId, db())).currencyCodes[0] ?? 'USD';
 }
 
+/**
+ * What the receiver accepts, each with the provider's estimated rate from the sender's currency.
+ * A currency the rates provider does not price now is left out (a quote in it would be refused
+ * the same way); when none is priced the lookup is refused with the provider's reason
+ * (QUOTE_REQUEST_FAILED) — never listed at a made-up 1:1.
+ */
 async function currencyPreferences(platformId: string, from: string, currencies: string[]) {
   const at = now();
-  return Promise.all(
-    currencies.map(async (code) => {
-      const limit = (await settingsOf(platformId, db())).currencies.get(code);
-      const rate = isRateCurrency(from) && isRateCurrency(code) ? midRate(from, code, at).rate : { num: 1n, den: 1n };
-      return {
+  const settings = await settingsOf(platformId, db());
+  const refusals: unknown[] = [];
+  const priced = currencies.flatMap((code) => {
+    let rate: Rational;
+    try {
+      rate = code === from ? { num: 1n, den: 1n } : midRate(from, code, at).rate;
+    } catch (err) {
+      refusals.push(err);
+      return [];
+    }
+    const limit = settings.currencies.get(code);
+    return [
+      {
         currency: currencyObject(code),
         // Sending units per receiving unit, like a quote's exchangeRate; not locked.
         estimatedExchangeRate: exchangeRateOf(rate),
         min: limit?.minAmount ?? 1n,
         max: limit?.maxAmount ?? 1_000_000_000n,
-      };
-    }),
-  );
+      },
+    ];
+  });
+  if (!priced.length && refusals.length) throw refusals[0];
+  return priced;
 }
 
 async function store(
