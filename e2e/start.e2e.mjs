@@ -152,7 +152,7 @@ try {
   await admin.connect().catch(() => (reachable = false));
   if (reachable) {
     const name = `corridor_e2e_${process.pid}`;
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
     const url = new URL(pgUrl);
     url.pathname = `/${name}`;
     try {

@@ -101,7 +101,7 @@ async function measure(server, ops, { going, rounds }) {
 
 export async function benchHousekeeping() {
   const name = `corridor_bench_hk_${process.pid}_${Date.now()}`;
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name} TEMPLATE template0`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   const env = { DATABASE_URL: url.toString() };

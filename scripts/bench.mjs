@@ -143,7 +143,7 @@ async function benchOn(kind, appDir, label) {
     const admin = new pg.Client({ connectionString: pgBase, connectionTimeoutMillis: 3000 });
     await admin.connect();
     created = `corridor_bench_${process.pid}_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${created}`);
+    await admin.query(`CREATE DATABASE ${created} TEMPLATE template0`);
     await admin.end();
   } catch (err) {
     console.log(`\nPostgreSQL not reachable at ${pgBase} (${err.message}); skipped.`);

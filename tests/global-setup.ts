@@ -79,10 +79,12 @@ async function startDatabase(project: TestProject, kind: string): Promise<() => 
     return () => db.stop();
   }
   const base = process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+  // From template0: whatever another program left in template1 on a shared server (a table, an
+  // extension) would otherwise be copied in and read as drift from the Prisma schema.
   const name = `corridor_test_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;

@@ -84,7 +84,7 @@ export async function provisionDatabase(db, { keep }) {
   admin.on('error', () => {});
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
   } catch (err) {
     removeDir();
     throw err;

@@ -101,7 +101,7 @@ async function newDatabase(embedded: boolean): Promise<Database> {
     await c.query(sql);
     await c.end();
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name} TEMPLATE template0`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { url: url.toString(), stop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };

@@ -30,7 +30,7 @@ export async function scratchPostgres(): Promise<ScratchDatabase> {
       await c.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name} TEMPLATE template0`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { url: url.toString(), stop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
