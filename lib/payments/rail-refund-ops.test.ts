@@ -11,10 +11,8 @@ import * as transactions from '@/lib/payments/transactions/service';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
 import { historyOf } from '@/lib/staff/audit';
 import * as refunds from '@/lib/staff/refund-operations';
-import type { StaffActor } from '@/lib/staff/roles';
-import * as staff from '@/lib/staff/service';
 import { txn } from '@/tests/support/money';
-import { ledgerOf, railHarness } from '@/tests/support/rail-harness';
+import { ledgerOf, railHarness, staffMember } from '@/tests/support/rail-harness';
 
 // Staff actions on a refund over the rail that did not go through (lib/payments/rail-refund-ops.ts),
 // in production over the bring-your-own rail on loopback: send it again under a new reference,
@@ -22,14 +20,7 @@ import { ledgerOf, railHarness } from '@/tests/support/rail-harness';
 // applies exactly once under concurrent or repeated requests, posts what balances, and is audited.
 const rig = railHarness();
 const { railState, eventTypes, work, pullQuote } = rig;
-let n = 0;
-
-async function member(role: 'viewer' | 'operator'): Promise<StaffActor> {
-  const email = `${role}-${process.pid}-${Date.now()}-${++n}@refunds.example`;
-  const password = 'a-long-enough-password';
-  await staff.createUser(rig.p.platformId, { email, role, password }, db());
-  return (await staff.actorOf((await staff.signIn(email, password)).sessionId))!;
-}
+const member = (role: 'viewer' | 'operator') => staffMember(rig.p.platformId, role);
 
 const row = (id: string) => db().transaction.findUniqueOrThrow({ where: { id } });
 const refundOf = async (id: string) => (await txn(rig.p, id)).refund as Record<string, unknown> | undefined;

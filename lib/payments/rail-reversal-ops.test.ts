@@ -4,12 +4,9 @@ import { amountsOf } from '@/lib/payments/plan';
 import { PULL_REVERSED_NOTE, pullReferenceOf, refundReferenceOf } from '@/lib/payments/rail-collect';
 import { refundActionsFor } from '@/lib/payments/rail-refund-ops';
 import { railViewOf } from '@/lib/payments/rail-view';
-import * as transactions from '@/lib/payments/transactions/service';
 import { historyOf } from '@/lib/staff/audit';
 import * as refunds from '@/lib/staff/refund-operations';
-import type { StaffActor } from '@/lib/staff/roles';
-import * as staff from '@/lib/staff/service';
-import { ledgerOf, railHarness } from '@/tests/support/rail-harness';
+import { ledgerOf, netOn, railHarness, staffList as staffListOf, staffMember } from '@/tests/support/rail-harness';
 
 // The payer's bank reverses the pull that funded a quote after it completed, whatever became of
 // the money (lib/payments/rail-refund-ops.ts): paid out to the payee, refunded to the payer, a
@@ -18,26 +15,13 @@ import { ledgerOf, railHarness } from '@/tests/support/rail-harness';
 // stays in "refunds needing staff" without one. Over the bring-your-own rail on loopback.
 const rig = railHarness();
 const { railState, eventTypes, work, pullQuote } = rig;
-let n = 0;
-
-async function operator(): Promise<StaffActor> {
-  const email = `op-${process.pid}-${Date.now()}-${++n}@reversals.example`;
-  await staff.createUser(rig.p.platformId, { email, role: 'operator', password: 'a-long-enough-password' }, db());
-  return (await staff.actorOf((await staff.signIn(email, 'a-long-enough-password')).sessionId))!;
-}
+const operator = () => staffMember(rig.p.platformId, 'operator');
 
 const row = (id: string) => db().transaction.findUniqueOrThrow({ where: { id } });
 const report = async (reference: string, status: string) =>
   (await rig.receiver.report(reference, status)).body?.result as string;
-const staffList = async () =>
-  (await transactions.list(rig.p.platformId, { rail: 'STAFF' }, 100, 'desc')).data.map((t) => t.id);
+const staffList = () => staffListOf(rig.p.platformId);
 const refundEvents = async (id: string) => (await eventTypes(id)).filter((t) => t.includes('REFUND'));
-
-/** The net of a transaction's postings on the platform's ledger account named `name` (e.g. PAYER_RECEIVABLE). */
-async function netOn(id: string, name: string): Promise<bigint> {
-  const entries = await db().ledgerEntry.findMany({ where: { transfer: { transactionId: id } } });
-  return entries.filter((e) => e.ledgerAccountId.includes(`/${name}/`)).reduce((s, e) => s + e.amount, 0n);
-}
 
 /** A pull-funded quote of 5,000 whose pull COMPLETED and whose payout the rail has. */
 async function collected() {

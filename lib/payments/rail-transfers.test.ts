@@ -4,13 +4,9 @@ import { NO_RAIL_CONNECTED, unconnectedPaymentRail } from '@/lib/payments/rail';
 import { PULL_RETURNED_NOTE } from '@/lib/payments/rail-engine';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
 import { railViewOf } from '@/lib/payments/rail-view';
-import * as transactions from '@/lib/payments/transactions/service';
-import { db } from '@/lib/core/db';
 import { historyOf } from '@/lib/staff/audit';
 import * as staffOps from '@/lib/staff/refund-operations';
-import type { StaffActor } from '@/lib/staff/roles';
-import * as staff from '@/lib/staff/service';
-import { ledgerOf, railHarness } from '@/tests/support/rail-harness';
+import { ledgerOf, netOn, railHarness, staffList as staffListOf, staffMember } from '@/tests/support/rail-harness';
 import { balanceOf, txn } from '@/tests/support/money';
 
 // Transfers to and from external accounts in production, over the bring-your-own rail on loopback
@@ -112,15 +108,8 @@ describe('transfers to and from external accounts over the rail', () => {
 });
 
 it('a reversed pull is taken back by staff: the available balance covers what it can, the customer owes the rest; once', async () => {
-  const email = `op-${process.pid}-${Date.now()}@take-back.example`;
-  await staff.createUser(rig.p.platformId, { email, role: 'operator', password: 'a-long-enough-password' }, db());
-  const op = (await staff.actorOf((await staff.signIn(email, 'a-long-enough-password')).sessionId)) as StaffActor;
-  const staffList = async () =>
-    (await transactions.list(rig.p.platformId, { rail: 'STAFF' }, 100, 'desc')).data.map((t) => t.id);
-  const netOn = async (id: string, name: string) =>
-    (await db().ledgerEntry.findMany({ where: { transfer: { transactionId: id } } }))
-      .filter((e) => e.ledgerAccountId.includes(`/${name}/`))
-      .reduce((sum, e) => sum + e.amount, 0n);
+  const op = await staffMember(rig.p.platformId, 'operator');
+  const staffList = () => staffListOf(rig.p.platformId);
   const reversed = async () => {
     const { id } = await transfer('in', 700);
     await rig.receiver.report(id, 'COMPLETED');

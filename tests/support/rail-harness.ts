@@ -12,6 +12,9 @@ import { httpRail } from '@/lib/payments/rail-http';
 import { paymentRail, productionPaymentRail } from '@/lib/payments/scenarios';
 import { newPlatform, type TestPlatform } from './api';
 import { runDueJobs } from '@/lib/jobs/queue';
+import * as transactions from '@/lib/payments/transactions/service';
+import type { StaffActor } from '@/lib/staff/roles';
+import * as staff from '@/lib/staff/service';
 import { expectLedgerBalanced } from './ledger';
 import { switchMode } from './mode';
 import { customerWithAccounts, externalAccount, fund, type Holder } from './money';
@@ -73,6 +76,26 @@ export async function ledgerOf(id: string) {
   for (const e of transfers.flatMap((t) => t.entries))
     net.set(e.ledgerAccountId, (net.get(e.ledgerAccountId) ?? 0n) + e.amount);
   return { kinds: transfers.map((t) => t.kind), nonZero: [...net.values()].filter((v) => v !== 0n).length };
+}
+
+/** The net of a transaction's postings on the platform's ledger account named `name` (e.g. PAYER_RECEIVABLE). */
+export async function netOn(id: string, name: string): Promise<bigint> {
+  const entries = await db().ledgerEntry.findMany({ where: { transfer: { transactionId: id } } });
+  return entries.filter((e) => e.ledgerAccountId.includes(`/${name}/`)).reduce((sum, e) => sum + e.amount, 0n);
+}
+
+let members = 0;
+/** A new staff member of the platform with `role`, signed in: the actor the staff actions take. */
+export async function staffMember(platformId: string, role: 'viewer' | 'operator'): Promise<StaffActor> {
+  const email = `${role}-${process.pid}-${Date.now()}-${++members}@rail-staff.example`;
+  const password = 'a-long-enough-password';
+  await staff.createUser(platformId, { email, role, password }, db());
+  return (await staff.actorOf((await staff.signIn(email, password)).sessionId))!;
+}
+
+/** The ids of the platform's payments in the console's "refunds needing staff" list. */
+export async function staffList(platformId: string): Promise<string[]> {
+  return (await transactions.list(platformId, { rail: 'STAFF' }, 100, 'desc')).data.map((t) => t.id);
 }
 
 async function pullQuote(r: RailHarness, amount: number, destination: { paymentRail?: string }) {
