@@ -47,7 +47,7 @@ import { ratesSource, unconnectedRates } from './fx/rates';
 import { sandboxRates } from './fx/sandbox-rates';
 import { httpRatesFromEnv } from './fx/rates-http';
 import { refreshRates } from './fx/jobs';
-import { lithicAsa, lithicAsaFromEnv, noLithicAsa } from './cards/asa';
+import { lithicAsa, lithicAsaFromEnv, noLithicAsa } from './cards/lithic';
 
 // What plugs the parts together: every job kind and sweep the worker runs, and every port
 // (lib/core/ports.ts): the outside world and the few inward-pointing hooks. createCorridor

@@ -10,7 +10,7 @@ import { receiverFor, type Receiver } from './support/webhook-receiver';
 import { call } from './support/ops';
 import { startProductionServer } from './support/production-server';
 import { sample } from './support/prometheus';
-import { lithicAsa, lithicAsaFromEnv } from '@/lib/cards/asa';
+import { lithicAsa, lithicAsaFromEnv } from '@/lib/cards/lithic';
 import { upload as uploadDocument } from '@/lib/documents/testing';
 import { complete } from '@/lib/verifications/testing';
 

@@ -6,7 +6,7 @@ import { portsFor } from '@/lib/wiring';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { balanceOf, fund, type Holder } from '@/tests/support/money';
-import { lithicAsa, lithicAsaFromEnv, lithicSignature, secretBytes } from './asa';
+import { lithicAsa, lithicAsaFromEnv, lithicSignature, secretBytes } from './lithic';
 import { switchMode } from '@/tests/support/mode';
 import { activeCard, cardholder, cardWebhooks } from './testing';
 

@@ -1,9 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { clockOf } from '../core/clock';
 import { runAs } from '../core/context';
 import { transaction, db, isTransactionTimeout } from '../core/db';
 import { errorText, log } from '../core/log';
-import { port, type AdapterStatus } from '../core/ports';
 import { InsufficientFunds } from '../ledger/service';
 import * as platforms from '../platform/repository';
 import * as repo from './repository';
@@ -17,90 +15,12 @@ import { authorize, type AuthorizationKind } from './authorization';
 // the sandbox simulations take) — records the CardTransaction and holds the amount on the funding
 // account. docs/cards.md has the field mapping and how to connect a Lithic program.
 //
-// Requests are verified the way Lithic signs them (its webhook scheme, Standard Webhooks):
-// headers webhook-id, webhook-timestamp (Unix seconds) and webhook-signature ("v1,<base64>",
-// several separated by spaces during a secret rotation), the signature an HMAC-SHA256 of
-// "{id}.{timestamp}.{raw body}" under the ASA secret (GET /v1/auth_stream/secret; "whsec_<base64>"
-// — the bytes after the prefix, base64-decoded). A timestamp more than five minutes away is refused.
+// Requests are verified as Lithic signs them (lib/cards/lithic.ts).
 //
 // A repeated request (Lithic retries, or the network duplicates) carries the same transaction
 // token: the card's row lock serializes it behind the first, which recorded its decision, and it
 // gets the same answer — one hold, never two. A decision that is not ready by the deadline is
 // rolled back and answered as a decline: an approval Lithic may never have seen must not hold money.
-export interface LithicAsaConfig {
-  /** The ASA HMAC secrets accepted (the current one, and the previous one during a rotation). */
-  secrets: Buffer[];
-  /** How long a decision may take before it is abandoned and declined (Lithic waits only a few seconds for an answer). */
-  deadlineMs: number;
-}
-export const lithicAsa = port<(LithicAsaConfig & { describe(): AdapterStatus }) | null>('cards.lithic_asa');
-
-const TOLERANCE_SECONDS = 300;
-const DEFAULT_DEADLINE_MS = 2_000;
-
-/** A secret as Lithic shows it: "whsec_" and base64, or (without the prefix) base64 as well. */
-export function secretBytes(secret: string): Buffer {
-  return Buffer.from(secret.trim().replace(/^whsec_/, ''), 'base64');
-}
-
-export function lithicAsaFromEnv(env: Record<string, string | undefined>) {
-  const raw = env.CORRIDOR_LITHIC_ASA_SECRET;
-  if (!raw) return null;
-  const secrets = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(secretBytes);
-  const deadline = Number(env.CORRIDOR_LITHIC_ASA_DEADLINE_MS ?? DEFAULT_DEADLINE_MS);
-  return {
-    secrets,
-    deadlineMs: Number.isFinite(deadline) && deadline > 0 ? deadline : DEFAULT_DEADLINE_MS,
-    describe: (): AdapterStatus => ({
-      party: 'card authorizations',
-      adapter: 'Lithic Auth Stream Access',
-      connected: true,
-      detail: 'decisions served on /cards/lithic/asa',
-    }),
-  };
-}
-
-/**
- * The summary line when CORRIDOR_LITHIC_ASA_SECRET is unset (the port then holds null: nothing
- * answers Lithic, so no card authorization is approved here).
- */
-export const noLithicAsa: AdapterStatus = {
-  party: 'card authorizations',
-  adapter: 'none',
-  connected: false,
-  detail: '/cards/lithic/asa answers 404 — set CORRIDOR_LITHIC_ASA_SECRET to answer a Lithic program (docs/cards.md)',
-};
-
-/** The signature Lithic sends for a body (what a test, or a replaying tool, computes). */
-export function lithicSignature(secret: Buffer, id: string, timestamp: string, body: string): string {
-  return `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-}
-
-export function verifyLithic(
-  config: LithicAsaConfig,
-  headers: { id: string | null; timestamp: string | null; signature: string | null },
-  body: string,
-  nowSeconds = Math.floor(Date.now() / 1000),
-): string | null {
-  const { id, timestamp, signature } = headers;
-  if (!id || !timestamp || !signature) return 'webhook-id, webhook-timestamp and webhook-signature are required';
-  const ts = Number(timestamp);
-  if (!/^\d+$/.test(timestamp) || Math.abs(nowSeconds - ts) > TOLERANCE_SECONDS)
-    return 'webhook-timestamp is not within five minutes of now';
-  const offered = signature
-    .split(' ')
-    .filter((s) => s.startsWith('v1,'))
-    .map((s) => Buffer.from(s));
-  for (const secret of config.secrets) {
-    const expected = Buffer.from(lithicSignature(secret, id, timestamp, body));
-    if (offered.some((o) => o.length === expected.length && timingSafeEqual(o, expected))) return null;
-  }
-  return 'webhook-signature does not verify';
-}
 
 /** The ASA request fields Corridor reads (Lithic sends more: avs, pos, network scores...). */
 interface AsaRequest {

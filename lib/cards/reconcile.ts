@@ -25,6 +25,12 @@ function stale(t: CardTransactionRow): never {
   throw new DomainError('INVALID_INPUT', `Card transaction ${t.id} changed meanwhile; retry`);
 }
 
+/**
+ * What a real processor adds to the CardEvent an event leaves (its own event id and type), so a
+ * redelivered event is recognised (lib/cards/lithic-events.ts).
+ */
+export type ProcessorDetails = Record<string, unknown>;
+
 const needStatus = (t: CardTransactionRow, allowed: readonly CardTransactionStatus[], what: string) => {
   if (!allowed.includes(t.status as CardTransactionStatus))
     throw fieldError('cardTransactionId', `${what} needs a transaction in ${allowed.join(' or ')} (it is ${t.status})`);
@@ -82,6 +88,7 @@ export async function clear(
   t: CardTransactionRow,
   amount: bigint,
   kind: 'CLEARING' | 'AUTHORIZATION_EXPIRY' = amount === 0n ? 'AUTHORIZATION_EXPIRY' : 'CLEARING',
+  details?: ProcessorDetails,
 ): Promise<CardTransactionRow> {
   needStatus(t, OPEN, 'A clearing');
   const at = now();
@@ -122,13 +129,18 @@ export async function clear(
     tx,
   );
   if (!row) return stale(t);
-  await recordCardEvent(tx, { ...t, cardTransactionId: t.id, token: t.issuerTransactionToken, kind, amount });
+  await recordCardEvent(tx, { ...t, cardTransactionId: t.id, token: t.issuerTransactionToken, kind, amount, details });
   await announce(tx, row);
   return row;
 }
 
 /** A merchant return of `amount` of what settled: back to the funding source. */
-export async function refund(tx: Tx, t: CardTransactionRow, amount: bigint): Promise<CardTransactionRow> {
+export async function refund(
+  tx: Tx,
+  t: CardTransactionRow,
+  amount: bigint,
+  details?: ProcessorDetails,
+): Promise<CardTransactionRow> {
   if (!debit(t)) throw fieldError('cardTransactionId', 'Only purchases (DEBIT card transactions) can be returned');
   needStatus(t, RETURNABLE, 'A return');
   const net = t.settledAmount - t.refundedAmount;
@@ -151,13 +163,24 @@ export async function refund(tx: Tx, t: CardTransactionRow, amount: bigint): Pro
     tx,
   );
   if (!row) return stale(t);
-  await recordCardEvent(tx, { ...t, cardTransactionId: t.id, token: t.issuerTransactionToken, kind: 'RETURN', amount });
+  await recordCardEvent(tx, {
+    ...t,
+    cardTransactionId: t.id,
+    token: t.issuerTransactionToken,
+    kind: 'RETURN',
+    amount,
+    details,
+  });
   await announce(tx, row, 'CARD_TRANSACTION.REFUNDED');
   return row;
 }
 
 /** The network reverses the latest return of a REFUNDED transaction: its amount is pulled again. */
-export async function reverseReturn(tx: Tx, t: CardTransactionRow): Promise<CardTransactionRow> {
+export async function reverseReturn(
+  tx: Tx,
+  t: CardTransactionRow,
+  details?: ProcessorDetails,
+): Promise<CardTransactionRow> {
   needStatus(t, ['REFUNDED'], 'A return reversal');
   const last = await repo.lastOpenReturn(t.id, tx);
   if (!last || !(await repo.markReversed(last.id, now(), tx)))
@@ -184,7 +207,7 @@ export async function reverseReturn(tx: Tx, t: CardTransactionRow): Promise<Card
     token: t.issuerTransactionToken,
     kind: 'RETURN_REVERSAL',
     amount: last.amount,
-    details: { returnEventId: last.id },
+    details: { ...details, returnEventId: last.id },
   });
   await announce(tx, row);
   return row;
@@ -195,7 +218,13 @@ export async function reverseReturn(tx: Tx, t: CardTransactionRow): Promise<Card
  * is decided like an authorization (limit, funds); a refused advice changes nothing and is
  * recorded as declined. Returns the decline reason, or null.
  */
-export async function advise(tx: Tx, card: CardRow, t: CardTransactionRow, total: bigint): Promise<string | null> {
+export async function advise(
+  tx: Tx,
+  card: CardRow,
+  t: CardTransactionRow,
+  total: bigint,
+  details?: ProcessorDetails,
+): Promise<string | null> {
   needStatus(t, OPEN, 'An authorization advice');
   const open = total - t.settledAmount;
   if (open < 0n) throw fieldError('amount', `must be at least the amount already settled (${t.settledAmount})`);
@@ -213,7 +242,7 @@ export async function advise(tx: Tx, card: CardRow, t: CardTransactionRow, total
     else if (((await available([t.accountId], tx)).get(t.accountId) ?? 0n) < delta) decline = 'INSUFFICIENT_FUNDS';
   }
   if (decline) {
-    await recordCardEvent(tx, { ...event, amount: total, declineReason: decline });
+    await recordCardEvent(tx, { ...event, amount: total, declineReason: decline, details });
     return decline;
   }
   const f = funding(t);
@@ -239,7 +268,11 @@ export async function advise(tx: Tx, card: CardRow, t: CardTransactionRow, total
     tx,
   );
   if (!row) return stale(t);
-  await recordCardEvent(tx, { ...event, amount: total, details: { previousAuthorizedAmount: t.authorizedAmount } });
+  await recordCardEvent(tx, {
+    ...event,
+    amount: total,
+    details: { ...details, previousAuthorizedAmount: t.authorizedAmount },
+  });
   await announce(tx, row);
   return null;
 }

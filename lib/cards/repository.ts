@@ -138,6 +138,11 @@ export async function updateTransaction(
   }
 }
 
+/** A card's transaction by the processor's token for it (the card first: that is what is indexed). */
+export function transactionOfToken(cardId: string, token: string, tx: Tx) {
+  return tx.cardTransaction.findFirst({ where: { cardId, issuerTransactionToken: token } });
+}
+
 export function openTransactionsOf(cardId: string, tx: Tx) {
   return tx.cardTransaction.findMany({
     where: { cardId, status: { in: ['AUTHORIZED', 'PARTIALLY_SETTLED'] } },
@@ -199,6 +204,14 @@ export function eventOfToken(cardId: string, token: string, kind: string, tx: Tx
     where: { cardId, issuerTransactionToken: token, kind },
     orderBy: { createdAt: 'asc' },
   });
+}
+
+/**
+ * The CardEvent a processor event left on a card transaction, found by the processor's own event
+ * id (kept in details, beside the kind and amount): how a redelivered event is recognised.
+ */
+export function eventOfProcessorEvent(cardTransactionId: string, key: string, eventId: string, tx: Tx) {
+  return tx.cardEvent.findFirst({ where: { cardTransactionId, details: { path: [key], equals: eventId } } });
 }
 
 export function eventsOfCard(platformId: string, cardId: string, limit: number) {

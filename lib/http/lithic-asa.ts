@@ -1,4 +1,5 @@
-import { asaRequestOf, decideAsa, lithicAsa, verifyLithic } from '../cards/asa';
+import { asaRequestOf, decideAsa } from '../cards/asa';
+import { lithicAsa, verifyLithic, type LithicSecrets } from '../cards/lithic';
 
 // POST /cards/lithic/asa (app/cards/lithic/asa/route.ts): Lithic's Auth Stream Access asks
 // whether a card may authorize (docs/cards.md). Outside the API base: the caller is the card
@@ -7,22 +8,24 @@ import { asaRequestOf, decideAsa, lithicAsa, verifyLithic } from '../cards/asa';
 // signature, a body that is not an authorization request) gets the error body and no decision.
 const CAP_BYTES = 64 * 1024;
 
-const answer = (status: number, body: object) =>
+export const lithicAnswer = (status: number, body: object) =>
   new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   });
-const refuse = (status: number, code: string, message: string) => answer(status, { status, code, message });
+export const lithicRefusal = (status: number, code: string, message: string) =>
+  lithicAnswer(status, { status, code, message });
 
-export async function lithicAsaAnswer(req: Request): Promise<Response> {
-  const config = lithicAsa.get();
-  if (!config)
-    return refuse(404, 'NOT_FOUND', 'No Lithic Auth Stream Access is configured (CORRIDOR_LITHIC_ASA_SECRET)');
+/**
+ * The body of a request Lithic signed under one of `secrets` (the webhook-* headers), or the
+ * refusal to answer with: too large (413), unsigned, badly signed or stale (401).
+ */
+export async function signedBody(req: Request, secrets: LithicSecrets): Promise<string | Response> {
   const text = await req.text();
   if (Buffer.byteLength(text) > CAP_BYTES)
-    return refuse(413, 'PAYLOAD_TOO_LARGE', 'An authorization request is at most 64 KiB');
+    return lithicRefusal(413, 'PAYLOAD_TOO_LARGE', 'A Lithic body is at most 64 KiB');
   const problem = verifyLithic(
-    config,
+    secrets,
     {
       id: req.headers.get('webhook-id'),
       timestamp: req.headers.get('webhook-timestamp'),
@@ -30,8 +33,16 @@ export async function lithicAsaAnswer(req: Request): Promise<Response> {
     },
     text,
   );
-  if (problem) return refuse(401, 'INVALID_SIGNATURE', problem);
+  return problem ? lithicRefusal(401, 'INVALID_SIGNATURE', problem) : text;
+}
+
+export async function lithicAsaAnswer(req: Request): Promise<Response> {
+  const config = lithicAsa.get();
+  if (!config)
+    return lithicRefusal(404, 'NOT_FOUND', 'No Lithic Auth Stream Access is configured (CORRIDOR_LITHIC_ASA_SECRET)');
+  const text = await signedBody(req, config);
+  if (typeof text !== 'string') return text;
   const request = asaRequestOf(text);
-  if ('error' in request) return refuse(400, 'INVALID_INPUT', request.error);
-  return answer(200, await decideAsa(request, config.deadlineMs));
+  if ('error' in request) return lithicRefusal(400, 'INVALID_INPUT', request.error);
+  return lithicAnswer(200, await decideAsa(request, config.deadlineMs));
 }
