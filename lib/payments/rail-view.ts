@@ -14,6 +14,7 @@ import {
   type RailRefundAction,
 } from './rail-refund-ops';
 import { canTakeBack, PULL_TAKEN_BACK, takeBackPlan } from './rail-pull-reversal-ops';
+import { isHeldScript } from './script-hold';
 
 // Where a payment stands with the payment rail, in words, for staff (the console's transaction
 // page; issue 25: a payment waiting because no rail is connected is shown with a clear reason).
@@ -72,6 +73,10 @@ function stateOf(row: Row): string {
         ? 'Funds collected by pull; the payout is being handed to the rail'
         : `${what} being handed to the rail`;
     case 'WAITING':
+      if (isHeldScript(row))
+        return row.status === 'PROCESSING'
+          ? `Held: ${note}`
+          : `Held (a sandbox scripted outcome is not applied in production) until it was ${row.status.toLowerCase()}`;
       return note.includes(NO_RAIL_CONNECTED) || note === PULL_WAITING_FOR_RAIL
         ? `Waiting: no payment rail connected — ${EVERY}`
         : `Waiting to hand the ${what.toLowerCase()} to the rail again`;
@@ -122,6 +127,7 @@ function stateOf(row: Row): string {
 
 function referencesOf(row: Row): RailView['references'] {
   const refs: RailView['references'] = [];
+  if (isHeldScript(row)) return refs; // never handed to the rail: it knows no reference
   if (isRailPull(row)) return [{ label: 'Pull', reference: row.id }];
   if (isPullFunded(row)) refs.push({ label: "Pull from the payer's bank", reference: pullReferenceOf(row.id) });
   if (!isPullFunded(row) || row.collectedAt) refs.push({ label: 'Payout', reference: row.id });
@@ -151,7 +157,7 @@ export async function railViewOf(platformId: string, id: string): Promise<RailVi
   const reversalAction = actions.find((a) => a === 'CLOSE_REVERSED' || a === 'RECORD_PAYER_OWES');
   return {
     ...common(row),
-    needsStaff: actions.length > 0,
+    needsStaff: actions.length > 0 || (isHeldScript(row) && row.status === 'PROCESSING'),
     actions,
     attempt: row.refundAttempt,
     refund: actions.length ? refundMoneyOf(row) : null,

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { runDueJobs } from '@/lib/jobs/queue';
-import { SCRIPT_NOT_APPLIED } from '@/lib/payments/settlement';
+import { SCRIPT_NOT_APPLIED } from '@/lib/payments/script-hold';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { switchMode } from '@/tests/support/mode';
