@@ -15,6 +15,7 @@ import {
 } from './rail-refund-ops';
 import { canTakeBack, PULL_TAKEN_BACK, takeBackPlan } from './rail-pull-reversal-ops';
 import { isHeldScript } from './script-hold';
+import { canHandToRail } from './script-hold-ops';
 
 // Where a payment stands with the payment rail, in words, for staff (the console's transaction
 // page; issue 25: a payment waiting because no rail is connected is shown with a clear reason).
@@ -33,7 +34,7 @@ export interface RailView {
   needsStaff: boolean;
   /** The instructions' references as the rail knows them, current attempt last. */
   references: { label: string; reference: string }[];
-  actions: (RailRefundAction | 'TAKE_BACK')[];
+  actions: (RailRefundAction | 'TAKE_BACK' | 'HAND_TO_RAIL')[];
   /** The refund attempt the actions apply to (sent with them, so a stale page is refused). */
   attempt: number;
   /** What a refund action concerns (minor units and currency). */
@@ -153,15 +154,33 @@ export async function railViewOf(platformId: string, id: string): Promise<RailVi
       fromAccount: plan.fromAccount,
     };
   }
+  if (isHeldScript(row)) return heldView(row);
   const actions = refundActionsFor(row);
   const reversalAction = actions.find((a) => a === 'CLOSE_REVERSED' || a === 'RECORD_PAYER_OWES');
   return {
     ...common(row),
-    needsStaff: actions.length > 0 || (isHeldScript(row) && row.status === 'PROCESSING'),
+    needsStaff: actions.length > 0,
     actions,
     attempt: row.refundAttempt,
     refund: actions.length ? refundMoneyOf(row) : null,
     payerOwes: reversalAction ? (await reversalEffect(row, reversalAction)).owed : null,
+    fromAccount: null,
+  };
+}
+
+/** A payment held because production applies no sandbox script: staff decide; HAND_TO_RAIL where the rail can carry it. */
+function heldView(row: Row): RailView {
+  const waiting = row.status === 'PROCESSING';
+  const amount = row.receivedAmount ?? row.sentAmount;
+  const currency = row.receivedCurrency ?? row.sentCurrency;
+  return {
+    ...common(row),
+    needsStaff: waiting,
+    actions: canHandToRail(row) ? ['HAND_TO_RAIL'] : [],
+    attempt: row.refundAttempt,
+    // What the payment carries, for the action's confirmation.
+    refund: waiting && amount !== null && currency ? { amount, currency } : null,
+    payerOwes: null,
     fromAccount: null,
   };
 }

@@ -4,7 +4,12 @@ import { runDueJobs } from '@/lib/jobs/queue';
 import { readFigures, SCRIPT_HELD_REASON } from '@/lib/ops/metrics-probe';
 import { submitToRail } from '@/lib/payments/rail-engine';
 import { railCounts, railViewOf } from '@/lib/payments/rail-view';
+import { NO_RAIL_CONNECTED } from '@/lib/payments/rail';
 import { SCRIPT_NOT_APPLIED } from '@/lib/payments/script-hold';
+import { historyOf } from '@/lib/staff/audit';
+import * as staffOps from '@/lib/staff/refund-operations';
+import type { StaffActor } from '@/lib/staff/roles';
+import * as staff from '@/lib/staff/service';
 import { newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { switchMode } from '@/tests/support/mode';
@@ -118,6 +123,7 @@ it('held transfers show in the console rail view, its waiting counter and the wa
       note: null,
       needsStaff: true,
       references: [],
+      actions: ['HAND_TO_RAIL'],
     });
   }
   expect((await railCounts(p.platformId)).waiting).toBe(held.length);
@@ -139,5 +145,53 @@ it('sandbox: the same scripts still settle', async () => {
     expect((await txn(p, s.id)).status, s.script).toBe(expected[s.script]);
     expect((await db().transaction.findUniqueOrThrow({ where: { id: s.id } })).railNote).toBeNull();
   }
+  expect((await railCounts(p.platformId)).waiting).toBe(held.length);
+});
+
+async function operator(): Promise<StaffActor> {
+  const email = `op-${process.pid}-${Date.now()}@hold.example`;
+  await staff.createUser(p.platformId, { email, role: 'operator', password: 'a-long-enough-password' }, db());
+  return (await staff.actorOf((await staff.signIn(email, 'a-long-enough-password')).sessionId)) as StaffActor;
+}
+
+const submitJobsOf = async (id: string) =>
+  db().job.count({ where: { kind: 'payment.submit', payload: { path: ['transactionId'], equals: id } } });
+
+it('staff hand a held transfer to the rail once; with no rail connected it then waits visibly', async () => {
+  const op = await operator();
+  switchMode('production');
+  // A payment that is not held is refused, and nothing is queued for it.
+  const settled = (
+    await db().transaction.findFirstOrThrow({ where: { platformId: p.platformId, status: 'COMPLETED' } })
+  ).id;
+  await expect(staffOps.handToRail(op, settled)).rejects.toMatchObject({ code: 'INVALID_STATE_TRANSITION' });
+  expect(await submitJobsOf(settled)).toBe(0);
+
+  const postings = await postingsOf(held);
+  for (const id of held) {
+    // A double click, or two staff at once: handed over once, the other refused.
+    const both = await Promise.allSettled([1, 2].map(() => staffOps.handToRail(op, id)));
+    expect(both.map((r) => r.status).sort(), id).toEqual(['fulfilled', 'rejected']);
+    expect(await submitJobsOf(id)).toBe(1);
+    const row = await db().transaction.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: 'PROCESSING', scenario: 'WAITING_FOR_RAIL', railStatus: null, railNote: null });
+    expect((await historyOf(p.platformId, [id]))[0]).toMatchObject({
+      action: 'payment.hand_to_rail',
+      details: { scenario: expect.stringMatching(/^(BANK_REJECTED|PENDING_THEN_FAILS|SUCCESS)$/), currency: 'USD' },
+    });
+  }
+  await expect(staffOps.handToRail(op, held[0])).rejects.toMatchObject({ code: 'INVALID_STATE_TRANSITION' });
+
+  // The rail engine takes them up: none is connected, so each waits with that reason, money held.
+  await runDueJobs({ platformId: p.platformId });
+  for (const id of held) {
+    expect((await txn(p, id)).status).toBe('PROCESSING');
+    expect(await db().transaction.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      railStatus: 'WAITING',
+      railNote: NO_RAIL_CONNECTED,
+    });
+    expect((await railViewOf(p.platformId, id))?.state).toMatch(/^Waiting: no payment rail connected/);
+  }
+  expect(await postingsOf(held)).toBe(postings);
   expect((await railCounts(p.platformId)).waiting).toBe(held.length);
 });
