@@ -9,7 +9,8 @@ import { ReasonField } from './reason-field';
 // rail-refund-ops.ts): each action opens a confirmation naming the amount and currency (and, to
 // record a refund made outside Corridor, asks why); the confirmed click carries its own
 // idempotency key, so a repeated request applies once. The page reloads with the new state.
-type Action = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES' | 'TAKE_BACK';
+// HAND_TO_RAIL: a payment held because production applies no sandbox script (lib/payments/script-hold-ops.ts).
+type Action = 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES' | 'TAKE_BACK' | 'HAND_TO_RAIL';
 
 const LABELS: Record<Action, string> = {
   RESEND: 'Send the refund again',
@@ -17,6 +18,7 @@ const LABELS: Record<Action, string> = {
   CLOSE_REVERSED: 'Close: payer was repaid by the reversal',
   RECORD_PAYER_OWES: 'Record what the payer owes',
   TAKE_BACK: 'Take back the reversed credit',
+  HAND_TO_RAIL: 'Hand to the rail',
 };
 
 /** The actions that keep a reason, and what it asks. */
@@ -35,6 +37,8 @@ function question(action: Action, amount: string, nextReference: string, owes: s
       return `Close the refund of ${amount}: the payer's bank reversed the pull, so the payer already has it back. Nothing is sent.${owes ? ` ${owes}` : ''}`;
     case 'TAKE_BACK':
       return `The payer's bank reversed this pull of ${amount} after it was credited. ${owes ?? ''}`;
+    case 'HAND_TO_RAIL':
+      return `Hand this payment of ${amount} to the payment rail as a real instruction, dropping its sandbox script? A connected rail carries it; with none connected it waits, offered again later.`;
     case 'RECORD_PAYER_OWES':
       return `The payer's bank reversed the pull after its money had gone on. ${owes ?? ''} Nothing is sent; recovering it from the payer happens outside Corridor.`;
   }

@@ -1,5 +1,6 @@
 import { Prisma, type Db } from '../core/db';
 import type { Figures } from '../core/metrics';
+import { SCRIPT_NOT_APPLIED } from '../payments/script-hold';
 
 // The figures /metrics reads from the database when scraped (lib/core/metrics.ts): exact, and the
 // same whichever process or server answers. Each is one indexed or grouped statement.
@@ -30,7 +31,8 @@ export async function readFigures(
       Prisma.sql`SELECT min("createdAt") AS at FROM "Event" WHERE "status" = 'PENDING'`,
     ),
     // Payments the rail has not taken (none connected, or it asked to retry), by reason; refunds
-    // to a payer's bank the rail has not taken too (lib/payments/rail-refund.ts). The console's
+    // to a payer's bank the rail has not taken too (lib/payments/rail-refund.ts); payments held for
+    // staff because production applies no sandbox script (lib/payments/script-hold.ts). The console's
     // WAITING filter in the same shape: read through Transaction_rail_attention_idx.
     db.$queryRaw<{ reason: string | null; count: number }[]>(
       Prisma.sql`SELECT "railNote" AS reason, count(*)::int AS count FROM "Transaction"
@@ -57,8 +59,13 @@ export async function readFigures(
   };
 }
 
+/** The reason label of a payment held because production does not apply its sandbox script. */
+export const SCRIPT_HELD_REASON = 'sandbox script not applied in production';
+
 /** A waiting payment's reason as a metric label: the fixed part (a retry's note names its attempt). */
 function waitingReason(note: string | null): string {
   if (!note) return 'unknown';
+  // A payment held for staff (lib/payments/script-hold.ts): waiting, but on a person, not a rail.
+  if (note === SCRIPT_NOT_APPLIED) return SCRIPT_HELD_REASON;
   return note.startsWith('rail asked to retry') ? 'rail asked to retry' : note;
 }

@@ -38,6 +38,7 @@ import {
 } from './rail-collect';
 import { completePull, failPull } from './transfers/settlement';
 import { externalRoute } from './routing';
+import { isHeldScript } from './script-hold';
 
 // The worker's side of a real payment rail (rail.ts): a payout that starts moving without a
 // scripted outcome gets a 'payment.submit' job; the job hands the instruction to the rail and
@@ -122,6 +123,9 @@ export async function submitToRail(transactionId: string, attempt = 1): Promise<
   // Already accepted: its events decide now. SUBMITTING: a pull's submission that died before the
   // rail's answer was recorded, taken up again.
   if (row.railStatus && row.railStatus !== 'WAITING' && row.railStatus !== PULL_SUBMITTING) return;
+  // Held for staff (a sandbox script production does not apply): WAITING too, but only a staff
+  // action that replaces the script hands it over.
+  if (isHeldScript(row)) return;
   // A quote funded by pulling from the payer's bank collects the money first: until the rail
   // reports the pull COMPLETED (applyFundingPullEvent), the instruction is the pull, never the payout.
   const phase = isPullFunded(row) ? { collected: row.collectedAt !== null } : null;

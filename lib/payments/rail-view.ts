@@ -14,6 +14,8 @@ import {
   type RailRefundAction,
 } from './rail-refund-ops';
 import { canTakeBack, PULL_TAKEN_BACK, takeBackPlan } from './rail-pull-reversal-ops';
+import { isHeldScript } from './script-hold';
+import { canHandToRail } from './script-hold-ops';
 
 // Where a payment stands with the payment rail, in words, for staff (the console's transaction
 // page; issue 25: a payment waiting because no rail is connected is shown with a clear reason).
@@ -32,7 +34,7 @@ export interface RailView {
   needsStaff: boolean;
   /** The instructions' references as the rail knows them, current attempt last. */
   references: { label: string; reference: string }[];
-  actions: (RailRefundAction | 'TAKE_BACK')[];
+  actions: (RailRefundAction | 'TAKE_BACK' | 'HAND_TO_RAIL')[];
   /** The refund attempt the actions apply to (sent with them, so a stale page is refused). */
   attempt: number;
   /** What a refund action concerns (minor units and currency). */
@@ -72,6 +74,10 @@ function stateOf(row: Row): string {
         ? 'Funds collected by pull; the payout is being handed to the rail'
         : `${what} being handed to the rail`;
     case 'WAITING':
+      if (isHeldScript(row))
+        return row.status === 'PROCESSING'
+          ? `Held: ${note}`
+          : `Held (a sandbox scripted outcome is not applied in production) until it was ${row.status.toLowerCase()}`;
       return note.includes(NO_RAIL_CONNECTED) || note === PULL_WAITING_FOR_RAIL
         ? `Waiting: no payment rail connected — ${EVERY}`
         : `Waiting to hand the ${what.toLowerCase()} to the rail again`;
@@ -122,6 +128,7 @@ function stateOf(row: Row): string {
 
 function referencesOf(row: Row): RailView['references'] {
   const refs: RailView['references'] = [];
+  if (isHeldScript(row)) return refs; // never handed to the rail: it knows no reference
   if (isRailPull(row)) return [{ label: 'Pull', reference: row.id }];
   if (isPullFunded(row)) refs.push({ label: "Pull from the payer's bank", reference: pullReferenceOf(row.id) });
   if (!isPullFunded(row) || row.collectedAt) refs.push({ label: 'Payout', reference: row.id });
@@ -147,6 +154,7 @@ export async function railViewOf(platformId: string, id: string): Promise<RailVi
       fromAccount: plan.fromAccount,
     };
   }
+  if (isHeldScript(row)) return heldView(row);
   const actions = refundActionsFor(row);
   const reversalAction = actions.find((a) => a === 'CLOSE_REVERSED' || a === 'RECORD_PAYER_OWES');
   return {
@@ -156,6 +164,23 @@ export async function railViewOf(platformId: string, id: string): Promise<RailVi
     attempt: row.refundAttempt,
     refund: actions.length ? refundMoneyOf(row) : null,
     payerOwes: reversalAction ? (await reversalEffect(row, reversalAction)).owed : null,
+    fromAccount: null,
+  };
+}
+
+/** A payment held because production applies no sandbox script: staff decide; HAND_TO_RAIL where the rail can carry it. */
+function heldView(row: Row): RailView {
+  const waiting = row.status === 'PROCESSING';
+  const amount = row.receivedAmount ?? row.sentAmount;
+  const currency = row.receivedCurrency ?? row.sentCurrency;
+  return {
+    ...common(row),
+    needsStaff: waiting,
+    actions: canHandToRail(row) ? ['HAND_TO_RAIL'] : [],
+    attempt: row.refundAttempt,
+    // What the payment carries, for the action's confirmation.
+    refund: waiting && amount !== null && currency ? { amount, currency } : null,
+    payerOwes: null,
     fromAccount: null,
   };
 }

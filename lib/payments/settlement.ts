@@ -2,8 +2,6 @@ import { clockOf, now } from '../core/clock';
 import { transaction, type Tx, db } from '../core/db';
 import type { BatchJobHandler, JobHandler, Sweep } from '../jobs/queue';
 import { runAs } from '../core/context';
-import { log } from '../core/log';
-import { isSandbox } from '../core/mode';
 import * as ledger from '../ledger/service';
 import * as accountsRepo from '../accounts/repository';
 import type { InternalAccountRow } from '../accounts/repository';
@@ -11,6 +9,7 @@ import * as txRepo from './transactions/repository';
 import * as quotes from './quotes/repository';
 import { expireLocked } from './quotes/execute';
 import { deliverUmaPayment } from './uma/deliver';
+import { leaveUnapplied, mayApply } from './script-hold';
 import { planOf } from './plan';
 import * as repo from './repository';
 import type { PayoutScenario } from './scenarios';
@@ -76,31 +75,6 @@ const FAILURES: Partial<Record<PayoutScenario, steps.Failure>> = {
   COLLECTION_FAILED_LATE: PULL_FAILED,
 };
 
-/** Kept on a payment whose scripted outcome a production instance will not apply (below). */
-export const SCRIPT_NOT_APPLIED =
-  'a sandbox scripted outcome is not applied in production: no provider reported on this payment; it waits for staff';
-
-/**
- * Whether this instance may apply the outcome stored on the row. The sandbox applies its script.
- * Production applies only the completion of a payment that never leaves the service (to an
- * internal account, or to a customer's UMA address here), where no outside party has anything to
- * report. Anything else in production — a sandbox counterparty or suffix script on a row written
- * while the database served a sandbox instance — would be a made-up provider report, so the
- * payment stays PROCESSING, its money held, with the reason on it: failing and refunding it
- * would be just as invented, and handing it to the rail cannot work for a UMA counterparty that
- * does not exist. Staff decide.
- */
-function mayApply(row: Row): boolean {
-  if (isSandbox()) return true;
-  const kind = planOf(row).route.kind;
-  return row.scenario === 'SUCCESS' && (kind === 'INTERNAL' || kind === 'UMA_CUSTOMER');
-}
-
-async function leaveUnapplied(row: Row): Promise<void> {
-  log().warn({ transactionId: row.id, scenario: row.scenario }, SCRIPT_NOT_APPLIED);
-  await txRepo.noteProcessing(row.id, SCRIPT_NOT_APPLIED, db());
-}
-
 /**
  * The rail reports back on payouts in flight. One read for all of them, then one statement for
  * all that settle the simple way (ledger.runSteps); a payout to another customer of this service
@@ -121,7 +95,7 @@ export async function settleMany(transactionIds: string[]): Promise<unknown[]> {
     const { row } = f;
     try {
       if (!mayApply(row)) {
-        await leaveUnapplied(row);
+        await leaveUnapplied(row, db());
         continue;
       }
       const key = `${row.platformId} ${row.sentCurrency}`;

@@ -3,6 +3,7 @@ import { defineCommand } from '../core/command';
 import type { Actor } from '../core/context';
 import * as ops from '../payments/rail-refund-ops';
 import { takeBackReversedPull } from '../payments/rail-pull-reversal-ops';
+import { handHeldToRail } from '../payments/script-hold-ops';
 import { act } from './operations';
 import type { StaffActor } from './roles';
 
@@ -87,6 +88,17 @@ export function takeBackPull(actor: StaffActor, transactionId: string, reason: s
   );
 }
 
+/** Hands a payment held with a sandbox script production does not apply to the rail (script-hold-ops.ts). */
+export function handToRail(actor: StaffActor, transactionId: string) {
+  return act(
+    actor,
+    'operator',
+    { action: 'payment.hand_to_rail', objectId: transactionId },
+    () => handHeldToRail(actor.platformId, transactionId),
+    (r) => ({ details: { scenario: r.scenario, amount: r.amount, currency: r.currency } }),
+  );
+}
+
 export const resendRefundCommand = defineCommand({
   name: 'console.refund.resend',
   input,
@@ -125,4 +137,12 @@ export const takeBackPullCommand = defineCommand({
   actors: { staff: 'operator' },
   idempotency: 'optional',
   run: (actor, b) => takeBackPull(staffOf(actor), b.transactionId, b.reason),
+});
+
+export const handToRailCommand = defineCommand({
+  name: 'console.payment.hand-to-rail',
+  input: z.object({ transactionId: z.string().min(1).max(100) }),
+  actors: { staff: 'operator' },
+  idempotency: 'optional',
+  run: (actor, b) => handToRail(staffOf(actor), b.transactionId),
 });

@@ -216,12 +216,13 @@ export async function regenerateDeviceCodeAction(agentId: string) {
 }
 
 /**
- * Staff actions on a refund over the rail that did not go through (lib/staff/refund-operations.ts).
+ * Staff actions on a refund over the rail that did not go through, and on a payment held with a
+ * sandbox script production does not apply (HAND_TO_RAIL) (lib/staff/refund-operations.ts).
  * `attempt`: the refund attempt the page showed (a stale page is refused); `key`: one per confirmed
  * click, so a repeated request applies once and answers alike.
  */
 export async function refundActionAction(
-  action: 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES' | 'TAKE_BACK',
+  action: 'RESEND' | 'RECORD_OUTSIDE' | 'CLOSE_REVERSED' | 'RECORD_PAYER_OWES' | 'TAKE_BACK' | 'HAND_TO_RAIL',
   transactionId: string,
   attempt: number,
   key: string,
@@ -229,6 +230,11 @@ export async function refundActionAction(
 ) {
   const view = (r: { railStatus: string; reference: string }) => ({ railStatus: r.railStatus, reference: r.reference });
   if (action === 'RESEND') return keyedCommand(refundCmd.resendRefundCommand, { transactionId, attempt }, key, view);
+  if (action === 'HAND_TO_RAIL')
+    return keyedCommand(refundCmd.handToRailCommand, { transactionId }, key, (r) => ({
+      railStatus: null,
+      reference: r.transactionId,
+    }));
   if (action === 'TAKE_BACK')
     return keyedCommand(refundCmd.takeBackPullCommand, { transactionId, reason }, key, (r) => ({
       railStatus: r.railStatus,

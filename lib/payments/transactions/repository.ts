@@ -66,9 +66,24 @@ export async function update(
   return tx.transaction.update({ where: { id }, data });
 }
 
-/** Puts a note on a payment still PROCESSING, unless it carries one already (repeats write nothing). */
-export async function noteProcessing(id: string, railNote: string, tx: Tx): Promise<void> {
-  await tx.transaction.updateMany({ where: { id, status: 'PROCESSING', railNote: null }, data: { railNote } });
+/**
+ * railStatus of a PROCESSING payment that nothing will move until staff act (a sandbox script a
+ * production instance will not apply, lib/payments/script-hold.ts). WAITING, like a payout no rail
+ * took, so the console's WAITING filter, its overview counter and the metric count it through the
+ * same partial index; its railNote tells them apart. Nothing submits it: only a 'payment.submit'
+ * job hands a payment to the rail, and none is queued for a held one (rail-engine.ts refuses it).
+ */
+export const HELD_RAIL_STATUS = 'WAITING';
+
+/**
+ * Holds a payment still PROCESSING that nothing has handed to the rail, with the reason.
+ * Repeats write nothing.
+ */
+export async function holdProcessing(id: string, railNote: string, tx: Tx): Promise<void> {
+  await tx.transaction.updateMany({
+    where: { id, status: 'PROCESSING', railStatus: null },
+    data: { railStatus: HELD_RAIL_STATUS, railNote },
+  });
 }
 
 export interface TransactionFilter {
@@ -90,7 +105,8 @@ export interface TransactionFilter {
   moneyMoved?: boolean;
   /**
    * Console only (never read from an API query): payments waiting on the payment rail (not handed
-   * over: none connected, or it asked to retry — what corridor_payments_waiting_for_rail counts),
+   * over: none connected, or it asked to retry, or held for staff with a sandbox script production
+   * does not apply — what corridor_payments_waiting_for_rail counts),
    * or refunds over the rail that need staff (lib/payments/rail-refund-ops.ts refundActionsFor).
    */
   rail?: 'WAITING' | 'STAFF';

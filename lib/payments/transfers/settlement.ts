@@ -6,6 +6,7 @@ import * as txRepo from '../transactions/repository';
 import { toTransaction } from '../transactions/presenter';
 import { announceBalances } from '../balances';
 import { completePayout, failPayout } from '../settlement';
+import { leaveUnapplied, mayApply } from '../script-hold';
 import { refundedFailure, refundOf } from '../steps';
 import type { TransferScenario } from '../scenarios';
 import { SUBMIT_JOB } from '../rail';
@@ -67,6 +68,12 @@ export async function settleTransfer(transactionId: string): Promise<void> {
       // Production: the rail decides (rail-engine.ts). A settlement job for such a transfer (one
       // started before transfers went to the rail) hands it to the rail instead of deciding.
       await enqueue(tx, { platformId: row.platformId, kind: SUBMIT_JOB, payload: { transactionId: row.id } });
+      return;
+    }
+    if (!mayApply(row)) {
+      // Production with a sandbox script on the row (../script-hold.ts): neither completed nor
+      // failed by the script; it stays PROCESSING, money held, until staff act.
+      await leaveUnapplied(row, tx);
       return;
     }
     if (row.type === 'OUTGOING') {

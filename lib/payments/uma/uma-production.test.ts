@@ -1,7 +1,9 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { db } from '@/lib/core/db';
 import { runDueJobs } from '@/lib/jobs/queue';
-import { SCRIPT_NOT_APPLIED } from '@/lib/payments/settlement';
+import { railViewOf } from '@/lib/payments/rail-view';
+import { SCRIPT_NOT_APPLIED } from '@/lib/payments/script-hold';
+import { handHeldToRail } from '@/lib/payments/script-hold-ops';
 import { expectError, newPlatform, type TestPlatform } from '@/tests/support/api';
 import { expectLedgerBalanced } from '@/tests/support/ledger';
 import { switchMode } from '@/tests/support/mode';
@@ -98,6 +100,12 @@ it('production: settlement applies no scripted outcome; a sandbox-era payment wa
   // Run again: still waiting, nothing more written.
   await runSettlementNow();
   expect((await txn(p, q.body.transactionId)).status).toBe('PROCESSING');
+  // Held, shown so; no rail can pay a sandbox counterparty, so staff are offered no hand-over.
+  const view = await railViewOf(p.platformId, q.body.transactionId);
+  expect(view).toMatchObject({ state: `Held: ${SCRIPT_NOT_APPLIED}`, needsStaff: true, actions: [] });
+  await expect(handHeldToRail(p.platformId, q.body.transactionId)).rejects.toMatchObject({
+    code: 'INVALID_STATE_TRANSITION',
+  });
 });
 
 it('production: a payment that never leaves the service (to an internal account) still settles', async () => {

@@ -131,7 +131,9 @@ function PaymentRail({ id, rail, canAct }: { id: string; rail: RailView; canAct:
             payerOwes={payerOwesText(rail)}
           />
         ) : (
-          <p className="mt-3 text-sm text-slate-700">An operator or an admin can resolve this refund.</p>
+          <p className="mt-3 text-sm text-slate-700">
+            An operator or an admin can resolve this {rail.actions.includes('HAND_TO_RAIL') ? 'payment' : 'refund'}.
+          </p>
         )
       ) : null}
     </>
