@@ -94,7 +94,9 @@ function clientOf(d: Database): PrismaClient {
           max: size,
           idleTimeoutMillis: 30_000,
           timeoutMs,
-          pipelinedReads: true,
+          // CORRIDOR_PIPELINED_READS=0: every statement on the plain pool (e.g. behind a proxy that
+          // does not pass pipelined statements through).
+          pipelinedReads: process.env.CORRIDOR_PIPELINED_READS !== '0',
         });
     d.pool = pool;
     d.sessionTimeoutMs = embedded ? null : timeoutMs;
