@@ -27,9 +27,10 @@ export type PipelinedPoolConfig = pg.ClientConfig & {
  * (2 CPUs, 16 concurrent): embedded database 160-198 -> 310 flows/s (the PGlite process had been
  * half idle); PostgreSQL about a third less database CPU per flow.
  *
- * Used for the embedded database only (lib/core/db.ts). On a PostgreSQL server a statement can
- * wait on a row lock another session holds, and every statement pipelined behind it on its
- * connection waits too, however unrelated (issue 23); there lib/core/server-pool.ts serves instead.
+ * The embedded database's pool (lib/core/db.ts). On a PostgreSQL server a statement can wait on a
+ * row lock another session holds, and every statement pipelined behind it on its connection waits
+ * too, however unrelated (issue 23); there lib/core/server-pool.ts serves, and one connection of
+ * this pool takes only plain reads, which wait on no row lock (lib/core/read-route.ts).
  *
  * A transaction (`connect()`, as the driver adapter's `$transaction` does) must not see anyone
  * else's statements between its BEGIN and its end, so it gets a connection with nothing
@@ -92,7 +93,11 @@ export class PipelinedPool extends pg.Pool {
     return undefined;
   }
 
-  private async send(config: pg.QueryConfig | string, values: unknown): Promise<pg.QueryResult> {
+  /**
+   * A statement outside any transaction, untraced: for a pool that routes statements here and
+   * traces them itself (ServerPool's plain reads, lib/core/read-route.ts).
+   */
+  async send(config: pg.QueryConfig | string, values: unknown): Promise<pg.QueryResult> {
     const slot = await this.acquire(false);
     try {
       const client = await this.connection(slot);

@@ -23,7 +23,10 @@ export type Tx = Prisma.TransactionClient;
 // transaction or not, is bounded without a statement spent on it; a transaction given another
 // limit sets its own (SET LOCAL, through set_config) as its first statement; and a transaction
 // past its deadline has its running statement cancelled. Statements are not pipelined there: one
-// waiting on a row lock would hold up every statement written after it on its connection.
+// waiting on a row lock would hold up every statement written after it on its connection. Except
+// plain reads outside a transaction, which wait on no row lock: those, whether queryDirect's or the
+// driver adapter's (Prisma's own reads reach pool.query too; they are told apart by their text
+// alone), go through one pipelined connection while it keeps up (lib/core/read-route.ts).
 // The embedded database is one session that runs one statement at a time, whatever the pool:
 // no statement can wait on a lock another request holds (there is no other session to hold one),
 // so "behind a blocked statement" can only mean behind a slow one, which everything waits for
@@ -86,7 +89,15 @@ function clientOf(d: Database): PrismaClient {
           size: 1,
           onConnect: async (client) => void (await client.query('DEALLOCATE ALL')),
         })
-      : new ServerPool({ connectionString: url, max: size, idleTimeoutMillis: 30_000, timeoutMs });
+      : new ServerPool({
+          connectionString: url,
+          max: size,
+          idleTimeoutMillis: 30_000,
+          timeoutMs,
+          // CORRIDOR_PIPELINED_READS=0: every statement on the plain pool (e.g. behind a proxy that
+          // does not pass pipelined statements through).
+          pipelinedReads: process.env.CORRIDOR_PIPELINED_READS !== '0',
+        });
     d.pool = pool;
     d.sessionTimeoutMs = embedded ? null : timeoutMs;
     const prepared = process.env.CORRIDOR_PREPARED_STATEMENTS !== '0';

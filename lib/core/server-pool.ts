@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { PipelinedReads, type PipelinedReadsOptions } from './read-route';
 import { traceCheckout, traceStatement, tracing } from './tracing';
 
 /** A transaction's deadline, carried from `withDeadline` to the connection the pool hands it. */
@@ -31,6 +32,8 @@ export function withDeadline<T>(timeoutMs: number, fn: () => Promise<T>): Promis
 export type ServerPoolConfig = pg.PoolConfig & {
   /** statement_timeout and lock_timeout of every connection. */
   timeoutMs: number;
+  /** Plain reads outside a transaction on one extra pipelined connection (lib/core/read-route.ts). */
+  pipelinedReads?: PipelinedReadsOptions | boolean;
 };
 
 // pg's callback shape: (err, result), err null on success (typed loosely, as pg.Pool's overloads are).
@@ -55,9 +58,12 @@ type ConnectCallback = (
  */
 export class ServerPool extends pg.Pool {
   private readonly cancelConfig: pg.ClientConfig;
+  /** The pipelined connection plain reads take while it keeps up (undefined: not asked for). */
+  readonly reads?: PipelinedReads;
 
-  constructor({ timeoutMs, ...config }: ServerPoolConfig) {
+  constructor({ timeoutMs, pipelinedReads, ...config }: ServerPoolConfig) {
     super({ ...config, statement_timeout: timeoutMs, lock_timeout: timeoutMs });
+    if (pipelinedReads) this.reads = this.pipelined(config, timeoutMs, pipelinedReads);
     this.cancelConfig = { ...config, statement_timeout: 5_000, connectionTimeoutMillis: 5_000 } as pg.ClientConfig;
     // Assigned rather than declared as a method: one implementation cannot restate pg.Pool's
     // overloads (generic row types, Submittable) in TypeScript.
@@ -97,12 +103,46 @@ export class ServerPool extends pg.Pool {
   private async attempts(config: pg.QueryConfig | string, values: unknown): Promise<pg.QueryResult> {
     for (let attempt = 1; ; attempt++) {
       try {
+        // Chosen per attempt: a read the pipelined connection does not take now runs here.
+        if (this.reads?.takes(config)) return await this.reads.run(config, values);
         return await super.query(config as pg.QueryConfig, values as unknown[] | undefined);
       } catch (err) {
         if (attempt >= STATEMENT_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
       }
     }
+  }
+
+  /**
+   * The reads' connection starts with the same limits as the pool's (startup parameters); its
+   * errors reach the pool's listeners (an 'error' event with none would throw), and the pool's
+   * counts include it, so /metrics and housekeeping see every connection.
+   */
+  private pipelined(config: pg.PoolConfig, timeoutMs: number, options: PipelinedReadsOptions | true): PipelinedReads {
+    const reads = new PipelinedReads(
+      { ...config, statement_timeout: timeoutMs, lock_timeout: timeoutMs } as pg.ClientConfig,
+      options === true ? {} : options,
+    );
+    reads.pool.on('error', (err: Error, client: pg.PoolClient) => {
+      if (this.listenerCount('error') > 0) this.emit('error', err, client);
+    });
+    const own = (name: string) => Reflect.get(pg.Pool.prototype, name, this) as number;
+    const theirs = (name: string) => Reflect.get(reads.pool, name) as number;
+    // Defined on the instance, as pg's types declare the counts as properties (see PipelinedPool).
+    Object.defineProperties(this, {
+      totalCount: { get: () => own('totalCount') + theirs('totalCount') },
+      idleCount: { get: () => own('idleCount') + theirs('idleCount') },
+      waitingCount: { get: () => own('waitingCount') + theirs('waitingCount') },
+    });
+    return reads;
+  }
+
+  override end(): Promise<void>;
+  override end(callback: () => void): void;
+  override end(callback?: () => void): Promise<void> | void {
+    const ended = Promise.all([super.end(), this.reads?.pool.end()]).then(() => undefined);
+    if (!callback) return ended;
+    ended.then(callback, callback);
   }
 
   override connect(): Promise<pg.PoolClient>;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { db } from '@/lib/core/db';
+import { db, disconnectDb } from '@/lib/core/db';
 import { maintainDatabase, needsOwnMaintenance, ownMaintenanceNeeded } from './maintenance';
 import { autovacuumOn, tableActivity } from './repository';
 
@@ -20,6 +20,12 @@ describe('database maintenance', () => {
   afterAll(async () => {
     await db().$executeRawUnsafe(`DROP TABLE IF EXISTS "${table}"`);
   });
+
+  // A backend publishes its table statistics when it goes idle, at most once a second (else 10 s
+  // later), and when it exits. The polls below are plain reads, which take the pipelined
+  // connection on PostgreSQL (lib/core/read-route.ts), not the connection that wrote, so nothing
+  // brings that one back to idle: closing the pool's connections publishes what they counted.
+  const publish = () => disconnectDb();
 
   async function activity() {
     // PostgreSQL publishes table statistics shortly after the writing transaction ends.
@@ -44,14 +50,18 @@ describe('database maintenance', () => {
   it('analyzes a table after many changes, vacuums it after many deletions, and leaves a quiet one alone', async () => {
     await db().$executeRawUnsafe(`CREATE TABLE "${table}" (id integer PRIMARY KEY, note text)`);
     await db().$executeRawUnsafe(`INSERT INTO "${table}" SELECT g, 'x' FROM generate_series(1, 1000) g`);
+    await publish();
     expect((await activity())?.modifiedSinceAnalyze).toBeGreaterThanOrEqual(1000);
     expect((await maintainDatabase()).analyzed).toContain(table);
+    await publish();
     expect((await settledActivity((t) => t.modifiedSinceAnalyze === 0)).modifiedSinceAnalyze).toBe(0);
     expect((await maintainDatabase()).analyzed).not.toContain(table);
 
     await db().$executeRawUnsafe(`DELETE FROM "${table}" WHERE id <= 600`);
+    await publish();
     expect((await activity())?.dead).toBeGreaterThanOrEqual(600);
     expect((await maintainDatabase()).vacuumed).toContain(table);
+    await publish();
     expect((await settledActivity((t) => t.dead === 0)).dead).toBe(0);
   });
 });
