@@ -47,6 +47,15 @@ describe('database maintenance', () => {
     return (await tableActivity()).find((x) => x.table === table)!;
   }
 
+  /** How many times the table was vacuumed by hand (VACUUM records it as it ends). */
+  async function vacuumCount(): Promise<number> {
+    const rows = await db().$queryRawUnsafe<{ n: bigint }[]>(
+      'SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = $1',
+      table,
+    );
+    return Number(rows[0]?.n ?? -1);
+  }
+
   it('analyzes a table after many changes, vacuums it after many deletions, and leaves a quiet one alone', async () => {
     await db().$executeRawUnsafe(`CREATE TABLE "${table}" (id integer PRIMARY KEY, note text)`);
     await db().$executeRawUnsafe(`INSERT INTO "${table}" SELECT g, 'x' FROM generate_series(1, 1000) g`);
@@ -60,8 +69,11 @@ describe('database maintenance', () => {
     await db().$executeRawUnsafe(`DELETE FROM "${table}" WHERE id <= 600`);
     await publish();
     expect((await activity())?.dead).toBeGreaterThanOrEqual(600);
+    const vacuumsBefore = await vacuumCount();
     expect((await maintainDatabase()).vacuumed).toContain(table);
-    await publish();
-    expect((await settledActivity((t) => t.dead === 0)).dead).toBe(0);
+    // The VACUUM ran and was recorded. Not "no dead rows left": it removes only rows no snapshot
+    // can see any more, and another test file's transaction open on the same database meanwhile
+    // (a held row lock) keeps the deleted rows, which VACUUM then reports as still dead.
+    expect(await vacuumCount()).toBe(vacuumsBefore + 1);
   });
 });
